@@ -1,0 +1,27 @@
+// Where checks put what they find. Severity defaults to the catalog's for the code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report/report.h"
+
+namespace oomlint {
+
+class Findings {
+ public:
+  void report(std::string_view code, Range range, std::string path, std::string message,
+              std::optional<Severity> severity = std::nullopt, std::optional<Fix> fix = std::nullopt);
+  std::vector<Diagnostic>& all() { return diagnostics_; }
+
+ private:
+  std::vector<Diagnostic> diagnostics_;
+};
+
+// `value` as JSON text for a Fix ("4", "true", "\"bf16\"").
+std::string jsonText(const struct Node* value);
+std::string jsonString(std::string_view text);
+
+}  // namespace oomlint

@@ -1,0 +1,31 @@
+// Small helpers shared by the check files.
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <string_view>
+
+#include "aitk/job.h"
+
+namespace oomlint {
+
+inline std::string code(std::string_view s) { return "`" + std::string(s) + "`"; }
+
+inline std::string lowercase(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// The trigger word a process trains with: the process's, or any dataset's.
+inline bool hasTriggerWord(const TrainerProcess& p) {
+  if (!p.process.string("trigger_word").empty()) return true;
+  return std::any_of(p.datasets.begin(), p.datasets.end(), [](const Section& d) { return !d.string("trigger_word").empty(); });
+}
+
+inline std::string archLabel(const TrainerProcess& p) {
+  return p.arch ? (p.arch->label.empty() ? p.arch->arch : p.arch->label) : p.archWritten;
+}
+
+}  // namespace oomlint

@@ -1,0 +1,148 @@
+#include "aitk/job.h"
+
+#include "knowledge/knowledge.h"
+
+namespace oomlint {
+
+namespace {
+
+bool typeMatches(const Node* value, unsigned types) {
+  const Node* v = value->resolved();
+  switch (v->kind) {
+    case NodeKind::Null: return types & kNull;
+    case NodeKind::Mapping: return types & kMap;
+    case NodeKind::Sequence: return types & kList;
+    case NodeKind::Alias: return false;
+    case NodeKind::Scalar:
+      switch (v->type) {
+        case ScalarType::Null: return types & kNull;
+        case ScalarType::Bool: return types & kBool;
+        case ScalarType::Int: return types & (kInt | kFloat);
+        case ScalarType::Float: return types & kFloat;
+        case ScalarType::String: return types & kString;
+      }
+  }
+  return false;
+}
+
+Section sectionOf(const Section& parent, const Node* parentMap, std::string_view key, const std::string& basePath) {
+  const Schema& schema = knowledge().schema;
+  const MapEntry* entry = parentMap ? parentMap->findEntry(key) : nullptr;
+  const SectionSpec* spec = schema.section(key == "first_sample" ? "sample" : key);
+  (void)parent;
+  if (entry == nullptr) return Section(nullptr, nullptr, spec, basePath + "." + std::string(key));
+  return Section(entry->value, entry->key, spec, basePath + "." + std::string(key));
+}
+
+}  // namespace
+
+const MapEntry* Section::entry(std::string_view key) const { return present() ? map_->findEntry(key) : nullptr; }
+
+const Node* Section::written(std::string_view key) const {
+  const MapEntry* e = entry(key);
+  return e ? e->value->resolved() : nullptr;
+}
+
+const Node* Section::effective(std::string_view key) const {
+  const KeySpec* spec = spec_ ? spec_->find(key) : nullptr;
+  if (const Node* v = written(key); v && (!spec || typeMatches(v, spec->types))) return v;
+  return spec && spec->hasDefault ? spec->defaultValue : nullptr;
+}
+
+bool Section::flag(std::string_view key) const {
+  const Node* v = effective(key);
+  return v != nullptr && v->truthy();
+}
+
+double Section::number(std::string_view key, double fallback) const {
+  const Node* v = effective(key);
+  return v && v->isNumber() ? v->number() : fallback;
+}
+
+std::string Section::string(std::string_view key) const {
+  const Node* v = effective(key);
+  return v && v->isScalar() && !v->isNull() ? v->resolved()->text : std::string();
+}
+
+Range Section::keyRange(std::string_view key) const {
+  const MapEntry* e = entry(key);
+  return e ? e->key->range : anchorRange();
+}
+
+Range Section::valueRange(std::string_view key) const {
+  const MapEntry* e = entry(key);
+  return e ? e->value->range : anchorRange();
+}
+
+Range Section::anchorRange() const {
+  if (key_ != nullptr) return key_->range;
+  if (map_ != nullptr) {
+    // A list item has no key: point at its first entry.
+    if (map_->kind == NodeKind::Mapping && !map_->entries.empty()) return map_->entries.front().key->range;
+    return map_->range;
+  }
+  return {};
+}
+
+bool isTrainerProcessType(std::string_view type) {
+  const ValueSet* trainers = knowledge().schema.valueSet("trainer_process_type");
+  return trainers != nullptr && trainers->accepts(type);
+}
+
+JobModel buildJobModel(const Node* root) {
+  const Knowledge& k = knowledge();
+  JobModel job;
+  job.root = root;
+  if (root == nullptr || !root->isMapping()) return job;
+  if (const MapEntry* e = root->findEntry("job"); e && e->value->isScalar()) {
+    job.jobType = e->value->resolved()->text;
+    job.jobRange = e->value->range;
+  }
+  const MapEntry* configEntry = root->findEntry("config");
+  job.config = configEntry ? Section(configEntry->value, configEntry->key, k.schema.section("config"), "config")
+                           : Section(nullptr, nullptr, k.schema.section("config"), "config");
+  const Node* processes = job.config.written("process");
+  if (processes == nullptr || !processes->isSequence()) return job;
+  const auto& items = processes->resolved()->items;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Node* node = items[i]->resolved();
+    if (node->kind != NodeKind::Mapping) continue;
+    const MapEntry* typeEntry = node->findEntry("type");
+    if (typeEntry == nullptr || !typeEntry->value->isScalar()) continue;
+    TrainerProcess p;
+    p.index = i;
+    p.path = "config.process[" + std::to_string(i) + "]";
+    p.node = node;
+    p.type = typeEntry->value->resolved()->text;
+    p.typeRange = typeEntry->value->range;
+    if (!isTrainerProcessType(p.type)) continue;
+    p.process = Section(node, nullptr, k.schema.section("process"), p.path);
+    for (auto [field, key] : {std::pair{&p.model, "model"}, {&p.train, "train"}, {&p.sample, "sample"},
+                              {&p.network, "network"}, {&p.save, "save"}, {&p.logging, "logging"}}) {
+      *field = sectionOf(p.process, node, key, p.path);
+    }
+    if (const Node* datasets = node->find("datasets"); datasets && datasets->isSequence()) {
+      const auto& list = datasets->resolved()->items;
+      for (std::size_t d = 0; d < list.size(); ++d) {
+        p.datasets.emplace_back(list[d], nullptr, k.schema.section("dataset"),
+                                p.path + ".datasets[" + std::to_string(d) + "]");
+      }
+    }
+    p.archWritten = p.model.string("arch");
+    if (!p.archWritten.empty()) {
+      p.arch = k.architectures.find(p.archWritten);
+    } else {
+      for (const auto& arch : k.architectures.all()) {
+        if (!arch.legacyFlag.empty() && p.model.flag(arch.legacyFlag)) {
+          p.arch = &arch;
+          break;
+        }
+      }
+      if (p.arch == nullptr) p.arch = k.architectures.find("sd1");
+    }
+    job.trainers.push_back(std::move(p));
+  }
+  return job;
+}
+
+}  // namespace oomlint

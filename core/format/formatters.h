@@ -1,0 +1,22 @@
+// Renderers of a Report. Pure functions from the Report to text: the CLI writes what they return,
+// the WASM module hands it to JavaScript.
+#pragma once
+
+#include <string>
+
+#include "report/report.h"
+
+namespace oomlint {
+
+struct TextStyle {
+  bool color = false;
+};
+
+// Human output: `file:line:col: severity: message [CODE name]`, the source line, and an underline
+// under the exact range (actionlint/Ruff style), then a summary line.
+std::string formatText(const Report& report, const TextStyle& style = {});
+
+// The JSON contract of DESIGN.md ("--format json"): one object, nothing else.
+std::string formatJson(const Report& report);
+
+}  // namespace oomlint

@@ -1,0 +1,106 @@
+#include <algorithm>
+
+#include "format/formatters.h"
+#include "knowledge/knowledge.h"
+
+namespace oomlint {
+
+namespace {
+
+struct Palette {
+  std::string_view bold, red, yellow, blue, cyan, dim, reset;
+};
+
+Palette paletteFor(const TextStyle& style) {
+  if (!style.color) return {};
+  return {"\x1b[1m", "\x1b[1;31m", "\x1b[1;33m", "\x1b[1;34m", "\x1b[36m", "\x1b[2m", "\x1b[0m"};
+}
+
+std::string_view severityColor(const Palette& c, Severity s) {
+  return s == Severity::Error ? c.red : s == Severity::Warning ? c.yellow : c.blue;
+}
+
+// Byte offset of the code point with 0-based index `index` in valid UTF-8 text.
+std::size_t byteOfCodePoint(std::string_view text, int index) {
+  std::size_t i = 0;
+  for (int seen = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80 && seen++ == index) return i;
+  }
+  return text.size();
+}
+
+// The part of a source line to show: all of it, or a window around the range on a very long line.
+// Tabs show as single spaces so that code-point columns line up with the underline.
+struct Excerpt {
+  std::string text;
+  int firstColumn = 1;  // the column of text[0]
+};
+
+Excerpt excerptOf(std::string_view line, int column) {
+  constexpr int kWidth = 120;
+  constexpr int kBefore = 40;
+  Excerpt e;
+  const int width = codePointCount(line);
+  if (width <= kWidth) {
+    e.text = std::string(line);
+  } else {
+    e.firstColumn = std::clamp(column - kBefore, 1, std::max(1, width - kWidth + 1));
+    const std::size_t from = byteOfCodePoint(line, e.firstColumn - 1);
+    const std::size_t to = byteOfCodePoint(line, e.firstColumn - 1 + kWidth);
+    e.text = std::string(line.substr(from, to - from));
+  }
+  std::replace(e.text.begin(), e.text.end(), '\t', ' ');
+  return e;
+}
+
+void appendSnippet(std::string& out, const SourceText& source, const Diagnostic& d, const Palette& c) {
+  const int line = d.range.start.line;
+  if (line < 1 || line > source.lineCount()) return;
+  const Excerpt excerpt = excerptOf(source.line(line), d.range.start.column);
+  const int shown = codePointCount(excerpt.text);
+  const std::string number = std::to_string(line);
+  const std::string gutter(number.size(), ' ');
+  // Columns relative to the excerpt; a range running past the line (or onto the next) ends at its end.
+  const int start = std::clamp(d.range.start.column - excerpt.firstColumn + 1, 1, shown + 1);
+  int end = d.range.end.line == line ? d.range.end.column - excerpt.firstColumn + 1 : shown + 1;
+  end = std::clamp(end, start + 1, std::max(start + 1, shown + 1));
+  out += std::string(c.cyan) + gutter + " |" + std::string(c.reset) + "\n";
+  out += std::string(c.cyan) + number + " |" + std::string(c.reset) + " " + excerpt.text + "\n";
+  out += std::string(c.cyan) + gutter + " |" + std::string(c.reset) + " " + std::string(static_cast<std::size_t>(start - 1), ' ') +
+         std::string(severityColor(c, d.severity)) + "^" + std::string(static_cast<std::size_t>(end - start - 1), '~') +
+         std::string(c.reset) + "\n";
+}
+
+}  // namespace
+
+std::string formatText(const Report& report, const TextStyle& style) {
+  const Palette c = paletteFor(style);
+  const Catalog& catalog = knowledge().catalog;
+  std::string out;
+  if (!report.internalError.empty()) return "oomlint: internal error: " + report.internalError + "\n";
+  int counts[3] = {0, 0, 0};
+  for (const auto& file : report.files) {
+    for (const auto& d : file.diagnostics) {
+      ++counts[static_cast<int>(d.severity)];
+      const RuleInfo* rule = catalog.find(d.code);
+      out += std::string(c.bold) + file.path + ":" + std::to_string(d.range.start.line) + ":" +
+             std::to_string(d.range.start.column) + ":" + std::string(c.reset) + " " +
+             std::string(severityColor(c, d.severity)) + std::string(toString(d.severity)) + ":" + std::string(c.reset) +
+             " " + d.message + " " + std::string(c.dim) + "[" + d.code + (rule ? " " + rule->name : "") + "]" +
+             std::string(c.reset) + "\n";
+      if (file.source) appendSnippet(out, *file.source, d, c);
+    }
+  }
+  const std::size_t files = report.files.size();
+  const std::string where = " in " + std::to_string(files) + (files == 1 ? " file" : " files");
+  if (counts[0] + counts[1] + counts[2] == 0) {
+    out += "no problems found" + where + "\n";
+  } else {
+    auto part = [](int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+    out += part(counts[2], "error", "errors") + ", " + part(counts[1], "warning", "warnings") + ", " +
+           part(counts[0], "info", "infos") + where + "\n";
+  }
+  return out;
+}
+
+}  // namespace oomlint

@@ -1,0 +1,345 @@
+// Loads the embedded rules/ data with oomlint's own document reader: the knowledge is plain YAML
+// that a reviewer can read, diff and cite, and the build compiles it in.
+#include "knowledge/knowledge.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "document/reader.h"
+#include "knowledge/embedded.h"
+
+namespace oomlint {
+
+namespace {
+
+class Loader {
+ public:
+  explicit Loader(Knowledge& k) : k_(k) {}
+
+  const Node* load(std::string_view path) {
+    auto text = embeddedFile(path);
+    if (!text) {
+      error(std::string(path) + ": not embedded");
+      return nullptr;
+    }
+    auto doc = readDocument(std::string(*text));
+    for (const auto& p : doc->problems()) {
+      error(std::string(path) + ":" + std::to_string(p.range.start.line) + ": " + p.message);
+    }
+    const Node* root = doc->root();
+    k_.sources.push_back(std::move(doc));
+    if (root == nullptr || !root->isMapping()) {
+      error(std::string(path) + ": top level is not a mapping");
+      return nullptr;
+    }
+    return root;
+  }
+
+  void error(std::string message) { k_.loadErrors.push_back(std::move(message)); }
+
+  static std::string str(const Node* map, std::string_view key) {
+    const Node* v = map ? map->find(key) : nullptr;
+    return v && v->isScalar() && !v->isNull() ? v->resolved()->text : std::string();
+  }
+  static bool flag(const Node* map, std::string_view key) {
+    const Node* v = map ? map->find(key) : nullptr;
+    return v && v->truthy();
+  }
+  static std::vector<std::string> strings(const Node* list) {
+    std::vector<std::string> out;
+    if (list == nullptr || !list->isSequence()) return out;
+    for (const Node* item : list->resolved()->items) {
+      if (item->isScalar()) out.push_back(item->resolved()->text);
+    }
+    return out;
+  }
+
+  unsigned types(const Node* node, std::string_view where) {
+    if (node == nullptr) return kAnyType;
+    unsigned bits = 0;
+    std::vector<std::string> names =
+        node->isSequence() ? strings(node) : std::vector<std::string>{node->resolved()->text};
+    for (const auto& name : names) {
+      if (name == "null") bits |= kNull;
+      else if (name == "bool") bits |= kBool;
+      else if (name == "int") bits |= kInt;
+      else if (name == "float") bits |= kFloat;
+      else if (name == "number") bits |= kInt | kFloat;
+      else if (name == "string") bits |= kString;
+      else if (name == "map") bits |= kMap;
+      else if (name == "list") bits |= kList;
+      else if (name == "any") bits |= kAnyType;
+      else error(std::string(where) + ": unknown type `" + name + "`");
+    }
+    return bits ? bits : kAnyType;
+  }
+
+  void catalog() {
+    const Node* root = load("rules/catalog.yaml");
+    const Node* rules = root ? root->find("rules") : nullptr;
+    if (rules == nullptr || !rules->isSequence()) return error("rules/catalog.yaml: no rules list");
+    for (const Node* entry : rules->resolved()->items) {
+      RuleInfo rule;
+      rule.code = str(entry, "code");
+      rule.name = str(entry, "name");
+      rule.title = str(entry, "title");
+      rule.summary = str(entry, "summary");
+      rule.anchor = str(entry, "anchor");
+      rule.source = str(entry, "source");
+      auto severity = parseSeverity(str(entry, "severity"));
+      if (!severity) error("rules/catalog.yaml: " + rule.code + ": bad severity");
+      rule.severity = severity.value_or(Severity::Warning);
+      if (auto page = embeddedFile("docs/rules/" + rule.code + ".md")) rule.page = *page;
+      k_.catalog.add(std::move(rule));
+    }
+  }
+
+  void schema() {
+    const Node* root = load("rules/ai-toolkit/schema.yaml");
+    if (root == nullptr) return;
+    if (const Node* sets = root->find("value_sets"); sets && sets->isMapping()) {
+      for (const auto& [key, value] : sets->allEntries()) {
+        ValueSet set;
+        set.name = key->resolved()->text;
+        set.values = strings(value->find("values"));
+        set.prefixes = strings(value->find("prefixes"));
+        set.caseInsensitive = flag(value, "case_insensitive");
+        k_.schema.addValueSet(std::move(set));
+      }
+    }
+    const Node* sections = root->find("sections");
+    if (sections == nullptr || !sections->isMapping()) return error("schema.yaml: no sections");
+    for (const auto& [key, value] : sections->allEntries()) {
+      SectionSpec section;
+      section.name = key->resolved()->text;
+      section.source = str(value, "source");
+      section.open = flag(value, "open");
+      if (const Node* keys = value->find("keys"); keys && keys->isMapping()) {
+        for (const auto& [k, spec] : keys->allEntries()) section.keys.push_back(keySpec(section.name, k, spec));
+      }
+      k_.schema.addSection(std::move(section));
+    }
+    checkReferences();
+  }
+
+  KeySpec keySpec(const std::string& section, const Node* key, const Node* spec) {
+    KeySpec ks;
+    ks.name = key->resolved()->text;
+    const std::string where = "schema.yaml: " + section + "." + ks.name;
+    ks.types = types(spec->find("type"), where);
+    ks.section = str(spec, "section");
+    if (const Node* items = spec->find("items")) {
+      if (items->isMapping()) {
+        ks.itemSection = str(items, "section");
+        ks.itemTypes = kMap;
+      } else {
+        ks.itemTypes = types(items, where);
+      }
+    }
+    if (const MapEntry* def = spec->findEntry("default")) {
+      ks.hasDefault = true;
+      ks.defaultValue = def->value;
+    }
+    ks.nullable = flag(spec, "nullable");
+    ks.valueSet = str(spec, "values");
+    if (const Node* min = spec->find("min"); min && min->isNumber()) ks.min = min->number();
+    if (const Node* max = spec->find("max"); max && max->isNumber()) ks.max = max->number();
+    ks.exclusiveMin = flag(spec, "exclusive_min");
+    ks.required = flag(spec, "required");
+    ks.deprecated = str(spec, "deprecated");
+    ks.memory = flag(spec, "memory");
+    ks.doc = str(spec, "doc");
+    if (const Node* n = spec->find("min_items"); n && n->isNumber()) ks.minItems = static_cast<std::size_t>(n->number());
+    return ks;
+  }
+
+  void checkReferences() {
+    for (const auto& [name, section] : k_.schema.sections()) {
+      for (const auto& key : section.keys) {
+        for (const auto& ref : {key.section, key.itemSection}) {
+          if (!ref.empty() && !k_.schema.section(ref)) error("schema.yaml: " + name + "." + key.name + ": no section `" + ref + "`");
+        }
+        if (!key.valueSet.empty() && !k_.schema.valueSet(key.valueSet)) {
+          error("schema.yaml: " + name + "." + key.name + ": no value set `" + key.valueSet + "`");
+        }
+      }
+    }
+  }
+
+  void architectures() {
+    const Node* root = load("rules/ai-toolkit/architectures.yaml");
+    const Node* list = root ? root->find("architectures") : nullptr;
+    if (list == nullptr || !list->isSequence()) return error("architectures.yaml: no architectures list");
+    for (const Node* entry : list->resolved()->items) {
+      Architecture a;
+      a.arch = str(entry, "arch");
+      a.aliases = strings(entry->find("aliases"));
+      a.legacyFlag = str(entry, "legacy_flag");
+      a.label = str(entry, "label");
+      a.kind = str(entry, "kind");
+      if (const Node* bd = entry->find("bucket_divisibility"); bd && bd->isNull()) {
+        a.bucketDivisibility = 0;  // not pixel-bucketed (audio)
+      } else if (bd && bd->isNumber()) {
+        a.bucketDivisibility = static_cast<int>(bd->number());
+      }
+      if (const Node* grid = entry->find("frame_grid"); grid && grid->isMapping()) {
+        FrameGrid g;
+        if (const Node* m = grid->find("multiple"); m && m->isNumber()) g.multiple = std::max(1, static_cast<int>(m->number()));
+        if (const Node* o = grid->find("offset"); o && o->isNumber()) g.offset = static_cast<int>(o->number());
+        a.frameGrid = g;
+      }
+      a.fluxFamily = flag(entry, "flux_family");
+      a.wanFamily = flag(entry, "wan_family");
+      a.layerOffloading = flag(entry, "layer_offloading");
+      a.lowVram = flag(entry, "low_vram");
+      a.cannotUnloadTe = flag(entry, "cannot_unload_te");
+      a.source = str(entry, "source");
+      if (a.arch.empty()) error("architectures.yaml: entry without arch");
+      k_.architectures.add(std::move(a));
+    }
+  }
+
+ private:
+  Knowledge& k_;
+};
+
+std::unique_ptr<Knowledge> build() {
+  auto k = std::make_unique<Knowledge>();
+  Loader loader(*k);
+  loader.catalog();
+  loader.schema();
+  loader.architectures();
+  return k;
+}
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+const Knowledge& knowledge() {
+  static const std::unique_ptr<Knowledge> instance = build();
+  return *instance;
+}
+
+// ---- small lookups ------------------------------------------------------------------------------
+
+std::string_view toString(Severity severity) {
+  switch (severity) {
+    case Severity::Info: return "info";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+  }
+  return "error";
+}
+
+std::optional<Severity> parseSeverity(std::string_view text) {
+  if (text == "info") return Severity::Info;
+  if (text == "warning") return Severity::Warning;
+  if (text == "error") return Severity::Error;
+  return std::nullopt;
+}
+
+const RuleInfo* Catalog::find(std::string_view codeOrName) const {
+  for (const auto& rule : rules_) {
+    if (equalsIgnoreCase(rule.code, codeOrName) || rule.name == codeOrName) return &rule;
+  }
+  return nullptr;
+}
+
+bool KeySpec::acceptsNull() const {
+  return nullable || (types & kNull) || (hasDefault && defaultValue && defaultValue->isNull());
+}
+
+const KeySpec* SectionSpec::find(std::string_view key) const {
+  for (const auto& spec : keys) {
+    if (spec.name == key) return &spec;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> SectionSpec::keyNames() const {
+  std::vector<std::string> names;
+  for (const auto& spec : keys) names.push_back(spec.name);
+  return names;
+}
+
+bool ValueSet::accepts(std::string_view value) const {
+  auto same = [&](std::string_view a, std::string_view b) { return caseInsensitive ? equalsIgnoreCase(a, b) : a == b; };
+  for (const auto& v : values) {
+    if (same(v, value)) return true;
+  }
+  for (const auto& p : prefixes) {
+    if (value.size() >= p.size() && same(p, value.substr(0, p.size()))) return true;
+  }
+  return false;
+}
+
+const SectionSpec* Schema::section(std::string_view name) const {
+  auto it = sections_.find(std::string(name));
+  return it == sections_.end() ? nullptr : &it->second;
+}
+
+const ValueSet* Schema::valueSet(std::string_view name) const {
+  auto it = valueSets_.find(std::string(name));
+  return it == valueSets_.end() ? nullptr : &it->second;
+}
+
+std::string describeTypes(unsigned types) {
+  static const std::pair<unsigned, const char*> names[] = {
+      {kBool, "a boolean"}, {kInt, "an integer"}, {kFloat, "a number"}, {kString, "a string"},
+      {kMap, "a mapping"},  {kList, "a list"},    {kNull, "null"}};
+  if ((types & kAnyType) == kAnyType) return "any value";
+  std::vector<std::string> parts;
+  for (const auto& [bit, name] : names) {
+    if (bit == kInt && (types & kFloat)) continue;  // "a number" covers both
+    if (types & bit) parts.emplace_back(name);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += i + 1 == parts.size() ? " or " : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
+std::string FrameGrid::describe() const {
+  return std::to_string(multiple) + "n+" + std::to_string(offset);
+}
+
+long FrameGrid::nearestBelow(long frames) const {
+  if (frames < offset) return offset;
+  return offset + ((frames - offset) / multiple) * multiple;
+}
+
+const Architecture* Architectures::find(std::string_view name) const {
+  name = name.substr(0, name.find(':'));
+  for (const auto& a : all_) {
+    if (a.arch == name) return &a;
+    for (const auto& alias : a.aliases) {
+      if (alias == name) return &a;
+    }
+  }
+  return nullptr;
+}
+
+const Architecture* Architectures::byLegacyFlag(std::string_view flag) const {
+  for (const auto& a : all_) {
+    if (!a.legacyFlag.empty() && a.legacyFlag == flag) return &a;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Architectures::names() const {
+  std::vector<std::string> out;
+  for (const auto& a : all_) {
+    out.push_back(a.arch);
+    out.insert(out.end(), a.aliases.begin(), a.aliases.end());
+  }
+  return out;
+}
+
+}  // namespace oomlint

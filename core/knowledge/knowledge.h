@@ -1,0 +1,29 @@
+// Everything oomlint knows, loaded once from the embedded rules/ data and never changed after.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "knowledge/architectures.h"
+#include "knowledge/catalog.h"
+#include "knowledge/schema.h"
+
+namespace oomlint {
+
+class Document;
+
+struct Knowledge {
+  Catalog catalog;
+  Schema schema;
+  Architectures architectures;
+  // Problems in the embedded data itself (a build defect; tests require none).
+  std::vector<std::string> loadErrors;
+  // The parsed data files, kept alive because specs point at their nodes (defaults).
+  std::vector<std::unique_ptr<Document>> sources;
+};
+
+// Built on first use (thread-safe), immutable afterwards.
+const Knowledge& knowledge();
+
+}  // namespace oomlint

@@ -1,0 +1,86 @@
+// The AI Toolkit job schema (rules/ai-toolkit/schema.yaml): sections, keys, types, defaults,
+// value sets and bounds, as AI Toolkit's config classes read them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace oomlint {
+
+struct Node;
+
+// Value types as a bit set, so a key can accept a union ("int or list").
+enum TypeBits : unsigned {
+  kNull = 1u << 0,
+  kBool = 1u << 1,
+  kInt = 1u << 2,
+  kFloat = 1u << 3,
+  kString = 1u << 4,
+  kMap = 1u << 5,
+  kList = 1u << 6,
+  kAnyType = 0x7Fu,
+};
+
+std::string describeTypes(unsigned types);  // "an integer or a list"
+
+struct KeySpec {
+  std::string name;
+  unsigned types = kAnyType;
+  std::string section;      // map values: the section describing its keys
+  unsigned itemTypes = kAnyType;
+  std::string itemSection;  // list values: the section of each item
+  const Node* defaultValue = nullptr;  // null when AI Toolkit has no default worth stating
+  bool hasDefault = false;
+  bool nullable = false;
+  std::string valueSet;
+  std::optional<double> min;
+  std::optional<double> max;
+  bool exclusiveMin = false;
+  bool required = false;
+  std::string deprecated;
+  bool memory = false;
+  std::string doc;
+  std::size_t minItems = 0;
+
+  bool acceptsNull() const;
+};
+
+struct SectionSpec {
+  std::string name;
+  std::string source;
+  bool open = false;
+  std::vector<KeySpec> keys;
+
+  const KeySpec* find(std::string_view key) const;
+  std::vector<std::string> keyNames() const;
+};
+
+struct ValueSet {
+  std::string name;
+  std::vector<std::string> values;
+  std::vector<std::string> prefixes;
+  bool caseInsensitive = false;
+
+  bool accepts(std::string_view value) const;
+  std::vector<std::string> suggestions() const { return values; }
+};
+
+class Schema {
+ public:
+  const SectionSpec* section(std::string_view name) const;
+  const ValueSet* valueSet(std::string_view name) const;
+  const std::unordered_map<std::string, SectionSpec>& sections() const { return sections_; }
+  const std::unordered_map<std::string, ValueSet>& valueSets() const { return valueSets_; }
+
+  void addSection(SectionSpec section) { sections_[section.name] = std::move(section); }
+  void addValueSet(ValueSet set) { valueSets_[set.name] = std::move(set); }
+
+ private:
+  std::unordered_map<std::string, SectionSpec> sections_;
+  std::unordered_map<std::string, ValueSet> valueSets_;
+};
+
+}  // namespace oomlint

@@ -1,0 +1,50 @@
+// The one value every front end renders: what was found in each input.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "knowledge/severity.h"
+#include "text/source_text.h"
+
+namespace oomlint {
+
+// A one-value change that resolves a diagnostic; `from`/`to` are JSON texts ("4", "\"adamw8bit\"").
+struct Fix {
+  std::string path;
+  std::string fromJson;
+  std::string toJson;
+};
+
+struct Diagnostic {
+  std::string code;
+  Severity severity = Severity::Warning;
+  std::string message;
+  std::string path;  // config.process[0].train.batch_size; empty for whole-file problems
+  Range range;
+  std::optional<Fix> fix;
+};
+
+struct FileReport {
+  std::string path;
+  std::string kind;  // "ai-toolkit-job" (later "log", "webui-args")
+  bool unreadable = false;  // not parsable: nothing beyond the read problems was checked
+  std::vector<Diagnostic> diagnostics;
+  std::shared_ptr<const SourceText> source;  // for snippets; not part of the JSON contract
+};
+
+struct Report {
+  std::vector<FileReport> files;
+  // Set when oomlint itself failed (e.g. its embedded knowledge is broken): exit code 3.
+  std::string internalError;
+};
+
+// Contract exit codes: 0 clean at the fail level, 1 findings at or above it, 2 unparsable input,
+// 3 internal error. `failOn` empty means never fail on findings.
+int exitCode(const Report& report, std::optional<Severity> failOn);
+
+const char* toolVersion();
+
+}  // namespace oomlint

@@ -1,0 +1,94 @@
+#include "text/source_text.h"
+
+#include <algorithm>
+
+namespace oomlint {
+
+SourceText::SourceText(std::string text) : text_(std::move(text)) {
+  lineStarts_.push_back(0);
+  for (std::size_t i = 0; i < text_.size(); ++i) {
+    // A lone '\r' (old Mac) counts as a line break too, as it does for YAML.
+    if (text_[i] == '\n' || (text_[i] == '\r' && (i + 1 >= text_.size() || text_[i + 1] != '\n'))) {
+      lineStarts_.push_back(i + 1);
+    }
+  }
+}
+
+std::size_t SourceText::lineStart(int line) const {
+  if (line < 1) return 0;
+  if (line > lineCount()) return text_.size();
+  return lineStarts_[static_cast<std::size_t>(line - 1)];
+}
+
+std::string_view SourceText::line(int line) const {
+  if (line < 1 || line > lineCount()) return {};
+  std::size_t begin = lineStart(line);
+  std::size_t end = line < lineCount() ? lineStart(line + 1) : text_.size();
+  while (end > begin && (text_[end - 1] == '\n' || text_[end - 1] == '\r')) --end;
+  return std::string_view(text_).substr(begin, end - begin);
+}
+
+Position SourceText::positionAt(std::size_t offset) const {
+  offset = std::min(offset, text_.size());
+  auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
+  int line = static_cast<int>(it - lineStarts_.begin());
+  std::size_t begin = lineStarts_[static_cast<std::size_t>(line - 1)];
+  int column = 1;
+  for (std::size_t i = begin; i < offset; ++i) {
+    // Count lead bytes only, so a column is a code point index even in invalid text.
+    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++column;
+  }
+  return {line, column, offset};
+}
+
+Range SourceText::rangeOf(std::size_t begin, std::size_t end) const {
+  return {positionAt(begin), positionAt(std::max(begin, end))};
+}
+
+std::optional<std::size_t> firstInvalidUtf8(std::string_view s) {
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len = 0;
+    unsigned cp = 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      cp = c & 0x07;
+    } else {
+      return i;
+    }
+    if (i + len > n) return i;
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return i;
+    }
+    i += len;
+  }
+  return std::nullopt;
+}
+
+int codePointCount(std::string_view s) {
+  int count = 0;
+  for (char ch : s) {
+    if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) ++count;
+  }
+  return count;
+}
+
+}  // namespace oomlint

@@ -1,0 +1,33 @@
+#include "cli/input_files.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <sys/stat.h>
+#include <variant>
+
+namespace oomlint::cli {
+
+std::variant<Input, ReadFailure> readInput(const std::string& path, std::size_t maxBytes) {
+  const bool isStdin = path == "-";
+  Input input{isStdin ? "<stdin>" : path, {}};
+  if (!isStdin) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) return ReadFailure{path, std::strerror(errno)};
+    if (S_ISDIR(info.st_mode)) return ReadFailure{path, "is a directory"};
+  }
+  std::unique_ptr<FILE, int (*)(FILE*)> file(isStdin ? stdin : std::fopen(path.c_str(), "rb"),
+                                             isStdin ? [](FILE*) { return 0; } : &std::fclose);
+  if (!file) return ReadFailure{path, std::strerror(errno)};
+  char buffer[1 << 16];
+  while (input.text.size() <= maxBytes) {
+    const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get());
+    if (n == 0) break;
+    input.text.append(buffer, std::min(n, maxBytes + 1 - input.text.size()));
+  }
+  if (std::ferror(file.get())) return ReadFailure{path, "read error"};
+  return input;
+}
+
+}  // namespace oomlint::cli

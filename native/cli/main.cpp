@@ -1,0 +1,112 @@
+// oomlint: the native command-line front end. It reads files, calls the core, prints what a
+// formatter returns and exits with the contract's code; it decides nothing about configs itself.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <variant>
+
+#include "analyze.h"
+#include "cli/input_files.h"
+#include "cli/options.h"
+#include "format/formatters.h"
+#include "knowledge/knowledge.h"
+
+namespace oomlint::cli {
+
+namespace {
+
+constexpr int kExitUsage = 2;
+
+bool useColor(ColorMode mode) {
+  if (mode != ColorMode::Auto) return mode == ColorMode::Always;
+  const char* noColor = std::getenv("NO_COLOR");
+  return isatty(STDOUT_FILENO) && (noColor == nullptr || *noColor == '\0');
+}
+
+int runCheck(const CheckCommand& check) {
+  const AnalyzeOptions options;
+  std::vector<Input> inputs;
+  bool readFailed = false;
+  for (const auto& path : check.inputs) {
+    auto read = readInput(path, options.limits.maxBytes);
+    if (auto* failure = std::get_if<ReadFailure>(&read)) {
+      std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
+      readFailed = true;
+      continue;
+    }
+    inputs.push_back(std::move(std::get<Input>(read)));
+  }
+  const Report report = analyze(inputs, options);
+  if (check.format == Format::Json) {
+    std::cout << formatJson(report);
+  } else {
+    std::cout << formatText(report, TextStyle{useColor(check.color)});
+  }
+  std::cout.flush();
+  const int code = exitCode(report, check.failOn);
+  return code == 0 && readFailed ? kExitUsage : std::max(code, readFailed ? kExitUsage : 0);
+}
+
+int runExplain(const ExplainCommand& explain) {
+  const RuleInfo* rule = knowledge().catalog.find(explain.code);
+  if (rule == nullptr) {
+    std::cerr << "oomlint: no rule '" << explain.code << "' (oomlint rules lists them)\n";
+    return kExitUsage;
+  }
+  if (!rule->page.empty()) {
+    std::cout << rule->page;
+  } else {
+    std::cout << "# " << rule->code << " " << rule->name << "\n\n" << rule->title << "\n\n" << rule->summary << "\n";
+  }
+  return 0;
+}
+
+int runRules() {
+  for (const auto& rule : knowledge().catalog.rules()) {
+    std::printf("%-6s %-36s %-8s %s\n", rule.code.c_str(), rule.name.c_str(), std::string(toString(rule.severity)).c_str(),
+                rule.title.c_str());
+  }
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  ParseResult parsed = parseArguments(args);
+  if (!parsed.command) {
+    std::cerr << "oomlint: " << parsed.error << "\n" << kUsage;
+    return kExitUsage;
+  }
+  if (!knowledge().loadErrors.empty()) {
+    std::cerr << "oomlint: internal error: " << knowledge().loadErrors.front() << "\n";
+    return 3;
+  }
+  return std::visit(
+      [](const auto& command) -> int {
+        using T = std::decay_t<decltype(command)>;
+        if constexpr (std::is_same_v<T, CheckCommand>) return runCheck(command);
+        if constexpr (std::is_same_v<T, ExplainCommand>) return runExplain(command);
+        if constexpr (std::is_same_v<T, RulesCommand>) return runRules();
+        if constexpr (std::is_same_v<T, VersionCommand>) {
+          std::cout << "oomlint " << toolVersion() << "\n";
+          return 0;
+        }
+        std::cout << kUsage;
+        return 0;
+      },
+      *parsed.command);
+}
+
+}  // namespace
+}  // namespace oomlint::cli
+
+int main(int argc, char** argv) {
+  try {
+    return oomlint::cli::run(argc, argv);
+  } catch (const std::exception& error) {
+    std::cerr << "oomlint: internal error: " << error.what() << "\n";
+    return 3;
+  }
+}

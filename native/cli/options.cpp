@@ -1,0 +1,93 @@
+#include "cli/options.h"
+
+namespace oomlint::cli {
+
+const char* const kUsage =
+    "usage: oomlint check [INPUT...] [--format text|json] [--fail-on error|warning|info|never]\n"
+    "                     [--color auto|always|never | --no-color]\n"
+    "       oomlint explain CODE      print the documentation page of a rule (OL201 or unknown-key)\n"
+    "       oomlint rules             list every rule code\n"
+    "       oomlint --version | --help\n"
+    "\n"
+    "INPUT is an AI Toolkit job config (YAML, or the JSON the UI stores); '-' reads stdin.\n"
+    "Exit codes: 0 no finding at or above the fail level, 1 findings, 2 usage error or unparsable input,\n"
+    "3 internal error.\n";
+
+namespace {
+
+// Options of the contract that later releases implement; naming them gives a clear answer now.
+bool isPlannedOption(const std::string& arg) {
+  return arg == "--gpu" || arg == "--vram" || arg == "--log" || arg == "--config";
+}
+
+ParseResult usageError(std::string message) { return {std::nullopt, std::move(message)}; }
+
+ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
+  CheckCommand check;
+  for (; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto value = [&](std::string& out) {
+      const auto eq = arg.find('=');
+      if (eq != std::string::npos) {
+        out = arg.substr(eq + 1);
+        return true;
+      }
+      if (i + 1 >= args.size()) return false;
+      out = args[++i];
+      return true;
+    };
+    const std::string name = arg.substr(0, arg.find('='));
+    std::string v;
+    if (name == "--format" || name == "-f") {
+      if (!value(v)) return usageError("--format needs a value");
+      if (v == "text") check.format = Format::Text;
+      else if (v == "json") check.format = Format::Json;
+      else if (v == "sarif" || v == "github" || v == "junit" || v == "gcc")
+        return usageError("--format " + v + " is not available in this version (text, json)");
+      else return usageError("unknown format '" + v + "' (text, json)");
+    } else if (name == "--fail-on") {
+      if (!value(v)) return usageError("--fail-on needs a value");
+      if (v == "never") check.failOn = std::nullopt;
+      else if (auto s = parseSeverity(v)) check.failOn = *s;
+      else return usageError("unknown --fail-on level '" + v + "' (error, warning, info, never)");
+    } else if (name == "--color") {
+      if (!value(v)) return usageError("--color needs a value");
+      if (v == "auto") check.color = ColorMode::Auto;
+      else if (v == "always") check.color = ColorMode::Always;
+      else if (v == "never") check.color = ColorMode::Never;
+      else return usageError("unknown --color mode '" + v + "' (auto, always, never)");
+    } else if (arg == "--no-color") {
+      check.color = ColorMode::Never;
+    } else if (isPlannedOption(name)) {
+      return usageError(name + " is not available in this version: the VRAM estimate, log analysis and project "
+                               "configuration come in later releases");
+    } else if (arg == "-" || arg.empty() || arg[0] != '-') {
+      check.inputs.push_back(arg);
+    } else if (arg == "--") {
+      check.inputs.insert(check.inputs.end(), args.begin() + static_cast<long>(i) + 1, args.end());
+      break;
+    } else {
+      return usageError("unknown option '" + arg + "'");
+    }
+  }
+  if (check.inputs.empty()) return usageError("check needs at least one INPUT ('-' for stdin)");
+  return {check, {}};
+}
+
+}  // namespace
+
+ParseResult parseArguments(const std::vector<std::string>& args) {
+  if (args.empty()) return usageError("no command given");
+  const std::string& first = args[0];
+  if (first == "--help" || first == "-h" || first == "help") return {HelpCommand{}, {}};
+  if (first == "--version" || first == "-V" || first == "version") return {VersionCommand{}, {}};
+  if (first == "rules") return {RulesCommand{}, {}};
+  if (first == "explain") {
+    if (args.size() != 2) return usageError("explain takes exactly one rule code or name");
+    return {ExplainCommand{args[1]}, {}};
+  }
+  if (first == "check") return parseCheck(args, 1);
+  return usageError("unknown command '" + first + "'");
+}
+
+}  // namespace oomlint::cli

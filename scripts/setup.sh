@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Install oomlint's build dependencies from Debian packages (only the missing
+# ones), then build the WebAssembly dependencies (scripts/build-wasm-deps.sh).
+#
+# Usage: scripts/setup.sh [--native-only]
+#   --native-only   skip everything WebAssembly (emscripten, node, wasm deps)
+#
+# Idempotent; a run with nothing to do takes about a second.
+set -euo pipefail
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
+
+NATIVE_ONLY=0
+for arg in "$@"; do
+  case "$arg" in
+    --native-only) NATIVE_ONLY=1 ;;
+    -h|--help) sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
+    *) die "unknown argument: $arg (try --help)" ;;
+  esac
+done
+
+command -v dpkg-query >/dev/null || die "this script supports Debian (dpkg/apt) only"
+export DEBIAN_FRONTEND=noninteractive
+
+# Native build: compiler, build tools, libraries, test framework.
+PKGS=(cmake g++ make pkg-config libyaml-cpp-dev nlohmann-json3-dev catch2)
+OPTIONAL_PKGS=(ninja-build)
+if ((!NATIVE_ONLY)); then
+  # WebAssembly: Emscripten (pulls clang/lld/binaryen/node-acorn) and
+  # dpkg-dev for `apt-get source yaml-cpp` in build-wasm-deps.sh.
+  PKGS+=(emscripten dpkg-dev)
+  # Any node (e.g. NodeSource's) will do; otherwise Debian's.
+  command -v node >/dev/null || PKGS+=(nodejs)
+fi
+
+is_installed() {
+  [[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null || true)" == ii* ]]
+}
+
+missing=()
+for p in "${PKGS[@]}" "${OPTIONAL_PKGS[@]}"; do
+  is_installed "$p" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  [[ "$(id -u)" == 0 ]] || die "missing packages (${missing[*]}); run as root to install them"
+  log "apt-get update"
+  apt-get update -qq >&2 || die "apt-get update failed"
+  install=()
+  for p in "${missing[@]}"; do
+    if [[ " ${OPTIONAL_PKGS[*]} " == *" $p "* ]]; then
+      cand="$(apt-cache policy "$p" 2>/dev/null | awk '/Candidate:/ {print $2}')"
+      if [[ -z "$cand" || "$cand" == "(none)" ]]; then
+        log "optional package $p not available; skipping"
+        continue
+      fi
+    fi
+    install+=("$p")
+  done
+  if ((${#install[@]})); then
+    log "installing: ${install[*]}"
+    apt_log="$(mktemp)"
+    if ! apt-get install -y -q --no-install-recommends "${install[@]}" >"$apt_log" 2>&1; then
+      tail -n 40 "$apt_log" >&2; rm -f "$apt_log"; die "apt-get install failed"
+    fi
+    rm -f "$apt_log"
+  fi
+else
+  log "all Debian packages present"
+fi
+
+if ((NATIVE_ONLY)); then
+  log "native-only: skipping WebAssembly dependencies"
+else
+  "$SCRIPT_DIR/build-wasm-deps.sh"
+fi
+log "done (repo: $REPO_ROOT)"

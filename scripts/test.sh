@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Every test, from nothing: install the dependencies (Debian packages; yaml-cpp for WebAssembly
+# from Debian's source package), build the native CLI and tests and the WebAssembly module, then
+# run the whole suite with CTest: unit, fixture and corpus tests (Catch2), the CLI contract and the
+# WASM-versus-CLI parity (Node's test runner).
+#
+# Usage: scripts/test.sh [--asan]   --asan also builds and runs the suite under ASan+UBSan
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+jobs="$(nproc)"
+
+scripts/setup.sh
+export NODE_PATH=/usr/share/nodejs  # emcc's optimizer needs acorn from Debian's node-acorn
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "WebAssembly build"
+cmake --preset wasm >/dev/null
+cmake --build --preset wasm -j"$jobs"
+
+step "native build"
+cmake --preset release -DOOMLINT_BUILD_TESTS=ON >/dev/null
+cmake --build --preset release -j"$jobs"
+
+step "tests"
+ctest --preset release -j"$jobs"
+
+if [[ "${1:-}" == "--asan" ]]; then
+  step "tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+  cmake --preset debug-asan >/dev/null
+  cmake --build --preset debug-asan -j"$jobs"
+  ctest --preset debug-asan -j"$jobs"
+fi

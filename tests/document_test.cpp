@@ -1,0 +1,201 @@
+#include <catch2/catch.hpp>
+
+#include "document/reader.h"
+
+using namespace oomlint;
+
+namespace {
+
+const Node* value(const Document& doc, std::initializer_list<std::string_view> path) {
+  const Node* n = doc.root();
+  for (auto key : path) n = n ? n->find(key) : nullptr;
+  return n;
+}
+
+std::string slice(const Document& doc, const Range& r) {
+  return doc.source().text().substr(r.start.offset, r.end.offset - r.start.offset);
+}
+
+}  // namespace
+
+TEST_CASE("plain scalars are typed as AI Toolkit's loader types them") {
+  struct Case {
+    const char* text;
+    ScalarType type;
+  };
+  const Case cases[] = {
+      {"1e-4", ScalarType::Float},  {"1E5", ScalarType::Float},   {"1.5", ScalarType::Float},
+      {".5", ScalarType::Float},    {"1.0e-4", ScalarType::Float}, {"1.0e4", ScalarType::String},  // PyYAML needs the sign
+      {"-.inf", ScalarType::Float}, {".nan", ScalarType::Float},  {"1_000", ScalarType::Int},
+      {"0x1f", ScalarType::Int},    {"010", ScalarType::Int},     {"1:30", ScalarType::Int},
+      {"yes", ScalarType::Bool},    {"Off", ScalarType::Bool},    {"TRUE", ScalarType::Bool},
+      {"~", ScalarType::Null},      {"null", ScalarType::Null},   {"bf16", ScalarType::String},
+      {"0.0.1", ScalarType::String}, {"y", ScalarType::String},   {"1e", ScalarType::String},
+  };
+  for (const auto& c : cases) {
+    auto doc = readDocument(std::string("v: ") + c.text + "\n");
+    const Node* v = value(*doc, {"v"});
+    INFO(c.text);
+    REQUIRE(v != nullptr);
+    CHECK(v->resolved()->type == c.type);
+  }
+  auto doc = readDocument("a: 1:30\nb: 010\nc: 1e-4\nd: \"true\"\ne: !!str 5\nf: !!float 2\n");
+  CHECK(value(*doc, {"a"})->intValue == 90);
+  CHECK(value(*doc, {"b"})->intValue == 8);
+  CHECK(value(*doc, {"c"})->floatValue == Approx(1e-4));
+  CHECK(value(*doc, {"d"})->type == ScalarType::String);
+  CHECK(value(*doc, {"e"})->type == ScalarType::String);
+  CHECK(value(*doc, {"f"})->type == ScalarType::Float);
+}
+
+TEST_CASE("every key and value keeps its exact range") {
+  const std::string text =
+      "train:\n"
+      "  batch_size: 4   # comment\n"
+      "  name: \"quoted \\\" value\"\n"
+      "  other: 'it''s'\n"
+      "  flow: [1, {a: b}, x y]\n"
+      "  plain: multi\n"
+      "    line value\n"
+      "  block: |\n"
+      "    line one\n"
+      "    line two\n"
+      "\n"
+      "  after: &anchor ünï\n"
+      "  ref: *anchor\n"
+      "  empty:\n"
+      "list:\n"
+      "  - item\n";
+  auto doc = readDocument(text);
+  REQUIRE_FALSE(doc->fatal());
+  const Node* train = doc->root()->find("train");
+  const MapEntry* batch = train->findEntry("batch_size");
+  CHECK(slice(*doc, batch->key->range) == "batch_size");
+  CHECK(batch->key->range.start.line == 2);
+  CHECK(batch->key->range.start.column == 3);
+  CHECK(batch->key->range.end.column == 13);
+  CHECK(slice(*doc, batch->value->range) == "4");
+  CHECK(slice(*doc, train->find("name")->range) == "\"quoted \\\" value\"");
+  CHECK(slice(*doc, train->find("other")->range) == "'it''s'");
+  CHECK(slice(*doc, train->find("flow")->range) == "[1, {a: b}, x y]");
+  CHECK(slice(*doc, train->find("flow")->items[2]->range) == "x y");
+  CHECK(slice(*doc, train->find("plain")->range) == "multi\n    line value");
+  CHECK(slice(*doc, train->find("block")->range) == "|\n    line one\n    line two");
+  const Node* after = train->find("after");
+  CHECK(slice(*doc, after->range) == "ünï");
+  CHECK(after->range.start.column == 18);
+  CHECK(after->range.end.column == 21);
+  CHECK(train->find("ref")->resolved()->text == "ünï");
+  const Node* empty = train->find("empty");
+  CHECK(empty->isNull());
+  CHECK(empty->range.start.line == 14);
+  CHECK(slice(*doc, doc->root()->find("list")->items[0]->range) == "item");
+}
+
+TEST_CASE("merge keys are followed and explicit keys win") {
+  auto doc = readDocument("base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  y: 3\n");
+  const Node* use = doc->root()->find("use");
+  CHECK(use->find("x")->intValue == 1);
+  CHECK(use->find("y")->intValue == 3);
+  CHECK(use->allEntries().size() == 2);
+}
+
+TEST_CASE("YAML problems: syntax, duplicates, documents, limits") {
+  auto bad = readDocument("a: [1, 2\nb: 3\n");
+  REQUIRE(bad->fatal());
+  CHECK(bad->problems().front().code == "OL101");
+
+  auto dup = readDocument("a: 1\nb: 2\na: 3\n");
+  REQUIRE(dup->problems().size() == 1);
+  CHECK(dup->problems().front().code == "OL104");
+  CHECK(dup->problems().front().range.start.line == 3);
+  CHECK(dup->root()->find("a")->intValue == 3);
+
+  auto docs = readDocument("a: 1\n---\nb: 2\n");
+  REQUIRE(docs->problems().size() == 1);
+  CHECK(docs->problems().front().code == "OL106");
+  CHECK(docs->problems().front().range.start.line == 2);
+
+  auto deep = readDocument(std::string(5000, '[') + std::string(5000, ']'));
+  REQUIRE(deep->fatal());
+  CHECK(deep->problems().front().code == "OL103");
+
+  std::string nested = "a:\n";
+  for (int i = 0; i < 200; ++i) nested += std::string(static_cast<std::size_t>(2 * i + 2), ' ') + "k:\n";
+  auto deepBlock = readDocument(nested);
+  CHECK(deepBlock->problems().front().code == "OL103");
+
+  ReadLimits small;
+  small.maxBytes = 10;
+  auto big = readDocument("a: 123456789012345\n", small);
+  CHECK(big->problems().front().code == "OL103");
+
+  auto binary = readDocument(std::string("a: \xff\xfe\n"));
+  CHECK(binary->problems().front().code == "OL102");
+  CHECK(binary->problems().front().range.start.column == 4);
+}
+
+TEST_CASE("an alias bomb stays a handful of nodes") {
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'j'; ++c) {
+    bomb += std::string(1, c) + ": &" + c + " [";
+    for (int i = 0; i < 9; ++i) bomb += std::string(i ? ", " : "") + "*" + static_cast<char>(c - 1);
+    bomb += "]\n";
+  }
+  auto doc = readDocument(bomb);
+  REQUIRE_FALSE(doc->fatal());
+  CHECK(doc->nodeCount() < 300);
+}
+
+TEST_CASE("an unclosed quote is reported at the opening quote") {
+  auto doc = readDocument("model:\n  name_or_path: \"a/b\n  arch: \"flux\"\n  quantize: true\n");
+  REQUIRE(doc->fatal());
+  const auto& p = doc->problems().front();
+  CHECK(p.code == "OL101");
+  CHECK(p.range.start.line == 2);
+  CHECK(p.range.start.column == 17);
+  CHECK(p.message.find("unclosed quote") != std::string::npos);
+}
+
+TEST_CASE("strict JSON with positions") {
+  const std::string text = "{\n  \"job\": \"extension\",\n  \"n\": [1, 2.5, true, null, \"\\u00e9\\ud83d\\ude00\"]\n}";
+  auto doc = readDocument(text);
+  REQUIRE(doc->format() == DocumentFormat::Json);
+  REQUIRE_FALSE(doc->fatal());
+  const MapEntry* job = doc->root()->findEntry("job");
+  CHECK(job->key->range.start.line == 2);
+  CHECK(job->key->range.start.column == 3);
+  CHECK(slice(*doc, job->value->range) == "\"extension\"");
+  const Node* n = doc->root()->find("n");
+  CHECK(n->items[0]->type == ScalarType::Int);
+  CHECK(n->items[1]->type == ScalarType::Float);
+  CHECK(n->items[2]->type == ScalarType::Bool);
+  CHECK(n->items[3]->type == ScalarType::Null);
+  CHECK(n->items[4]->text == "é😀");
+
+  struct Bad {
+    const char* text;
+    int line;
+    int column;
+  };
+  const Bad bad[] = {
+      {"{\"a\": 1,}", 1, 9},
+      {"{\"a\": 1\n \"b\": 2}", 2, 2},
+      {"{\"a\": \"open}", 1, 7},
+      {"{\n  // no comments\n}", 2, 3},
+      {"{\"a\": 01}", 1, 8},
+      {"[1, 2", 1, 6},
+  };
+  for (const auto& b : bad) {
+    INFO(b.text);
+    auto d = readDocument(b.text);
+    REQUIRE(d->fatal());
+    CHECK(d->problems().front().code == "OL101");
+    CHECK(d->problems().front().range.start.line == b.line);
+    CHECK(d->problems().front().range.start.column == b.column);
+  }
+  auto deep = readDocument(std::string(100000, '[') + std::string(100000, ']'));
+  CHECK(deep->problems().front().code == "OL103");
+  auto dup = readDocument("{\"a\": 1, \"a\": 2}");
+  CHECK(dup->problems().front().code == "OL104");
+}

@@ -1,0 +1,64 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include "knowledge/knowledge.h"
+#include "test_support.h"
+
+using namespace oomlint;
+
+TEST_CASE("the embedded rules data loads without a problem") {
+  const Knowledge& k = knowledge();
+  for (const auto& e : k.loadErrors) FAIL_CHECK(e);
+  CHECK(k.catalog.rules().size() >= 40);
+  CHECK(k.schema.section("train") != nullptr);
+  CHECK(k.architectures.all().size() >= 40);
+  CHECK(k.architectures.find("wan21:14b")->arch == "wan21");
+  CHECK(k.architectures.find("flex1")->arch == "flux");
+}
+
+TEST_CASE("every rule has a unique code and name, and a documentation page with every section") {
+  std::set<std::string> codes, names;
+  for (const auto& rule : knowledge().catalog.rules()) {
+    INFO(rule.code);
+    CHECK(std::regex_match(rule.code, std::regex("OL[1-7][0-9]{2}")));
+    CHECK(codes.insert(rule.code).second);
+    CHECK(names.insert(rule.name).second);
+    REQUIRE_FALSE(rule.page.empty());
+    const std::string page(rule.page);
+    CHECK(page.rfind("# " + rule.code + " " + rule.name, 0) == 0);
+    for (const char* section : {"## What it does", "## Why it matters", "## Example", "## Use instead", "## Source"}) {
+      CHECK(page.find(section) != std::string::npos);
+    }
+  }
+  // And no page without a rule.
+  for (const auto& entry : std::filesystem::directory_iterator(test::sourceDir() / "docs/rules")) {
+    const std::string stem = entry.path().stem().string();
+    if (stem == "README") continue;
+    INFO(entry.path());
+    CHECK(codes.count(stem) == 1);
+  }
+}
+
+TEST_CASE("every rule code is exercised by at least one fixture") {
+  std::string all;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(test::sourceDir() / "tests/fixtures")) {
+    if (entry.is_regular_file()) all += test::readFile(entry.path());
+  }
+  for (const auto& rule : knowledge().catalog.rules()) {
+    INFO(rule.code);
+    CHECK(all.find(rule.code) != std::string::npos);
+  }
+}
+
+TEST_CASE("schema value sets accept what AI Toolkit accepts") {
+  const Schema& s = knowledge().schema;
+  CHECK(s.valueSet("optimizer")->accepts("AdamW8bit"));
+  CHECK(s.valueSet("optimizer")->accepts("prodigy"));
+  CHECK_FALSE(s.valueSet("optimizer")->accepts("adamw9bit"));
+  CHECK(s.valueSet("qtype")->accepts("uint4"));
+  CHECK(s.valueSet("dtype")->accepts("bf16"));
+  CHECK(s.section("train")->find("batch_size")->min.value() == 1);
+}

@@ -1,0 +1,118 @@
+// The native CLI's contract (DESIGN.md): commands, formats, stdin, several files, exit codes.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import test from 'node:test';
+
+import { fixture, runCli } from './helpers.mjs';
+
+const clean = fixture('clean/base-flux-lora.yaml');
+const cleanText = fs.readFileSync(clean, 'utf8');
+const typo = cleanText.replace('gradient_checkpointing: true', 'gradient_checkpoint: true');
+const broken = cleanText.replace('name_or_path: black-forest-labs/FLUX.1-dev', 'name_or_path: "black-forest-labs/FLUX.1-dev');
+
+test('a clean config exits 0 and says so', () => {
+  const r = runCli(['check', clean]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /no problems found in 1 file/);
+});
+
+test('a warning shows the source line and an underline under the exact range', () => {
+  const r = runCli(['check', '--fail-on', 'warning', '-'], typo);
+  assert.equal(r.code, 1);
+  const lines = r.stdout.split('\n');
+  const header = lines.findIndex((l) => l.includes('[OL201 unknown-key]'));
+  assert.ok(header >= 0, r.stdout);
+  assert.match(lines[header], /^<stdin>:30:9: warning: unknown key `gradient_checkpoint` .*did you mean `gradient_checkpointing`\?/);
+  assert.match(lines[header + 2], /^30 \|         gradient_checkpoint: true$/);
+  assert.match(lines[header + 3], /^   \|         \^~{18}$/);
+  assert.doesNotMatch(r.stdout, /\x1b\[/, 'no colour when stdout is not a terminal');
+});
+
+test('warnings do not fail by default; --fail-on decides', () => {
+  assert.equal(runCli(['check', '-'], typo).code, 0);
+  assert.equal(runCli(['check', '--fail-on=warning', '-'], typo).code, 1);
+  assert.equal(runCli(['check', '--fail-on', 'never', '-'], typo).code, 0);
+});
+
+test('colour on demand', () => {
+  assert.match(runCli(['check', '--color=always', '--fail-on=never', '-'], typo).stdout, /\x1b\[1;33mwarning/);
+});
+
+test('an unparsable config exits 2 with a located syntax error', () => {
+  const r = runCli(['check', '-'], broken);
+  assert.equal(r.code, 2);
+  assert.match(r.stdout, /<stdin>:36:23: error: unclosed quote/);
+});
+
+test('several files, one JSON object, each file reported', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-'));
+  const bad = path.join(dir, 'bad.yaml');
+  fs.writeFileSync(bad, cleanText.replace('batch_size: 1', 'batch_size: 0'));
+  const r = runCli(['check', '--format', 'json', clean, bad]);
+  assert.equal(r.code, 1);
+  const report = JSON.parse(r.stdout);
+  assert.deepEqual(report.files.map((f) => f.path), [clean, bad]);
+  assert.equal(report.files[0].diagnostics.length, 0);
+  const d = report.files[1].diagnostics[0];
+  assert.equal(d.code, 'OL204');
+  assert.equal(d.path, 'config.process[0].train.batch_size');
+  assert.deepEqual(d.range, { start: { line: 25, column: 21 }, end: { line: 25, column: 22 } });
+});
+
+test('the JSON report has exactly the contract field names', () => {
+  const text = cleanText.replace('optimizer: adamw8bit', 'optimizer: adamw8bits').replace('lr: 1e-4', 'lr: 1e-4\n        gradient_checkpoint: true');
+  const r = runCli(['check', '--format', 'json', '-'], text);
+  const report = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(report), ['tool', 'files']);
+  assert.deepEqual(Object.keys(report.tool), ['name', 'version']);
+  assert.equal(report.tool.name, 'oomlint');
+  const file = report.files[0];
+  assert.deepEqual(Object.keys(file), ['path', 'kind', 'diagnostics']);
+  assert.equal(file.kind, 'ai-toolkit-job');
+  for (const d of file.diagnostics) {
+    assert.deepEqual(Object.keys(d).filter((k) => k !== 'fix'), ['code', 'severity', 'message', 'path', 'range']);
+    assert.ok(['error', 'warning', 'info'].includes(d.severity));
+    assert.deepEqual(Object.keys(d.range), ['start', 'end']);
+    assert.deepEqual(Object.keys(d.range.start), ['line', 'column']);
+    if (d.fix) assert.deepEqual(Object.keys(d.fix), ['path', 'from', 'to']);
+  }
+  const enumError = file.diagnostics.find((d) => d.code === 'OL203');
+  assert.deepEqual(enumError.fix, { path: 'config.process[0].train.optimizer', from: 'adamw8bits', to: 'adamw8bit' });
+});
+
+test('usage errors and unreadable files exit 2', () => {
+  assert.equal(runCli([]).code, 2);
+  assert.equal(runCli(['check']).code, 2);
+  assert.equal(runCli(['check', '--format', 'xml', clean]).code, 2);
+  assert.equal(runCli(['frobnicate']).code, 2);
+  const missing = runCli(['check', '/nonexistent/config.yaml']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /cannot read \/nonexistent\/config.yaml/);
+  assert.equal(runCli(['check', path.dirname(clean)]).code, 2);
+});
+
+test('explain prints a rule page by code or name; rules lists them all', () => {
+  const byCode = runCli(['explain', 'OL201']);
+  assert.equal(byCode.code, 0);
+  assert.match(byCode.stdout, /^# OL201 unknown-key/);
+  assert.equal(runCli(['explain', 'unknown-key']).stdout, byCode.stdout);
+  assert.equal(runCli(['explain', 'OL999']).code, 2);
+  const rules = runCli(['rules']);
+  assert.equal(rules.code, 0);
+  assert.ok(rules.stdout.split('\n').filter(Boolean).length >= 40);
+  assert.match(runCli(['--version']).stdout, /^oomlint \d+\.\d+\.\d+/);
+});
+
+test('binary junk and a huge file are reported, not crashed on', () => {
+  const junk = runCli(['check', '-'], Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x41]));
+  assert.equal(junk.code, 2);
+  assert.match(junk.stdout, /invalid UTF-8/);
+  // A file, not stdin: the CLI stops reading past the limit, which would break a writer's pipe.
+  const big = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-')), 'huge.yaml');
+  fs.writeFileSync(big, 'a: ' + 'x'.repeat(9 * 1024 * 1024) + '\n');
+  const huge = runCli(['check', big]);
+  assert.equal(huge.code, 2);
+  assert.match(huge.stdout, /input limit/);
+});

@@ -1,0 +1,16 @@
+// Shared by the Node tests: where things are, and how to run the CLI.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const sourceDir = process.env.OOMLINT_SOURCE_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const cli = process.env.OOMLINT_CLI ?? path.join(sourceDir, 'build/release/native/oomlint');
+export const wasmDir = process.env.OOMLINT_WASM_DIR ?? path.join(sourceDir, 'build/wasm/wasm');
+export const fixture = (name) => path.join(sourceDir, 'tests/fixtures', name);
+export const sharedDir = path.resolve(sourceDir, '../shared');
+
+export function runCli(args, input) {
+  const result = spawnSync(cli, args, { input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
+  if (result.error) throw result.error;
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}

@@ -1,0 +1,51 @@
+// The WebAssembly module gives the same report as the native CLI for the same input.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import test from 'node:test';
+
+import { fixture, runCli, sharedDir, wasmDir } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+
+async function loadModule() {
+  const createOomlint = require(path.join(wasmDir, 'oomlint.js'));
+  // Emscripten's fetch cannot read file paths under Node: hand it the bytes.
+  return createOomlint({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'oomlint.wasm')) });
+}
+
+const inputs = [
+  fixture('clean/base-flux-lora.yaml'),
+  fixture('rules/OL201-unknown-key.yaml'),
+  fixture('rules/OL405-frames-off-grid.yaml'),
+  fixture('input/json-valid.json'),
+  fixture('input/syntax-unclosed-quote.yaml'),
+  path.join(sharedDir, 'corpus/ai-toolkit/examples/train_lora_wan21_14b_24gb.yaml'),
+].filter((file) => fs.existsSync(file));
+
+test('the module answers with the same findings as the CLI', async () => {
+  const oomlint = await loadModule();
+  assert.ok(inputs.length >= 5);
+  let findings = 0;
+  for (const file of inputs) {
+    const text = fs.readFileSync(file, 'utf8');
+    const fromWasm = JSON.parse(oomlint.analyze(text, file));
+    const fromCli = JSON.parse(runCli(['check', '--format', 'json', file]).stdout);
+    assert.deepEqual(fromWasm, fromCli, file);
+    findings += fromWasm.files[0].diagnostics.length;
+  }
+  assert.ok(findings > 0, 'the comparison must include real findings');
+});
+
+test('the module exposes the catalog and rule pages, and survives hostile input', async () => {
+  const oomlint = await loadModule();
+  const rules = JSON.parse(oomlint.rules());
+  assert.ok(rules.length >= 40);
+  assert.match(oomlint.explain('OL201'), /^# OL201 unknown-key/);
+  assert.equal(oomlint.explain('nope'), '');
+  const deep = JSON.parse(oomlint.analyze('['.repeat(100000), 'deep.json'));
+  assert.equal(deep.files[0].diagnostics[0].code, 'OL103');
+  const deepYaml = JSON.parse(oomlint.analyze('a: ' + '['.repeat(100000), 'deep.yaml'));
+  assert.equal(deepYaml.files[0].diagnostics[0].code, 'OL103');
+});

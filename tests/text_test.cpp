@@ -1,0 +1,37 @@
+#include <catch2/catch.hpp>
+
+#include "text/source_text.h"
+#include "text/suggest.h"
+
+using namespace oomlint;
+
+TEST_CASE("positions count lines from 1 and columns in code points") {
+  SourceText text("ab\r\nçé: x\nlast");
+  CHECK(text.lineCount() == 3);
+  CHECK(text.positionAt(0) == Position{1, 1, 0});
+  const auto p = text.positionAt(text.text().find(':'));
+  CHECK(p.line == 2);
+  CHECK(p.column == 3);  // "çé" is 4 bytes but 2 code points
+  CHECK(text.line(2) == "çé: x");
+  CHECK(text.line(1) == "ab");
+  CHECK(text.positionAt(999).line == 3);
+}
+
+TEST_CASE("invalid UTF-8 is located at its first bad byte") {
+  CHECK_FALSE(firstInvalidUtf8("plain ascii, ünïcödé, 日本, 😀").has_value());
+  CHECK(firstInvalidUtf8("ab\xff").value() == 2);
+  CHECK(firstInvalidUtf8("a\xc0\xaf").value() == 1);         // overlong
+  CHECK(firstInvalidUtf8("a\xed\xa0\x80").value() == 1);     // surrogate
+  CHECK(firstInvalidUtf8("a\xf4\x90\x80\x80").value() == 1); // above U+10FFFF
+  CHECK(firstInvalidUtf8("\xe2\x82").value() == 0);          // truncated
+}
+
+TEST_CASE("did-you-mean finds typos, truncations and nothing for strangers") {
+  const std::vector<std::string> keys = {"gradient_checkpointing", "batch_size", "noise_scheduler", "lr"};
+  CHECK(closestMatch("gradient_checkpoint", keys).value() == "gradient_checkpointing");
+  CHECK(closestMatch("batchsize", keys).value() == "batch_size");
+  CHECK(closestMatch("noise_shceduler", keys).value() == "noise_scheduler");
+  CHECK_FALSE(closestMatch("completely_different", keys).has_value());
+  CHECK(editDistance("abc", "acb") == 1);
+  CHECK(editDistance("", "abc") == 3);
+}
