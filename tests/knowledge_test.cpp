@@ -42,6 +42,15 @@ TEST_CASE("every rule has a unique code and name, and a documentation page with 
   }
 }
 
+TEST_CASE("the rule index lists every rule with its catalog severity") {
+  const std::string index = test::readFile(test::sourceDir() / "docs/rules/README.md");
+  for (const auto& rule : knowledge().catalog.rules()) {
+    INFO(rule.code);
+    CHECK(index.find("[" + rule.code + "]|" + rule.name + "|" + std::string(toString(rule.severity)) + "|") != std::string::npos);
+    CHECK(index.find("[" + rule.code + "]: " + rule.code + ".md") != std::string::npos);
+  }
+}
+
 TEST_CASE("every rule code is exercised by at least one fixture") {
   std::string all;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(test::sourceDir() / "tests/fixtures")) {

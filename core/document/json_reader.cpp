@@ -21,6 +21,10 @@ class JsonParser {
       : doc_(doc), text_(doc.source().text()), limits_(limits) {}
 
   const Node* parse() {
+    if (text_.starts_with("\xEF\xBB\xBF")) {
+      fail("the file starts with a UTF-8 byte order mark, which json.loads rejects (\"Unexpected UTF-8 BOM\"); "
+           "save it as UTF-8 without a BOM");
+    }
     skipSpace();
     const Node* root = parseValue();
     skipSpace();

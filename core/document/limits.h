@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace oomlint {
 
@@ -11,6 +12,7 @@ struct ReadLimits {
   int maxDepth = 100;                   // nesting of mappings and sequences
   std::size_t maxNodes = 500'000;       // nodes in one document
   std::size_t maxLineBytes = 1u << 20;  // one line
+  std::uint64_t maxExpandedNodes = 1'000'000;  // nodes once aliases are expanded (billion laughs)
 };
 
 }  // namespace oomlint

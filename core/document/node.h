@@ -41,6 +41,9 @@ struct Node {
   std::vector<MapEntry> entries;    // Mapping
   std::vector<const Node*> items;   // Sequence
   const Node* target = nullptr;     // Alias: the anchored node it refers to (never copied)
+  // How many nodes this one becomes once every alias is copied out (saturating), as it does when
+  // AI Toolkit dumps the loaded config to JSON to substitute [name].
+  std::uint64_t expandedSize = 1;
 
   bool isMapping() const { return resolved()->kind == NodeKind::Mapping; }
   bool isSequence() const { return resolved()->kind == NodeKind::Sequence; }

@@ -24,6 +24,28 @@ struct LimitExceeded {
   std::size_t offset;
 };
 
+std::uint64_t saturatingAdd(std::uint64_t a, std::uint64_t b) {
+  constexpr std::uint64_t kMax = std::uint64_t{1} << 62;
+  return a >= kMax || b >= kMax || a + b >= kMax ? kMax : a + b;
+}
+
+// The alias through which most of an oversized expansion comes: follow the largest child down.
+const Node* largestAlias(const Node* node) {
+  while (node != nullptr && node->kind != NodeKind::Alias) {
+    const Node* next = nullptr;
+    for (const auto& entry : node->entries) {
+      for (const Node* n : {entry.key, entry.value}) {
+        if (next == nullptr || n->expandedSize > next->expandedSize) next = n;
+      }
+    }
+    for (const Node* item : node->items) {
+      if (next == nullptr || item->expandedSize > next->expandedSize) next = item;
+    }
+    node = next;
+  }
+  return node;
+}
+
 struct SecondDocument {
   std::size_t offset;
 };
@@ -56,6 +78,8 @@ class TreeBuilder final : public YAML::EventHandler {
     node.target = it == anchors_.end() ? nullptr : it->second;
     const std::size_t start = offset(mark);
     node.range = doc_.source().rangeOf(start, aliasEnd(text_, start));
+    // The target is complete before any alias can name it, so its expanded size is final.
+    node.expandedSize = node.target ? node.target->expandedSize : 1;
     attach(node, 0);
   }
 
@@ -150,6 +174,10 @@ class TreeBuilder final : public YAML::EventHandler {
     std::size_t end = frame.lastEnd;
     if (frame.node->flowStyle) end = flowCloseEnd(text_, end);
     frame.node->range.end = doc_.source().positionAt(end);
+    std::uint64_t size = 1;
+    for (const auto& entry : frame.node->entries) size = saturatingAdd(size, entry.key->expandedSize + entry.value->expandedSize);
+    for (const Node* item : frame.node->items) size = saturatingAdd(size, item->expandedSize);
+    frame.node->expandedSize = size;
     if (!frames_.empty()) frames_.back().lastEnd = std::max(frames_.back().lastEnd, end);
   }
 
@@ -225,6 +253,7 @@ std::string explainParserMessage(const std::string& msg) {
       {"end of sequence flow not found", "a `[` list is not closed with `]`"},
       {"illegal map value", "a `:` is not allowed here (quote a value that contains `: `)"},
       {"block sequence entries are not allowed in this context", "a `- ` list item is not allowed here"},
+      {"illegal tab when looking for indentation", "a tab is used for indentation: YAML allows only spaces"},
   };
   auto it = hints.find(msg);
   return it == hints.end() ? msg : it->second + " [" + msg + "]";
@@ -243,6 +272,15 @@ std::unique_ptr<Document> readYaml(std::shared_ptr<const SourceText> source, con
     TreeBuilder builder(*doc, limits, bom);
     parser.HandleNextDocument(builder);
     doc->setRoot(builder.root());
+    if (const Node* root = builder.root(); root && root->expandedSize > limits.maxExpandedNodes) {
+      const Node* alias = largestAlias(root);
+      const Range at = alias ? alias->range : Range{root->range.start, root->range.start};
+      doc->addProblem({"OL103",
+                       "input limit: aliases expand this document to more than " + std::to_string(limits.maxExpandedNodes) +
+                           " nodes (an alias bomb); AI Toolkit copies every alias out when it serialises the config, "
+                           "so it would hang or run out of memory",
+                       at, false});
+    }
     try {
       DocumentProbe probe(bom);
       parser.HandleNextDocument(probe);

@@ -11,9 +11,10 @@ void checkAccumulation(const TrainerProcess& p, Findings& findings) {
   if (modern && legacy) {
     const double a = t.number("gradient_accumulation", 1);
     const double b = t.number("gradient_accumulation_steps", 1);
-    if (a != 1 && b != 1) {
+    // AI Toolkit's test (validate_configs): gradient_accumulation > 1 and gradient_accumulation_steps != 1.
+    if (a > 1 && b != 1) {
       findings.report("OL301", t.keyRange("gradient_accumulation_steps"), t.pathOf("gradient_accumulation_steps"),
-                      "gradient_accumulation and gradient_accumulation_steps are both set above 1: AI Toolkit raises "
+                      "gradient_accumulation is above 1 while gradient_accumulation_steps is not 1: AI Toolkit raises "
                       "\"gradient_accumulation and gradient_accumulation_steps are mutually exclusive\"; keep "
                       "gradient_accumulation only");
     } else {

@@ -21,9 +21,11 @@ void checkDatasets(const TrainerProcess& p, Findings& findings) {
                           (firstBuckets ? "does" : "does not") +
                           "; AI Toolkit asserts that all datasets use buckets or none do");
     }
-    const Node* augments = d.written("augments");
+    // Either spelling of augmentation turns latent caching off (toolkit/data_loader.py).
+    const std::string_view augmentKey = d.written("augments") && d.written("augments")->truthy() ? "augments" : "augmentations";
+    const Node* augments = d.written(augmentKey);
     if (augments && augments->truthy() && (d.flag("cache_latents") || d.flag("cache_latents_to_disk"))) {
-      findings.report("OL410", d.keyRange("augments"), d.pathOf("augments"),
+      findings.report("OL410", d.keyRange(augmentKey), d.pathOf(augmentKey),
                       "augments force cache_latents and cache_latents_to_disk off (\"Augments are not supported with "
                       "caching latents\"), so the VAE stays on the GPU and encodes every step");
     }

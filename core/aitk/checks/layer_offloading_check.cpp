@@ -31,7 +31,8 @@ void checkLayerOffloading(const TrainerProcess& p, Findings& findings) {
   };
   const bool transformerQ = quantize && bare("qtype") == "qfloat8";
   const bool encoderQ = quantizeTe && bare("qtype_te") == "qfloat8";
-  if ((transformerQ || encoderQ) && (!p.arch || p.arch->layerOffloading)) {
+  // The swap happens in ModelConfig, whatever the architecture.
+  if (transformerQ || encoderQ) {
     findings.report("OL418", m.keyRange(key), m.pathOf(key),
                     "with layer offloading on, AI Toolkit replaces the qfloat8 quantization of the " +
                         std::string(transformerQ && encoderQ ? "transformer and text encoder"

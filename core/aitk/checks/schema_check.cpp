@@ -17,6 +17,14 @@ constexpr std::string_view kTrainerSections[] = {"model", "train", "sample", "ne
 
 std::string quote(std::string_view s) { return "`" + std::string(s) + "`"; }
 
+// How a key is named in messages: its last two path segments ("network.type", "datasets[0].type").
+std::string shortPath(std::string_view path) {
+  const auto last = path.rfind('.');
+  if (last == std::string_view::npos || last == 0) return std::string(path);
+  const auto previous = path.rfind('.', last - 1);
+  return std::string(previous == std::string_view::npos ? path : path.substr(previous + 1));
+}
+
 std::string describeValue(const Node* v) {
   v = v->resolved();
   switch (v->kind) {
@@ -151,7 +159,8 @@ class SchemaWalker {
                        fatal ? std::optional(Severity::Error) : std::nullopt);
     }
     const Node* value = entry.value->resolved();
-    if (!checkType(entry.value, ks.types, ks, path, quote(ks.name))) return;
+    const std::string what = quote(shortPath(path));
+    if (!checkType(entry.value, ks.types, ks, path, what)) return;
     if (value->kind == NodeKind::Mapping) {
       if (const SectionSpec* section = k_.schema.section(ks.section)) walkSection(value, *section, path, entry.key->range);
       return;
@@ -160,7 +169,7 @@ class SchemaWalker {
       checkList(entry, ks, path);
       return;
     }
-    if (value->kind == NodeKind::Scalar) checkScalar(entry.value, ks, path, quote(ks.name));
+    if (value->kind == NodeKind::Scalar) checkScalar(entry.value, ks, path, what);
   }
 
   void checkList(const MapEntry& entry, const KeySpec& ks, const std::string& path) {
@@ -173,7 +182,7 @@ class SchemaWalker {
     const SectionSpec* section = ks.itemSection.empty() ? nullptr : k_.schema.section(ks.itemSection);
     for (std::size_t i = 0; i < items.size(); ++i) {
       const std::string itemPath = path + "[" + std::to_string(i) + "]";
-      const std::string what = "each item of " + quote(ks.name);
+      const std::string what = "each item of " + quote(shortPath(path));
       if (!checkType(items[i], section ? kMap : ks.itemTypes, ks, itemPath, what)) continue;
       const Node* item = items[i]->resolved();
       if (section != nullptr && item->kind == NodeKind::Mapping) {
@@ -276,7 +285,7 @@ class SchemaWalker {
   static std::string listOf(const std::vector<std::string>& values) {
     std::string out;
     const std::size_t shown = std::min<std::size_t>(values.size(), 12);
-    for (std::size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + values[i];
+    for (std::size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + (values[i].empty() ? std::string("''") : values[i]);
     if (values.size() > shown) out += ", … (" + std::to_string(values.size() - shown) + " more)";
     return out;
   }
