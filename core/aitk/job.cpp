@@ -6,30 +6,9 @@ namespace oomlint {
 
 namespace {
 
-bool typeMatches(const Node* value, unsigned types) {
-  const Node* v = value->resolved();
-  switch (v->kind) {
-    case NodeKind::Null: return types & kNull;
-    case NodeKind::Mapping: return types & kMap;
-    case NodeKind::Sequence: return types & kList;
-    case NodeKind::Alias: return false;
-    case NodeKind::Scalar:
-      switch (v->type) {
-        case ScalarType::Null: return types & kNull;
-        case ScalarType::Bool: return types & kBool;
-        case ScalarType::Int: return types & (kInt | kFloat);
-        case ScalarType::Float: return types & kFloat;
-        case ScalarType::String: return types & kString;
-      }
-  }
-  return false;
-}
-
-Section sectionOf(const Section& parent, const Node* parentMap, std::string_view key, const std::string& basePath) {
-  const Schema& schema = knowledge().schema;
+Section sectionOf(const Node* parentMap, std::string_view key, const std::string& basePath) {
   const MapEntry* entry = parentMap ? parentMap->findEntry(key) : nullptr;
-  const SectionSpec* spec = schema.section(key == "first_sample" ? "sample" : key);
-  (void)parent;
+  const SectionSpec* spec = knowledge().schema.section(key);
   if (entry == nullptr) return Section(nullptr, nullptr, spec, basePath + "." + std::string(key));
   return Section(entry->value, entry->key, spec, basePath + "." + std::string(key));
 }
@@ -45,11 +24,13 @@ const Node* Section::written(std::string_view key) const {
 
 const Node* Section::effective(std::string_view key) const {
   const KeySpec* spec = spec_ ? spec_->find(key) : nullptr;
-  if (const Node* v = written(key); v && (!spec || typeMatches(v, spec->types))) return v;
+  if (const Node* v = written(key); v && (!spec || typeAccepts(spec->types, v))) return v;
   return spec && spec->hasDefault ? spec->defaultValue : nullptr;
 }
 
 bool Section::flag(std::string_view key) const {
+  // Python tests a flag by truthiness, whatever its type: a quoted "false" is on.
+  if (const Node* v = written(key)) return v->truthy();
   const Node* v = effective(key);
   return v != nullptr && v->truthy();
 }
@@ -119,7 +100,7 @@ JobModel buildJobModel(const Node* root) {
     p.process = Section(node, nullptr, k.schema.section("process"), p.path);
     for (auto [field, key] : {std::pair{&p.model, "model"}, {&p.train, "train"}, {&p.sample, "sample"},
                               {&p.network, "network"}, {&p.save, "save"}, {&p.logging, "logging"}}) {
-      *field = sectionOf(p.process, node, key, p.path);
+      *field = sectionOf(node, key, p.path);
     }
     if (const Node* datasets = node->find("datasets"); datasets && datasets->isSequence()) {
       const auto& list = datasets->resolved()->items;

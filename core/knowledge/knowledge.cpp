@@ -306,6 +306,30 @@ std::string describeTypes(unsigned types) {
   return out;
 }
 
+unsigned typeBitOf(const Node* value) {
+  const Node* v = value->resolved();
+  switch (v->kind) {
+    case NodeKind::Mapping: return kMap;
+    case NodeKind::Sequence: return kList;
+    case NodeKind::Null:
+    case NodeKind::Alias: return kNull;
+    case NodeKind::Scalar: break;
+  }
+  switch (v->type) {
+    case ScalarType::Null: return kNull;
+    case ScalarType::Bool: return kBool;
+    case ScalarType::Int: return kInt;
+    case ScalarType::Float: return kFloat;
+    case ScalarType::String: return kString;
+  }
+  return kNull;
+}
+
+bool typeAccepts(unsigned types, const Node* value) {
+  const unsigned actual = typeBitOf(value);
+  return (types & actual) != 0 || (actual == kInt && (types & (kFloat | kBool)) != 0);
+}
+
 std::string FrameGrid::describe() const {
   return std::to_string(multiple) + "n+" + std::to_string(offset);
 }

@@ -26,6 +26,12 @@ enum TypeBits : unsigned {
 
 std::string describeTypes(unsigned types);  // "an integer or a list"
 
+// The type bit of a loaded value (aliases resolved).
+unsigned typeBitOf(const Node* value);
+// Whether AI Toolkit's Python would take `value` for a key of `types`: an int also works as a float
+// or as a flag.
+bool typeAccepts(unsigned types, const Node* value);
+
 struct KeySpec {
   std::string name;
   unsigned types = kAnyType;

@@ -44,25 +44,6 @@ std::string describeValue(const Node* v) {
   return "a value";
 }
 
-unsigned typeBitOf(const Node* v) {
-  v = v->resolved();
-  switch (v->kind) {
-    case NodeKind::Mapping: return kMap;
-    case NodeKind::Sequence: return kList;
-    case NodeKind::Null: return kNull;
-    case NodeKind::Alias: return kNull;
-    case NodeKind::Scalar: break;
-  }
-  switch (v->type) {
-    case ScalarType::Null: return kNull;
-    case ScalarType::Bool: return kBool;
-    case ScalarType::Int: return kInt;
-    case ScalarType::Float: return kFloat;
-    case ScalarType::String: return kString;
-  }
-  return kNull;
-}
-
 class SchemaWalker {
  public:
   explicit SchemaWalker(Findings& findings) : k_(knowledge()), findings_(findings) {}
@@ -209,8 +190,7 @@ class SchemaWalker {
       findings_.report("OL202", written->range, path, what + " expects " + describeTypes(types) + ", but the value is empty (null)");
       return false;
     }
-    if (types & actual) return true;
-    if (actual == kInt && (types & (kFloat | kBool))) return true;  // Python: an int works as a float or a flag
+    if (typeAccepts(types, value)) return true;
     std::string message = what + " expects " + describeTypes(types) + ", got " + describeValue(value);
     std::optional<Fix> fix;
     if (actual == kString) {
