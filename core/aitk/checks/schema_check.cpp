@@ -118,6 +118,12 @@ class SchemaWalker {
     std::string message = "unknown key " + quote(name) + " in " + quote(spec.name) + ": AI Toolkit ignores it silently";
     if (auto near = closestMatch(name, spec.keyNames())) {
       message += "; did you mean " + quote(*near) + "?";
+      // Say what actually runs meanwhile: the intended key at its default.
+      const KeySpec* intended = spec.find(*near);
+      if (intended && intended->hasDefault && intended->defaultValue && intended->defaultValue->isScalar() &&
+          !intended->defaultValue->isNull()) {
+        message += " (as written, " + quote(*near) + " keeps its default, " + intended->defaultValue->resolved()->text + ")";
+      }
     } else if (auto home = sectionHolding(name, spec.name)) {
       message += "; " + quote(name) + " is a setting of " + quote(*home) + ": move it there";
     }
