@@ -1,9 +1,14 @@
 #include "analyze.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 
+#include "advise/config_edit.h"
+#include "advise/plan.h"
 #include "aitk/checks/checks.h"
+#include "estimate/setup.h"
+#include "text/suggest.h"
 #include "aitk/job.h"
 #include "document/reader.h"
 #include "knowledge/knowledge.h"
@@ -17,6 +22,51 @@ void sortDiagnostics(std::vector<Diagnostic>& diagnostics) {
     if (a.range.start.offset != b.range.start.offset) return a.range.start.offset < b.range.start.offset;
     return a.code < b.code;
   });
+}
+
+// Where a plan step's setting is written; for a resolution list, the largest entry in it.
+Range peakDriverRange(const Node* root, const PlanStep& step) {
+  const Node* value = valueAtPath(root, step.path);
+  if (value != nullptr && step.path.ends_with(".resolution") && value->isSequence()) {
+    const Node* largest = nullptr;
+    for (const Node* item : value->resolved()->items) {
+      if (item->isNumber() && (largest == nullptr || item->number() > largest->number())) largest = item;
+    }
+    if (largest != nullptr) return largest->range;
+  }
+  return rangeOfPath(root, step.path);
+}
+
+void reportEstimate(const TrainerProcess& process, const Node* root, FileReport& file, Findings& findings) {
+  const Estimate& e = *file.estimate;
+  const PhaseEstimate& peak = e.peak();
+  const bool named = !e.gpu.name.ends_with("GiB");  // --vram gives a size, not a card
+  const std::string figures = formatGiB(peak.peakBytes) + " ± " + gib(peak.uncertaintyBytes) + " in " + peak.name + " on " +
+                              (named ? e.gpu.name + " (" + formatGiB(static_cast<double>(e.gpu.vramBytes)) + ")"
+                                     : "a " + e.gpu.name + " card");
+  const PlanStep* first = nullptr;
+  for (const auto& step : file.plan) {
+    if (step.needed) {
+      first = &step;
+      break;
+    }
+  }
+  const Range at = first ? rangeOfPath(root, first->path) : process.typeRange;
+  std::string advice;
+  if (first) advice = "; first needed change: " + first->path + " " + first->fromJson + " → " + first->toJson;
+  if (e.verdict == Verdict::Oom) {
+    findings.report("OL501", at, first ? first->path : process.path,
+                    "estimated out of memory: peak " + figures + advice);
+  } else if (e.verdict == Verdict::Borderline) {
+    findings.report("OL502", at, first ? first->path : process.path,
+                    "borderline: peak " + figures + " is within the estimate's uncertainty of the card" + advice);
+  }
+  if (e.verdict == Verdict::Fits) return;
+  for (const auto& step : file.plan) {
+    findings.report("OL503", peakDriverRange(root, step), step.path,
+                    "drives the peak: " + step.path + " " + step.fromJson + " → " + step.toJson + " saves " +
+                        formatGiB(step.savesBytes) + (step.needed ? " (needed)" : ""));
+  }
 }
 
 FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
@@ -44,6 +94,18 @@ FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
     for (const auto& process : job.trainers) {
       for (const auto& check : trainerChecks()) check.run(process, findings);
     }
+    // The estimate is for the first trainer whose model is known (jobs run their processes in turn).
+    for (const auto& process : job.trainers) {
+      auto setup = setupFrom(process);
+      auto gpu = resolveGpu(options);
+      if (!setup || !gpu) continue;
+      const MemoryModel& model = knowledge().memory;
+      file.estimate = estimate(*setup, model, *gpu);
+      file.gpuGiven = options.gpu.has_value() || options.vramGib.has_value();
+      file.plan = rollbackPlan(process, *setup, model, *gpu);
+      if (file.gpuGiven) reportEstimate(process, root, file, findings);
+      break;
+    }
   }
   file.diagnostics = std::move(findings.all());
   sortDiagnostics(file.diagnostics);
@@ -51,6 +113,35 @@ FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
 }
 
 }  // namespace
+
+std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* error) {
+  if (options.vramGib) {
+    if (!(*options.vramGib > 0 && *options.vramGib < 100000)) {
+      if (error) *error = "--vram must be a positive number of GiB";
+      return std::nullopt;
+    }
+    char label[32];
+    std::snprintf(label, sizeof label, "%g GiB", *options.vramGib);
+    return GpuTarget{label, static_cast<std::uint64_t>(*options.vramGib * 1024.0 * 1024.0 * 1024.0)};
+  }
+  const GpuCatalog& gpus = knowledge().gpus;
+  const std::string name = options.gpu.value_or(kDefaultGpu);
+  if (const Gpu* gpu = gpus.find(name)) return GpuTarget{gpu->name, gpu->linuxBytes};
+  if (error) {
+    *error = "unknown GPU '" + name + "'";
+    if (auto near = closestMatch(normalizeGpuName(name), [&] {
+          std::vector<std::string> keys;
+          for (const auto& g : gpus.all()) keys.push_back(normalizeGpuName(g.name));
+          return keys;
+        }())) {
+      for (const auto& g : gpus.all()) {
+        if (normalizeGpuName(g.name) == *near) *error += "; did you mean '" + g.name + "'?";
+      }
+    }
+    *error += " (oomlint gpus lists the catalog, or give --vram GIB)";
+  }
+  return std::nullopt;
+}
 
 FileReport analyzeInput(const Input& input, const AnalyzeOptions& options) {
   try {
@@ -74,6 +165,25 @@ Report analyze(const std::vector<Input>& inputs, const AnalyzeOptions& options) 
   }
   for (const auto& input : inputs) report.files.push_back(analyzeInput(input, options));
   return report;
+}
+
+FixResult fixConfig(const Input& input, const AnalyzeOptions& options) {
+  FixResult result;
+  result.before = analyzeInput(input, options);
+  result.text = input.text;
+  if (result.before.unreadable) return result;
+  std::vector<ValueChange> changes;
+  for (const auto& step : result.before.plan) {
+    if (!step.needed) continue;
+    result.applied.push_back(step);
+    changes.push_back({step.path, step.toJson});
+  }
+  if (changes.empty()) return result;
+  auto doc = readDocument(input.text, options.limits);
+  EditResult edited = applyChanges(*doc, changes);
+  result.text = std::move(edited.text);
+  result.skipped = std::move(edited.skipped);
+  return result;
 }
 
 }  // namespace oomlint

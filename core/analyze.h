@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "document/limits.h"
+#include "estimate/estimate.h"
 #include "report/report.h"
 
 namespace oomlint {
@@ -17,7 +18,24 @@ struct Input {
 
 struct AnalyzeOptions {
   ReadLimits limits;
+  std::optional<std::string> gpu;  // a catalog name ("RTX 4090"), forgiving about case and spacing
+  std::optional<double> vramGib;   // or a memory size in GiB (2^30 bytes)
 };
+
+// The GPU the estimate is made against: the one asked for, else the default (RTX 4090).
+// An unknown name gives nullopt and a message with the closest catalog names.
+std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* error = nullptr);
+
+inline constexpr const char* kDefaultGpu = "RTX 4090";
+
+// `oomlint fix`: the config with the plan's needed steps written in, every other byte unchanged.
+struct FixResult {
+  FileReport before;                 // the report the plan came from
+  std::string text;                  // the edited config (the input unchanged when nothing applies)
+  std::vector<PlanStep> applied;
+  std::vector<std::string> skipped;  // steps that could not be written, with the reason
+};
+FixResult fixConfig(const Input& input, const AnalyzeOptions& options = {});
 
 FileReport analyzeInput(const Input& input, const AnalyzeOptions& options = {});
 Report analyze(const std::vector<Input>& inputs, const AnalyzeOptions& options = {});

@@ -74,6 +74,21 @@ std::multiset<Expected> jsonExpectations(const std::filesystem::path& expectFile
   return out;
 }
 
+// `# fixture-gpu: RTX 3090` or `# fixture-vram: 24` names the card the estimate findings are for.
+AnalyzeOptions optionsFor(const std::string& text) {
+  AnalyzeOptions options;
+  for (const auto& line : splitLines(text)) {
+    if (auto at = line.find("# fixture-gpu:"); at != std::string::npos) {
+      std::string name = line.substr(at + 14);
+      name.erase(0, name.find_first_not_of(' '));
+      options.gpu = name;
+    } else if (auto at2 = line.find("# fixture-vram:"); at2 != std::string::npos) {
+      options.vramGib = std::stod(line.substr(at2 + 15));
+    }
+  }
+  return options;
+}
+
 std::string describe(const std::multiset<Expected>& set) {
   std::string out;
   for (const auto& e : set) out += "  line " + std::to_string(e.line) + ": " + e.code + (e.column ? ":" + std::to_string(e.column) : "") + "\n";
@@ -95,7 +110,7 @@ TEST_CASE("fixtures report exactly the diagnostics they annotate") {
     DYNAMIC_SECTION(std::filesystem::relative(file, root).string()) {
       const std::string text = test::readFile(file);
       const auto expected = file.extension() == ".json" ? jsonExpectations(file.string() + ".expect") : yamlExpectations(text);
-      const FileReport report = analyzeInput(Input{file.filename().string(), text});
+      const FileReport report = analyzeInput(Input{file.filename().string(), text}, optionsFor(text));
       std::multiset<Expected> actual;
       std::string messages;
       for (const auto& d : report.diagnostics) {

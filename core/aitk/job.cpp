@@ -1,5 +1,8 @@
 #include "aitk/job.h"
 
+#include <cstdlib>
+#include <optional>
+
 #include "knowledge/knowledge.h"
 
 namespace oomlint {
@@ -125,5 +128,43 @@ JobModel buildJobModel(const Node* root) {
   }
   return job;
 }
+
+namespace {
+struct PathWalk {
+  const Node* value = nullptr;  // the value at the full path, if every segment exists
+  Range range;                  // its range, or the deepest existing key's
+};
+
+PathWalk walkPath(const Node* root, std::string_view path) {
+  PathWalk walk;
+  const Node* node = root;
+  if (root) walk.range = Range{root->range.start, root->range.start};
+  while (!path.empty() && node != nullptr) {
+    const std::size_t dot = path.find('.');
+    std::string_view segment = path.substr(0, dot);
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+    std::optional<std::size_t> index;
+    if (const std::size_t bracket = segment.find('['); bracket != std::string_view::npos) {
+      index = static_cast<std::size_t>(std::strtoul(std::string(segment.substr(bracket + 1)).c_str(), nullptr, 10));
+      segment = segment.substr(0, bracket);
+    }
+    const MapEntry* entry = node->findEntry(segment);
+    if (entry == nullptr) return walk;
+    walk.range = path.empty() && !index ? entry->value->range : entry->key->range;
+    node = entry->value->resolved();
+    if (index) {
+      if (!node->isSequence() || *index >= node->items.size()) return walk;
+      walk.range = node->items[*index]->range;
+      node = node->items[*index]->resolved();
+    }
+    if (path.empty()) walk.value = node;
+  }
+  return walk;
+}
+}  // namespace
+
+Range rangeOfPath(const Node* root, std::string_view path) { return walkPath(root, path).range; }
+
+const Node* valueAtPath(const Node* root, std::string_view path) { return walkPath(root, path).value; }
 
 }  // namespace oomlint

@@ -73,4 +73,10 @@ bool isTrainerProcessType(std::string_view type);
 
 JobModel buildJobModel(const Node* root);
 
+// Where a key path ("config.process[0].datasets[1].resolution") is written: its value's range, or,
+// when the key is absent, the key of the nearest section that is.
+Range rangeOfPath(const Node* root, std::string_view path);
+// The value written at a key path, or nullptr.
+const Node* valueAtPath(const Node* root, std::string_view path);
+
 }  // namespace oomlint

@@ -13,6 +13,45 @@ nlohmann::ordered_json fixValue(const std::string& jsonText) {
   return parsed.is_discarded() ? nlohmann::ordered_json(jsonText) : parsed;
 }
 
+std::int64_t bytes(double b) { return static_cast<std::int64_t>(b + 0.5); }
+
+nlohmann::ordered_json estimateJson(const Estimate& e) {
+  nlohmann::ordered_json j;
+  j["gpu"] = {{"name", e.gpu.name}, {"vram_bytes", e.gpu.vramBytes}};
+  j["peak_bytes"] = bytes(e.peak().peakBytes);
+  j["peak_phase"] = e.peak().name;
+  j["verdict"] = std::string(toString(e.verdict));
+  j["uncertainty_bytes"] = bytes(e.peak().uncertaintyBytes);
+  j["coarse"] = e.coarse;
+  j["phases"] = nlohmann::ordered_json::array();
+  for (const auto& phase : e.phases) {
+    nlohmann::ordered_json p;
+    p["name"] = phase.name;
+    p["peak_bytes"] = bytes(phase.peakBytes);
+    p["uncertainty_bytes"] = bytes(phase.uncertaintyBytes);
+    p["components"] = nlohmann::ordered_json::array();
+    for (const auto& c : phase.components) p["components"].push_back({{"name", c.name}, {"bytes", bytes(c.bytes)}, {"how", c.how}});
+    j["phases"].push_back(std::move(p));
+  }
+  return j;
+}
+
+nlohmann::ordered_json planJson(const std::vector<PlanStep>& plan) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& step : plan) {
+    out.push_back({{"rank", step.rank},
+                   {"path", step.path},
+                   {"from", fixValue(step.fromJson)},
+                   {"to", fixValue(step.toJson)},
+                   {"saves_bytes", bytes(step.savesBytes)},
+                   {"peak_bytes_after", bytes(step.peakBytesAfter)},
+                   {"fits_after", step.fitsAfter},
+                   {"needed", step.needed},
+                   {"why", step.why}});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string formatJson(const Report& report) {
@@ -34,6 +73,10 @@ std::string formatJson(const Report& report) {
       j["range"] = {{"start", position(d.range.start)}, {"end", position(d.range.end)}};
       if (d.fix) j["fix"] = {{"path", d.fix->path}, {"from", fixValue(d.fix->fromJson)}, {"to", fixValue(d.fix->toJson)}};
       f["diagnostics"].push_back(std::move(j));
+    }
+    if (file.estimate) {
+      f["estimate"] = estimateJson(*file.estimate);
+      f["plan"] = planJson(file.plan);
     }
     out["files"].push_back(std::move(f));
   }

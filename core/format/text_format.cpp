@@ -71,6 +71,60 @@ void appendSnippet(std::string& out, const SourceText& source, const Diagnostic&
          std::string(c.reset) + "\n";
 }
 
+std::string padRight(std::string s, std::size_t width) {
+  const std::size_t w = static_cast<std::size_t>(codePointCount(s));
+  if (w < width) s.append(width - w, ' ');
+  return s;
+}
+
+std::string padLeft(const std::string& s, std::size_t width) {
+  const std::size_t w = static_cast<std::size_t>(codePointCount(s));
+  return w < width ? std::string(width - w, ' ') + s : s;
+}
+
+// A bar of `width` cells for `bytes` on a scale where `scale` bytes fill it; '|' marks the card.
+std::string bar(double bytes, double vram, double scale, int width) {
+  std::string out;
+  const int filled = static_cast<int>(bytes / scale * width + 0.5);
+  const int line = static_cast<int>(vram / scale * width + 0.5);
+  for (int i = 0; i < width; ++i) {
+    if (i == line) out += "│";
+    else out += i < filled ? "█" : "·";
+  }
+  return out;
+}
+
+void appendEstimate(std::string& out, const FileReport& file, const Palette& c) {
+  const Estimate& e = *file.estimate;
+  const PhaseEstimate& peak = e.peak();
+  const double vram = static_cast<double>(e.gpu.vramBytes);
+  const std::string_view verdictColor = e.verdict == Verdict::Oom ? c.red : e.verdict == Verdict::Borderline ? c.yellow : c.blue;
+  out += std::string(c.bold) + file.path + ":" + std::string(c.reset) + " estimate on " + e.gpu.name + " (" + formatGiB(vram) +
+         (file.gpuGiven ? "" : ", the default; choose with --gpu or --vram") + "): peak " + formatGiB(peak.peakBytes) + " ± " +
+         gib(peak.uncertaintyBytes) + " in " + peak.name + " — " + std::string(verdictColor) + std::string(toString(e.verdict)) +
+         std::string(c.reset) + (e.coarse ? " (coarse: this model's dimensions are approximate)" : "") + "\n";
+  if (!file.gpuGiven) return;
+  double scale = vram;
+  for (const auto& phase : e.phases) scale = std::max(scale, phase.peakBytes);
+  scale *= 1.05;
+  for (const auto& phase : e.phases) {
+    out += "  " + padRight(phase.name, 16) + padLeft(formatGiB(phase.peakBytes), 10) + "  " + bar(phase.peakBytes, vram, scale, 40) +
+           (&phase == &peak ? "  ← peak" : "") + "\n";
+  }
+  out += "  " + std::string(c.dim) + peak.name + " components:" + std::string(c.reset) + "\n";
+  for (const auto& comp : peak.components) {
+    out += "    " + padRight(comp.name, 24) + padLeft(formatGiB(comp.bytes), 10) + "  " + std::string(c.dim) + comp.how +
+           std::string(c.reset) + "\n";
+  }
+  if (file.plan.empty()) return;
+  out += "  rollback plan, in order (needed steps marked *):\n";
+  for (const auto& step : file.plan) {
+    out += "  " + std::string(step.needed ? "*" : " ") + std::to_string(step.rank) + ". " + step.path + ": " + step.fromJson +
+           " → " + step.toJson + "   saves " + formatGiB(step.savesBytes) + ", peak after " + formatGiB(step.peakBytesAfter) +
+           (step.fitsAfter ? " (fits)" : "") + "\n      " + std::string(c.dim) + step.why + std::string(c.reset) + "\n";
+  }
+}
+
 }  // namespace
 
 std::string formatText(const Report& report, const TextStyle& style) {
@@ -90,6 +144,7 @@ std::string formatText(const Report& report, const TextStyle& style) {
              std::string(c.reset) + "\n";
       if (file.source) appendSnippet(out, *file.source, d, c);
     }
+    if (file.estimate) appendEstimate(out, file, c);
   }
   const std::size_t files = report.files.size();
   const std::string where = " in " + std::to_string(files) + (files == 1 ? " file" : " files");

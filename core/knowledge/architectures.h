@@ -16,6 +16,44 @@ struct FrameGrid {
   long nearestBelow(long frames) const;
 };
 
+// What the VRAM estimator needs to know about a model family (rules/ai-toolkit/architectures.yaml).
+struct Denoiser {
+  double params = 0;            // all experts together
+  int experts = 1;
+  int blocks = 0;               // checkpointed blocks; 0 for UNets
+  int hidden = 0;
+  int heads = 0;
+  double mlpRatio = 4;
+  int patch = 1;
+  int textTokens = 0;
+  bool jointAttention = false;
+  double largestBlockParams = 0;
+  double loraParamsPerRank = 0;
+  double controlTokenFactor = 0;
+  bool cfgInSampling = false;
+  bool quantizeWholeOnGpu = false;
+};
+
+struct TextEncoder {
+  std::string name;
+  double params = 0;
+};
+
+struct Vae {
+  std::string family;
+  double params = 0;
+  int latentChannels = 4;
+  int spatial = 8;
+  int temporal = 1;
+};
+
+// A smaller model sharing an arch string (Wan 2.1 1.3B under wan21), with the dimensions that differ.
+struct ArchVariant {
+  std::vector<std::string> match;  // substrings of name_or_path or the `arch:variant` suffix, lowercase
+  std::string label;
+  Denoiser denoiser;
+};
+
 struct Architecture {
   std::string arch;
   std::vector<std::string> aliases;
@@ -30,6 +68,19 @@ struct Architecture {
   bool lowVram = false;
   bool cannotUnloadTe = false;
   std::string source;
+
+  Denoiser denoiser;
+  std::vector<TextEncoder> textEncoders;
+  Vae vae;
+  std::vector<std::string> lowVramKinds;  // none | quantize_on_cpu | park_modules | swap_experts | tiled_vae
+  std::vector<ArchVariant> variants;
+  bool coarse = true;                     // dimensions not reliable: the estimate widens its uncertainty
+  std::string dimsSource;
+
+  bool lowVramDoes(std::string_view kind) const;
+  double textEncoderParams() const;
+  // The variant whose match appears in `model` (name_or_path and arch as written), or nullptr.
+  const ArchVariant* variantFor(std::string_view model) const;
 
   bool isVideo() const { return kind == "video"; }
 };

@@ -41,6 +41,10 @@ class Loader {
     const Node* v = map ? map->find(key) : nullptr;
     return v && v->isScalar() && !v->isNull() ? v->resolved()->text : std::string();
   }
+  static double num(const Node* map, std::string_view key, double fallback) {
+    const Node* v = map ? map->find(key) : nullptr;
+    return v && v->isNumber() ? v->number() : fallback;
+  }
   static bool flag(const Node* map, std::string_view key) {
     const Node* v = map ? map->find(key) : nullptr;
     return v && v->truthy();
@@ -166,6 +170,126 @@ class Loader {
     }
   }
 
+  static void denoiserFields(Denoiser& n, const Node* d) {
+    // Absent fields keep the value already there (a variant inherits its arch's).
+    n.params = num(d, "params", n.params);
+    n.experts = static_cast<int>(num(d, "experts", n.experts));
+    n.blocks = static_cast<int>(num(d, "blocks", n.blocks));
+    n.hidden = static_cast<int>(num(d, "hidden", n.hidden));
+    n.heads = static_cast<int>(num(d, "heads", n.heads));
+    n.mlpRatio = num(d, "mlp_ratio", n.mlpRatio);
+    n.patch = static_cast<int>(num(d, "patch", n.patch));
+    n.textTokens = static_cast<int>(num(d, "text_tokens", n.textTokens));
+    if (const Node* v = d ? d->find("joint_attention") : nullptr) n.jointAttention = v->truthy();
+    n.largestBlockParams = num(d, "largest_block_params", n.largestBlockParams);
+    n.loraParamsPerRank = num(d, "lora_params_per_rank", n.loraParamsPerRank);
+    n.controlTokenFactor = num(d, "control_token_factor", n.controlTokenFactor);
+    if (const Node* v = d ? d->find("cfg_in_sampling") : nullptr) n.cfgInSampling = v->truthy();
+    if (const Node* v = d ? d->find("quantize_whole_on_gpu") : nullptr) n.quantizeWholeOnGpu = v->truthy();
+  }
+
+  void dims(Architecture& a, const Node* entry) {
+    const Node* d = entry->find("denoiser");
+    const Node* vae = entry->find("vae");
+    if (d == nullptr || vae == nullptr) return error("architectures.yaml: " + a.arch + ": no denoiser/vae dimensions");
+    denoiserFields(a.denoiser, d);
+    if (a.denoiser.params <= 0) error("architectures.yaml: " + a.arch + ": denoiser.params missing");
+    if (const Node* variants = entry->find("variants"); variants && variants->isSequence()) {
+      for (const Node* v : variants->resolved()->items) {
+        ArchVariant variant;
+        for (auto m : strings(v->find("match"))) {
+          std::transform(m.begin(), m.end(), m.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+          variant.match.push_back(m);
+        }
+        variant.label = str(v, "label");
+        variant.denoiser = a.denoiser;  // the fields a variant does not name are the arch's
+        denoiserFields(variant.denoiser, v->find("denoiser"));
+        a.variants.push_back(std::move(variant));
+      }
+    }
+    if (const Node* tes = entry->find("text_encoders"); tes && tes->isSequence()) {
+      for (const Node* te : tes->resolved()->items) a.textEncoders.push_back({str(te, "name"), num(te, "params", 0)});
+    }
+    a.vae.family = str(vae, "family");
+    a.vae.params = num(vae, "params", 0);
+    a.vae.latentChannels = static_cast<int>(num(vae, "latent_channels", 4));
+    a.vae.spatial = std::max(1, static_cast<int>(num(vae, "spatial", 8)));
+    a.vae.temporal = std::max(1, static_cast<int>(num(vae, "temporal", 1)));
+    if (const Node* low = entry->find("low_vram_effect"); low && low->isMapping()) {
+      const Node* kind = low->find("kind");
+      a.lowVramKinds = kind && kind->isSequence() ? strings(kind) : std::vector<std::string>{str(low, "kind")};
+    }
+    a.coarse = flag(entry, "coarse");
+    a.dimsSource = str(entry, "dims_source");
+  }
+
+  void gpus() {
+    const Node* root = load("rules/gpus.yaml");
+    const Node* list = root ? root->find("gpus") : nullptr;
+    if (list == nullptr || !list->isSequence()) return error("gpus.yaml: no gpus list");
+    for (const Node* entry : list->resolved()->items) {
+      Gpu g;
+      g.name = str(entry, "name");
+      g.aliases = strings(entry->find("aliases"));
+      g.vendor = str(entry, "vendor");
+      g.gpuClass = str(entry, "class");
+      g.marketingGb = num(entry, "marketing_gb", 0);
+      g.linuxBytes = static_cast<std::uint64_t>(num(entry, "linux_bytes", 0));
+      g.windowsBytes = static_cast<std::uint64_t>(num(entry, "windows_bytes", 0));
+      g.note = str(entry, "note");
+      if (g.name.empty() || g.linuxBytes == 0) error("gpus.yaml: entry without name or linux_bytes");
+      k_.gpus.add(std::move(g));
+    }
+  }
+
+  void memory() {
+    const Node* root = load("rules/memory.yaml");
+    if (root == nullptr) return;
+    MemoryModel& m = k_.memory;
+    if (const Node* list = root->find("weight_formats"); list && list->isSequence()) {
+      for (const Node* e : list->resolved()->items) {
+        m.weightFormats.push_back({str(e, "name"), strings(e->find("aliases")), num(e, "bytes_per_param", 2),
+                                   num(e, "full_precision_fraction", 0)});
+      }
+    }
+    if (const Node* list = root->find("optimizers"); list && list->isSequence()) {
+      for (const Node* e : list->resolved()->items) {
+        m.optimizers.push_back({str(e, "name"), flag(e, "prefix"), num(e, "state_bytes_per_param", 8)});
+      }
+    }
+    if (const Node* list = root->find("vae"); list && list->isSequence()) {
+      for (const Node* e : list->resolved()->items) {
+        m.vaes.push_back({str(e, "family"), num(e, "decode_k", 2200), num(e, "encode_k", 1100),
+                          static_cast<int>(num(e, "video_frames_in_flight", 1))});
+      }
+    }
+    if (m.weightFormats.empty() || m.optimizers.empty() || m.vaes.empty()) error("memory.yaml: empty format/optimizer/vae lists");
+    const Node* ara = root->find("accuracy_recovery_adapter");
+    m.araFractionOfBase = num(ara, "fraction_of_base_params", 0);
+    const Node* t = root->find("trainable");
+    m.loraWeightBytes = num(t, "lora_weight_bytes", 4);
+    m.loraGradBytes = num(t, "lora_grad_bytes", 4);
+    m.emaBytesPerParam = num(t, "ema_bytes_per_param", 4);
+    const Node* a = root->find("activations");
+    m.checkpointBytesPerTokenChannel = num(a, "checkpoint_bytes_per_token_channel", 2);
+    m.blockBytesPerTokenChannel = num(a, "block_bytes_per_token_channel", 40);
+    m.activationMultiplier = num(a, "multiplier", 1.3);
+    m.inferenceBytesPerTokenChannel = num(a, "inference_bytes_per_token_channel", 12);
+    m.unetBytesPerLatentPixelCheckpointed = num(a, "unet_bytes_per_latent_pixel_checkpointed", 0);
+    m.unetBytesPerLatentPixelFull = num(a, "unet_bytes_per_latent_pixel_full", 0);
+    const Node* o = root->find("overheads");
+    m.cudaContextBytes = num(o, "cuda_context_bytes", m.cudaContextBytes);
+    m.allocatorFraction = num(o, "allocator_fraction", m.allocatorFraction);
+    m.layerOffloadRingLinears = static_cast<int>(num(o, "layer_offload_ring_linears", 4));
+    const Node* u = root->find("uncertainty");
+    m.uncertaintyWeights = num(u, "weights", m.uncertaintyWeights);
+    m.uncertaintyTrainable = num(u, "trainable", m.uncertaintyTrainable);
+    m.uncertaintyActivations = num(u, "activations", m.uncertaintyActivations);
+    m.uncertaintyVae = num(u, "vae", m.uncertaintyVae);
+    m.uncertaintyFixedFraction = num(u, "fixed_bytes", m.uncertaintyFixedFraction);
+    m.uncertaintyCoarseExtra = num(u, "coarse_model_extra", m.uncertaintyCoarseExtra);
+  }
+
   void architectures() {
     const Node* root = load("rules/ai-toolkit/architectures.yaml");
     const Node* list = root ? root->find("architectures") : nullptr;
@@ -195,6 +319,7 @@ class Loader {
       a.cannotUnloadTe = flag(entry, "cannot_unload_te");
       a.source = str(entry, "source");
       if (a.arch.empty()) error("architectures.yaml: entry without arch");
+      dims(a, entry);
       k_.architectures.add(std::move(a));
     }
   }
@@ -209,6 +334,8 @@ std::unique_ptr<Knowledge> build() {
   loader.catalog();
   loader.schema();
   loader.architectures();
+  loader.gpus();
+  loader.memory();
   return k;
 }
 
@@ -328,6 +455,85 @@ unsigned typeBitOf(const Node* value) {
 bool typeAccepts(unsigned types, const Node* value) {
   const unsigned actual = typeBitOf(value);
   return (types & actual) != 0 || (actual == kInt && (types & (kFloat | kBool)) != 0);
+}
+
+bool Architecture::lowVramDoes(std::string_view kind) const {
+  return std::find(lowVramKinds.begin(), lowVramKinds.end(), kind) != lowVramKinds.end();
+}
+
+const ArchVariant* Architecture::variantFor(std::string_view model) const {
+  std::string lower(model);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const auto& v : variants) {
+    for (const auto& m : v.match) {
+      if (!m.empty() && lower.find(m) != std::string::npos) return &v;
+    }
+  }
+  return nullptr;
+}
+
+double Architecture::textEncoderParams() const {
+  double total = 0;
+  for (const auto& te : textEncoders) total += te.params;
+  return total;
+}
+
+std::string normalizeGpuName(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  for (std::string_view vendor : {"nvidia", "geforce", "amd", "radeon", "apple"}) {
+    if (out.starts_with(vendor) && out.size() > vendor.size()) out.erase(0, vendor.size());
+  }
+  return out;
+}
+
+const Gpu* GpuCatalog::find(std::string_view name) const {
+  const std::string wanted = normalizeGpuName(name);
+  for (const auto& gpu : all_) {
+    if (normalizeGpuName(gpu.name) == wanted) return &gpu;
+    for (const auto& alias : gpu.aliases) {
+      if (normalizeGpuName(alias) == wanted) return &gpu;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string> GpuCatalog::names() const {
+  std::vector<std::string> out;
+  for (const auto& gpu : all_) out.push_back(gpu.name);
+  return out;
+}
+
+const WeightFormat* MemoryModel::format(std::string_view name) const {
+  name = name.substr(0, name.find('|'));
+  for (const auto& f : weightFormats) {
+    if (equalsIgnoreCase(f.name, name)) return &f;
+    for (const auto& alias : f.aliases) {
+      if (equalsIgnoreCase(alias, name)) return &f;
+    }
+  }
+  return nullptr;
+}
+
+const OptimizerState* MemoryModel::optimizer(std::string_view name) const {
+  const OptimizerState* best = nullptr;
+  for (const auto& o : optimizers) {
+    if (equalsIgnoreCase(o.name, name)) return &o;
+    if (o.prefix && name.size() >= o.name.size() && equalsIgnoreCase(o.name, name.substr(0, o.name.size())) &&
+        (best == nullptr || o.name.size() > best->name.size())) {
+      best = &o;
+    }
+  }
+  return best;
+}
+
+const VaeConstants* MemoryModel::vae(std::string_view family) const {
+  for (const auto& v : vaes) {
+    if (v.family == family) return &v;
+  }
+  return nullptr;
 }
 
 std::string FrameGrid::describe() const {

@@ -7,6 +7,8 @@
 
 #include "knowledge/architectures.h"
 #include "knowledge/catalog.h"
+#include "knowledge/gpus.h"
+#include "knowledge/memory_model.h"
 #include "knowledge/schema.h"
 
 namespace oomlint {
@@ -17,6 +19,8 @@ struct Knowledge {
   Catalog catalog;
   Schema schema;
   Architectures architectures;
+  GpuCatalog gpus;
+  MemoryModel memory;
   // Problems in the embedded data itself (a build defect; tests require none).
   std::vector<std::string> loadErrors;
   // The parsed data files, kept alive because specs point at their nodes (defaults).

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "advise/plan.h"
+#include "estimate/estimate.h"
 #include "knowledge/severity.h"
 #include "text/source_text.h"
 
@@ -32,6 +34,9 @@ struct FileReport {
   std::string kind;  // "ai-toolkit-job" (later "log", "webui-args")
   bool unreadable = false;  // not parsable: nothing beyond the read problems was checked
   std::vector<Diagnostic> diagnostics;
+  std::optional<Estimate> estimate;  // for the first trainer process whose model is known
+  bool gpuGiven = false;             // the estimate is against a GPU the user chose, not the default
+  std::vector<PlanStep> plan;
   std::shared_ptr<const SourceText> source;  // for snippets; not part of the JSON contract
 };
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <variant>
 
@@ -27,7 +28,14 @@ bool useColor(ColorMode mode) {
 }
 
 int runCheck(const CheckCommand& check) {
-  const AnalyzeOptions options;
+  AnalyzeOptions options;
+  options.gpu = check.gpu;
+  options.vramGib = check.vramGib;
+  std::string gpuError;
+  if (!resolveGpu(options, &gpuError)) {
+    std::cerr << "oomlint: " << gpuError << "\n";
+    return kExitUsage;
+  }
   std::vector<Input> inputs;
   bool readFailed = false;
   for (const auto& path : check.inputs) {
@@ -48,6 +56,51 @@ int runCheck(const CheckCommand& check) {
   std::cout.flush();
   const int code = exitCode(report, check.failOn);
   return code == 0 && readFailed ? kExitUsage : std::max(code, readFailed ? kExitUsage : 0);
+}
+
+int runFix(const FixCommand& fix) {
+  AnalyzeOptions options;
+  options.gpu = fix.gpu;
+  options.vramGib = fix.vramGib;
+  std::string gpuError;
+  if (!resolveGpu(options, &gpuError)) {
+    std::cerr << "oomlint: " << gpuError << "\n";
+    return kExitUsage;
+  }
+  auto read = readInput(fix.input, options.limits.maxBytes);
+  if (auto* failure = std::get_if<ReadFailure>(&read)) {
+    std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
+    return kExitUsage;
+  }
+  const FixResult result = fixConfig(std::get<Input>(read), options);
+  if (result.before.unreadable) {
+    Report report;
+    report.files.push_back(result.before);
+    std::cerr << formatText(report, TextStyle{false});
+    return kExitUsage;
+  }
+  // What changed goes to stderr, so stdout can carry the config itself.
+  if (result.applied.empty()) {
+    std::cerr << "oomlint: nothing to change: "
+              << (result.before.estimate ? "the job is estimated to fit" : "no estimate for this config") << "\n";
+  }
+  for (const auto& step : result.applied) {
+    std::cerr << "oomlint: set " << step.path << ": " << step.fromJson << " → " << step.toJson << " (saves "
+              << formatGiB(step.savesBytes) << ")\n";
+  }
+  for (const auto& skipped : result.skipped) std::cerr << "oomlint: not applied: " << skipped << "\n";
+  const std::string target = fix.inPlace ? fix.input : fix.output.value_or("");
+  if (target.empty()) {
+    std::cout << result.text;
+    return 0;
+  }
+  std::ofstream out(target, std::ios::binary | std::ios::trunc);
+  out << result.text;
+  if (!out) {
+    std::cerr << "oomlint: cannot write " << target << "\n";
+    return kExitUsage;
+  }
+  return 0;
 }
 
 int runExplain(const ExplainCommand& explain) {
@@ -72,6 +125,14 @@ int runRules() {
   return 0;
 }
 
+int runGpus() {
+  for (const auto& gpu : knowledge().gpus.all()) {
+    std::printf("%-26s %-7s %-12s %6.2f GiB (Linux)%s\n", gpu.name.c_str(), gpu.vendor.c_str(), gpu.gpuClass.c_str(),
+                static_cast<double>(gpu.linuxBytes) / (1024.0 * 1024.0 * 1024.0), gpu.name == kDefaultGpu ? "  (default)" : "");
+  }
+  return 0;
+}
+
 int run(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   ParseResult parsed = parseArguments(args);
@@ -87,8 +148,10 @@ int run(int argc, char** argv) {
       [](const auto& command) -> int {
         using T = std::decay_t<decltype(command)>;
         if constexpr (std::is_same_v<T, CheckCommand>) return runCheck(command);
+        if constexpr (std::is_same_v<T, FixCommand>) return runFix(command);
         if constexpr (std::is_same_v<T, ExplainCommand>) return runExplain(command);
         if constexpr (std::is_same_v<T, RulesCommand>) return runRules();
+        if constexpr (std::is_same_v<T, GpusCommand>) return runGpus();
         if constexpr (std::is_same_v<T, VersionCommand>) {
           std::cout << "oomlint " << toolVersion() << "\n";
           return 0;

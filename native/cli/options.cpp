@@ -1,15 +1,21 @@
 #include "cli/options.h"
 
+#include <cstdlib>
+
 namespace oomlint::cli {
 
 const char* const kUsage =
-    "usage: oomlint check [INPUT...] [--format text|json] [--fail-on error|warning|info|never]\n"
-    "                     [--color auto|always|never | --no-color]\n"
+    "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--format text|json]\n"
+    "                     [--fail-on error|warning|info|never] [--color auto|always|never | --no-color]\n"
+    "       oomlint fix FILE [--gpu NAME | --vram GIB] [-o OUT | --in-place]\n"
+    "                                 write the config with the plan's needed steps applied\n"
     "       oomlint explain CODE      print the documentation page of a rule (OL201 or unknown-key)\n"
     "       oomlint rules             list every rule code\n"
+    "       oomlint gpus              list the GPU catalog (names for --gpu)\n"
     "       oomlint --version | --help\n"
     "\n"
     "INPUT is an AI Toolkit job config (YAML, or the JSON the UI stores); '-' reads stdin.\n"
+    "--gpu names the card to estimate against (default RTX 4090); --vram gives its memory in GiB.\n"
     "Exit codes: 0 no finding at or above the fail level, 1 findings, 2 usage error or unparsable input,\n"
     "3 internal error.\n";
 
@@ -17,10 +23,25 @@ namespace {
 
 // Options of the contract that later releases implement; naming them gives a clear answer now.
 bool isPlannedOption(const std::string& arg) {
-  return arg == "--gpu" || arg == "--vram" || arg == "--log" || arg == "--config";
+  return arg == "--log" || arg == "--config";
 }
 
 ParseResult usageError(std::string message) { return {std::nullopt, std::move(message)}; }
+
+// GPU options shared by check and fix.
+std::optional<std::string> parseGpuOption(const std::string& name, const std::string& v, std::optional<std::string>& gpu,
+                                          std::optional<double>& vramGib) {
+  if (name == "--gpu") {
+    if (v.empty()) return "--gpu needs a GPU name (oomlint gpus lists them)";
+    gpu = v;
+    return std::nullopt;
+  }
+  char* end = nullptr;
+  const double gib = std::strtod(v.c_str(), &end);
+  if (end == v.c_str() || *end != '\0' || !(gib > 0)) return "--vram needs a positive size in GiB, got '" + v + "'";
+  vramGib = gib;
+  return std::nullopt;
+}
 
 ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
   CheckCommand check;
@@ -56,11 +77,14 @@ ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
       else if (v == "always") check.color = ColorMode::Always;
       else if (v == "never") check.color = ColorMode::Never;
       else return usageError("unknown --color mode '" + v + "' (auto, always, never)");
+    } else if (name == "--gpu" || name == "--vram") {
+      if (!value(v)) return usageError(name + " needs a value");
+      if (auto error = parseGpuOption(name, v, check.gpu, check.vramGib)) return usageError(*error);
     } else if (arg == "--no-color") {
       check.color = ColorMode::Never;
     } else if (isPlannedOption(name)) {
-      return usageError(name + " is not available in this version: the VRAM estimate, log analysis and project "
-                               "configuration come in later releases");
+      return usageError(name + " is not available in this version: log analysis and project configuration come in "
+                               "later releases");
     } else if (arg == "-" || arg.empty() || arg[0] != '-') {
       check.inputs.push_back(arg);
     } else if (arg == "--") {
@@ -71,7 +95,47 @@ ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
     }
   }
   if (check.inputs.empty()) return usageError("check needs at least one INPUT ('-' for stdin)");
+  if (check.gpu && check.vramGib) return usageError("give --gpu or --vram, not both");
   return {check, {}};
+}
+
+ParseResult parseFix(const std::vector<std::string>& args, std::size_t i) {
+  FixCommand fix;
+  for (; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const std::string name = arg.substr(0, arg.find('='));
+    auto value = [&](std::string& out) {
+      const auto eq = arg.find('=');
+      if (eq != std::string::npos) {
+        out = arg.substr(eq + 1);
+        return true;
+      }
+      if (i + 1 >= args.size()) return false;
+      out = args[++i];
+      return true;
+    };
+    std::string v;
+    if (name == "--gpu" || name == "--vram") {
+      if (!value(v)) return usageError(name + " needs a value");
+      if (auto error = parseGpuOption(name, v, fix.gpu, fix.vramGib)) return usageError(*error);
+    } else if (name == "-o" || name == "--output") {
+      if (!value(v) || v.empty()) return usageError("-o needs a file name");
+      fix.output = v;
+    } else if (arg == "--in-place" || arg == "-i") {
+      fix.inPlace = true;
+    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+      return usageError("unknown option '" + arg + "'");
+    } else if (fix.input.empty()) {
+      fix.input = arg;
+    } else {
+      return usageError("fix takes one FILE");
+    }
+  }
+  if (fix.input.empty()) return usageError("fix needs a FILE");
+  if (fix.output && fix.inPlace) return usageError("give -o or --in-place, not both");
+  if (fix.inPlace && fix.input == "-") return usageError("--in-place needs a file, not stdin");
+  if (fix.gpu && fix.vramGib) return usageError("give --gpu or --vram, not both");
+  return {fix, {}};
 }
 
 }  // namespace
@@ -82,11 +146,13 @@ ParseResult parseArguments(const std::vector<std::string>& args) {
   if (first == "--help" || first == "-h" || first == "help") return {HelpCommand{}, {}};
   if (first == "--version" || first == "-V" || first == "version") return {VersionCommand{}, {}};
   if (first == "rules") return {RulesCommand{}, {}};
+  if (first == "gpus") return {GpusCommand{}, {}};
   if (first == "explain") {
     if (args.size() != 2) return usageError("explain takes exactly one rule code or name");
     return {ExplainCommand{args[1]}, {}};
   }
   if (first == "check") return parseCheck(args, 1);
+  if (first == "fix") return parseFix(args, 1);
   return usageError("unknown command '" + first + "'");
 }
 

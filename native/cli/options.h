@@ -18,6 +18,16 @@ struct CheckCommand {
   Format format = Format::Text;
   std::optional<Severity> failOn = Severity::Error;  // nullopt = never
   ColorMode color = ColorMode::Auto;
+  std::optional<std::string> gpu;
+  std::optional<double> vramGib;
+};
+
+struct FixCommand {
+  std::string input;
+  std::optional<std::string> gpu;
+  std::optional<double> vramGib;
+  std::optional<std::string> output;  // -o FILE; stdout when absent
+  bool inPlace = false;
 };
 
 struct ExplainCommand {
@@ -25,10 +35,11 @@ struct ExplainCommand {
 };
 
 struct RulesCommand {};
+struct GpusCommand {};
 struct HelpCommand {};
 struct VersionCommand {};
 
-using Command = std::variant<CheckCommand, ExplainCommand, RulesCommand, HelpCommand, VersionCommand>;
+using Command = std::variant<CheckCommand, FixCommand, ExplainCommand, RulesCommand, GpusCommand, HelpCommand, VersionCommand>;
 
 struct ParseResult {
   std::optional<Command> command;

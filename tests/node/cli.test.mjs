@@ -69,7 +69,7 @@ test('the JSON report has exactly the contract field names', () => {
   assert.deepEqual(Object.keys(report.tool), ['name', 'version']);
   assert.equal(report.tool.name, 'oomlint');
   const file = report.files[0];
-  assert.deepEqual(Object.keys(file), ['path', 'kind', 'diagnostics']);
+  assert.deepEqual(Object.keys(file), ['path', 'kind', 'diagnostics', 'estimate', 'plan']);
   assert.equal(file.kind, 'ai-toolkit-job');
   for (const d of file.diagnostics) {
     assert.deepEqual(Object.keys(d).filter((k) => k !== 'fix'), ['code', 'severity', 'message', 'path', 'range']);
@@ -115,4 +115,60 @@ test('binary junk and a huge file are reported, not crashed on', () => {
   const huge = runCli(['check', big]);
   assert.equal(huge.code, 2);
   assert.match(huge.stdout, /input limit/);
+});
+
+test('--gpu prints the per-phase estimate, and the JSON estimate and plan follow the contract', () => {
+  const heavy = cleanText.replace('batch_size: 1', 'batch_size: 8');
+  const text = runCli(['check', '--gpu', 'rtx 4090', '-'], heavy);
+  assert.equal(text.code, 1, text.stdout);
+  assert.match(text.stdout, /estimate on RTX 4090 \(\d+\.\d GiB\): peak \d+\.\d GiB ± \d+\.\d in train_step — oom/);
+  assert.match(text.stdout, /train_step +\d+\.\d GiB +[█·│]+ +← peak/);
+  assert.match(text.stdout, /rollback plan, in order/);
+  assert.match(text.stdout, /\[OL501 estimated-oom\]/);
+  const json = JSON.parse(runCli(['check', '--format', 'json', '--vram', '24', '-'], heavy).stdout);
+  const { estimate, plan } = json.files[0];
+  assert.deepEqual(Object.keys(estimate).slice(0, 5), ['gpu', 'peak_bytes', 'peak_phase', 'verdict', 'uncertainty_bytes']);
+  assert.deepEqual(estimate.gpu, { name: '24 GiB', vram_bytes: 24 * 2 ** 30 });
+  assert.equal(estimate.verdict, 'oom');
+  assert.ok(Number.isInteger(estimate.peak_bytes));
+  const names = estimate.phases.map((p) => p.name);
+  for (const phase of ['load', 'quantize', 'latent_cache', 'baseline_sample', 'train_step', 'sample']) assert.ok(names.includes(phase), phase);
+  for (const p of estimate.phases) {
+    assert.deepEqual(Object.keys(p), ['name', 'peak_bytes', 'uncertainty_bytes', 'components']);
+    for (const c of p.components) assert.deepEqual(Object.keys(c), ['name', 'bytes', 'how']);
+  }
+  assert.ok(plan.length >= 1);
+  assert.deepEqual(Object.keys(plan[0]), ['rank', 'path', 'from', 'to', 'saves_bytes', 'peak_bytes_after', 'fits_after', 'needed', 'why']);
+  assert.equal(plan[0].path, 'config.process[0].train.batch_size');
+  assert.deepEqual([plan[0].from, plan[0].to], [8, 1]);
+  assert.ok(plan.some((s) => s.needed));
+});
+
+test('unknown GPUs and bad --vram are usage errors with a suggestion', () => {
+  const r = runCli(['check', '--gpu', 'RTX 4909', clean]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /unknown GPU 'RTX 4909'; did you mean/);
+  assert.equal(runCli(['check', '--vram', 'lots', clean]).code, 2);
+  assert.equal(runCli(['check', '--vram', '24', '--gpu', 'RTX 4090', clean]).code, 2);
+  const gpus = runCli(['gpus']);
+  assert.equal(gpus.code, 0);
+  assert.ok(gpus.stdout.split('\n').filter(Boolean).length >= 40);
+  assert.match(gpus.stdout, /RTX 4090 .*\(default\)/);
+});
+
+test('fix writes the needed steps and leaves every other byte alone', () => {
+  const heavy = cleanText.replace('gradient_checkpointing: true', 'gradient_checkpointing: false  # keep me');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-'));
+  const file = path.join(dir, 'heavy.yaml');
+  fs.writeFileSync(file, heavy);
+  assert.equal(runCli(['check', '--gpu', 'RTX 4090', file]).code, 1);
+  const r = runCli(['fix', '--gpu', 'RTX 4090', file]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /set config\.process\[0\]\.train\.gradient_checkpointing: false → true/);
+  assert.equal(r.stdout, heavy.replace('gradient_checkpointing: false  # keep me', 'gradient_checkpointing: true  # keep me'));
+  assert.equal(runCli(['fix', '--gpu', 'RTX 4090', '--in-place', file]).code, 0);
+  assert.equal(runCli(['check', '--gpu', 'RTX 4090', file]).code, 0);
+  const untouched = runCli(['fix', '--gpu', 'RTX 4090', clean]);
+  assert.equal(untouched.stdout, cleanText);
+  assert.match(untouched.stderr, /nothing to change/);
 });

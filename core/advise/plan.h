@@ -1,0 +1,30 @@
+// The rollback plan: config changes in the seed guide's order, each re-estimated, with the bytes
+// it saves and the peak after it, until the job fits; the smallest set that fits is marked needed.
+// When the job fits with room, the settings that can be added back, one at a time.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aitk/job.h"
+#include "estimate/estimate.h"
+
+namespace oomlint {
+
+struct PlanStep {
+  int rank = 0;
+  std::string path;
+  std::string fromJson;
+  std::string toJson;
+  double savesBytes = 0;      // negative for a ramp-up step (it adds memory)
+  double peakBytesAfter = 0;  // cumulative: with every earlier step applied too
+  bool fitsAfter = false;
+  bool needed = false;
+  bool rampUp = false;
+  std::string why;
+};
+
+std::vector<PlanStep> rollbackPlan(const TrainerProcess& process, const TrainingSetup& setup, const MemoryModel& model,
+                                   const GpuTarget& gpu);
+
+}  // namespace oomlint

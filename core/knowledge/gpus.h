@@ -1,0 +1,36 @@
+// The GPU catalog (rules/gpus.yaml): memory as PyTorch reports it, per platform.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oomlint {
+
+struct Gpu {
+  std::string name;
+  std::vector<std::string> aliases;
+  std::string vendor;
+  std::string gpuClass;
+  double marketingGb = 0;
+  std::uint64_t linuxBytes = 0;
+  std::uint64_t windowsBytes = 0;  // 0 when not applicable
+  std::string note;
+};
+
+class GpuCatalog {
+ public:
+  // Forgiving lookup: case, spaces, hyphens and vendor words do not matter ("rtx4090", "GeForce RTX 4090").
+  const Gpu* find(std::string_view name) const;
+  std::vector<std::string> names() const;
+  const std::vector<Gpu>& all() const { return all_; }
+  void add(Gpu gpu) { all_.push_back(std::move(gpu)); }
+
+ private:
+  std::vector<Gpu> all_;
+};
+
+std::string normalizeGpuName(std::string_view name);
+
+}  // namespace oomlint

@@ -1,0 +1,182 @@
+// The estimator's arithmetic, checked against a configuration whose every component was computed by
+// hand (the numbers in the comments), on a synthetic model so the test does not move with the data.
+#include <catch2/catch.hpp>
+
+#include "estimate/estimate.h"
+
+using namespace oomlint;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+Architecture paperModel() {
+  Architecture a;
+  a.arch = "paper";
+  a.label = "Paper DiT";
+  a.kind = "image";
+  a.denoiser.params = 1e9;
+  a.denoiser.blocks = 10;
+  a.denoiser.hidden = 1000;
+  a.denoiser.patch = 2;
+  a.denoiser.textTokens = 100;
+  a.denoiser.jointAttention = true;
+  a.denoiser.largestBlockParams = 1e8;
+  a.denoiser.loraParamsPerRank = 1e5;
+  a.denoiser.cfgInSampling = true;
+  a.textEncoders = {{"te", 5e8}};
+  a.vae = {"sd", 1e8, 16, 8, 1};
+  a.coarse = false;
+  return a;
+}
+
+MemoryModel paperConstants() {
+  MemoryModel m;
+  m.weightFormats = {{"bf16", {}, 2, 0}, {"fp32", {}, 4, 0}, {"qfloat8", {}, 1, 0}};
+  m.optimizers = {{"adamw8bit", false, 2}, {"adamw", false, 8}};
+  m.vaes = {{"sd", 2000, 1000, 1}};
+  m.loraWeightBytes = 4;
+  m.loraGradBytes = 4;
+  m.emaBytesPerParam = 4;
+  m.checkpointBytesPerTokenChannel = 2;
+  m.blockBytesPerTokenChannel = 40;
+  m.activationMultiplier = 1.0;
+  m.inferenceBytesPerTokenChannel = 10;
+  m.cudaContextBytes = 512 * kMiB;
+  m.allocatorFraction = 0.1;
+  m.uncertaintyWeights = 0;
+  m.uncertaintyTrainable = 0;
+  m.uncertaintyActivations = 0.5;
+  m.uncertaintyVae = 0;
+  m.uncertaintyFixedFraction = 0;
+  return m;
+}
+
+TrainingSetup paperSetup(const Architecture& arch) {
+  TrainingSetup s;
+  s.arch = borrowed(arch);
+  s.trainDtype = "bf16";
+  s.quantize = true;
+  s.qtype = "qfloat8";
+  s.quantizeTe = false;
+  s.cacheTextEmbeddings = true;
+  s.rank = 16;
+  s.optimizer = "adamw8bit";
+  s.gradientCheckpointing = true;
+  s.datasets = {{0, 1024, 1, 1, 0, true}};
+  s.sampleWidth = s.sampleHeight = 1024;
+  s.guidanceScale = 4;
+  return s;
+}
+
+const PhaseEstimate& phase(const Estimate& e, std::string_view name) {
+  for (const auto& p : e.phases) {
+    if (p.name == name) return p;
+  }
+  FAIL("no phase " << name);
+  return e.phases.front();
+}
+
+double component(const PhaseEstimate& p, std::string_view name) {
+  for (const auto& c : p.components) {
+    if (c.name == name) return c.bytes;
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("every component of a hand-computed configuration") {
+  const Architecture arch = paperModel();
+  const MemoryModel m = paperConstants();
+  const TrainingSetup s = paperSetup(arch);
+  const Estimate e = estimate(s, m, {"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)});
+
+  // 1024 px / (8 × 2) = 64 → 4096 image tokens, + 100 text tokens in the joint sequence.
+  CHECK(imageTokens(arch, 1024, 1024, 1) == 4096);
+  const PhaseEstimate& train = phase(e, "train_step");
+  CHECK(component(train, "CUDA context") == 512 * kMiB);
+  CHECK(component(train, "transformer weights") == Approx(1e9));      // 1e9 params × 1 B (qfloat8)
+  CHECK(component(train, "text encoder weights") == 0);               // cached, then freed
+  CHECK(component(train, "VAE weights") == 0);                        // every dataset caches latents
+  CHECK(component(train, "trainable weights") == Approx(6.4e6));      // 16 × 1e5 params × 4 B (fp32 LoRA)
+  CHECK(component(train, "gradients") == Approx(6.4e6));              // × 4 B
+  CHECK(component(train, "optimizer state") == Approx(3.2e6));        // × 2 B (adamw8bit)
+  CHECK(component(train, "activations") == Approx(2.5176e8));         // 4196 × 1000 × (10 × 2 + 40)
+  CHECK(component(train, "allocator slack") == Approx(2.5176e7));     // 10% of activations
+  CHECK(train.peakBytes == Approx(512 * kMiB + 1e9 + 1.6e7 + 2.5176e8 + 2.5176e7));
+  CHECK(train.uncertaintyBytes == Approx(0.5 * (2.5176e8 + 2.5176e7)));
+
+  // Captions are encoded with only the text encoder on the GPU: 5e8 × 2 B.
+  CHECK(phase(e, "te_cache").peakBytes == Approx(512 * kMiB + 1e9));
+  // Latent caching: VAE weights 1e8 × 2 B + encode 1024² × 1000 × 2 B.
+  CHECK(phase(e, "latent_cache").peakBytes == Approx(512 * kMiB + 2e8 + 1024.0 * 1024 * 1000 * 2));
+  // Quantization block by block: 1e9 × 1 B + one 1e8-param block in bf16.
+  CHECK(phase(e, "quantize").peakBytes == Approx(512 * kMiB + 1e9 + 2e8));
+
+  // Sampling: the VAE decode (1024² × 2000 × 2 B) outweighs the CFG forward (2 × 4196 × 1000 × 10 B).
+  const PhaseEstimate& baseline = phase(e, "baseline_sample");
+  CHECK(component(baseline, "VAE decode") == Approx(1024.0 * 1024 * 2000 * 2));
+  CHECK(component(baseline, "sampling activations") == 0);
+  CHECK(baseline.peakBytes == Approx(512 * kMiB + 1e9 + 2e8 + 1024.0 * 1024 * 2000 * 2));
+  // Periodic samples also hold the LoRA weights and the optimizer state (grads are freed).
+  CHECK(phase(e, "sample").peakBytes == Approx(baseline.peakBytes + 6.4e6 + 3.2e6));
+
+  CHECK(e.peak().name == "sample");
+  CHECK(e.verdict == Verdict::Fits);
+}
+
+TEST_CASE("settings move the estimate the way the physics says") {
+  const Architecture arch = paperModel();
+  const MemoryModel m = paperConstants();
+  const GpuTarget card{"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)};
+  const TrainingSetup base = paperSetup(arch);
+  const double act = component(phase(estimate(base, m, card), "train_step"), "activations");
+
+  TrainingSetup noCheckpointing = base;
+  noCheckpointing.gradientCheckpointing = false;  // every block keeps 40 B per token·channel: 10 × 40 vs 10 × 2 + 40
+  CHECK(component(phase(estimate(noCheckpointing, m, card), "train_step"), "activations") == Approx(act * 400 / 60));
+
+  TrainingSetup batch4 = base;
+  batch4.datasets[0].batch = 4;
+  CHECK(component(phase(estimate(batch4, m, card), "train_step"), "activations") == Approx(act * 4));
+
+  TrainingSetup unquantized = base;
+  unquantized.quantize = false;
+  CHECK(component(phase(estimate(unquantized, m, card), "train_step"), "transformer weights") == Approx(2e9));
+  CHECK(phase(estimate(unquantized, m, card), "load").peakBytes == Approx(512 * kMiB + 2e9 + 1e9 + 2e8));
+
+  TrainingSetup residentEncoder = base;
+  residentEncoder.cacheTextEmbeddings = false;
+  CHECK(component(phase(estimate(residentEncoder, m, card), "train_step"), "text encoder weights") == Approx(1e9));
+
+  TrainingSetup ema = base;
+  ema.ema = true;
+  CHECK(component(phase(estimate(ema, m, card), "train_step"), "EMA copy") == Approx(6.4e6));
+
+  TrainingSetup small = base;
+  small.datasets[0].resolution = 512;  // 1024 image tokens + 100 text
+  CHECK(component(phase(estimate(small, m, card), "train_step"), "activations") == Approx(1124.0 * 1000 * 60));
+}
+
+TEST_CASE("video tokens go through the VAE's temporal compression") {
+  Architecture video = paperModel();
+  video.kind = "video";
+  video.vae.temporal = 4;
+  video.denoiser.patch = 2;
+  // 832×480, 81 frames: 52 × 30 × ((81 − 1) / 4 + 1) = 32,760 (memory-theory §4.3, Wan 2.1).
+  CHECK(imageTokens(video, 832, 480, 81) == 32760);
+  CHECK(imageTokens(video, 832, 480, 1) == 1560);
+}
+
+TEST_CASE("the verdict uses the uncertainty") {
+  const Architecture arch = paperModel();
+  const MemoryModel m = paperConstants();
+  const TrainingSetup s = paperSetup(arch);
+  const Estimate probe = estimate(s, m, {"x", 1});
+  const double peak = probe.peak().peakBytes;
+  const double margin = probe.peak().uncertaintyBytes;
+  CHECK(estimate(s, m, {"x", static_cast<std::uint64_t>(peak * 0.99)}).verdict == Verdict::Oom);
+  if (margin > 0) CHECK(estimate(s, m, {"x", static_cast<std::uint64_t>(peak + margin * 0.5)}).verdict == Verdict::Borderline);
+  CHECK(estimate(s, m, {"x", static_cast<std::uint64_t>(peak + margin + 1e9)}).verdict == Verdict::Fits);
+}
