@@ -37,7 +37,6 @@ MemoryModel paperConstants() {
   m.vaes = {{"sd", 2000, 1000, 1}};
   m.loraWeightBytes = 4;
   m.loraGradBytes = 4;
-  m.emaBytesPerParam = 4;
   m.checkpointBytesPerTokenChannel = 2;
   m.blockBytesPerTokenChannel = 40;
   m.activationMultiplier = 1.0;

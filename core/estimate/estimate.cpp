@@ -78,6 +78,14 @@ Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m) {
 
 Component textEncoderWeights(const TrainingSetup& s, const MemoryModel& m) {
   Component c = weights(m, "text encoder weights", s.arch->textEncoderParams(), s.quantizeTe, s.qtypeTe, s.trainDtype);
+  // Quantizers convert Linear layers only: the token-embedding tables stay in bf16.
+  double embeddings = 0;
+  for (const auto& te : s.arch->textEncoders) embeddings += m.embeddingParams(te.name);
+  if (s.quantizeTe && embeddings > 0 && c.bytes > 0) {
+    const double perParam = c.bytes / s.arch->textEncoderParams();
+    c.bytes += embeddings * (kBf16 - perParam);
+    c.how += "; " + params(embeddings) + " of token embeddings stay bf16";
+  }
   if (s.layerOffloading && s.arch->layerOffloading && s.offloadTextEncoder > 0 && c.bytes > 0) {
     c.bytes *= 1 - s.offloadTextEncoder;
     c.how += "; layer offloading keeps " + num((1 - s.offloadTextEncoder) * 100, 0) + "%";
@@ -146,7 +154,13 @@ Component trainingActivations(const TrainingSetup& s, const MemoryModel& m) {
     } else {
       // UNets: a per-latent-pixel constant measured on SD/SDXL training.
       const double latent = std::pow(shape.resolution / static_cast<double>(s.arch->vae.spatial), 2) * frames;
-      const double k = s.gradientCheckpointing ? m.unetBytesPerLatentPixelCheckpointed : m.unetBytesPerLatentPixelFull;
+      // An arch's own checkpointed figure scales the no-checkpointing one by the same ratio as memory.yaml's.
+      const double own = d.unetBytesPerLatentPixel;
+      const double ckpt = own > 0 ? own : m.unetBytesPerLatentPixelCheckpointed;
+      const double full = own > 0 && m.unetBytesPerLatentPixelCheckpointed > 0
+                              ? own * m.unetBytesPerLatentPixelFull / m.unetBytesPerLatentPixelCheckpointed
+                              : m.unetBytesPerLatentPixelFull;
+      const double k = s.gradientCheckpointing ? ckpt : full;
       c.bytes = shape.batch * latent * k;
       c.how = std::to_string(shape.batch) + " × " + num(latent, 0) + " latent px × " + num(k, 0) + " B/px (UNet" +
               (s.gradientCheckpointing ? ", checkpointed)" : ", no checkpointing)");
@@ -234,8 +248,11 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   const Component optState{"optimizer state", pTrain * optBytes,
                            params(pTrain) + " × " + num(optBytes, 1) + " B (" + (s.optimizer.empty() ? "adamw" : s.optimizer) + ")",
                            Term::Trainable};
-  const Component ema{"EMA copy", s.ema ? pTrain * m.emaBytesPerParam : 0, params(pTrain) + " × " + num(m.emaBytesPerParam, 0) + " B",
-                      Term::Trainable};
+  // toolkit/ema.py keeps shadow_params = p.clone(): the trainable weights' own dtype (fp32 LoRA, the
+  // training dtype for a full fine-tune).
+  const double emaBytes = s.fullFinetune ? dtype : m.loraWeightBytes;
+  const Component ema{"EMA copy", s.ema ? pTrain * emaBytes : 0,
+                      params(pTrain) + " × " + num(emaBytes, 0) + " B (a clone of the trainable weights)", Term::Trainable};
 
   auto finish = [&](PhaseEstimate& phase) {
     for (const auto& c : phase.components) {
@@ -333,26 +350,39 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   }
 
   // Sampling: transformer, VAE and (unless its embeddings are cached) the text encoder on the GPU.
+  // Classes whose low_vram parks modules sample "aggressively": the text encoder leaves the GPU once
+  // the prompts are encoded and the transformer before the VAE decodes, so only one is resident at a time.
+  const Component emaStore{"EMA swap copy", s.ema ? ema.bytes : 0,
+                           "sampling with EMA weights stores the live trainable weights first", Term::Trainable};
   auto samplingPhase = [&](std::string name, bool withTrainingState) {
     PhaseEstimate sp{std::move(name), 0, 0, {}};
-    addComponent(sp, context);
-    addComponent(sp, denoiser);
-    if (!s.cacheTextEmbeddings) {
-      Component te = encoder;
-      if (s.unloadTextEncoder) te.how += " (unload_text_encoder brings it back to the GPU for samples)";
-      addComponent(sp, te);
-    }
-    addComponent(sp, vae);
-    if (withTrainingState) {
-      addComponent(sp, trainWeights);
-      addComponent(sp, optState);
-      addComponent(sp, ema);
-    }
     const Component act = samplingActivations(s, m);
-    Component decode = vaeWork(s, m, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1);
-    // Denoising and decoding run one after the other: the larger of the two sets the peak.
-    const Component& transient = act.bytes >= decode.bytes ? act : decode;
-    addComponent(sp, transient);
+    const Component decode = vaeWork(s, m, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1);
+    Component te = encoder;
+    if (s.cacheTextEmbeddings) te = {"text encoder weights", 0, "", Term::Weights};
+    if (s.unloadTextEncoder) te.how += " (unload_text_encoder brings it back to the GPU for samples)";
+    std::vector<Component> state;
+    if (withTrainingState) state = {trainWeights, optState, ema, emaStore};
+    auto stage = [&](std::vector<Component> parts) {
+      PhaseEstimate p{sp.name, 0, 0, {}};
+      addComponent(p, context);
+      for (auto& c : parts) addComponent(p, std::move(c));
+      for (const auto& c : state) addComponent(p, c);
+      for (const auto& c : p.components) p.peakBytes += c.bytes;
+      return p;
+    };
+    std::vector<PhaseEstimate> stages;
+    if (parksModules(s)) {
+      stages.push_back(stage({te}));
+      stages.push_back(stage({denoiser, vae, act}));
+      stages.push_back(stage({vae, decode}));
+    } else {
+      // Denoising and decoding run one after the other: the larger of the two sets the peak.
+      stages.push_back(stage({denoiser, te, vae, act.bytes >= decode.bytes ? act : decode}));
+    }
+    auto worst = std::max_element(stages.begin(), stages.end(),
+                                  [](const PhaseEstimate& a, const PhaseEstimate& b) { return a.peakBytes < b.peakBytes; });
+    sp.components = worst->components;
     finish(sp);
   };
   if (s.baselineSample) samplingPhase("baseline_sample", false);

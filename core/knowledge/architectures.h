@@ -32,6 +32,7 @@ struct Denoiser {
   double controlTokenFactor = 0;
   bool cfgInSampling = false;
   bool quantizeWholeOnGpu = false;
+  double unetBytesPerLatentPixel = 0;  // 0: memory.yaml's UNet figure
 };
 
 struct TextEncoder {

@@ -186,6 +186,7 @@ class Loader {
     n.controlTokenFactor = num(d, "control_token_factor", n.controlTokenFactor);
     if (const Node* v = d ? d->find("cfg_in_sampling") : nullptr) n.cfgInSampling = v->truthy();
     if (const Node* v = d ? d->find("quantize_whole_on_gpu") : nullptr) n.quantizeWholeOnGpu = v->truthy();
+    n.unetBytesPerLatentPixel = num(d, "unet_bytes_per_latent_pixel", n.unetBytesPerLatentPixel);
   }
 
   void dims(Architecture& a, const Node* entry) {
@@ -264,12 +265,16 @@ class Loader {
       }
     }
     if (m.weightFormats.empty() || m.optimizers.empty() || m.vaes.empty()) error("memory.yaml: empty format/optimizer/vae lists");
+    if (const Node* emb = root->find("text_encoder_embeddings"); emb && emb->isMapping()) {
+      for (const auto& [k, v] : emb->allEntries()) {
+        if (v->isNumber()) m.textEncoderEmbeddings.emplace_back(k->resolved()->text, v->number());
+      }
+    }
     const Node* ara = root->find("accuracy_recovery_adapter");
     m.araFractionOfBase = num(ara, "fraction_of_base_params", 0);
     const Node* t = root->find("trainable");
     m.loraWeightBytes = num(t, "lora_weight_bytes", 4);
     m.loraGradBytes = num(t, "lora_grad_bytes", 4);
-    m.emaBytesPerParam = num(t, "ema_bytes_per_param", 4);
     const Node* a = root->find("activations");
     m.checkpointBytesPerTokenChannel = num(a, "checkpoint_bytes_per_token_channel", 2);
     m.blockBytesPerTokenChannel = num(a, "block_bytes_per_token_channel", 40);
@@ -534,6 +539,13 @@ const VaeConstants* MemoryModel::vae(std::string_view family) const {
     if (v.family == family) return &v;
   }
   return nullptr;
+}
+
+double MemoryModel::embeddingParams(std::string_view textEncoder) const {
+  for (const auto& [name, params] : textEncoderEmbeddings) {
+    if (name == textEncoder) return params;
+  }
+  return 0;
 }
 
 std::string FrameGrid::describe() const {

@@ -33,11 +33,11 @@ struct MemoryModel {
   std::vector<WeightFormat> weightFormats;
   std::vector<OptimizerState> optimizers;
   std::vector<VaeConstants> vaes;
+  std::vector<std::pair<std::string, double>> textEncoderEmbeddings;  // kept in bf16 when the encoder is quantized
   double araFractionOfBase = 0.0;  // accuracy-recovery adapter weights, as a share of base params
   // trainable
   double loraWeightBytes = 4;
   double loraGradBytes = 4;
-  double emaBytesPerParam = 4;
   // activations
   double checkpointBytesPerTokenChannel = 2;
   double blockBytesPerTokenChannel = 40;
@@ -61,6 +61,7 @@ struct MemoryModel {
   const WeightFormat* format(std::string_view name) const;
   const OptimizerState* optimizer(std::string_view name) const;
   const VaeConstants* vae(std::string_view family) const;
+  double embeddingParams(std::string_view textEncoder) const;
 };
 
 }  // namespace oomlint

@@ -80,12 +80,18 @@ Result run(const Node* item, const fs::path& dir) {
   const Estimate& e = *report.estimate;
   const PhaseEstimate* phase = &e.peak();
   if (!r.phase.empty()) {
-    auto it = std::find_if(e.phases.begin(), e.phases.end(), [&](const PhaseEstimate& p) { return p.name == r.phase; });
-    if (it == e.phases.end()) {
+    // AI Toolkit quantizes while it loads (its log shows "Quantizing …" inside model load), so a published
+    // load figure is the larger of oomlint's load and quantize phases.
+    const PhaseEstimate* found = nullptr;
+    for (const auto& p : e.phases) {
+      const bool match = p.name == r.phase || (r.phase == "load" && p.name == "quantize");
+      if (match && (found == nullptr || p.peakBytes > found->peakBytes)) found = &p;
+    }
+    if (found == nullptr) {
       r.note = "the config does not run phase " + r.phase;
       return r;
     }
-    phase = &*it;
+    phase = found;
   }
   r.estimated = true;
   r.estimateGib = phase->peakBytes / kGiB;
