@@ -1,0 +1,172 @@
+// The rollback plan's order (the seed guide's), its "needed" marking, and `fix` writing it back.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "advise/config_edit.h"
+#include "document/reader.h"
+#include "test_support.h"
+
+using namespace oomlint;
+
+namespace {
+
+const char* kFluxJob = R"(job: extension
+config:
+  name: plan_test
+  process:
+    - type: sd_trainer
+      network: {type: lora, linear: 16, linear_alpha: 16}
+      datasets:
+        - folder_path: /data
+          cache_latents_to_disk: true
+          resolution: [512, 768, 1024, 1280]
+      train:
+        batch_size: 4
+        gradient_checkpointing: false   # the heavy one
+        optimizer: adamw8bit
+        dtype: bf16
+        noise_scheduler: flowmatch
+      model:
+        name_or_path: black-forest-labs/FLUX.1-dev
+        arch: flux
+        quantize: false
+      sample:
+        sampler: flowmatch
+        width: 1024
+        height: 1024
+)";
+
+const char* kWanJob = R"(job: extension
+config:
+  name: plan_video
+  process:
+    - type: sd_trainer
+      network: {type: lora, linear: 32, linear_alpha: 32}
+      datasets:
+        - folder_path: /data/clips
+          cache_latents_to_disk: true
+          resolution: [512]
+          num_frames: 81
+      train:
+        batch_size: 2
+        gradient_checkpointing: false
+        optimizer: adamw8bit
+        dtype: bf16
+        cache_text_embeddings: true
+      model:
+        name_or_path: Wan-AI/Wan2.1-T2V-14B-Diffusers
+        arch: wan21
+        quantize: true
+      sample:
+        sampler: flowmatch
+        width: 832
+        height: 480
+        num_frames: 41
+)";
+
+std::vector<std::string> planPaths(const FileReport& report) {
+  std::vector<std::string> paths;
+  for (const auto& step : report.plan) paths.push_back(step.path.substr(step.path.rfind('.') + 1));
+  return paths;
+}
+
+std::ptrdiff_t indexOf(const std::vector<std::string>& v, const std::string& key) {
+  auto it = std::find(v.begin(), v.end(), key);
+  return it == v.end() ? -1 : it - v.begin();
+}
+
+AnalyzeOptions card(double gib) {
+  AnalyzeOptions o;
+  o.vramGib = gib;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("an image plan follows the guide: checkpointing, batch, bucket, sampling, then quantization") {
+  const FileReport report = analyzeInput(Input{"flux.yaml", kFluxJob}, card(12));
+  REQUIRE(report.estimate);
+  CHECK(report.estimate->verdict == Verdict::Oom);
+  const auto paths = planPaths(report);
+  INFO(paths.size() << " steps");
+  const auto gc = indexOf(paths, "gradient_checkpointing");
+  const auto batch = indexOf(paths, "batch_size");
+  const auto bucket = indexOf(paths, "resolution");
+  const auto quantize = indexOf(paths, "quantize");
+  REQUIRE(gc == 0);
+  REQUIRE(batch == 1);
+  REQUIRE(bucket == 2);
+  REQUIRE(quantize > bucket);
+  // Each step saves memory and the peak falls step by step.
+  double previous = report.estimate->peak().peakBytes;
+  for (const auto& step : report.plan) {
+    CHECK(step.savesBytes > 0);
+    CHECK(step.peakBytesAfter < previous);
+    previous = step.peakBytesAfter;
+  }
+  CHECK(report.plan[2].fromJson == "[512, 768, 1024, 1280]");
+  CHECK(report.plan[2].toJson == "[512, 768, 1024]");
+}
+
+TEST_CASE("a video plan cuts frames first") {
+  const FileReport report = analyzeInput(Input{"wan.yaml", kWanJob}, card(24));
+  REQUIRE(report.estimate);
+  REQUIRE_FALSE(report.plan.empty());
+  const auto paths = planPaths(report);
+  CHECK(paths.front() == "num_frames");
+  CHECK(report.plan.front().fromJson == "81");
+  // Fewer frames stay on the Wan VAE's 4n+1 grid.
+  const long to = std::stol(report.plan.front().toJson);
+  CHECK((to - 1) % 4 == 0);
+  CHECK(indexOf(paths, "gradient_checkpointing") > 0);
+}
+
+TEST_CASE("needed marks the smallest set that fits, not every earlier step") {
+  // FLUX with quantization off on a 24 GB card: only quantizing fixes it, though earlier steps save a little.
+  std::string text = kFluxJob;
+  text.replace(text.find("batch_size: 4"), 13, "batch_size: 1");
+  text.replace(text.find("gradient_checkpointing: false"), 29, "gradient_checkpointing: true");
+  text.replace(text.find("[512, 768, 1024, 1280]"), 22, "[512, 768, 1024]");
+  const FileReport report = analyzeInput(Input{"flux.yaml", text}, card(24));
+  REQUIRE(report.estimate);
+  REQUIRE(report.estimate->verdict == Verdict::Oom);
+  std::vector<std::string> needed;
+  for (const auto& step : report.plan) {
+    if (step.needed) needed.push_back(step.path.substr(step.path.rfind('.') + 1));
+  }
+  CHECK(needed == std::vector<std::string>{"quantize"});
+}
+
+TEST_CASE("fix writes the needed steps, byte for byte elsewhere, and the result fits") {
+  const FixResult fixed = fixConfig(Input{"flux.yaml", kFluxJob}, card(24));
+  REQUIRE_FALSE(fixed.applied.empty());
+  CHECK(fixed.skipped.empty());
+  CHECK(fixed.text.find("gradient_checkpointing: true   # the heavy one") != std::string::npos);
+  const FileReport after = analyzeInput(Input{"flux.yaml", fixed.text}, card(24));
+  REQUIRE(after.estimate);
+  CHECK(after.estimate->verdict == Verdict::Fits);
+  // Nothing else moved: every line of the original that no step touched is still there.
+  std::size_t kept = 0;
+  for (std::size_t start = 0, end; (end = std::string_view(kFluxJob).find('\n', start)) != std::string_view::npos; start = end + 1) {
+    if (fixed.text.find(std::string(kFluxJob).substr(start, end - start + 1)) != std::string::npos) ++kept;
+  }
+  CHECK(kept >= 20);
+}
+
+TEST_CASE("config edits keep formatting: block, flow, JSON, CRLF, empty values, new keys") {
+  auto edit = [](const std::string& text, std::vector<ValueChange> changes) {
+    auto doc = readDocument(text);
+    REQUIRE_FALSE(doc->fatal());
+    return applyChanges(*doc, changes).text;
+  };
+  CHECK(edit("train:\n  batch_size: 8  # big\n", {{"train.batch_size", "1"}}) == "train:\n  batch_size: 1  # big\n");
+  CHECK(edit("train: {batch_size: 8, lr: 1e-4}\n", {{"train.batch_size", "1"}}) == "train: {batch_size: 1, lr: 1e-4}\n");
+  CHECK(edit("train: {lr: 1e-4}\n", {{"train.disable_sampling", "true"}}) == "train: {lr: 1e-4, disable_sampling: true}\n");
+  CHECK(edit("train:\r\n  lr: 1e-4\r\nmodel:\r\n  arch: flux\r\n", {{"train.disable_sampling", "true"}}) ==
+        "train:\r\n  lr: 1e-4\r\n  disable_sampling: true\r\nmodel:\r\n  arch: flux\r\n");
+  CHECK(edit("train:\n  low_vram:\n  lr: 1\n", {{"train.low_vram", "true"}}) == "train:\n  low_vram: true\n  lr: 1\n");
+  CHECK(edit("{\n  \"train\": {\n    \"lr\": 0.0001\n  }\n}\n", {{"train.batch_size", "1"}}) ==
+        "{\n  \"train\": {\n    \"lr\": 0.0001,\n    \"batch_size\": 1\n  }\n}\n");
+  CHECK(edit("d:\n  - resolution: [512, 1024]\n", {{"d[0].resolution", "[512]"}}) == "d:\n  - resolution: [512]\n");
+}
