@@ -19,10 +19,16 @@ std::string errorJson(const std::string& message) {
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// The Report JSON (DESIGN.md contract) for one pasted input.
-std::string analyze(const std::string& text, const std::string& path) {
+// The Report JSON (DESIGN.md contract) for one pasted input, estimated against `gpu` (a catalog name)
+// or `vramGib` (> 0); both empty/0 means the default card.
+std::string analyze(const std::string& text, const std::string& path, const std::string& gpu, double vramGib) {
   try {
-    return oomlint::formatJson(oomlint::analyze({oomlint::Input{path.empty() ? "<input>" : path, text}}));
+    oomlint::AnalyzeOptions options;
+    if (!gpu.empty()) options.gpu = gpu;
+    if (vramGib > 0) options.vramGib = vramGib;
+    std::string error;
+    if (!oomlint::resolveGpu(options, &error)) return errorJson(error);
+    return oomlint::formatJson(oomlint::analyze({oomlint::Input{path.empty() ? "<input>" : path, text}}, options));
   } catch (const std::exception& e) {
     return errorJson(e.what());
   } catch (...) {
@@ -49,6 +55,16 @@ std::string explain(const std::string& code) {
   return rule ? std::string(rule->page) : std::string();
 }
 
+// The GPU catalog, for the page's GPU picker.
+std::string gpus() {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& gpu : oomlint::knowledge().gpus.all()) {
+    out.push_back({{"name", gpu.name}, {"vendor", gpu.vendor}, {"class", gpu.gpuClass}, {"vram_bytes", gpu.linuxBytes},
+                   {"default", gpu.name == oomlint::kDefaultGpu}});
+  }
+  return out.dump();
+}
+
 std::string version() { return oomlint::toolVersion(); }
 
 }  // namespace
@@ -57,5 +73,6 @@ EMSCRIPTEN_BINDINGS(oomlint) {
   emscripten::function("analyze", &analyze);
   emscripten::function("rules", &rules);
   emscripten::function("explain", &explain);
+  emscripten::function("gpus", &gpus);
   emscripten::function("version", &version);
 }

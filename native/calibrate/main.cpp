@@ -163,6 +163,26 @@ int main(int argc, char** argv) {
                   result, r.note.empty() ? "" : "  ", r.note.c_str());
     }
   }
+  // Ladders: one setup stepped through settings. Ratios of published peaks are less sensitive to the
+  // mapping onto AI Toolkit than absolute values.
+  std::map<std::string, std::vector<const Result*>> ladders;
+  for (const auto& r : results) {
+    if (!r.ladder.empty()) ladders[r.ladder].push_back(&r);
+  }
+  if (!ladders.empty()) std::printf("\nladders (estimate ratio vs published ratio, for rungs with published peaks):\n");
+  for (const auto& [name, rungs] : ladders) {
+    std::printf("  %s:", name.c_str());
+    for (const Result* r : rungs) std::printf(" %s=%.1f", r->id.c_str(), r->estimateGib);
+    std::printf("\n");
+    for (std::size_t i = 0; i + 1 < rungs.size(); ++i) {
+      const Result& a = *rungs[i];
+      const Result& b = *rungs[i + 1];
+      if (a.expect == "peak" && b.expect == "peak" && a.estimated && b.estimated && b.peakGib > 0 && b.estimateGib > 0) {
+        std::printf("    %s / %s: estimate %.2f, published %.2f\n", a.id.c_str(), b.id.c_str(), a.estimateGib / b.estimateGib,
+                    a.peakGib / b.peakGib);
+      }
+    }
+  }
   std::printf("\npeak cases: %zu, median |error| %.1f%%, 90th percentile %.1f%%, within tolerance %d/%d\n", peakErrors.size(),
               percentile(peakErrors, 0.5) * 100, percentile(peakErrors, 0.9) * 100, agreement["peak"].first,
               agreement["peak"].second);

@@ -30,12 +30,19 @@ test('the module answers with the same findings as the CLI', async () => {
   let findings = 0;
   for (const file of inputs) {
     const text = fs.readFileSync(file, 'utf8');
-    const fromWasm = JSON.parse(oomlint.analyze(text, file));
+    const fromWasm = JSON.parse(oomlint.analyze(text, file, '', 0));
     const fromCli = JSON.parse(runCli(['check', '--format', 'json', file]).stdout);
     assert.deepEqual(fromWasm, fromCli, file);
     findings += fromWasm.files[0].diagnostics.length;
+    // With a card named, the estimate findings and plan must agree too.
+    const onCard = JSON.parse(oomlint.analyze(text, file, 'RTX 3060 12GB', 0));
+    assert.deepEqual(onCard, JSON.parse(runCli(['check', '--format', 'json', '--gpu', 'RTX 3060 12GB', file]).stdout), file);
+    assert.deepEqual(JSON.parse(oomlint.analyze(text, file, '', 16)),
+                     JSON.parse(runCli(['check', '--format', 'json', '--vram', '16', file]).stdout), file);
   }
   assert.ok(findings > 0, 'the comparison must include real findings');
+  assert.match(JSON.parse(oomlint.analyze('a: 1', 'x.yaml', 'RTX 9999', 0)).error, /unknown GPU/);
+  assert.ok(JSON.parse(oomlint.gpus()).length >= 40);
 });
 
 test('the module exposes the catalog and rule pages, and survives hostile input', async () => {
@@ -44,8 +51,8 @@ test('the module exposes the catalog and rule pages, and survives hostile input'
   assert.ok(rules.length >= 40);
   assert.match(oomlint.explain('OL201'), /^# OL201 unknown-key/);
   assert.equal(oomlint.explain('nope'), '');
-  const deep = JSON.parse(oomlint.analyze('['.repeat(100000), 'deep.json'));
+  const deep = JSON.parse(oomlint.analyze('['.repeat(100000), 'deep.json', '', 0));
   assert.equal(deep.files[0].diagnostics[0].code, 'OL103');
-  const deepYaml = JSON.parse(oomlint.analyze('a: ' + '['.repeat(100000), 'deep.yaml'));
+  const deepYaml = JSON.parse(oomlint.analyze('a: ' + '['.repeat(100000), 'deep.yaml', '', 0));
   assert.equal(deepYaml.files[0].diagnostics[0].code, 'OL103');
 });
