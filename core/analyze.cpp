@@ -174,7 +174,7 @@ FixResult fixConfig(const Input& input, const AnalyzeOptions& options) {
   if (result.before.unreadable) return result;
   std::vector<ValueChange> changes;
   for (const auto& step : result.before.plan) {
-    if (!step.needed) continue;
+    if (!step.needed || step.rampUp) continue;
     result.applied.push_back(step);
     changes.push_back({step.path, step.toJson});
   }

@@ -192,6 +192,61 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
 
 bool fits(const Estimate& e) { return e.verdict == Verdict::Fits; }
 
+// After a stable run, the guide adds back one heavier setting at a time: a larger bucket, richer
+// sampling, a larger batch or a longer video (more steps cost no memory).
+std::vector<Lever> rampUpLevers(const TrainerProcess& p, const TrainingSetup& s) {
+  std::vector<Lever> out;
+  auto largest = std::max_element(s.datasets.begin(), s.datasets.end(),
+                                  [](const DatasetShape& a, const DatasetShape& b) { return a.resolution < b.resolution; });
+  if (largest != s.datasets.end() && largest->resolution < 1536) {
+    const std::size_t index = largest->index;
+    const int next = largest->resolution < 768 ? 768 : largest->resolution < 1024 ? 1024 : largest->resolution < 1280 ? 1280 : 1536;
+    std::vector<int> current = resolutionsOf(s, index);
+    std::vector<int> grown = current;
+    grown.push_back(next);
+    const Node* written = p.datasets[index].written("resolution");
+    const bool wasList = written && written->isSequence();
+    out.push_back({p.datasets[index].pathOf("resolution"), wasList ? jsonIntList(current) : jsonInt(current.front()),
+                   jsonIntList(grown), "a larger bucket (" + std::to_string(next) + " px)", [index, next](TrainingSetup& t) {
+                     for (const auto& d : t.datasets) {
+                       if (d.index == index) {
+                         DatasetShape bigger = d;
+                         bigger.resolution = next;
+                         t.datasets.push_back(bigger);
+                         break;
+                       }
+                     }
+                   }});
+  }
+  if (!s.baselineSample && !s.periodicSample && p.train.flag("disable_sampling")) {
+    out.push_back({p.train.pathOf("disable_sampling"), "true", "false", "preview samples again",
+                   [](TrainingSetup& t) { t.baselineSample = t.periodicSample = true; }});
+  }
+  const int batch = static_cast<int>(p.train.number("batch_size", 1));
+  out.push_back({p.train.pathOf("batch_size"), jsonInt(batch), jsonInt(batch * 2), "a larger batch",
+                 [&p](TrainingSetup& t) {
+                   for (auto& d : t.datasets) {
+                     if (!p.datasets[d.index].has("batch_size")) d.batch *= 2;
+                   }
+                 }});
+  if (s.isVideo() && !s.datasets.empty() && s.arch->frameGrid) {
+    auto longest = std::max_element(s.datasets.begin(), s.datasets.end(),
+                                    [](const DatasetShape& a, const DatasetShape& b) { return a.frames < b.frames; });
+    const int from = longest->frames;
+    const int to = static_cast<int>(s.arch->frameGrid->nearestBelow(from * 3 / 2 + s.arch->frameGrid->multiple));
+    const std::size_t index = longest->index;
+    if (to > from) {
+      out.push_back({p.datasets[index].pathOf("num_frames"), jsonInt(from), jsonInt(to), "longer clips",
+                     [index, to](TrainingSetup& t) {
+                       for (auto& d : t.datasets) {
+                         if (d.index == index) d.frames = to;
+                       }
+                     }});
+    }
+  }
+  return out;
+}
+
 // Applies the steps whose bit is set in `mask` (in plan order) and estimates.
 Estimate estimateWith(const TrainingSetup& base, const std::vector<Lever>& levers, unsigned mask, const MemoryModel& m,
                       const GpuTarget& gpu) {
@@ -208,7 +263,27 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
                                    const GpuTarget& gpu) {
   std::vector<PlanStep> plan;
   const Estimate before = estimate(setup, m, gpu);
-  if (fits(before)) return plan;
+  if (fits(before)) {
+    // Room to spare: what can be added back, each on its own, and still fit.
+    for (auto& lever : rampUpLevers(p, setup)) {
+      TrainingSetup next = setup;
+      lever.apply(next);
+      const Estimate after = estimate(next, m, gpu);
+      if (!fits(after)) continue;
+      PlanStep step;
+      step.rank = static_cast<int>(plan.size()) + 1;
+      step.path = lever.path;
+      step.fromJson = lever.fromJson;
+      step.toJson = lever.toJson;
+      step.savesBytes = before.peak().peakBytes - after.peak().peakBytes;  // negative: it costs memory
+      step.peakBytesAfter = after.peak().peakBytes;
+      step.fitsAfter = true;
+      step.rampUp = true;
+      step.why = "room to add back, one at a time: " + lever.why;
+      plan.push_back(step);
+    }
+    return plan;
+  }
 
   // Walk the levers in order, each applied on top of the previous ones, until the job fits.
   TrainingSetup current = setup;

@@ -39,7 +39,7 @@ nlohmann::ordered_json estimateJson(const Estimate& e) {
 nlohmann::ordered_json planJson(const std::vector<PlanStep>& plan) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const auto& step : plan) {
-    out.push_back({{"rank", step.rank},
+    nlohmann::ordered_json item = {{"rank", step.rank},
                    {"path", step.path},
                    {"from", fixValue(step.fromJson)},
                    {"to", fixValue(step.toJson)},
@@ -47,7 +47,9 @@ nlohmann::ordered_json planJson(const std::vector<PlanStep>& plan) {
                    {"peak_bytes_after", bytes(step.peakBytesAfter)},
                    {"fits_after", step.fitsAfter},
                    {"needed", step.needed},
-                   {"why", step.why}});
+                   {"why", step.why}};
+    if (step.rampUp) item["ramp_up"] = true;
+    out.push_back(std::move(item));
   }
   return out;
 }

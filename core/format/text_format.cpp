@@ -119,6 +119,17 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
            std::string(c.reset) + "\n";
   }
   if (file.plan.empty()) return;
+  if (file.plan.front().rampUp) {
+    out += "  room to add back, one at a time, once a run is stable:\n";
+    for (const auto& step : file.plan) {
+      const double cost = -step.savesBytes;
+      out += "    " + step.path + ": " + step.fromJson + " → " + step.toJson + "   " +
+             (cost < 0.05 * (1 << 30) ? "the peak stays " + formatGiB(step.peakBytesAfter) + " (another phase sets it)"
+                                      : "costs " + formatGiB(cost) + ", peak " + formatGiB(step.peakBytesAfter)) +
+             "\n";
+    }
+    return;
+  }
   out += "  rollback plan, in order (needed steps marked *):\n";
   for (const auto& step : file.plan) {
     out += "  " + std::string(step.needed ? "*" : " ") + std::to_string(step.rank) + ". " + step.path + ": " + step.fromJson +
