@@ -7,11 +7,11 @@
 #include "advise/config_edit.h"
 #include "advise/plan.h"
 #include "aitk/checks/checks.h"
-#include "estimate/setup.h"
-#include "text/suggest.h"
 #include "aitk/job.h"
 #include "document/reader.h"
+#include "estimate/setup.h"
 #include "knowledge/knowledge.h"
+#include "text/suggest.h"
 
 namespace oomlint {
 
@@ -40,10 +40,8 @@ Range peakDriverRange(const Node* root, const PlanStep& step) {
 void reportEstimate(const TrainerProcess& process, const Node* root, FileReport& file, Findings& findings) {
   const Estimate& e = *file.estimate;
   const PhaseEstimate& peak = e.peak();
-  const bool named = !e.gpu.name.ends_with("GiB");  // --vram gives a size, not a card
-  const std::string figures = formatGiB(peak.peakBytes) + " ± " + gib(peak.uncertaintyBytes) + " in " + peak.name + " on " +
-                              (named ? e.gpu.name + " (" + formatGiB(static_cast<double>(e.gpu.vramBytes)) + ")"
-                                     : "a " + e.gpu.name + " card");
+  const std::string figures =
+      formatGiB(peak.peakBytes) + " ± " + gib(peak.uncertaintyBytes) + " in " + peak.name + " on " + e.gpu.describe();
   const PlanStep* first = nullptr;
   for (const auto& step : file.plan) {
     if (step.needed) {

@@ -22,7 +22,6 @@ struct Lever {
 };
 
 std::string jsonInt(long v) { return std::to_string(v); }
-std::string jsonBool(bool v) { return v ? "true" : "false"; }
 
 std::string jsonIntList(const std::vector<int>& values) {
   std::string out = "[";

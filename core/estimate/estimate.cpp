@@ -203,6 +203,11 @@ std::string_view toString(Verdict verdict) {
 }
 
 std::string gib(double bytes) { return num(bytes / kGiB, 1); }
+
+std::string GpuTarget::describe() const {
+  if (name.ends_with("GiB")) return "a " + name + " card";
+  return name + " (" + formatGiB(static_cast<double>(vramBytes)) + ")";
+}
 std::string formatGiB(double bytes) { return gib(bytes) + " GiB"; }
 
 std::int64_t imageTokens(const Architecture& arch, long width, long height, int frames) {

@@ -35,6 +35,9 @@ std::string_view toString(Verdict verdict);
 struct GpuTarget {
   std::string name;        // catalog name, or "24 GiB" for --vram
   std::uint64_t vramBytes = 0;
+
+  // "RTX 4090 (23.5 GiB)", or "a 24 GiB card" when only a size was given.
+  std::string describe() const;
 };
 
 struct Estimate {

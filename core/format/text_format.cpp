@@ -99,9 +99,7 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
   const PhaseEstimate& peak = e.peak();
   const double vram = static_cast<double>(e.gpu.vramBytes);
   const std::string_view verdictColor = e.verdict == Verdict::Oom ? c.red : e.verdict == Verdict::Borderline ? c.yellow : c.blue;
-  // --vram names a size, not a card: do not print it twice.
-  const std::string card = e.gpu.name.ends_with("GiB") ? "a " + e.gpu.name + " card" : e.gpu.name + " (" + formatGiB(vram) +
-                           (file.gpuGiven ? ")" : ", the default; choose with --gpu or --vram)");
+  const std::string card = e.gpu.describe() + (file.gpuGiven ? "" : ", the default card (choose with --gpu or --vram)");
   out += std::string(c.bold) + file.path + ":" + std::string(c.reset) + " estimate on " + card + ": peak " + formatGiB(peak.peakBytes) + " ± " +
          gib(peak.uncertaintyBytes) + " in " + peak.name + " — " + std::string(verdictColor) + std::string(toString(e.verdict)) +
          std::string(c.reset) + (e.coarse ? " (coarse: this model's dimensions are approximate)" : "") + "\n";

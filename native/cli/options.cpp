@@ -28,6 +28,18 @@ bool isPlannedOption(const std::string& arg) {
 
 ParseResult usageError(std::string message) { return {std::nullopt, std::move(message)}; }
 
+// The value of `--name=value` or `--name value`; advances `i` past a separate value.
+bool optionValue(const std::vector<std::string>& args, std::size_t& i, std::string& out) {
+  const std::string& arg = args[i];
+  if (const auto eq = arg.find('='); eq != std::string::npos) {
+    out = arg.substr(eq + 1);
+    return true;
+  }
+  if (i + 1 >= args.size()) return false;
+  out = args[++i];
+  return true;
+}
+
 // GPU options shared by check and fix.
 std::optional<std::string> parseGpuOption(const std::string& name, const std::string& v, std::optional<std::string>& gpu,
                                           std::optional<double>& vramGib) {
@@ -46,17 +58,8 @@ std::optional<std::string> parseGpuOption(const std::string& name, const std::st
 ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
   CheckCommand check;
   for (; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    auto value = [&](std::string& out) {
-      const auto eq = arg.find('=');
-      if (eq != std::string::npos) {
-        out = arg.substr(eq + 1);
-        return true;
-      }
-      if (i + 1 >= args.size()) return false;
-      out = args[++i];
-      return true;
-    };
+    const std::string arg = args[i];
+    auto value = [&](std::string& out) { return optionValue(args, i, out); };
     const std::string name = arg.substr(0, arg.find('='));
     std::string v;
     if (name == "--format" || name == "-f") {
@@ -102,18 +105,9 @@ ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
 ParseResult parseFix(const std::vector<std::string>& args, std::size_t i) {
   FixCommand fix;
   for (; i < args.size(); ++i) {
-    const std::string& arg = args[i];
+    const std::string arg = args[i];
     const std::string name = arg.substr(0, arg.find('='));
-    auto value = [&](std::string& out) {
-      const auto eq = arg.find('=');
-      if (eq != std::string::npos) {
-        out = arg.substr(eq + 1);
-        return true;
-      }
-      if (i + 1 >= args.size()) return false;
-      out = args[++i];
-      return true;
-    };
+    auto value = [&](std::string& out) { return optionValue(args, i, out); };
     std::string v;
     if (name == "--gpu" || name == "--vram") {
       if (!value(v)) return usageError(name + " needs a value");
