@@ -2,6 +2,7 @@
 // the one that is invalid upstream must get exactly one syntax error, at its real line.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 
@@ -72,4 +73,43 @@ TEST_CASE("AI Toolkit's example configs fit the card their name promises") {
     }
   }
   CHECK(sizedChecked >= 15);
+}
+
+// Issue #3's acceptance: one setting flipped in the FLUX 24 GB example turns it into an OOM on 24 GB, the
+// plan marks that change needed, and writing the needed steps back (oomlint fix) makes it fit again.
+TEST_CASE("one flipped setting in the FLUX 24 GB example, and fix undoes it") {
+  const auto file = test::sharedDir() / "corpus/ai-toolkit/examples/train_lora_flux_24gb.yaml";
+  if (!std::filesystem::exists(file)) {
+    WARN("skipped: " << file.string() << " is absent");
+    return;
+  }
+  const std::string original = test::readFile(file);
+  struct Flip {
+    std::string from, to, path;
+  };
+  const Flip flips[] = {
+      {"quantize: true", "quantize: false", "config.process[0].model.quantize"},
+      {"gradient_checkpointing: true", "gradient_checkpointing: false", "config.process[0].train.gradient_checkpointing"},
+      {"batch_size: 1", "batch_size: 8", "config.process[0].train.batch_size"},
+  };
+  AnalyzeOptions card;
+  card.vramGib = 24;
+  for (const auto& flip : flips) {
+    DYNAMIC_SECTION(flip.to) {
+      std::string text = original;
+      const auto at = text.find(flip.from);
+      REQUIRE(at != std::string::npos);
+      text.replace(at, flip.from.size(), flip.to);
+      const FileReport report = analyzeInput(Input{"flux.yaml", text}, card);
+      REQUIRE(report.estimate);
+      CHECK(report.estimate->verdict == Verdict::Oom);
+      const bool flippedIsNeeded = std::any_of(report.plan.begin(), report.plan.end(),
+                                               [&](const PlanStep& s) { return s.needed && s.path == flip.path; });
+      CHECK(flippedIsNeeded);
+      const FixResult fixed = fixConfig(Input{"flux.yaml", text}, card);
+      const FileReport after = analyzeInput(Input{"flux.yaml", fixed.text}, card);
+      REQUIRE(after.estimate);
+      CHECK(after.estimate->verdict == Verdict::Fits);
+    }
+  }
 }
