@@ -1,0 +1,452 @@
+#include "logs/log_analysis.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+namespace oomlint {
+
+namespace {
+
+constexpr std::size_t kMaxLine = 64 * 1024;  // longer lines are cut: every message we read is far shorter
+
+bool contains(std::string_view s, std::string_view what) { return s.find(what) != std::string_view::npos; }
+
+bool containsAny(std::string_view s, std::initializer_list<std::string_view> words) {
+  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return contains(s, w); });
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// "23.55 GiB" at `pos` → bytes (binary units; MPS's "GB"/"MB" are 1024-based too).
+std::optional<std::int64_t> sizeAt(std::string_view s, std::size_t pos) {
+  while (pos < s.size() && s[pos] == ' ') ++pos;
+  std::size_t end = pos;
+  while (end < s.size() && (std::isdigit(static_cast<unsigned char>(s[end])) || s[end] == '.')) ++end;
+  if (end == pos) return std::nullopt;
+  const double value = std::strtod(std::string(s.substr(pos, end - pos)).c_str(), nullptr);
+  std::size_t unit = end;
+  while (unit < s.size() && s[unit] == ' ') ++unit;
+  static const std::array<std::pair<std::string_view, double>, 8> units = {{{"bytes", 1},
+                                                                            {"KiB", 1024.0},
+                                                                            {"MiB", 1048576.0},
+                                                                            {"GiB", 1073741824.0},
+                                                                            {"KB", 1024.0},
+                                                                            {"MB", 1048576.0},
+                                                                            {"GB", 1073741824.0},
+                                                                            {"B", 1}}};
+  for (const auto& [name, factor] : units) {
+    if (s.substr(unit, name.size()) == name) return static_cast<std::int64_t>(std::llround(value * factor));
+  }
+  return std::nullopt;
+}
+
+// The size right after `label` ("Tried to allocate 72.00 MiB" → 72 MiB).
+std::optional<std::int64_t> sizeAfter(std::string_view s, std::string_view label, std::size_t from = 0) {
+  const std::size_t at = s.find(label, from);
+  return at == std::string_view::npos ? std::nullopt : sizeAt(s, at + label.size());
+}
+
+// The size right before `label` ("23.55 GiB total capacity" → 23.55 GiB).
+std::optional<std::int64_t> sizeBefore(std::string_view s, std::string_view label) {
+  const std::size_t at = s.find(label);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::size_t start = at;
+  int spaces = 0;
+  while (start > 0 && spaces < 2) {
+    --start;
+    if (s[start] == ' ' && start + 1 < at) ++spaces;
+    if (s[start] == ';' || s[start] == '(' || s[start] == ',') {
+      ++start;
+      break;
+    }
+  }
+  return sizeAt(s, start);
+}
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// A tqdm bar "desc:  12%|███  | 250/2000 [..." → (desc, n); nullopt when the line is not a bar.
+// Colab strips the bar glyphs: "desc:   0% 0/9 [00:05<?, ?it/s]".
+std::optional<std::pair<std::string_view, long>> tqdmBar(std::string_view line) {
+  std::size_t pct = line.find("%|");
+  std::size_t i = 0;
+  if (pct != std::string_view::npos) {
+    const std::size_t bar = line.find('|', pct + 2);
+    if (bar == std::string_view::npos) return std::nullopt;
+    i = bar + 1;
+  } else {
+    pct = line.find("% ");
+    if (pct == std::string_view::npos || pct == 0 || !std::isdigit(static_cast<unsigned char>(line[pct - 1])) ||
+        line.find(" [", pct) == std::string_view::npos) {
+      return std::nullopt;
+    }
+    i = pct + 1;
+  }
+  while (i < line.size() && line[i] == ' ') ++i;
+  const std::size_t start = i;
+  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+  if (i == start || i >= line.size() || line[i] != '/') return std::nullopt;
+  const long n = std::strtol(std::string(line.substr(start, i - start)).c_str(), nullptr, 10);
+  std::size_t descEnd = pct;
+  while (descEnd > 0 && line[descEnd - 1] != ':' && !std::isspace(static_cast<unsigned char>(line[descEnd - 1]))) --descEnd;
+  std::string_view desc = trimmed(line.substr(0, descEnd));
+  if (!desc.empty() && desc.back() == ':') desc.remove_suffix(1);
+  return std::pair{desc, n};
+}
+
+// Removes ANSI escape sequences (colours, cursor moves).
+std::string withoutAnsi(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\x1b') {
+      if (i + 1 < s.size() && s[i + 1] == '[') {
+        i += 2;
+        while (i < s.size() && !(s[i] >= '@' && s[i] <= '~')) ++i;
+      } else {
+        ++i;
+      }
+      continue;
+    }
+    out.push_back(s[i]);
+  }
+  return out;
+}
+
+// "│ C:\kohya_ss\library\train_util.py:1764 in cache_latents   │" → "cache_latents"
+std::optional<std::string> richFrame(std::string_view t) {
+  if (!t.starts_with("│")) return std::nullopt;
+  const std::size_t py = t.find(".py:");
+  if (py == std::string_view::npos) return std::nullopt;
+  const std::size_t in = t.find(" in ", py);
+  if (in == std::string_view::npos) return std::nullopt;
+  std::size_t end = in + 4;
+  while (end < t.size() && (std::isalnum(static_cast<unsigned char>(t[end])) || t[end] == '_' || t[end] == '<' || t[end] == '>')) ++end;
+  return std::string(t.substr(in + 4, end - in - 4));
+}
+
+// Source lines quoted in a traceback that name what runs ("vae.decode(", "decode_tiled_").
+std::string phaseOfCode(const std::string& code) {
+  const std::string c = lower(code);
+  if (containsAny(c, {"vae.decode(", "decode_tiled", "first_stage_model.decode", "vae_decode"})) return "vae_decode";
+  if (containsAny(c, {"vae.encode(", "model.encode(", "encode_tiled", "cache_latents"})) return "latent_cache";
+  return {};
+}
+
+// What a traceback's frames say the process was doing.
+std::string phaseOfFrame(const std::string& fn) {
+  if (fn.starts_with("code:")) return fn.substr(5);
+  const std::string f = lower(fn);
+  if (f == "decode" || f == "_decode") return "vae_decode";
+  if (containsAny(f, {"text_encoder"})) return "te_cache";
+  if (containsAny(f, {"common_ksampler", "launch_sampling", "sample_euler", "sample_dpm", "ksampler"})) return "inference";
+  if (containsAny(f, {"training_step", "validation_step", "shared_step"})) return "train_step";
+  if (containsAny(f, {"prepare_model", "_prepare_one"})) return "load";
+  if (containsAny(f, {"quantize", "quantiz"})) return "quantize";
+  if (containsAny(f, {"cache_latents", "cache_latent", "encode_images", "encode_video", "vae_encode", "encode_first_stage"})) {
+    return "latent_cache";
+  }
+  if (containsAny(f, {"cache_text", "encode_prompt", "encode_tokens", "text_encoder_outputs", "get_text_embeddings"})) return "te_cache";
+  if (containsAny(f, {"decode_first_stage", "vae_decode", "decode_tiled", "decode_latents", "_decode"})) return "vae_decode";
+  if (containsAny(f, {"generate_images", "sample_images", "log_validation", "validation"})) return "sample";
+  if (containsAny(f, {"backward", "train_loop", "hook_train_loop", "training_step", "train_step"})) return "train_step";
+  if (containsAny(f, {"load_model", "from_pretrained", "load_state_dict", "load_checkpoint", "load_models", "load_file",
+                      "load_target_model", "load_unet", "load_vae", "load_text_encoder", "move_to", "load_model_gpu"})) {
+    return "load";
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view toString(OomKind kind) {
+  switch (kind) {
+    case OomKind::None: return "none";
+    case OomKind::CudaAlloc: return "cuda_alloc";
+    case OomKind::CudaError: return "cuda_error";
+    case OomKind::CublasAlloc: return "cublas_alloc";
+    case OomKind::HipAlloc: return "hip_alloc";
+    case OomKind::MpsAlloc: return "mps_alloc";
+    case OomKind::ComfyAlloc: return "comfy_alloc";
+    case OomKind::HostRam: return "host_ram";
+  }
+  return "none";
+}
+
+void LogScanner::feed(std::string_view chunk) {
+  result_.bytes += chunk.size();
+  for (char c : chunk) {
+    if (c == '\n' || c == '\r') {
+      // "\r\n" is one break; a lone "\r" is tqdm rewriting its line: each rewrite is a line too.
+      if (!(c == '\n' && lastWasCr_ && pending_.empty())) {
+        onLine(pending_);
+        pending_.clear();
+      }
+      lastWasCr_ = c == '\r';
+      continue;
+    }
+    lastWasCr_ = false;
+    if (pending_.size() < kMaxLine) pending_.push_back(c);
+  }
+}
+
+LogAnalysis LogScanner::finish() {
+  if (!pending_.empty()) onLine(pending_);
+  pending_.clear();
+  LogAnalysis r = result_;
+  if (r.oom) {
+    // The traceback names the operation that failed; markers name the stage the run had reached.
+    std::string phase = oomTracebackPhase_.empty() ? oomPhaseMarker_ : oomTracebackPhase_;
+    if (phase == "sample" && !oomPhaseMarker_.empty() && oomPhaseMarker_ == "baseline_sample") phase = "baseline_sample";
+    if (phase == "train_step" || (phase.empty() && oomPhaseMarker_ == "train_step")) phase = "train_step";
+    r.phase = phase.empty() ? "unknown" : phase;
+    // The step being trained; for a sample or save, the step it announces (AI Toolkit samples at the bar's step).
+    if (r.phase == "train_step") r.step = stepAtOom_;
+    if (r.phase == "sample" || r.phase == "save") r.step = announcedAtOom_ ? announcedAtOom_ : (aiToolkit_ ? stepAtOom_ : std::nullopt);
+    const OomNumbers& n = r.numbers;
+    // Memory this process's PyTorch pool does not account for, beyond a CUDA context's worth.
+    std::int64_t outside = 0;
+    if (n.totalCapacity && n.free && n.allocatedByPytorch && !n.processInUse) {
+      outside = *n.totalCapacity - *n.free - *n.allocatedByPytorch - n.reservedUnallocated.value_or(0);
+    }
+    if (n.otherProcesses > 0) {
+      r.gpuStateSuspect = true;
+      r.gpuStateReason = "another process holds GPU memory";
+    } else if (n.totalCapacity && outside > std::max<std::int64_t>(*n.totalCapacity / 4, 3ll << 29)) {
+      r.gpuStateSuspect = true;
+      r.gpuStateReason = "most of the GPU's memory is held outside this process's PyTorch pool";
+    } else if (n.free && n.triedToAllocate && *n.free > (1ll << 30) && *n.free > 10 * *n.triedToAllocate) {
+      r.gpuStateSuspect = true;
+      r.gpuStateReason = "plenty is free, yet a small allocation failed: the allocator or driver state, not the config";
+    } else if (n.totalCapacity && n.free && n.processInUse && *n.free < (64ll << 20) &&
+               *n.processInUse < *n.totalCapacity / 4) {
+      r.gpuStateSuspect = true;
+      r.gpuStateReason = "the GPU is full but this process holds little of it";
+    }
+  } else {
+    r.phase = "none";
+  }
+  return r;
+}
+
+std::string LogScanner::phaseFromTraceback() const {
+  // Several frames may speak: a trainer's sampling call outranks the VAE decode inside it, which outranks
+  // a generation tool's sampler; module moves (.to(), _apply) mean loading only when nothing else speaks.
+  static constexpr std::string_view kPriority[] = {"sample",     "quantize",   "latent_cache", "te_cache",
+                                                   "vae_decode", "train_step", "inference",    "load"};
+  std::vector<std::string> seen;
+  for (const auto& f : frames_) seen.push_back(phaseOfFrame(f));
+  for (auto phase : kPriority) {
+    if (std::find(seen.begin(), seen.end(), phase) != seen.end()) return std::string(phase);
+  }
+  const bool moving = std::any_of(frames_.begin(), frames_.end(), [](const std::string& f) { return f == "_apply" || f == "convert"; });
+  return moving ? "load" : std::string();
+}
+
+void LogScanner::onOomText(std::string_view line, OomKind kind) {
+  LogAnalysis& r = result_;
+  const bool sameMessage = r.oom && r.oomLine == static_cast<int>(r.lines);
+  if (!sameMessage) {
+    // A new OOM message replaces the figures of an earlier one.
+    if (!(r.oom && r.numbers.triedToAllocate && !sizeAfter(line, "Tried to allocate") && kind != OomKind::ComfyAlloc)) {
+      r.numbers = {};
+    }
+  }
+  r.oom = true;
+  if (r.kind == OomKind::None || kind != OomKind::CudaAlloc || r.kind == OomKind::HostRam) r.kind = kind;
+  r.oomLine = static_cast<int>(r.lines);
+  OomNumbers& n = r.numbers;
+  if (auto v = sizeAfter(line, "Tried to allocate")) n.triedToAllocate = v;
+  if (contains(line, "total capacity;") || contains(line, "already allocated")) {
+    // Formats A/B: "(GPU 0; T total capacity; A already allocated; F free; R reserved in total by PyTorch)"
+    n.totalCapacity = sizeBefore(line, " total capacity");
+    n.allocatedByPytorch = sizeBefore(line, " already allocated");
+    n.free = sizeBefore(line, " free;");
+    if (auto reserved = sizeBefore(line, " reserved in total by PyTorch"); reserved && n.allocatedByPytorch) {
+      n.reservedUnallocated = *reserved - *n.allocatedByPytorch;
+    }
+  } else if (contains(line, "has a total capac")) {
+    // Formats C/D/E.
+    const std::size_t at = line.find("has a total capac");
+    n.totalCapacity = sizeAfter(line, " of ", at);
+    n.free = sizeAfter(line, " of which ", at);
+    n.processInUse = sizeAfter(line, "this process has ");
+    n.allocatedByPytorch = sizeAfter(line, "Of the allocated memory ");
+    n.reservedUnallocated = sizeAfter(line, ", and ");
+    if (!n.reservedUnallocated) n.reservedUnallocated = sizeAfter(line, " and ");
+    for (std::size_t p = line.find("Process "); p != std::string_view::npos; p = line.find("Process ", p + 8)) {
+      if (auto v = sizeAfter(line, " has ", p)) n.otherProcesses += *v;
+    }
+  } else if (kind == OomKind::MpsAlloc) {
+    // "MPS backend out of memory (MPS allocated: A, other allocations: O, max allowed: M). Tried to allocate T"
+    n.allocatedByPytorch = sizeAfter(line, "MPS allocated:");
+    n.totalCapacity = sizeAfter(line, "max allowed:");
+  }
+}
+
+void LogScanner::onLine(std::string_view raw) {
+  ++result_.lines;
+  std::string text = withoutAnsi(raw);
+  // docker compose prefixes every line with "service-1  | ".
+  if (const std::size_t bar = text.find("  | "); bar != std::string::npos && bar < 48 && text.find(' ') == bar) text.erase(0, bar + 4);
+  const std::string_view line = text;
+  const std::string_view t = trimmed(line);
+  if (t.empty()) return;
+
+  // ComfyUI's allocation table, after "Allocation on device … would exceed allowed memory".
+  if (comfyLinesLeft_ > 0) {
+    --comfyLinesLeft_;
+    OomNumbers& n = result_.numbers;
+    if (t.starts_with("Currently allocated")) n.allocatedByPytorch = sizeAfter(t, ":");
+    else if (t.starts_with("Requested")) n.triedToAllocate = sizeAfter(t, ":");
+    else if (t.starts_with("Device limit")) n.totalCapacity = sizeAfter(t, ":");
+    else if (t.starts_with("Free (according to CUDA)")) n.free = sizeAfter(t, ":");
+  }
+
+  // Tracebacks: remember the function of each frame.
+  if (t.starts_with("Traceback (most recent call last)")) frames_.clear();
+  if (t.starts_with("File \"") && contains(t, ", in ")) {
+    frames_.emplace_back(t.substr(t.rfind(", in ") + 5));
+  } else if (auto frame = richFrame(t)) {
+    frames_.emplace_back(*frame);  // rich's boxed traceback: "│ C:\…\train_util.py:1764 in cache_latents │"
+  } else if (!frames_.empty() && (raw.starts_with("    ") || t.starts_with("│"))) {
+    codeHint_ = std::string(t.substr(0, 200));  // the source line under the last frame
+    if (auto p = phaseOfCode(codeHint_); !p.empty()) frames_.push_back("code:" + p);
+  }
+  if (frames_.size() > 256) frames_.erase(frames_.begin());
+
+  // Progress markers (AI Toolkit first, common ones of other tools after).
+  if (auto bar = tqdmBar(t)) {
+    const std::string desc = lower(bar->first);
+    if (containsAny(desc, {"caching latents", "caching latent"})) markerPhase_ = "latent_cache";
+    else if (containsAny(desc, {"caching text", "text embeddings"})) markerPhase_ = "te_cache";
+    else if (containsAny(desc, {"quantiz", "attaching quantization"})) markerPhase_ = "quantize";
+    else if (containsAny(desc, {"sanity check", "validation"})) {
+      // pytorch_lightning's sanity check and validation bars: not the training bar.
+    } else if (containsAny(desc, {"generating images", "generating samples", "sampling", "generating class images"})) {
+      markerPhase_ = trainingStarted_ ? "sample" : "baseline_sample";
+    } else if (containsAny(desc, {"loading checkpoint", "fetching", "loading"})) {
+      markerPhase_ = "load";
+    } else if (!desc.empty()) {
+      // A named bar that is none of the above is the training bar (AI Toolkit names it after the job;
+      // kohya calls it "steps").
+      trainingStarted_ = true;
+      markerPhase_ = "train_step";
+      lastStep_ = bar->second + 1;
+    } else {
+      // An unnamed bar is a generation tool's sampler; once it completes, the VAE decodes.
+      markerPhase_ = bar->second > 0 && contains(t, "100%") ? "vae_decode" : "inference";
+    }
+  } else if (t.starts_with("Loading") || containsAny(t, {"Loading checkpoint shards", "Making pipe", "Preparing Model"})) {
+    if (!trainingStarted_) markerPhase_ = "load";
+  } else if (containsAny(t, {"Quantizing", " - quantizing"})) {
+    markerPhase_ = "quantize";
+  } else if (t.starts_with("Caching latents")) {
+    markerPhase_ = "latent_cache";
+  } else if (containsAny(t, {"Caching text_embeddings", "Caching text embeddings", "Caching embeddings and unloading"})) {
+    markerPhase_ = "te_cache";
+  } else if (containsAny(t, {"Generating baseline samples", "Generating first sample"})) {
+    markerPhase_ = "baseline_sample";
+  } else if (containsAny(t, {"caching latents", "Caching latents"})) {
+    markerPhase_ = "latent_cache";
+  } else if (containsAny(t, {"prepare optimizer, data loader", "running training"})) {
+    markerPhase_ = "train_step";  // kohya: the next thing it does is the first step
+    lastStep_ = 1;
+  } else if (contains(t, "generating sample images at step")) {
+    // kohya: "generating sample images at step / サンプル画像生成 ステップ: 250   flux_train_utils.py:46"
+    markerPhase_ = "sample";
+    const std::size_t colon = t.find(':', t.find("at step"));
+    if (colon != std::string_view::npos) announcedStep_ = std::strtol(std::string(t.substr(colon + 1)).c_str(), nullptr, 10);
+  } else if (containsAny(t, {"Requested to load", "loaded partially", "Loading model", "Loading weights"})) {
+    if (!trainingStarted_) markerPhase_ = "load";
+  } else if (contains(t, "TrainLoop")) {
+    markerPhase_ = "train_step";  // ComfyUI trainer nodes (FluxTrainLoop)
+  } else if (containsAny(t, {"Running 1 job", "# Running job:"})) {
+    aiToolkit_ = true;
+  } else if (contains(t, "got prompt")) {
+    markerPhase_ = "inference";
+  } else if (containsAny(t, {"executing VAEDecode", "VAEDecode"})) {
+    markerPhase_ = "vae_decode";
+  } else if (t.starts_with("Saving at step")) {
+    markerPhase_ = "save";
+    announcedStep_ = std::strtol(std::string(t.substr(15)).c_str(), nullptr, 10);
+  } else if (contains(t, "OOM during training step, skipping batch")) {
+    ++result_.skippedBatches;
+    markerPhase_ = "train_step";
+    trainingStarted_ = true;
+  }
+
+  // Out-of-memory messages.
+  OomKind kind = OomKind::None;
+  if (contains(t, "OOM during training step 3 times in a row")) {
+    result_.abortedAfterRetries = true;
+    kind = OomKind::CudaAlloc;
+  } else if (contains(t, "OOM during training step, skipping batch")) {
+    kind = OomKind::CudaAlloc;
+  } else if (contains(t, "HIP out of memory")) {
+    kind = OomKind::HipAlloc;
+  } else if (contains(t, "MPS backend out of memory")) {
+    kind = OomKind::MpsAlloc;
+  } else if (containsAny(t, {"would exceed allowed memory", "Allocation on device"})) {
+    kind = OomKind::ComfyAlloc;
+    comfyLinesLeft_ = 8;
+  } else if (contains(t, "CUDA out of memory")) {
+    kind = OomKind::CudaAlloc;
+  } else if (contains(t, "CUDA error: out of memory")) {
+    kind = OomKind::CudaError;
+  } else if (contains(t, "CUBLAS_STATUS_ALLOC_FAILED")) {
+    kind = OomKind::CublasAlloc;
+  } else if (containsAny(t, {"DefaultCPUAllocator: not enough memory", "Out of memory: Killed process", "paging file is too small",
+                             "os error 1455", "exited with code 137", "exit status -9", "exit code 137", "exit code -9",
+                             "returned -9"}) ||
+             t.starts_with("MemoryError") || t == "Killed" || t.ends_with(" Killed")) {
+    kind = OomKind::HostRam;
+  }
+  if (kind != OomKind::None) {
+    // A later generic error must not downgrade a specific kind already seen for the same failure.
+    const bool keepSpecific = result_.oom && result_.kind != OomKind::CudaAlloc && kind == OomKind::CudaAlloc;
+    const OomKind previous = result_.kind;
+    onOomText(t, kind);
+    if (keepSpecific) result_.kind = previous;
+    oomPhaseMarker_ = markerPhase_;
+    const std::string fromTraceback = phaseFromTraceback();
+    if (!fromTraceback.empty()) oomTracebackPhase_ = fromTraceback;
+    else if (kind != OomKind::CudaAlloc || !t.starts_with("Error running job")) oomTracebackPhase_.clear();
+    stepAtOom_ = lastStep_;
+    announcedAtOom_ = announcedStep_;
+    return;
+  }
+
+  // Other fatal errors, for a run that died of something else.
+  if (!result_.oom && (t.starts_with("Error running job:") || contains(t, "Error: ") || t.starts_with("ValueError") ||
+                       t.starts_with("FileNotFoundError") || t.starts_with("RuntimeError") || t.starts_with("AssertionError"))) {
+    result_.failure = std::string(t.substr(0, 300));
+    result_.failureLine = static_cast<int>(result_.lines);
+  }
+}
+
+LogAnalysis analyzeLog(std::string_view text) {
+  LogScanner scanner;
+  scanner.feed(text);
+  return scanner.finish();
+}
+
+bool looksLikeLog(std::string_view text) {
+  const std::string_view head = text.substr(0, 1 << 16);
+  return containsAny(head, {"Traceback (most recent call last)", "%|", "out of memory", "Error", "it/s]", "s/it]", "Killed",
+                            "Running 1 job", "Loading ", "Starting ", "INFO", "WARNING"}) ||
+         containsAny(text.substr(text.size() > (1 << 16) ? text.size() - (1 << 16) : 0), {"Traceback", "Error", "out of memory"});
+}
+
+}  // namespace oomlint

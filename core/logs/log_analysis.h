@@ -1,0 +1,79 @@
+// Console logs of training and generation runs: what ran out, where, and whether the config is to
+// blame. The scanner takes the log in chunks (a gigabyte log never sits in memory whole) and keeps
+// only what the diagnosis needs: the last OOM message and its numbers, the phase and step it hit.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oomlint {
+
+// DESIGN.md's log kinds.
+enum class OomKind { None, CudaAlloc, CudaError, CublasAlloc, HipAlloc, MpsAlloc, ComfyAlloc, HostRam };
+std::string_view toString(OomKind kind);
+
+// Figures of the last OOM message, in bytes; each only when the message printed it.
+struct OomNumbers {
+  std::optional<std::int64_t> triedToAllocate;
+  std::optional<std::int64_t> totalCapacity;
+  std::optional<std::int64_t> free;
+  std::optional<std::int64_t> allocatedByPytorch;
+  std::optional<std::int64_t> reservedUnallocated;
+  std::optional<std::int64_t> processInUse;
+  std::int64_t otherProcesses = 0;  // "Process N has X memory in use" for other processes, summed
+};
+
+struct LogAnalysis {
+  bool oom = false;
+  OomKind kind = OomKind::None;
+  std::string phase = "none";        // DESIGN.md phase id, or "unknown" / "none"
+  std::optional<long> step;          // training step being run
+  bool gpuStateSuspect = false;
+  std::string gpuStateReason;
+  OomNumbers numbers;
+  int oomLine = 0;                   // 1-based line of the last OOM message
+  int skippedBatches = 0;            // AI Toolkit's "skipping batch k/3" banners
+  bool abortedAfterRetries = false;  // "OOM during training step 3 times in a row"
+  std::string failure;               // the error a run died of when it was not an OOM
+  int failureLine = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t lines = 0;
+};
+
+class LogScanner {
+ public:
+  void feed(std::string_view chunk);
+  LogAnalysis finish();
+
+ private:
+  void onLine(std::string_view line);
+  void onOomText(std::string_view line, OomKind kind);
+  std::string phaseFromTraceback() const;
+
+  LogAnalysis result_;
+  std::string pending_;          // a line split across chunks (bounded)
+  bool lastWasCr_ = false;
+  std::string markerPhase_;      // from AI Toolkit's (and other tools') progress markers
+  bool trainingStarted_ = false;
+  std::vector<std::string> frames_;  // function names of the traceback being read
+  std::string codeHint_;
+  int comfyLinesLeft_ = 0;       // lines of ComfyUI's allocation table still to read
+  std::string oomPhaseMarker_;   // the marker phase when the last OOM was seen
+  std::string oomTracebackPhase_;
+  std::optional<long> stepAtOom_;
+  std::optional<long> lastStep_;
+  std::optional<long> announcedStep_;   // "Saving at step N", kohya's "sample images at step N"
+  std::optional<long> announcedAtOom_;
+  bool aiToolkit_ = false;
+};
+
+// Whole-text convenience.
+LogAnalysis analyzeLog(std::string_view text);
+
+// Whether text reads as a console log rather than a config.
+bool looksLikeLog(std::string_view text);
+
+}  // namespace oomlint
