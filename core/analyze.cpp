@@ -11,6 +11,7 @@
 #include "document/reader.h"
 #include "estimate/setup.h"
 #include "knowledge/knowledge.h"
+#include "logs/diagnose.h"
 #include "text/suggest.h"
 
 namespace oomlint {
@@ -97,9 +98,17 @@ FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
       auto setup = setupFrom(process);
       auto gpu = resolveGpu(options);
       if (!setup || !gpu) continue;
+      file.gpuGiven = options.gpu.has_value() || options.vramGib.has_value();
+      if (options.attachedLog) {
+        file.log = options.attachedLog;
+        // The card the run really had beats an assumed one.
+        if (!file.gpuGiven && options.attachedLog->numbers.totalCapacity) {
+          gpu = GpuTarget{"GPU in the log", static_cast<std::uint64_t>(*options.attachedLog->numbers.totalCapacity)};
+          file.gpuGiven = true;
+        }
+      }
       const MemoryModel& model = knowledge().memory;
       file.estimate = estimate(*setup, model, *gpu);
-      file.gpuGiven = options.gpu.has_value() || options.vramGib.has_value();
       file.plan = rollbackPlan(process, *setup, model, *gpu);
       if (file.gpuGiven) reportEstimate(process, root, file, findings);
       break;
@@ -110,7 +119,32 @@ FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
   return file;
 }
 
+bool startsWithJobKey(std::string_view head) {
+  for (std::size_t pos = 0; pos < head.size();) {
+    const std::size_t end = std::min(head.find('\n', pos), head.size());
+    const std::string_view line = head.substr(pos, end - pos);
+    if (line.starts_with("job:") || line.starts_with("config:") || line.starts_with("\"job\"")) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
 }  // namespace
+
+bool isLogText(std::string_view head) {
+  return !looksLikeJson(head) && !startsWithJobKey(head) && looksLikeLog(head);
+}
+
+FileReport logReport(std::string path, const LogAnalysis& log) {
+  FileReport file;
+  file.path = std::move(path);
+  file.kind = "log";
+  file.log = log;
+  Findings findings;
+  diagnoseLog(log, nullptr, findings);
+  file.diagnostics = std::move(findings.all());
+  return file;
+}
 
 std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* error) {
   if (options.vramGib) {
@@ -143,7 +177,19 @@ std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* 
 
 FileReport analyzeInput(const Input& input, const AnalyzeOptions& options) {
   try {
-    return analyzeJob(input, options);
+    const std::string_view head = std::string_view(input.text).substr(0, 1 << 16);
+    auto asLog = [&] {
+      FileReport file = logReport(input.path, analyzeLog(input.text));
+      file.source = std::make_shared<const SourceText>(input.text);
+      return file;
+    };
+    if (isLogText(head)) return asLog();
+    FileReport job = analyzeJob(input, options);
+    // Text that YAML cannot read, with no job keys in sight, is a log without the usual markers.
+    const bool syntaxError = std::any_of(job.diagnostics.begin(), job.diagnostics.end(),
+                                         [](const Diagnostic& d) { return d.code == "OL101"; });
+    if (syntaxError && !startsWithJobKey(head) && !looksLikeJson(head)) return asLog();
+    return job;
   } catch (const std::exception& error) {
     FileReport file;
     file.path = input.path;

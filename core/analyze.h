@@ -7,6 +7,7 @@
 
 #include "document/limits.h"
 #include "estimate/estimate.h"
+#include "logs/log_analysis.h"
 #include "report/report.h"
 
 namespace oomlint {
@@ -20,7 +21,15 @@ struct AnalyzeOptions {
   ReadLimits limits;
   std::optional<std::string> gpu;  // a catalog name ("RTX 4090"), forgiving about case and spacing
   std::optional<double> vramGib;   // or a memory size in GiB (2^30 bytes)
+  // A log attached to the config (--log): its phase orders the advice and its capacity is the card's.
+  std::optional<LogAnalysis> attachedLog;
 };
+
+// Whether the text is a console log (else a config), from its first kilobytes.
+bool isLogText(std::string_view head);
+
+// The report of a log already scanned (the CLI streams large logs through a LogScanner).
+FileReport logReport(std::string path, const LogAnalysis& log);
 
 // The GPU the estimate is made against: the one asked for, else the default (RTX 4090).
 // An unknown name gives nullopt and a message with the closest catalog names.

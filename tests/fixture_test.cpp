@@ -102,14 +102,16 @@ TEST_CASE("fixtures report exactly the diagnostics they annotate") {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
     const auto ext = entry.path().extension();
-    if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) files.push_back(entry.path());
+    const bool withSidecar = ext == ".log" && std::filesystem::exists(entry.path().string() + ".expect");
+    if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json" || withSidecar)) files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 10);
   for (const auto& file : files) {
     DYNAMIC_SECTION(std::filesystem::relative(file, root).string()) {
       const std::string text = test::readFile(file);
-      const auto expected = file.extension() == ".json" ? jsonExpectations(file.string() + ".expect") : yamlExpectations(text);
+      const bool sidecar = file.extension() == ".json" || file.extension() == ".log";
+      const auto expected = sidecar ? jsonExpectations(file.string() + ".expect") : yamlExpectations(text);
       const FileReport report = analyzeInput(Input{file.filename().string(), text}, optionsFor(text));
       std::multiset<Expected> actual;
       std::string messages;

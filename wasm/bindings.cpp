@@ -36,6 +36,27 @@ std::string analyze(const std::string& text, const std::string& path, const std:
   }
 }
 
+// A config with the log of its failed run: the log's report first, then the config's, advised by it.
+std::string analyzeWithLog(const std::string& config, const std::string& path, const std::string& log, const std::string& gpu,
+                           double vramGib) {
+  try {
+    oomlint::AnalyzeOptions options;
+    if (!gpu.empty()) options.gpu = gpu;
+    if (vramGib > 0) options.vramGib = vramGib;
+    std::string error;
+    if (!oomlint::resolveGpu(options, &error)) return errorJson(error);
+    options.attachedLog = oomlint::analyzeLog(log);
+    oomlint::Report report;
+    report.files.push_back(oomlint::logReport("<log>", *options.attachedLog));
+    report.files.push_back(oomlint::analyzeInput(oomlint::Input{path.empty() ? "<input>" : path, config}, options));
+    return oomlint::formatJson(report);
+  } catch (const std::exception& e) {
+    return errorJson(e.what());
+  } catch (...) {
+    return errorJson("unknown error");
+  }
+}
+
 // The rule catalog, for the UI's rule list and links.
 std::string rules() {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -71,6 +92,7 @@ std::string version() { return oomlint::toolVersion(); }
 
 EMSCRIPTEN_BINDINGS(oomlint) {
   emscripten::function("analyze", &analyze);
+  emscripten::function("analyzeWithLog", &analyzeWithLog);
   emscripten::function("rules", &rules);
   emscripten::function("explain", &explain);
   emscripten::function("gpus", &gpus);

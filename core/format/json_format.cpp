@@ -1,4 +1,5 @@
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "format/formatters.h"
 
@@ -54,6 +55,24 @@ nlohmann::ordered_json planJson(const std::vector<PlanStep>& plan) {
   return out;
 }
 
+nlohmann::ordered_json logJson(const LogAnalysis& log) {
+  nlohmann::ordered_json j;
+  j["oom"] = log.oom;
+  j["kind"] = std::string(toString(log.kind));
+  j["phase"] = log.phase;
+  j["step"] = log.step ? nlohmann::ordered_json(*log.step) : nlohmann::ordered_json(nullptr);
+  j["gpu_state_suspect"] = log.gpuStateSuspect;
+  nlohmann::ordered_json numbers = nlohmann::ordered_json::object();
+  const OomNumbers& n = log.numbers;
+  for (const auto& [key, value] : {std::pair{"tried_to_allocate", n.triedToAllocate}, {"total_capacity", n.totalCapacity},
+                                   {"free", n.free}, {"allocated_by_pytorch", n.allocatedByPytorch},
+                                   {"reserved_unallocated", n.reservedUnallocated}, {"process_in_use", n.processInUse}}) {
+    if (value) numbers[key] = *value;
+  }
+  j["numbers"] = numbers;
+  return j;
+}
+
 }  // namespace
 
 std::string formatJson(const Report& report) {
@@ -80,6 +99,7 @@ std::string formatJson(const Report& report) {
       f["estimate"] = estimateJson(*file.estimate);
       f["plan"] = planJson(file.plan);
     }
+    if (file.log) f["log"] = logJson(*file.log);
     out["files"].push_back(std::move(f));
   }
   // Invalid UTF-8 cannot reach here (inputs are validated), but never let a dump throw.

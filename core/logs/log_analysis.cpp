@@ -266,6 +266,7 @@ void LogScanner::onOomText(std::string_view line, OomKind kind) {
   r.oom = true;
   if (r.kind == OomKind::None || kind != OomKind::CudaAlloc || r.kind == OomKind::HostRam) r.kind = kind;
   r.oomLine = static_cast<int>(r.lines);
+  r.oomText = std::string(line.substr(0, 400));
   OomNumbers& n = r.numbers;
   if (auto v = sizeAfter(line, "Tried to allocate")) n.triedToAllocate = v;
   if (contains(line, "total capacity;") || contains(line, "already allocated")) {
@@ -344,6 +345,7 @@ void LogScanner::onLine(std::string_view raw) {
       trainingStarted_ = true;
       markerPhase_ = "train_step";
       lastStep_ = bar->second + 1;
+      if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
     } else {
       // An unnamed bar is a generation tool's sampler; once it completes, the VAE decodes.
       markerPhase_ = bar->second > 0 && contains(t, "100%") ? "vae_decode" : "inference";
@@ -383,6 +385,7 @@ void LogScanner::onLine(std::string_view raw) {
     announcedStep_ = std::strtol(std::string(t.substr(15)).c_str(), nullptr, 10);
   } else if (contains(t, "OOM during training step, skipping batch")) {
     ++result_.skippedBatches;
+    skipStep_ = lastStep_.value_or(1);
     markerPhase_ = "train_step";
     trainingStarted_ = true;
   }
@@ -430,6 +433,7 @@ void LogScanner::onLine(std::string_view raw) {
 
   // Other fatal errors, for a run that died of something else.
   if (!result_.oom && (t.starts_with("Error running job:") || contains(t, "Error: ") || t.starts_with("ValueError") ||
+                       containsAny(t, {"exited unexpectedly", "what():", "Segmentation fault"}) ||
                        t.starts_with("FileNotFoundError") || t.starts_with("RuntimeError") || t.starts_with("AssertionError"))) {
     result_.failure = std::string(t.substr(0, 300));
     result_.failureLine = static_cast<int>(result_.lines);

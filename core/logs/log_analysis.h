@@ -35,8 +35,10 @@ struct LogAnalysis {
   std::string gpuStateReason;
   OomNumbers numbers;
   int oomLine = 0;                   // 1-based line of the last OOM message
+  std::string oomText;               // that line (trimmed, at most 400 bytes)
   int skippedBatches = 0;            // AI Toolkit's "skipping batch k/3" banners
   bool abortedAfterRetries = false;  // "OOM during training step 3 times in a row"
+  bool continuedAfterOom = false;    // training steps completed after a skipped batch
   std::string failure;               // the error a run died of when it was not an OOM
   int failureLine = 0;
   std::uint64_t bytes = 0;
@@ -67,6 +69,7 @@ class LogScanner {
   std::optional<long> lastStep_;
   std::optional<long> announcedStep_;   // "Saving at step N", kohya's "sample images at step N"
   std::optional<long> announcedAtOom_;
+  std::optional<long> skipStep_;        // the step of the last skipped batch
   bool aiToolkit_ = false;
 };
 

@@ -8,6 +8,7 @@
 
 #include "advise/plan.h"
 #include "estimate/estimate.h"
+#include "logs/log_analysis.h"
 #include "knowledge/severity.h"
 #include "text/source_text.h"
 
@@ -31,12 +32,13 @@ struct Diagnostic {
 
 struct FileReport {
   std::string path;
-  std::string kind;  // "ai-toolkit-job" (later "log", "webui-args")
+  std::string kind;  // "ai-toolkit-job" or "log" (later "webui-args")
   bool unreadable = false;  // not parsable: nothing beyond the read problems was checked
   std::vector<Diagnostic> diagnostics;
   std::optional<Estimate> estimate;  // for the first trainer process whose model is known
   bool gpuGiven = false;             // the estimate is against a GPU the user chose, not the default
   std::vector<PlanStep> plan;
+  std::optional<LogAnalysis> log;    // a log input, or the log attached to a config (--log)
   std::shared_ptr<const SourceText> source;  // for snippets; not part of the JSON contract
 };
 

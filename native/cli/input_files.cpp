@@ -6,8 +6,33 @@
 #include <memory>
 #include <sys/stat.h>
 #include <variant>
+#include <vector>
 
 namespace oomlint::cli {
+
+bool inputIsLog(const std::string& path) {
+  if (path == "-") return false;
+  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) return false;
+  std::string head(64 * 1024, '\0');
+  head.resize(std::fread(head.data(), 1, head.size(), file.get()));
+  return isLogText(head);
+}
+
+std::variant<LogAnalysis, ReadFailure> scanLog(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return ReadFailure{path, std::strerror(errno)};
+  if (S_ISDIR(info.st_mode)) return ReadFailure{path, "is a directory"};
+  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) return ReadFailure{path, std::strerror(errno)};
+  LogScanner scanner;
+  std::vector<char> buffer(1 << 20);
+  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get())) {
+    scanner.feed(std::string_view(buffer.data(), n));
+  }
+  if (std::ferror(file.get())) return ReadFailure{path, "read error"};
+  return scanner.finish();
+}
 
 std::variant<Input, ReadFailure> readInput(const std::string& path, std::size_t maxBytes) {
   const bool isStdin = path == "-";

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "analyze.h"
+#include "logs/log_analysis.h"
 
 namespace oomlint::cli {
 
@@ -13,6 +14,12 @@ struct ReadFailure {
   std::string path;
   std::string reason;
 };
+
+// A console log, streamed through the core's scanner in chunks: memory stays bounded whatever its size.
+std::variant<LogAnalysis, ReadFailure> scanLog(const std::string& path);
+
+// Whether the input starts like a log (reads its first 64 KiB; stdin is never a log here).
+bool inputIsLog(const std::string& path);
 
 // Reads at most `maxBytes + 1` bytes, so an oversized file is reported by the core (OL103)
 // without ever being held in memory whole.

@@ -36,18 +36,35 @@ int runCheck(const CheckCommand& check) {
     std::cerr << "oomlint: " << gpuError << "\n";
     return kExitUsage;
   }
-  std::vector<Input> inputs;
+  Report report;
   bool readFailed = false;
+  auto fail = [&](const ReadFailure& failure) {
+    std::cerr << "oomlint: cannot read " << failure.path << ": " << failure.reason << "\n";
+    readFailed = true;
+  };
+  if (check.log) {
+    auto scanned = scanLog(*check.log);
+    if (auto* failure = std::get_if<ReadFailure>(&scanned)) {
+      fail(*failure);
+    } else {
+      options.attachedLog = std::get<LogAnalysis>(scanned);
+      report.files.push_back(logReport(*check.log, *options.attachedLog));
+    }
+  }
   for (const auto& path : check.inputs) {
-    auto read = readInput(path, options.limits.maxBytes);
-    if (auto* failure = std::get_if<ReadFailure>(&read)) {
-      std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
-      readFailed = true;
+    if (inputIsLog(path)) {
+      auto scanned = scanLog(path);
+      if (auto* failure = std::get_if<ReadFailure>(&scanned)) fail(*failure);
+      else report.files.push_back(logReport(path, std::get<LogAnalysis>(scanned)));
       continue;
     }
-    inputs.push_back(std::move(std::get<Input>(read)));
+    auto read = readInput(path, options.limits.maxBytes);
+    if (auto* failure = std::get_if<ReadFailure>(&read)) {
+      fail(*failure);
+      continue;
+    }
+    report.files.push_back(analyzeInput(std::get<Input>(read), options));
   }
-  const Report report = analyze(inputs, options);
   if (check.format == Format::Json) {
     std::cout << formatJson(report);
   } else {
@@ -55,7 +72,7 @@ int runCheck(const CheckCommand& check) {
   }
   std::cout.flush();
   const int code = exitCode(report, check.failOn);
-  return code == 0 && readFailed ? kExitUsage : std::max(code, readFailed ? kExitUsage : 0);
+  return readFailed ? std::max(code, kExitUsage) : code;
 }
 
 int runFix(const FixCommand& fix) {

@@ -5,7 +5,7 @@
 namespace oomlint::cli {
 
 const char* const kUsage =
-    "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--format text|json]\n"
+    "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--log FILE] [--format text|json]\n"
     "                     [--fail-on error|warning|info|never] [--color auto|always|never | --no-color]\n"
     "       oomlint fix FILE [--gpu NAME | --vram GIB] [-o OUT | --in-place]\n"
     "                                 write the config with the plan's needed steps applied\n"
@@ -14,7 +14,8 @@ const char* const kUsage =
     "       oomlint gpus              list the GPU catalog (names for --gpu)\n"
     "       oomlint --version | --help\n"
     "\n"
-    "INPUT is an AI Toolkit job config (YAML, or the JSON the UI stores); '-' reads stdin.\n"
+    "INPUT is an AI Toolkit job config (YAML, or the JSON the UI stores) or a console log of a run; '-' reads\n"
+    "stdin. --log attaches a log to the config: its capacity and failed phase shape the advice.\n"
     "--gpu names the card to estimate against (default RTX 4090); --vram gives its memory in GiB.\n"
     "Exit codes: 0 no finding at or above the fail level, 1 findings, 2 usage error or unparsable input,\n"
     "3 internal error.\n";
@@ -23,7 +24,7 @@ namespace {
 
 // Options of the contract that later releases implement; naming them gives a clear answer now.
 bool isPlannedOption(const std::string& arg) {
-  return arg == "--log" || arg == "--config";
+  return arg == "--config";
 }
 
 ParseResult usageError(std::string message) { return {std::nullopt, std::move(message)}; }
@@ -83,11 +84,13 @@ ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
     } else if (name == "--gpu" || name == "--vram") {
       if (!value(v)) return usageError(name + " needs a value");
       if (auto error = parseGpuOption(name, v, check.gpu, check.vramGib)) return usageError(*error);
+    } else if (name == "--log") {
+      if (!value(v) || v.empty()) return usageError("--log needs a log file");
+      check.log = v;
     } else if (arg == "--no-color") {
       check.color = ColorMode::Never;
     } else if (isPlannedOption(name)) {
-      return usageError(name + " is not available in this version: log analysis and project configuration come in "
-                               "later releases");
+      return usageError(name + " is not available in this version: project configuration comes in a later release");
     } else if (arg == "-" || arg.empty() || arg[0] != '-') {
       check.inputs.push_back(arg);
     } else if (arg == "--") {

@@ -20,6 +20,7 @@ struct CheckCommand {
   ColorMode color = ColorMode::Auto;
   std::optional<std::string> gpu;
   std::optional<double> vramGib;
+  std::optional<std::string> log;  // --log FILE: attached to the config before it
 };
 
 struct FixCommand {

@@ -172,3 +172,26 @@ test('fix writes the needed steps and leaves every other byte alone', () => {
   assert.equal(untouched.stdout, cleanText);
   assert.match(untouched.stderr, /nothing to change/);
 });
+
+test('a log is recognised from its content and diagnosed; --log attaches it to the config', () => {
+  const log = fixture('diagnosis/OL601-OL605-baseline-sample.log');
+  const text = runCli(['check', log]);
+  assert.equal(text.code, 1);
+  assert.match(text.stdout, /:31:1: error: out of memory during baseline_sample: .*\[OL601 out-of-memory-in-log\]/);
+  const json = JSON.parse(runCli(['check', '--format', 'json', log]).stdout);
+  const file = json.files[0];
+  assert.equal(file.kind, 'log');
+  assert.deepEqual(Object.keys(file.log), ['oom', 'kind', 'phase', 'step', 'gpu_state_suspect', 'numbers']);
+  assert.deepEqual(file.log.numbers, {
+    tried_to_allocate: 1610612736, total_capacity: 25286619955, free: 1095216660,
+    allocated_by_pytorch: 19542101197, reserved_unallocated: 3661459620, process_in_use: 24169928458,
+  });
+  const both = JSON.parse(runCli(['check', '--format', 'json', '--log', log, clean]).stdout);
+  assert.deepEqual(both.files.map((f) => f.kind), ['log', 'ai-toolkit-job']);
+  const config = both.files[1];
+  assert.equal(config.log.phase, 'baseline_sample');
+  assert.equal(config.estimate.gpu.vram_bytes, 25286619955, "the log's capacity is the card's");
+  const ok = runCli(['check', fixture('diagnosis/OL604-config-error.log')]);
+  assert.equal(ok.code, 0);
+  assert.match(ok.stdout, /not for lack of memory/);
+});
