@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 namespace oomlint {
 
@@ -186,18 +187,33 @@ std::string_view toString(OomKind kind) {
 
 void LogScanner::feed(std::string_view chunk) {
   result_.bytes += chunk.size();
-  for (char c : chunk) {
-    if (c == '\n' || c == '\r') {
-      // "\r\n" is one break; a lone "\r" is tqdm rewriting its line: each rewrite is a line too.
-      if (!(c == '\n' && lastWasCr_ && pending_.empty())) {
+  std::size_t pos = 0;
+  while (pos < chunk.size()) {
+    // Find the next line break with memchr-speed searches rather than byte by byte.
+    const char* begin = chunk.data() + pos;
+    const std::size_t left = chunk.size() - pos;
+    const char* nl = static_cast<const char*>(std::memchr(begin, '\n', left));
+    const char* cr = static_cast<const char*>(std::memchr(begin, '\r', nl ? static_cast<std::size_t>(nl - begin) : left));
+    const char* brk = cr ? cr : nl;
+    if (brk == nullptr) {
+      pending_.append(begin, std::min(left, kMaxLine > pending_.size() ? kMaxLine - pending_.size() : 0));
+      lastWasCr_ = false;
+      return;
+    }
+    const std::size_t len = static_cast<std::size_t>(brk - begin);
+    // "\r\n" is one break; a lone "\r" is tqdm rewriting its line: each rewrite is a line too.
+    const bool crlfTail = *brk == '\n' && len == 0 && lastWasCr_ && pending_.empty();
+    if (!crlfTail) {
+      if (pending_.empty()) {
+        onLine(std::string_view(begin, std::min(len, kMaxLine)));
+      } else {
+        pending_.append(begin, std::min(len, kMaxLine > pending_.size() ? kMaxLine - pending_.size() : 0));
         onLine(pending_);
         pending_.clear();
       }
-      lastWasCr_ = c == '\r';
-      continue;
     }
-    lastWasCr_ = false;
-    if (pending_.size() < kMaxLine) pending_.push_back(c);
+    lastWasCr_ = *brk == '\r';
+    pos += len + 1;
   }
 }
 
@@ -296,12 +312,42 @@ void LogScanner::onOomText(std::string_view line, OomKind kind) {
   }
 }
 
+void LogScanner::onBar(std::string_view t, const std::pair<std::string_view, long>& bar) {
+  const std::string desc = lower(bar.first);
+  if (containsAny(desc, {"caching latents", "caching latent"})) markerPhase_ = "latent_cache";
+  else if (containsAny(desc, {"caching text", "text embeddings"})) markerPhase_ = "te_cache";
+  else if (containsAny(desc, {"quantiz", "attaching quantization"})) markerPhase_ = "quantize";
+  else if (containsAny(desc, {"sanity check", "validation"})) {
+    // pytorch_lightning's sanity check and validation bars: not the training bar.
+  } else if (containsAny(desc, {"generating images", "generating samples", "sampling", "generating class images"})) {
+    markerPhase_ = trainingStarted_ ? "sample" : "baseline_sample";
+  } else if (containsAny(desc, {"loading checkpoint", "fetching", "loading"})) {
+    markerPhase_ = "load";
+  } else if (!desc.empty()) {
+    // A named bar that is none of the above is the training bar (AI Toolkit names it after the job;
+    // kohya calls it "steps").
+    trainingStarted_ = true;
+    markerPhase_ = "train_step";
+    lastStep_ = bar.second + 1;
+    if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
+  } else {
+    // An unnamed bar is a generation tool's sampler; once it completes, the VAE decodes.
+    markerPhase_ = bar.second > 0 && contains(t, "100%") ? "vae_decode" : "inference";
+  }
+}
+
 void LogScanner::onLine(std::string_view raw) {
   ++result_.lines;
-  std::string text = withoutAnsi(raw);
-  // docker compose prefixes every line with "service-1  | ".
-  if (const std::size_t bar = text.find("  | "); bar != std::string::npos && bar < 48 && text.find(' ') == bar) text.erase(0, bar + 4);
-  const std::string_view line = text;
+  // Copy only the lines that need cleaning: ANSI colours, or docker compose's "service-1  | " prefix.
+  std::string cleaned;
+  std::string_view line = raw;
+  if (raw.find('\x1b') != std::string_view::npos) {
+    cleaned = withoutAnsi(raw);
+    line = cleaned;
+  }
+  if (const std::size_t bar = line.find("  | "); bar != std::string_view::npos && bar < 48 && line.find(' ') == bar) {
+    line.remove_prefix(bar + 4);
+  }
   const std::string_view t = trimmed(line);
   if (t.empty()) return;
 
@@ -329,28 +375,10 @@ void LogScanner::onLine(std::string_view raw) {
 
   // Progress markers (AI Toolkit first, common ones of other tools after).
   if (auto bar = tqdmBar(t)) {
-    const std::string desc = lower(bar->first);
-    if (containsAny(desc, {"caching latents", "caching latent"})) markerPhase_ = "latent_cache";
-    else if (containsAny(desc, {"caching text", "text embeddings"})) markerPhase_ = "te_cache";
-    else if (containsAny(desc, {"quantiz", "attaching quantization"})) markerPhase_ = "quantize";
-    else if (containsAny(desc, {"sanity check", "validation"})) {
-      // pytorch_lightning's sanity check and validation bars: not the training bar.
-    } else if (containsAny(desc, {"generating images", "generating samples", "sampling", "generating class images"})) {
-      markerPhase_ = trainingStarted_ ? "sample" : "baseline_sample";
-    } else if (containsAny(desc, {"loading checkpoint", "fetching", "loading"})) {
-      markerPhase_ = "load";
-    } else if (!desc.empty()) {
-      // A named bar that is none of the above is the training bar (AI Toolkit names it after the job;
-      // kohya calls it "steps").
-      trainingStarted_ = true;
-      markerPhase_ = "train_step";
-      lastStep_ = bar->second + 1;
-      if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
-    } else {
-      // An unnamed bar is a generation tool's sampler; once it completes, the VAE decodes.
-      markerPhase_ = bar->second > 0 && contains(t, "100%") ? "vae_decode" : "inference";
-    }
-  } else if (t.starts_with("Loading") || containsAny(t, {"Loading checkpoint shards", "Making pipe", "Preparing Model"})) {
+    onBar(t, *bar);
+    return;  // a progress bar never carries an error message
+  }
+  if (t.starts_with("Loading") || containsAny(t, {"Loading checkpoint shards", "Making pipe", "Preparing Model"})) {
     if (!trainingStarted_) markerPhase_ = "load";
   } else if (containsAny(t, {"Quantizing", " - quantizing"})) {
     markerPhase_ = "quantize";

@@ -52,6 +52,7 @@ class LogScanner {
 
  private:
   void onLine(std::string_view line);
+  void onBar(std::string_view line, const std::pair<std::string_view, long>& bar);
   void onOomText(std::string_view line, OomKind kind);
   std::string phaseFromTraceback() const;
 
