@@ -1,0 +1,136 @@
+// The log scanner on inline logs: message formats, phases, steps, and hostile input.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "logs/log_analysis.h"
+
+using namespace oomlint;
+
+namespace {
+constexpr std::int64_t MiB = 1 << 20;
+constexpr std::int64_t GiB = 1ll << 30;
+std::int64_t gib(double v) { return static_cast<std::int64_t>(std::llround(v * GiB)); }
+std::int64_t mib(double v) { return static_cast<std::int64_t>(std::llround(v * MiB)); }
+}  // namespace
+
+TEST_CASE("every PyTorch allocator message era parses to exact bytes") {
+  SECTION("format A/B: (GPU 0; total; already allocated; free; reserved in total)") {
+    const LogAnalysis a = analyzeLog(
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 2.00 GiB total capacity; 1.71 GiB already "
+        "allocated; 0 bytes free; 1.75 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try "
+        "setting max_split_size_mb\n");
+    CHECK(a.oom);
+    CHECK(a.kind == OomKind::CudaAlloc);
+    CHECK(a.numbers.triedToAllocate == mib(20));
+    CHECK(a.numbers.totalCapacity == gib(2.00));
+    CHECK(a.numbers.allocatedByPytorch == gib(1.71));
+    CHECK(a.numbers.free == 0);
+    CHECK(a.numbers.reservedUnallocated == gib(1.75) - gib(1.71));
+  }
+  SECTION("format C: the 'capacty' typo of torch 2.1") {
+    const LogAnalysis a = analyzeLog(
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 27.12 GiB. GPU 0 has a total capacty of 11.99 "
+        "GiB of which 0 bytes is free. Of the allocated memory 16.16 GiB is allocated by PyTorch, and 144.59 MiB is "
+        "reserved by PyTorch but unallocated.\n");
+    CHECK(a.numbers.triedToAllocate == gib(27.12));
+    CHECK(a.numbers.totalCapacity == gib(11.99));
+    CHECK(a.numbers.free == 0);
+    CHECK(a.numbers.allocatedByPytorch == gib(16.16));
+    CHECK(a.numbers.reservedUnallocated == mib(144.59));
+    CHECK_FALSE(a.numbers.processInUse.has_value());
+  }
+  SECTION("format E with another process and this process's total") {
+    const LogAnalysis a = analyzeLog(
+        "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 224.00 MiB. GPU  has a total capacity of "
+        "44.34 GiB of which 160.81 MiB is free. Process 47694 has 30.17 GiB memory in use. Including non-PyTorch memory, "
+        "this process has 14.00 GiB memory in use. Of the allocated memory 12.50 GiB is allocated by PyTorch, with 1.00 "
+        "GiB allocated in private pools (e.g., CUDA Graphs), and 512.00 MiB is reserved by PyTorch but unallocated.\n");
+    CHECK(a.numbers.totalCapacity == gib(44.34));
+    CHECK(a.numbers.free == mib(160.81));
+    CHECK(a.numbers.processInUse == gib(14.00));
+    CHECK(a.numbers.allocatedByPytorch == gib(12.50));
+    CHECK(a.numbers.reservedUnallocated == mib(512));
+    CHECK(a.gpuStateSuspect);  // another process holds 30 GiB
+  }
+  SECTION("other allocators and failures") {
+    CHECK(analyzeLog("RuntimeError: CUDA error: out of memory\n").kind == OomKind::CudaError);
+    CHECK(analyzeLog("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`\n").kind ==
+          OomKind::CublasAlloc);
+    CHECK(analyzeLog("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 4.50 GiB\n").kind == OomKind::HipAlloc);
+    const LogAnalysis mps = analyzeLog(
+        "RuntimeError: MPS backend out of memory (MPS allocated: 5.05 GB, other allocations: 2.29 GB, max allowed: 6.77 "
+        "GB). Tried to allocate 1024.00 MB on private pool.\n");
+    CHECK(mps.kind == OomKind::MpsAlloc);
+    CHECK(mps.numbers.totalCapacity == gib(6.77));
+    CHECK(mps.numbers.triedToAllocate == mib(1024));
+    CHECK(analyzeLog("[123.4] Out of memory: Killed process 4121 (python)\n").kind == OomKind::HostRam);
+    CHECK(analyzeLog("step 3\nKilled\n").kind == OomKind::HostRam);
+    const LogAnalysis comfy = analyzeLog(
+        "torch.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)\n"
+        "Currently allocated     : 22.45 GiB\nRequested               : 192.00 MiB\nDevice limit            : 23.69 GiB\n"
+        "Free (according to CUDA): 10.94 MiB\n");
+    CHECK(comfy.kind == OomKind::ComfyAlloc);
+    CHECK(comfy.numbers.totalCapacity == gib(23.69));
+    CHECK(comfy.numbers.free == mib(10.94));
+  }
+}
+
+TEST_CASE("AI Toolkit's phases, the step from its bar, and an OOM hidden behind a later error") {
+  const std::string log =
+      "Running 1 job\nLoading Flux model\nQuantizing Transformer\nGenerating baseline samples before training\n"
+      "my_lora:   0%|          | 0/2000 [00:00<?, ?it/s]\r"
+      "my_lora:   0%|          | 4/2000 [00:10<1:20:00, 2.40s/it, lr: 1.0e-04 loss: 4.1e-01]\r\n"
+      "\n################################################\n# OOM during training step, skipping batch 1/3 #\n"
+      "################################################\n\n"
+      "Error running job: local variable 'loss_dict' referenced before assignment\n";
+  const LogAnalysis a = analyzeLog(log);
+  CHECK(a.oom);
+  CHECK(a.kind == OomKind::CudaAlloc);
+  CHECK(a.phase == "train_step");
+  CHECK(a.step == 5);
+  CHECK(a.skippedBatches == 1);
+  CHECK_FALSE(a.continuedAfterOom);
+  CHECK(a.failure.empty());  // the later error is the OOM's consequence, not another failure
+
+  CHECK(analyzeLog("Loading Flux model\nQuantizing Transformer\ntorch.OutOfMemoryError: CUDA out of memory. Tried to "
+                   "allocate 72.00 MiB.\n").phase == "quantize");
+  CHECK(analyzeLog("Running 1 job\nGenerating baseline samples before training\ntorch.OutOfMemoryError: CUDA out of "
+                   "memory.\n").phase == "baseline_sample");
+  const LogAnalysis nan = analyzeLog("Running 1 job\nValueError: NaN loss detected\n");
+  CHECK_FALSE(nan.oom);
+  CHECK(nan.phase == "none");
+  CHECK_FALSE(nan.failure.empty());
+}
+
+TEST_CASE("the scanner gives the same answer whatever the chunking, and survives junk") {
+  const std::string log =
+      "Running 1 job\r\nmy_lora:  10%|#         | 199/2000 [05:00<45:00,  1.50s/it, lr: 1.0e-04]\r\n"
+      "\x1b[31mtorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of "
+      "23.55 GiB of which 10.00 MiB is free. Of the allocated memory 20.00 GiB is allocated by PyTorch, and 1.00 GiB is "
+      "reserved by PyTorch but unallocated.\x1b[0m\r\n";
+  const LogAnalysis whole = analyzeLog(log);
+  CHECK(whole.step == 200);
+  CHECK(whole.numbers.totalCapacity == gib(23.55));
+  for (std::size_t chunk : {1u, 2u, 7u, 64u}) {
+    LogScanner scanner;
+    for (std::size_t i = 0; i < log.size(); i += chunk) scanner.feed(std::string_view(log).substr(i, chunk));
+    const LogAnalysis a = scanner.finish();
+    INFO("chunk " << chunk);
+    CHECK(a.step == whole.step);
+    CHECK(a.numbers.totalCapacity == whole.numbers.totalCapacity);
+    CHECK(a.numbers.reservedUnallocated == whole.numbers.reservedUnallocated);
+    CHECK(a.lines == whole.lines);
+  }
+  // Binary junk, invalid UTF-8, a 1 MiB line and a cut-off message: an answer, never a crash.
+  std::mt19937 random(7);
+  std::string junk(1 << 20, '\0');
+  for (auto& c : junk) c = static_cast<char>(random());
+  const LogAnalysis noise = analyzeLog(junk);
+  CHECK(noise.bytes == junk.size());
+  const LogAnalysis cut = analyzeLog(std::string(300000, 'x') + "\n\xff\xfe torch.OutOfMemoryError: CUDA out of memory. "
+                                     "Tried to allocate 2.00 GiB. GPU 0 has a total capac");
+  CHECK(cut.oom);
+  CHECK(cut.numbers.triedToAllocate == gib(2));
+  CHECK_FALSE(cut.numbers.totalCapacity.has_value());
+}
