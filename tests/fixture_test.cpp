@@ -74,8 +74,9 @@ std::multiset<Expected> jsonExpectations(const std::filesystem::path& expectFile
   return out;
 }
 
-// `# fixture-gpu: RTX 3090` or `# fixture-vram: 24` names the card the estimate findings are for.
-AnalyzeOptions optionsFor(const std::string& text) {
+// `# fixture-gpu: RTX 3090` or `# fixture-vram: 24` names the card the estimate findings are for;
+// `# fixture-log: ../diagnosis/x.log` attaches a log, as --log does.
+AnalyzeOptions optionsFor(const std::string& text, const std::filesystem::path& file) {
   AnalyzeOptions options;
   for (const auto& line : splitLines(text)) {
     if (auto at = line.find("# fixture-gpu:"); at != std::string::npos) {
@@ -84,6 +85,10 @@ AnalyzeOptions optionsFor(const std::string& text) {
       options.gpu = name;
     } else if (auto at2 = line.find("# fixture-vram:"); at2 != std::string::npos) {
       options.vramGib = std::stod(line.substr(at2 + 15));
+    } else if (auto at3 = line.find("# fixture-log:"); at3 != std::string::npos) {
+      std::string name = line.substr(at3 + 14);
+      name.erase(0, name.find_first_not_of(' '));
+      options.attachedLog = analyzeLog(test::readFile(file.parent_path() / name));
     }
   }
   return options;
@@ -112,7 +117,7 @@ TEST_CASE("fixtures report exactly the diagnostics they annotate") {
       const std::string text = test::readFile(file);
       const bool sidecar = file.extension() == ".json" || file.extension() == ".log";
       const auto expected = sidecar ? jsonExpectations(file.string() + ".expect") : yamlExpectations(text);
-      const FileReport report = analyzeInput(Input{file.filename().string(), text}, optionsFor(text));
+      const FileReport report = analyzeInput(Input{file.filename().string(), text}, optionsFor(text, file));
       std::multiset<Expected> actual;
       std::string messages;
       for (const auto& d : report.diagnostics) {

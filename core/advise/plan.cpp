@@ -47,7 +47,8 @@ int fewerFrames(const Architecture& arch, int frames) {
 }
 
 // Levers in the guide's order for images, or for video (frames first).
-std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor(const TrainerProcess& p) {
+std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor(const TrainerProcess& p,
+                                                                                  const std::string& failedPhase) {
   using Maker = std::function<std::optional<Lever>(const TrainingSetup&)>;
   std::vector<Maker> frames, batch, bucket, sampling, lowMemory;
 
@@ -183,9 +184,16 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
                  "gradient checkpointing keeps one input per block instead of every activation",
                  [](TrainingSetup& t) { t.gradientCheckpointing = true; }};
   };
+  const bool samplingFailed = failedPhase == "baseline_sample" || failedPhase == "sample" || failedPhase == "vae_decode";
+  const bool loadFailed = failedPhase == "load" || failedPhase == "quantize" || failedPhase == "te_cache";
+  if (samplingFailed) order.insert(order.end(), sampling.begin(), sampling.end());
+  if (loadFailed) order.insert(order.end(), lowMemory.begin(), lowMemory.end());
   if (video) order.insert(order.end(), frames.begin(), frames.end());
   order.push_back(checkpointing);
-  for (auto* group : {&batch, &bucket, &sampling, &lowMemory}) order.insert(order.end(), group->begin(), group->end());
+  for (auto* group : {&batch, &bucket, &sampling, &lowMemory}) {
+    if ((group == &sampling && samplingFailed) || (group == &lowMemory && loadFailed)) continue;
+    order.insert(order.end(), group->begin(), group->end());
+  }
   return order;
 }
 
@@ -259,7 +267,7 @@ Estimate estimateWith(const TrainingSetup& base, const std::vector<Lever>& lever
 }  // namespace
 
 std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup& setup, const MemoryModel& m,
-                                   const GpuTarget& gpu) {
+                                   const GpuTarget& gpu, const std::string& failedPhase) {
   std::vector<PlanStep> plan;
   const Estimate before = estimate(setup, m, gpu);
   if (fits(before)) {
@@ -288,7 +296,7 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
   TrainingSetup current = setup;
   double peak = before.peak().peakBytes;
   std::vector<Lever> taken;
-  for (const auto& make : leversFor(p)) {
+  for (const auto& make : leversFor(p, failedPhase)) {
     auto lever = make(current);
     if (!lever) continue;
     TrainingSetup next = current;

@@ -24,7 +24,9 @@ struct PlanStep {
   std::string why;
 };
 
+// `failedPhase` (from a crash log) puts the levers of that phase first: sampling settings for a
+// sampling OOM, quantization and low_vram for a load OOM; the guide's order otherwise.
 std::vector<PlanStep> rollbackPlan(const TrainerProcess& process, const TrainingSetup& setup, const MemoryModel& model,
-                                   const GpuTarget& gpu);
+                                   const GpuTarget& gpu, const std::string& failedPhase = "");
 
 }  // namespace oomlint
