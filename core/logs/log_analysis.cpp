@@ -154,6 +154,9 @@ std::string phaseOfFrame(const std::string& fn) {
   if (containsAny(f, {"common_ksampler", "launch_sampling", "sample_euler", "sample_dpm", "ksampler"})) return "inference";
   if (containsAny(f, {"training_step", "validation_step", "shared_step"})) return "train_step";
   if (containsAny(f, {"prepare_model", "_prepare_one"})) return "load";
+  if (containsAny(f, {"load_models_gpu", "load_model_gpu"})) return "model_load";
+  if (f == "_apply" || f == "convert") return "load";  // Module.to(): weights moving onto the GPU
+  if (f == "train") return "train_outer";  // kohya's trainer.train() wraps loading too: the weakest evidence
   if (containsAny(f, {"quantize", "quantiz"})) return "quantize";
   if (containsAny(f, {"cache_latents", "cache_latent", "encode_images", "encode_video", "vae_encode", "encode_first_stage"})) {
     return "latent_cache";
@@ -229,7 +232,12 @@ LogAnalysis LogScanner::finish() {
     r.phase = phase.empty() ? "unknown" : phase;
     // The step being trained; for a sample or save, the step it announces (AI Toolkit samples at the bar's step).
     if (r.phase == "train_step") r.step = stepAtOom_;
-    if (r.phase == "sample" || r.phase == "save") r.step = announcedAtOom_ ? announcedAtOom_ : (aiToolkit_ ? stepAtOom_ : std::nullopt);
+    const bool announcedHere = announcedAtOom_ && announcedPhaseAtOom_ == r.phase;
+    if (r.phase == "sample" || r.phase == "save") {
+      // AI Toolkit samples at the step its bar reached; kohya announces the step it samples at.
+      r.step = announcedHere ? announcedAtOom_ : (aiToolkit_ ? stepAtOom_ : std::nullopt);
+      if (aiToolkit_ && announcedAtOom_ && stepAtOom_ && r.phase == "sample") r.step = std::max(*announcedAtOom_, *stepAtOom_);
+    }
     const OomNumbers& n = r.numbers;
     // Memory this process's PyTorch pool does not account for, beyond a CUDA context's worth.
     std::int64_t outside = 0;
@@ -242,7 +250,8 @@ LogAnalysis LogScanner::finish() {
     } else if (n.totalCapacity && outside > std::max<std::int64_t>(*n.totalCapacity / 4, 3ll << 29)) {
       r.gpuStateSuspect = true;
       r.gpuStateReason = "most of the GPU's memory is held outside this process's PyTorch pool";
-    } else if (n.free && n.triedToAllocate && *n.free > (1ll << 30) && *n.free > 10 * *n.triedToAllocate) {
+    } else if (n.free && n.triedToAllocate && *n.free > (1ll << 30) && *n.free > 10 * *n.triedToAllocate &&
+               !contains(r.oomText, " allowed")) {  // a set_per_process_memory_fraction cap explains it
       r.gpuStateSuspect = true;
       r.gpuStateReason = "plenty is free, yet a small allocation failed: the allocator or driver state, not the config";
     } else if (n.totalCapacity && n.free && n.processInUse && *n.free < (64ll << 20) &&
@@ -258,33 +267,38 @@ LogAnalysis LogScanner::finish() {
 
 std::string LogScanner::phaseFromTraceback() const {
   // Several frames may speak: a trainer's sampling call outranks the VAE decode inside it, which outranks
-  // a generation tool's sampler; module moves (.to(), _apply) mean loading only when nothing else speaks.
-  static constexpr std::string_view kPriority[] = {"sample",     "quantize",   "latent_cache", "te_cache",
-                                                   "vae_decode", "train_step", "inference",    "load"};
-  std::vector<std::string> seen;
-  for (const auto& f : frames_) seen.push_back(phaseOfFrame(f));
-  for (auto phase : kPriority) {
-    if (std::find(seen.begin(), seen.end(), phase) != seen.end()) return std::string(phase);
+  // a generation tool's sampler; module moves (.to(), _apply) mean loading when nothing more specific speaks.
+  // "model_load" (a UI loading weights onto the GPU inside a sampler call) counts as load; quoted source
+  // lines are the weakest evidence, used only when no frame name speaks.
+  static constexpr std::string_view kPriority[] = {"sample",     "quantize",   "latent_cache", "te_cache", "model_load",
+                                                   "vae_decode", "train_step", "inference",    "load",     "train_outer"};
+  std::vector<std::string> seen, quoted;
+  for (const auto& f : frames_) (f.starts_with("code:") ? quoted : seen).push_back(phaseOfFrame(f));
+  for (const auto* list : {&seen, &quoted}) {
+    for (auto phase : kPriority) {
+      if (std::find(list->begin(), list->end(), phase) == list->end()) continue;
+      if (phase == "model_load") return "load";
+      if (phase == "train_outer") return "train_step";
+      return std::string(phase);
+    }
   }
-  const bool moving = std::any_of(frames_.begin(), frames_.end(), [](const std::string& f) { return f == "_apply" || f == "convert"; });
-  return moving ? "load" : std::string();
+  return {};
 }
 
 void LogScanner::onOomText(std::string_view line, OomKind kind) {
   LogAnalysis& r = result_;
-  const bool sameMessage = r.oom && r.oomLine == static_cast<int>(r.lines);
-  if (!sameMessage) {
-    // A new OOM message replaces the figures of an earlier one.
-    if (!(r.oom && r.numbers.triedToAllocate && !sizeAfter(line, "Tried to allocate") && kind != OomKind::ComfyAlloc)) {
-      r.numbers = {};
-    }
-  }
+  // A message with figures replaces an earlier one's; a bare repeat ("Error running job: CUDA out of
+  // memory…" without them, a banner) keeps them.
+  const bool newEvent = r.oom && kind != r.kind && kind != OomKind::CudaAlloc;
+  if (contains(line, "Tried to allocate") || kind == OomKind::ComfyAlloc || kind == OomKind::MpsAlloc || newEvent) r.numbers = {};
   r.oom = true;
-  if (r.kind == OomKind::None || kind != OomKind::CudaAlloc || r.kind == OomKind::HostRam) r.kind = kind;
+  // The generic allocator wording never overrides a more specific kind seen for the same failure.
+  if (kind != OomKind::CudaAlloc || r.kind == OomKind::None) r.kind = kind;
   r.oomLine = static_cast<int>(r.lines);
   r.oomText = std::string(line.substr(0, 400));
   OomNumbers& n = r.numbers;
   if (auto v = sizeAfter(line, "Tried to allocate")) n.triedToAllocate = v;
+  if (auto v = sizeAfter(line, "you tried to allocate")) n.triedToAllocate = v;  // DefaultCPUAllocator
   if (contains(line, "total capacity;") || contains(line, "already allocated")) {
     // Formats A/B: "(GPU 0; T total capacity; A already allocated; F free; R reserved in total by PyTorch)"
     n.totalCapacity = sizeBefore(line, " total capacity");
@@ -330,8 +344,9 @@ void LogScanner::onBar(std::string_view t, const std::pair<std::string_view, lon
     markerPhase_ = "train_step";
     lastStep_ = bar.second + 1;
     if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
-  } else {
-    // An unnamed bar is a generation tool's sampler; once it completes, the VAE decodes.
+  } else if (markerPhase_ != "latent_cache" && markerPhase_ != "te_cache") {
+    // An unnamed bar is a generation tool's sampler (a trainer's caching bars are unnamed too: those keep
+    // their phase); once it completes, the VAE decodes.
     markerPhase_ = bar.second > 0 && contains(t, "100%") ? "vae_decode" : "inference";
   }
 }
@@ -347,6 +362,10 @@ void LogScanner::onLine(std::string_view raw) {
   }
   if (const std::size_t bar = line.find("  | "); bar != std::string_view::npos && bar < 48 && line.find(' ') == bar) {
     line.remove_prefix(bar + 4);
+  }
+  // torchrun/accelerate prefix each rank's output with "[rank0]: ".
+  if (line.starts_with("[rank") && line.find("]: ") != std::string_view::npos && line.find("]: ") < 12) {
+    line.remove_prefix(line.find("]: ") + 3);
   }
   const std::string_view t = trimmed(line);
   if (t.empty()) return;
@@ -373,8 +392,10 @@ void LogScanner::onLine(std::string_view raw) {
   }
   if (frames_.size() > 256) frames_.erase(frames_.begin());
 
-  // Progress markers (AI Toolkit first, common ones of other tools after).
-  if (auto bar = tqdmBar(t)) {
+  if (containsAny(t, {"ai-toolkit", "toolkit/", "Saving at step", "Running  1 process"})) aiToolkit_ = true;
+  // Progress markers (AI Toolkit first, common ones of other tools after). A bar line carries no error,
+  // except the kernel's "Killed" glued to its end.
+  if (auto bar = tqdmBar(t); bar && !t.ends_with("Killed")) {
     onBar(t, *bar);
     return;  // a progress bar never carries an error message
   }
@@ -398,12 +419,15 @@ void LogScanner::onLine(std::string_view raw) {
     markerPhase_ = "sample";
     const std::size_t colon = t.find(':', t.find("at step"));
     if (colon != std::string_view::npos) announcedStep_ = std::strtol(std::string(t.substr(colon + 1)).c_str(), nullptr, 10);
+    announcedPhase_ = "sample";
   } else if (containsAny(t, {"Requested to load", "loaded partially", "Loading model", "Loading weights"})) {
     if (!trainingStarted_) markerPhase_ = "load";
   } else if (contains(t, "TrainLoop")) {
     markerPhase_ = "train_step";  // ComfyUI trainer nodes (FluxTrainLoop)
   } else if (containsAny(t, {"Running 1 job", "# Running job:"})) {
     aiToolkit_ = true;
+  } else if (contains(t, "cudaMallocAsync")) {
+    mallocAsync_ = true;
   } else if (contains(t, "got prompt")) {
     markerPhase_ = "inference";
   } else if (containsAny(t, {"executing VAEDecode", "VAEDecode"})) {
@@ -411,6 +435,7 @@ void LogScanner::onLine(std::string_view raw) {
   } else if (t.starts_with("Saving at step")) {
     markerPhase_ = "save";
     announcedStep_ = std::strtol(std::string(t.substr(15)).c_str(), nullptr, 10);
+    announcedPhase_ = "save";
   } else if (contains(t, "OOM during training step, skipping batch")) {
     ++result_.skippedBatches;
     skipStep_ = lastStep_.value_or(1);
@@ -429,6 +454,10 @@ void LogScanner::onLine(std::string_view raw) {
     kind = OomKind::HipAlloc;
   } else if (contains(t, "MPS backend out of memory")) {
     kind = OomKind::MpsAlloc;
+  } else if (contains(t, "Ran out of memory when regular VAE")) {
+    // ComfyUI/Forge recover by decoding tiled: an OOM all the same, of the allocator in use.
+    kind = mallocAsync_ ? OomKind::ComfyAlloc : OomKind::CudaAlloc;
+    markerPhase_ = contains(t, "encoding") ? "latent_cache" : "vae_decode";
   } else if (containsAny(t, {"would exceed allowed memory", "Allocation on device"})) {
     kind = OomKind::ComfyAlloc;
     comfyLinesLeft_ = 8;
@@ -441,21 +470,18 @@ void LogScanner::onLine(std::string_view raw) {
   } else if (containsAny(t, {"DefaultCPUAllocator: not enough memory", "Out of memory: Killed process", "paging file is too small",
                              "os error 1455", "exited with code 137", "exit status -9", "exit code 137", "exit code -9",
                              "returned -9"}) ||
-             t.starts_with("MemoryError") || t == "Killed" || t.ends_with(" Killed")) {
+             t.starts_with("MemoryError") || t == "Killed" || t.ends_with(" Killed") || t.ends_with("]Killed")) {
     kind = OomKind::HostRam;
   }
   if (kind != OomKind::None) {
-    // A later generic error must not downgrade a specific kind already seen for the same failure.
-    const bool keepSpecific = result_.oom && result_.kind != OomKind::CudaAlloc && kind == OomKind::CudaAlloc;
-    const OomKind previous = result_.kind;
     onOomText(t, kind);
-    if (keepSpecific) result_.kind = previous;
     oomPhaseMarker_ = markerPhase_;
     const std::string fromTraceback = phaseFromTraceback();
     if (!fromTraceback.empty()) oomTracebackPhase_ = fromTraceback;
     else if (kind != OomKind::CudaAlloc || !t.starts_with("Error running job")) oomTracebackPhase_.clear();
     stepAtOom_ = lastStep_;
     announcedAtOom_ = announcedStep_;
+    announcedPhaseAtOom_ = announcedPhase_;
     return;
   }
 

@@ -70,6 +70,9 @@ class LogScanner {
   std::optional<long> lastStep_;
   std::optional<long> announcedStep_;   // "Saving at step N", kohya's "sample images at step N"
   std::optional<long> announcedAtOom_;
+  std::string announcedPhase_;          // the phase whose marker announced that step
+  std::string announcedPhaseAtOom_;
+  bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
   std::optional<long> skipStep_;        // the step of the last skipped batch
   bool aiToolkit_ = false;
 };

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "document/reader.h"
+#include "logs/labels.h"
 #include "logs/log_analysis.h"
 
 namespace fs = std::filesystem;
@@ -35,46 +36,17 @@ int main(int argc, char** argv) {
   for (const Node* item : doc->root()->resolved()->items) {
     const std::string file = str(item, "file");
     const LogAnalysis a = analyzeLog(readFile(manifest.parent_path() / file));
-    const bool oom = item->find("oom") && item->find("oom")->truthy();
-    const std::string kind = str(item, "kind"), phase = str(item, "phase");
-    const Node* stepNode = item->find("step");
-    const std::string step = stepNode && !stepNode->isNull() ? stepNode->resolved()->text : "null";
-    const bool suspect = item->find("gpu_state_suspect") && item->find("gpu_state_suspect")->truthy();
+    const LabelComparison c = compareWithLabel(a, item);
     ++total;
-    if (oom && a.oom) ++tp;
-    if (!oom && a.oom) ++fp;
-    if (oom && !a.oom) ++fn;
-    const bool k = kind == toString(a.kind);
-    const bool p = phase == a.phase;
-    const std::string gotStep = a.step ? std::to_string(*a.step) : "null";
-    const bool s = step == gotStep;
-    const bool g = suspect == a.gpuStateSuspect;
-    bool numbers = true;
-    std::string numberMiss;
-    const Node* expected = item->find("numbers");
-    auto check = [&](const char* key, const std::optional<std::int64_t>& got) {
-      const Node* e = expected ? expected->find(key) : nullptr;
-      const bool want = e && e->isNumber();
-      if (want != got.has_value() || (want && static_cast<std::int64_t>(e->number()) != *got)) {
-        numbers = false;
-        numberMiss += std::string(" ") + key + "=" + (got ? std::to_string(*got) : "-") + "/" + (want ? e->resolved()->text : "-");
-      }
-    };
-    check("tried_to_allocate", a.numbers.triedToAllocate);
-    check("total_capacity", a.numbers.totalCapacity);
-    check("free", a.numbers.free);
-    check("allocated_by_pytorch", a.numbers.allocatedByPytorch);
-    check("reserved_unallocated", a.numbers.reservedUnallocated);
-    check("process_in_use", a.numbers.processInUse);
-    kindOk += k;
-    phaseOk += p;
-    numbersOk += numbers;
-    stepOk += s;
-    suspectOk += g;
-    const bool all = (oom == a.oom) && k && p && numbers && s && g;
-    std::printf("%-44s %s oom %d/%d kind %s/%s phase %s/%s step %s/%s suspect %d/%d%s\n", file.c_str(), all ? "ok  " : "MISS", a.oom,
-                oom, std::string(toString(a.kind)).c_str(), kind.c_str(), a.phase.c_str(), phase.c_str(), gotStep.c_str(),
-                step.c_str(), a.gpuStateSuspect, suspect, numberMiss.c_str());
+    tp += c.oomLabel && a.oom;
+    fp += !c.oomLabel && a.oom;
+    fn += c.oomLabel && !a.oom;
+    kindOk += c.kind;
+    phaseOk += c.phase;
+    stepOk += c.step;
+    suspectOk += c.gpuState;
+    numbersOk += c.numbers;
+    std::printf("%-48s %s%s\n", file.c_str(), c.all() ? "ok" : "MISS (got/expected):", c.differences.c_str());
   }
   std::printf("\n%d logs: oom precision %.0f%% recall %.0f%%; kind %d/%d; phase %d/%d; step %d/%d; gpu-state %d/%d; numbers exact %d/%d\n",
               total, tp + fp ? 100.0 * tp / (tp + fp) : 100.0, tp + fn ? 100.0 * tp / (tp + fn) : 100.0, kindOk, total, phaseOk, total,
