@@ -19,15 +19,22 @@ std::string errorJson(const std::string& message) {
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// The Report JSON (DESIGN.md contract) for one pasted input, estimated against `gpu` (a catalog name)
-// or `vramGib` (> 0); both empty/0 means the default card.
+// Options for `gpu` (a catalog name) or `vramGib` (> 0); both empty/0 means the default card. An
+// unknown GPU fills `error` instead.
+oomlint::AnalyzeOptions optionsFor(const std::string& gpu, double vramGib, std::string& error) {
+  oomlint::AnalyzeOptions options;
+  if (!gpu.empty()) options.gpu = gpu;
+  if (vramGib > 0) options.vramGib = vramGib;
+  oomlint::resolveGpu(options, &error);
+  return options;
+}
+
+// The Report JSON (DESIGN.md contract) for one pasted input.
 std::string analyze(const std::string& text, const std::string& path, const std::string& gpu, double vramGib) {
   try {
-    oomlint::AnalyzeOptions options;
-    if (!gpu.empty()) options.gpu = gpu;
-    if (vramGib > 0) options.vramGib = vramGib;
     std::string error;
-    if (!oomlint::resolveGpu(options, &error)) return errorJson(error);
+    const oomlint::AnalyzeOptions options = optionsFor(gpu, vramGib, error);
+    if (!error.empty()) return errorJson(error);
     return oomlint::formatJson(oomlint::analyze({oomlint::Input{path.empty() ? "<input>" : path, text}}, options));
   } catch (const std::exception& e) {
     return errorJson(e.what());
@@ -40,11 +47,9 @@ std::string analyze(const std::string& text, const std::string& path, const std:
 std::string analyzeWithLog(const std::string& config, const std::string& path, const std::string& log, const std::string& gpu,
                            double vramGib) {
   try {
-    oomlint::AnalyzeOptions options;
-    if (!gpu.empty()) options.gpu = gpu;
-    if (vramGib > 0) options.vramGib = vramGib;
     std::string error;
-    if (!oomlint::resolveGpu(options, &error)) return errorJson(error);
+    oomlint::AnalyzeOptions options = optionsFor(gpu, vramGib, error);
+    if (!error.empty()) return errorJson(error);
     options.attachedLog = oomlint::analyzeLog(log);
     oomlint::Report report;
     report.files.push_back(oomlint::logReport("<log>", *options.attachedLog));

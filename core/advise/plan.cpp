@@ -68,7 +68,7 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
                    }
                  }};
   });
-  batch.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+  batch.push_back([&p](const TrainingSetup&) -> std::optional<Lever> {
     const int trainBatch = static_cast<int>(p.train.number("batch_size", 1));
     if (trainBatch <= 1) return std::nullopt;
     return Lever{p.train.pathOf("batch_size"), jsonInt(trainBatch), "1",
@@ -78,7 +78,6 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
                      if (!p.datasets[d.index].has("batch_size")) d.batch = 1;
                    }
                  }};
-    (void)s;
   });
   bucket.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
     auto largest = std::max_element(s.datasets.begin(), s.datasets.end(),

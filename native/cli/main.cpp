@@ -27,15 +27,23 @@ bool useColor(ColorMode mode) {
   return isatty(STDOUT_FILENO) && (noColor == nullptr || *noColor == '\0');
 }
 
-int runCheck(const CheckCommand& check) {
+// Options with the GPU the user named; nullopt (after saying why) when it is not in the catalog.
+std::optional<AnalyzeOptions> optionsWithGpu(const std::optional<std::string>& gpu, std::optional<double> vramGib) {
   AnalyzeOptions options;
-  options.gpu = check.gpu;
-  options.vramGib = check.vramGib;
-  std::string gpuError;
-  if (!resolveGpu(options, &gpuError)) {
-    std::cerr << "oomlint: " << gpuError << "\n";
-    return kExitUsage;
+  options.gpu = gpu;
+  options.vramGib = vramGib;
+  std::string error;
+  if (!resolveGpu(options, &error)) {
+    std::cerr << "oomlint: " << error << "\n";
+    return std::nullopt;
   }
+  return options;
+}
+
+int runCheck(const CheckCommand& check) {
+  auto resolved = optionsWithGpu(check.gpu, check.vramGib);
+  if (!resolved) return kExitUsage;
+  AnalyzeOptions options = *resolved;
   Report report;
   bool readFailed = false;
   auto fail = [&](const ReadFailure& failure) {
@@ -76,14 +84,9 @@ int runCheck(const CheckCommand& check) {
 }
 
 int runFix(const FixCommand& fix) {
-  AnalyzeOptions options;
-  options.gpu = fix.gpu;
-  options.vramGib = fix.vramGib;
-  std::string gpuError;
-  if (!resolveGpu(options, &gpuError)) {
-    std::cerr << "oomlint: " << gpuError << "\n";
-    return kExitUsage;
-  }
+  auto resolved = optionsWithGpu(fix.gpu, fix.vramGib);
+  if (!resolved) return kExitUsage;
+  const AnalyzeOptions& options = *resolved;
   auto read = readInput(fix.input, options.limits.maxBytes);
   if (auto* failure = std::get_if<ReadFailure>(&read)) {
     std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
