@@ -3,15 +3,19 @@
 
 #include <random>
 
+#include "format/formatters.h"
 #include "logs/log_analysis.h"
+#include "test_support.h"
+
+#include <filesystem>
 
 using namespace oomlint;
 
 namespace {
 constexpr std::int64_t MiB = 1 << 20;
 constexpr std::int64_t GiB = 1ll << 30;
-std::int64_t gib(double v) { return static_cast<std::int64_t>(std::llround(v * GiB)); }
-std::int64_t mib(double v) { return static_cast<std::int64_t>(std::llround(v * MiB)); }
+std::int64_t inGiB(double v) { return static_cast<std::int64_t>(std::llround(v * GiB)); }
+std::int64_t inMiB(double v) { return static_cast<std::int64_t>(std::llround(v * MiB)); }
 }  // namespace
 
 TEST_CASE("every PyTorch allocator message era parses to exact bytes") {
@@ -22,22 +26,22 @@ TEST_CASE("every PyTorch allocator message era parses to exact bytes") {
         "setting max_split_size_mb\n");
     CHECK(a.oom);
     CHECK(a.kind == OomKind::CudaAlloc);
-    CHECK(a.numbers.triedToAllocate == mib(20));
-    CHECK(a.numbers.totalCapacity == gib(2.00));
-    CHECK(a.numbers.allocatedByPytorch == gib(1.71));
+    CHECK(a.numbers.triedToAllocate == inMiB(20));
+    CHECK(a.numbers.totalCapacity == inGiB(2.00));
+    CHECK(a.numbers.allocatedByPytorch == inGiB(1.71));
     CHECK(a.numbers.free == 0);
-    CHECK(a.numbers.reservedUnallocated == gib(1.75) - gib(1.71));
+    CHECK(a.numbers.reservedUnallocated == inGiB(1.75) - inGiB(1.71));
   }
   SECTION("format C: the 'capacty' typo of torch 2.1") {
     const LogAnalysis a = analyzeLog(
         "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 27.12 GiB. GPU 0 has a total capacty of 11.99 "
         "GiB of which 0 bytes is free. Of the allocated memory 16.16 GiB is allocated by PyTorch, and 144.59 MiB is "
         "reserved by PyTorch but unallocated.\n");
-    CHECK(a.numbers.triedToAllocate == gib(27.12));
-    CHECK(a.numbers.totalCapacity == gib(11.99));
+    CHECK(a.numbers.triedToAllocate == inGiB(27.12));
+    CHECK(a.numbers.totalCapacity == inGiB(11.99));
     CHECK(a.numbers.free == 0);
-    CHECK(a.numbers.allocatedByPytorch == gib(16.16));
-    CHECK(a.numbers.reservedUnallocated == mib(144.59));
+    CHECK(a.numbers.allocatedByPytorch == inGiB(16.16));
+    CHECK(a.numbers.reservedUnallocated == inMiB(144.59));
     CHECK_FALSE(a.numbers.processInUse.has_value());
   }
   SECTION("format E with another process and this process's total") {
@@ -46,11 +50,11 @@ TEST_CASE("every PyTorch allocator message era parses to exact bytes") {
         "44.34 GiB of which 160.81 MiB is free. Process 47694 has 30.17 GiB memory in use. Including non-PyTorch memory, "
         "this process has 14.00 GiB memory in use. Of the allocated memory 12.50 GiB is allocated by PyTorch, with 1.00 "
         "GiB allocated in private pools (e.g., CUDA Graphs), and 512.00 MiB is reserved by PyTorch but unallocated.\n");
-    CHECK(a.numbers.totalCapacity == gib(44.34));
-    CHECK(a.numbers.free == mib(160.81));
-    CHECK(a.numbers.processInUse == gib(14.00));
-    CHECK(a.numbers.allocatedByPytorch == gib(12.50));
-    CHECK(a.numbers.reservedUnallocated == mib(512));
+    CHECK(a.numbers.totalCapacity == inGiB(44.34));
+    CHECK(a.numbers.free == inMiB(160.81));
+    CHECK(a.numbers.processInUse == inGiB(14.00));
+    CHECK(a.numbers.allocatedByPytorch == inGiB(12.50));
+    CHECK(a.numbers.reservedUnallocated == inMiB(512));
     CHECK(a.gpuStateSuspect);  // another process holds 30 GiB
   }
   SECTION("other allocators and failures") {
@@ -62,8 +66,8 @@ TEST_CASE("every PyTorch allocator message era parses to exact bytes") {
         "RuntimeError: MPS backend out of memory (MPS allocated: 5.05 GB, other allocations: 2.29 GB, max allowed: 6.77 "
         "GB). Tried to allocate 1024.00 MB on private pool.\n");
     CHECK(mps.kind == OomKind::MpsAlloc);
-    CHECK(mps.numbers.totalCapacity == gib(6.77));
-    CHECK(mps.numbers.triedToAllocate == mib(1024));
+    CHECK(mps.numbers.totalCapacity == inGiB(6.77));
+    CHECK(mps.numbers.triedToAllocate == inMiB(1024));
     CHECK(analyzeLog("[123.4] Out of memory: Killed process 4121 (python)\n").kind == OomKind::HostRam);
     CHECK(analyzeLog("step 3\nKilled\n").kind == OomKind::HostRam);
     const LogAnalysis comfy = analyzeLog(
@@ -71,8 +75,8 @@ TEST_CASE("every PyTorch allocator message era parses to exact bytes") {
         "Currently allocated     : 22.45 GiB\nRequested               : 192.00 MiB\nDevice limit            : 23.69 GiB\n"
         "Free (according to CUDA): 10.94 MiB\n");
     CHECK(comfy.kind == OomKind::ComfyAlloc);
-    CHECK(comfy.numbers.totalCapacity == gib(23.69));
-    CHECK(comfy.numbers.free == mib(10.94));
+    CHECK(comfy.numbers.totalCapacity == inGiB(23.69));
+    CHECK(comfy.numbers.free == inMiB(10.94));
   }
 }
 
@@ -111,7 +115,7 @@ TEST_CASE("the scanner gives the same answer whatever the chunking, and survives
       "reserved by PyTorch but unallocated.\x1b[0m\r\n";
   const LogAnalysis whole = analyzeLog(log);
   CHECK(whole.step == 200);
-  CHECK(whole.numbers.totalCapacity == gib(23.55));
+  CHECK(whole.numbers.totalCapacity == inGiB(23.55));
   for (std::size_t chunk : {1u, 2u, 7u, 64u}) {
     LogScanner scanner;
     for (std::size_t i = 0; i < log.size(); i += chunk) scanner.feed(std::string_view(log).substr(i, chunk));
@@ -131,6 +135,19 @@ TEST_CASE("the scanner gives the same answer whatever the chunking, and survives
   const LogAnalysis cut = analyzeLog(std::string(300000, 'x') + "\n\xff\xfe torch.OutOfMemoryError: CUDA out of memory. "
                                      "Tried to allocate 2.00 GiB. GPU 0 has a total capac");
   CHECK(cut.oom);
-  CHECK(cut.numbers.triedToAllocate == gib(2));
+  CHECK(cut.numbers.triedToAllocate == inGiB(2));
   CHECK_FALSE(cut.numbers.totalCapacity.has_value());
+}
+
+// Inputs a fuzzer once crashed on (tests/fixtures/fuzz/): each must give a report, under the sanitizers too.
+TEST_CASE("fuzzer regressions") {
+  for (const auto& entry : std::filesystem::directory_iterator(test::sourceDir() / "tests/fixtures/fuzz")) {
+    INFO(entry.path().filename().string());
+    const std::string text = test::readFile(entry.path());
+    AnalyzeOptions options;
+    options.vramGib = 24;
+    const Report report = analyze({Input{"fuzz", text}}, options);
+    CHECK(report.files.size() == 1);
+    CHECK_FALSE(formatJson(report).empty());
+  }
 }

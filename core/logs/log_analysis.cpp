@@ -43,7 +43,11 @@ std::optional<std::int64_t> sizeAt(std::string_view s, std::size_t pos) {
                                                                             {"GB", 1073741824.0},
                                                                             {"B", 1}}};
   for (const auto& [name, factor] : units) {
-    if (s.substr(unit, name.size()) == name) return static_cast<std::int64_t>(std::llround(value * factor));
+    if (s.substr(unit, name.size()) != name) continue;
+    // No GPU has an exabyte: an absurd figure is garbage, not a size (and must not overflow).
+    const double bytes = value * factor;
+    if (!(bytes >= 0 && bytes < 1e18)) return std::nullopt;
+    return static_cast<std::int64_t>(std::llround(bytes));
   }
   return std::nullopt;
 }
