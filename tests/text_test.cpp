@@ -35,3 +35,21 @@ TEST_CASE("did-you-mean finds typos, truncations and nothing for strangers") {
   CHECK(editDistance("abc", "acb") == 1);
   CHECK(editDistance("", "abc") == 3);
 }
+
+TEST_CASE("columns stay exact across the code-point checkpoints of a long line") {
+  std::string line;
+  for (int i = 0; i < 5000; ++i) line += (i % 3 == 0) ? "é" : "a";  // 2-byte and 1-byte code points mixed
+  SourceText text("x\n" + line + "\n");
+  std::size_t offset = 2;
+  int column = 1;
+  for (std::size_t i = 0; i < line.size(); ++column) {
+    const std::size_t width = (static_cast<unsigned char>(line[i]) >= 0xC0) ? 2 : 1;
+    if (column % 97 == 0) {
+      const Position p = text.positionAt(offset + i);
+      REQUIRE(p.line == 2);
+      REQUIRE(p.column == column);
+    }
+    i += width;
+  }
+  CHECK(text.positionAt(text.size()).line == 3);
+}

@@ -1,5 +1,5 @@
-// Loads the embedded rules/ data with oomlint's own document reader: the knowledge is plain YAML
-// that a reviewer can read, diff and cite, and the build compiles it in.
+// Loads the embedded rules/ data: plain YAML that a reviewer can read, diff and cite, compiled to JSON
+// at build time (rules/compiler) so start-up parses it with the fast JSON reader.
 #include "knowledge/knowledge.h"
 
 #include <algorithm>
@@ -79,7 +79,7 @@ class Loader {
   }
 
   void catalog() {
-    const Node* root = load("rules/catalog.yaml");
+    const Node* root = load("rules/catalog.json");
     const Node* rules = root ? root->find("rules") : nullptr;
     if (rules == nullptr || !rules->isSequence()) return error("rules/catalog.yaml: no rules list");
     for (const Node* entry : rules->resolved()->items) {
@@ -99,7 +99,7 @@ class Loader {
   }
 
   void schema() {
-    const Node* root = load("rules/ai-toolkit/schema.yaml");
+    const Node* root = load("rules/ai-toolkit/schema.json");
     if (root == nullptr) return;
     if (const Node* sets = root->find("value_sets"); sets && sets->isMapping()) {
       for (const auto& [key, value] : sets->allEntries()) {
@@ -225,7 +225,7 @@ class Loader {
   }
 
   void gpus() {
-    const Node* root = load("rules/gpus.yaml");
+    const Node* root = load("rules/gpus.json");
     const Node* list = root ? root->find("gpus") : nullptr;
     if (list == nullptr || !list->isSequence()) return error("gpus.yaml: no gpus list");
     for (const Node* entry : list->resolved()->items) {
@@ -244,7 +244,7 @@ class Loader {
   }
 
   void memory() {
-    const Node* root = load("rules/memory.yaml");
+    const Node* root = load("rules/memory.json");
     if (root == nullptr) return;
     MemoryModel& m = k_.memory;
     if (const Node* list = root->find("weight_formats"); list && list->isSequence()) {
@@ -296,7 +296,7 @@ class Loader {
   }
 
   void architectures() {
-    const Node* root = load("rules/ai-toolkit/architectures.yaml");
+    const Node* root = load("rules/ai-toolkit/architectures.json");
     const Node* list = root ? root->find("architectures") : nullptr;
     if (list == nullptr || !list->isSequence()) return error("architectures.yaml: no architectures list");
     for (const Node* entry : list->resolved()->items) {

@@ -4,7 +4,18 @@
 
 namespace oomlint {
 
+namespace {
+constexpr std::size_t kCheckpoint = 64;
+bool isLead(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
+}  // namespace
+
 SourceText::SourceText(std::string text) : text_(std::move(text)) {
+  codePointCheckpoints_.reserve(text_.size() / kCheckpoint + 1);
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < text_.size(); ++i) {
+    if (i % kCheckpoint == 0) codePointCheckpoints_.push_back(count);
+    if (isLead(text_[i])) ++count;
+  }
   lineStarts_.push_back(0);
   for (std::size_t i = 0; i < text_.size(); ++i) {
     // A lone '\r' (old Mac) counts as a line break too, as it does for YAML.
@@ -28,16 +39,21 @@ std::string_view SourceText::line(int line) const {
   return std::string_view(text_).substr(begin, end - begin);
 }
 
+std::size_t SourceText::codePointsBefore(std::size_t offset) const {
+  if (codePointCheckpoints_.empty()) return 0;
+  const std::size_t block = std::min(offset / kCheckpoint, codePointCheckpoints_.size() - 1);
+  std::size_t count = codePointCheckpoints_[block];
+  // Lead bytes only, so a column is a code point index even in invalid text.
+  for (std::size_t i = block * kCheckpoint; i < offset; ++i) count += isLead(text_[i]);
+  return count;
+}
+
 Position SourceText::positionAt(std::size_t offset) const {
   offset = std::min(offset, text_.size());
   auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
-  int line = static_cast<int>(it - lineStarts_.begin());
-  std::size_t begin = lineStarts_[static_cast<std::size_t>(line - 1)];
-  int column = 1;
-  for (std::size_t i = begin; i < offset; ++i) {
-    // Count lead bytes only, so a column is a code point index even in invalid text.
-    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++column;
-  }
+  const int line = static_cast<int>(it - lineStarts_.begin());
+  const std::size_t begin = lineStarts_[static_cast<std::size_t>(line - 1)];
+  const int column = static_cast<int>(codePointsBefore(offset) - codePointsBefore(begin)) + 1;
   return {line, column, offset};
 }
 
