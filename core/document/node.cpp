@@ -105,6 +105,16 @@ bool Node::truthy() const {
   return false;
 }
 
+std::string scalarText(const Node* map, std::string_view key) {
+  const Node* v = map ? map->find(key) : nullptr;
+  return v && v->isScalar() && !v->isNull() ? v->resolved()->text : std::string();
+}
+
+double numberAt(const Node* map, std::string_view key, double fallback) {
+  const Node* v = map ? map->find(key) : nullptr;
+  return v && v->isNumber() ? v->number() : fallback;
+}
+
 bool Document::fatal() const {
   return std::any_of(problems_.begin(), problems_.end(), [](const ReadProblem& p) { return p.fatal; });
 }

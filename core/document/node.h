@@ -64,6 +64,10 @@ struct Node {
   double number() const { return resolved()->type == ScalarType::Int ? static_cast<double>(resolved()->intValue) : resolved()->floatValue; }
 };
 
+// The scalar text at `key` of a mapping (empty when absent, null or not a scalar), and its number.
+std::string scalarText(const Node* map, std::string_view key);
+double numberAt(const Node* map, std::string_view key, double fallback);
+
 enum class DocumentFormat { Yaml, Json };
 
 // A problem found while reading the text (syntax, encoding, limits, duplicate keys…).

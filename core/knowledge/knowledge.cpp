@@ -37,14 +37,8 @@ class Loader {
 
   void error(std::string message) { k_.loadErrors.push_back(std::move(message)); }
 
-  static std::string str(const Node* map, std::string_view key) {
-    const Node* v = map ? map->find(key) : nullptr;
-    return v && v->isScalar() && !v->isNull() ? v->resolved()->text : std::string();
-  }
-  static double num(const Node* map, std::string_view key, double fallback) {
-    const Node* v = map ? map->find(key) : nullptr;
-    return v && v->isNumber() ? v->number() : fallback;
-  }
+  static std::string str(const Node* map, std::string_view key) { return scalarText(map, key); }
+  static double num(const Node* map, std::string_view key, double fallback) { return numberAt(map, key, fallback); }
   static bool flag(const Node* map, std::string_view key) {
     const Node* v = map ? map->find(key) : nullptr;
     return v && v->truthy();

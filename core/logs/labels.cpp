@@ -3,10 +3,7 @@
 namespace oomlint {
 
 namespace {
-std::string text(const Node* map, std::string_view key) {
-  const Node* v = map ? map->find(key) : nullptr;
-  return v && v->isScalar() && !v->isNull() ? v->resolved()->text : std::string();
-}
+std::string text(const Node* map, std::string_view key) { return scalarText(map, key); }
 }  // namespace
 
 LabelComparison compareWithLabel(const LogAnalysis& a, const Node* label) {

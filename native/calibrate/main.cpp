@@ -30,15 +30,8 @@ std::string readFile(const fs::path& path) {
   return out.str();
 }
 
-std::string str(const Node* map, std::string_view key) {
-  const Node* v = map->find(key);
-  return v && v->isScalar() && !v->isNull() ? v->resolved()->text : std::string();
-}
-
-double number(const Node* map, std::string_view key, double fallback) {
-  const Node* v = map->find(key);
-  return v && v->isNumber() ? v->number() : fallback;
-}
+std::string str(const Node* map, std::string_view key) { return scalarText(map, key); }
+double number(const Node* map, std::string_view key, double fallback) { return numberAt(map, key, fallback); }
 
 struct Result {
   std::string id, expect, phase, ladder, trainer, source;

@@ -19,10 +19,7 @@ std::string readFile(const fs::path& p) {
   out << in.rdbuf();
   return out.str();
 }
-std::string str(const Node* m, std::string_view k) {
-  const Node* v = m ? m->find(k) : nullptr;
-  return v && v->isScalar() && !v->isNull() ? v->resolved()->text : std::string();
-}
+std::string str(const Node* m, std::string_view k) { return scalarText(m, k); }
 }  // namespace
 
 int main(int argc, char** argv) {
