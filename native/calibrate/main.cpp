@@ -134,7 +134,8 @@ int main(int argc, char** argv) {
   }
 
   if (markdown) {
-    std::printf("| case | expect | card GiB | published | estimate | error | result | phase |\n|---|---|---|---|---|---|---|---|\n");
+    std::printf("| case | expect | card GiB | published | estimate | error | result | phase | source (trainer) |\n"
+                "|---|---|---|---|---|---|---|---|---|\n");
   } else {
     std::printf("%-46s %-10s %6s %10s %16s %8s  %s\n", "case", "expect", "card", "published", "estimate", "error", "result");
   }
@@ -149,8 +150,10 @@ int main(int argc, char** argv) {
     if (r.estimated) std::snprintf(estimate, sizeof estimate, "%.1f ± %.1f", r.estimateGib, r.uncertaintyGib);
     const char* result = r.pass ? "pass" : "MISS";
     if (markdown) {
-      std::printf("| %s | %s | %.0f | %s | %s | %s | %s | %s |\n", r.id.c_str(), r.expect.c_str(), r.gpuGib, published, estimate,
-                  error, result, r.phase.empty() ? "peak" : r.phase.c_str());
+      std::string source = r.source;
+      std::replace(source.begin(), source.end(), '|', '/');  // keep the Markdown table intact
+      std::printf("| %s | %s | %.0f | %s | %s | %s | %s | %s | %s (%s) |\n", r.id.c_str(), r.expect.c_str(), r.gpuGib, published,
+                  estimate, error, result, r.phase.empty() ? "peak" : r.phase.c_str(), source.c_str(), r.trainer.c_str());
     } else {
       std::printf("%-46s %-10s %6.0f %10s %16s %8s  %s%s%s\n", r.id.c_str(), r.expect.c_str(), r.gpuGib, published, estimate, error,
                   result, r.note.empty() ? "" : "  ", r.note.c_str());
