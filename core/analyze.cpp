@@ -86,6 +86,15 @@ void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root,
   }
 }
 
+// Each plan step as a text edit at exact positions, so a front end can apply it where it stands.
+void attachEdits(const Document& doc, std::vector<PlanStep>& plan) {
+  for (auto& step : plan) {
+    if (auto edit = editFor(doc, ValueChange{step.path, step.toJson})) {
+      step.edit = PlanStep::Edit{doc.source().rangeOf(edit->begin, edit->end), std::move(edit->text)};
+    }
+  }
+}
+
 FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
   FileReport file;
   file.path = input.path;
@@ -128,6 +137,7 @@ FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
       const MemoryModel& model = knowledge().memory;
       file.estimate = estimate(*setup, model, *gpu);
       file.plan = rollbackPlan(process, *setup, model, *gpu, options.attachedLog ? options.attachedLog->phase : "");
+      attachEdits(*doc, file.plan);
       if (file.gpuGiven) reportEstimate(process, root, file, findings);
       if (options.attachedLog) compareWithLog(*options.attachedLog, *file.estimate, root, findings);
       break;

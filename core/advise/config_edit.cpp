@@ -8,12 +8,6 @@ namespace oomlint {
 
 namespace {
 
-struct TextEdit {
-  std::size_t begin;
-  std::size_t end;
-  std::string text;
-};
-
 // The mapping at `path` (a section such as config.process[0].train), or nullptr.
 const Node* sectionAt(const Node* root, std::string_view path) {
   const Node* node = valueAtPath(root, path);
@@ -52,28 +46,32 @@ std::optional<TextEdit> insertion(const Document& doc, const Node* map, const st
 
 }  // namespace
 
+std::optional<TextEdit> editFor(const Document& doc, const ValueChange& change, std::string* why) {
+  if (const Node* value = valueAtPath(doc.root(), change.path)) {
+    // JSON values are valid YAML flow values, so the same text serves both formats. An empty YAML
+    // value (`key:`) has a zero-width range just after its colon.
+    const bool empty = value->range.end.offset == value->range.start.offset;
+    return TextEdit{value->range.start.offset, value->range.end.offset, (empty ? " " : "") + change.toJson};
+  }
+  const std::size_t dot = change.path.rfind('.');
+  const std::string parent = change.path.substr(0, dot);
+  const std::string key = change.path.substr(dot + 1);
+  const Node* section = sectionAt(doc.root(), parent);
+  auto insert = section ? insertion(doc, section, key, change.toJson) : std::nullopt;
+  if (!insert && why) *why = change.path + ": no `" + parent + "` section to add it to";
+  return insert;
+}
+
 EditResult applyChanges(const Document& doc, const std::vector<ValueChange>& changes) {
   EditResult result;
   std::vector<TextEdit> edits;
   for (const auto& change : changes) {
-    const Node* value = valueAtPath(doc.root(), change.path);
-    if (value != nullptr) {
-      // JSON values are valid YAML flow values, so the same text serves both formats. An empty YAML
-      // value (`key:`) has a zero-width range just after its colon.
-      const bool empty = value->range.end.offset == value->range.start.offset;
-      edits.push_back({value->range.start.offset, value->range.end.offset, (empty ? " " : "") + change.toJson});
-      continue;
+    std::string why;
+    if (auto edit = editFor(doc, change, &why)) {
+      edits.push_back(std::move(*edit));
+    } else {
+      result.skipped.push_back(why);
     }
-    const std::size_t dot = change.path.rfind('.');
-    const std::string parent = change.path.substr(0, dot);
-    const std::string key = change.path.substr(dot + 1);
-    const Node* section = sectionAt(doc.root(), parent);
-    auto insert = section ? insertion(doc, section, key, change.toJson) : std::nullopt;
-    if (!insert) {
-      result.skipped.push_back(change.path + ": no `" + parent + "` section to add it to");
-      continue;
-    }
-    edits.push_back(*insert);
   }
   // Apply from the end so earlier offsets stay valid; insertions at the same place keep their order.
   std::stable_sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.begin > b.begin; });

@@ -15,6 +15,17 @@ struct ValueChange {
   std::string toJson;  // the new value as JSON text ("1", "true", "[512, 768]")
 };
 
+// One change as a replacement of the bytes [begin, end) of the source.
+struct TextEdit {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::string text;
+};
+
+// The edit that writes `change` into the document: the value replaced where the key exists, else a
+// new entry at the end of its section. nullopt (with the reason in `why`) when there is no section.
+std::optional<TextEdit> editFor(const Document& doc, const ValueChange& change, std::string* why = nullptr);
+
 struct EditResult {
   std::string text;                  // the edited config
   std::vector<std::string> skipped;  // changes that could not be placed, with the reason

@@ -3,11 +3,13 @@
 // When the job fits with room, the settings that can be added back, one at a time.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "aitk/job.h"
 #include "estimate/estimate.h"
+#include "text/source_text.h"
 
 namespace oomlint {
 
@@ -22,6 +24,13 @@ struct PlanStep {
   bool needed = false;
   bool rampUp = false;
   std::string why;
+  // The step written into the config text: replace `edit->range` by `edit->text` (absent when the
+  // config has no section to put it in). Positions refer to the text the plan was made from.
+  struct Edit {
+    Range range;
+    std::string text;
+  };
+  std::optional<Edit> edit;
 };
 
 // `failedPhase` (from a crash log) puts the levers of that phase first: sampling settings for a

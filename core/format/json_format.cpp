@@ -50,6 +50,10 @@ nlohmann::ordered_json planJson(const std::vector<PlanStep>& plan) {
                    {"needed", step.needed},
                    {"why", step.why}};
     if (step.rampUp) item["ramp_up"] = true;
+    if (step.edit) {
+      item["edit"] = {{"range", {{"start", position(step.edit->range.start)}, {"end", position(step.edit->range.end)}}},
+                      {"text", step.edit->text}};
+    }
     out.push_back(std::move(item));
   }
   return out;

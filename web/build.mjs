@@ -1,0 +1,60 @@
+// Bundles the page, its analysis worker and the widget into a static folder any host can serve.
+//   node build.mjs [--wasm-dir DIR] [--out DIR]
+// Defaults: the wasm preset's module (build/wasm/wasm) and build/web.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const webDir = path.dirname(fileURLToPath(import.meta.url));
+const repoDir = path.resolve(webDir, '..');
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  return path.resolve(at > 0 ? process.argv[at + 1] : fallback);
+};
+const wasmDir = option('--wasm-dir', path.join(repoDir, 'build/wasm/wasm'));
+const outDir = option('--out', path.join(repoDir, 'build/web'));
+
+for (const file of ['oomlint.js', 'oomlint.wasm']) {
+  if (!fs.existsSync(path.join(wasmDir, file))) {
+    console.error(`build.mjs: ${path.join(wasmDir, file)} is missing: build the wasm preset first (cmake --build --preset wasm)`);
+    process.exit(1);
+  }
+}
+
+fs.rmSync(outDir, { recursive: true, force: true });
+fs.mkdirSync(path.join(outDir, 'examples'), { recursive: true });
+
+const common = {
+  bundle: true,
+  minify: true,
+  target: ['chrome111', 'firefox113', 'safari16.4'],
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Emscripten's glue reaches for Node's modules only when it runs under Node.
+  alias: { 'oomlint-wasm': path.join(wasmDir, 'oomlint.js') },
+  external: ['fs', 'path'],
+};
+
+await Promise.all([
+  esbuild.build({ ...common, entryPoints: [path.join(webDir, 'src/page/main.js')], outfile: path.join(outDir, 'page.js'), format: 'esm' }),
+  esbuild.build({ ...common, entryPoints: [path.join(webDir, 'src/page/page.css')], outfile: path.join(outDir, 'page.css') }),
+  esbuild.build({ ...common, entryPoints: [path.join(webDir, 'src/engine/engine-worker.js')], outfile: path.join(outDir, 'worker.js'), format: 'iife' }),
+  esbuild.build({
+    ...common,
+    entryPoints: [path.join(webDir, 'src/widget/widget.js')],
+    outfile: path.join(outDir, 'oomlint-widget.js'),
+    format: 'iife',
+    loader: { '.css': 'text' },
+  }),
+]);
+
+fs.copyFileSync(path.join(wasmDir, 'oomlint.wasm'), path.join(outDir, 'oomlint.wasm'));
+for (const page of fs.readdirSync(path.join(webDir, 'static'))) {
+  fs.copyFileSync(path.join(webDir, 'static', page), path.join(outDir, page));
+}
+const examples = path.join(repoDir, 'docs/examples');
+for (const example of fs.readdirSync(examples)) {
+  fs.copyFileSync(path.join(examples, example), path.join(outDir, 'examples', example));
+}
+console.log(`build.mjs: wrote ${path.relative(process.cwd(), outDir) || '.'}`);

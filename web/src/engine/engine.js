@@ -1,0 +1,43 @@
+// The WebAssembly core behind one small API. It runs inside a Web Worker (engine-worker.js), or on
+// the page itself where a worker cannot be made. All analysis is the core's; this only routes.
+import createOomlint from 'oomlint-wasm';
+
+/** Loads the module; `wasmUrl` is where oomlint.wasm is served. */
+export async function loadEngine(wasmUrl) {
+  const core = await createOomlint({ locateFile: () => wasmUrl });
+  return {
+    /**
+     * The Report for a config, a log, or a config with the log of its failed run.
+     * gpu: a catalog name, or '' with vramGib > 0 for a custom size; both empty: the default card.
+     */
+    analyze({ config = '', log = '', path = '', gpu = '', vramGib = 0 }) {
+      const started = performance.now();
+      const json =
+        config.trim() && log.trim()
+          ? core.analyzeWithLog(config, path, log, gpu, vramGib)
+          : core.analyze(config.trim() ? config : log, config.trim() ? path : path || '<log>', gpu, vramGib);
+      return { report: JSON.parse(json), ms: performance.now() - started };
+    },
+    catalog() {
+      return { version: core.version(), rules: JSON.parse(core.rules()), gpus: JSON.parse(core.gpus()) };
+    },
+    explain(code) {
+      return core.explain(code);
+    },
+  };
+}
+
+/** Answers the client's messages ({id, op, args}) with {id, ok, result | error}, one at a time. */
+export function serve(scope, wasmUrl) {
+  const engine = loadEngine(wasmUrl);
+  scope.addEventListener('message', async ({ data }) => {
+    const { id, op, args } = data;
+    try {
+      const loaded = await engine;
+      if (!['analyze', 'catalog', 'explain'].includes(op)) throw new Error(`unknown request ${op}`);
+      scope.postMessage({ id, ok: true, result: loaded[op](args) });
+    } catch (error) {
+      scope.postMessage({ id, ok: false, error: String(error?.message ?? error) });
+    }
+  });
+}

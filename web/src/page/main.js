@@ -1,0 +1,179 @@
+// The page: two editors, a GPU picker and the report, wired to the analysis worker. It renders the
+// core's Report and holds no analysis of its own.
+import { WorkerClient, latestOnly } from '../engine/client.js';
+import { clear, h } from '../render/dom.js';
+import { renderMarkdown } from '../render/markdown.js';
+import { renderReport } from '../render/report-view.js';
+import { applyEdits, createEditor, jumpTo, setText, showFindings } from './editors.js';
+import { setUpGpuPicker } from './gpu-picker.js';
+import { decodeState, encodeState } from './permalink.js';
+
+const DEBOUNCE_MS = 150;
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+const $ = (id) => document.getElementById(id);
+
+const client = new WorkerClient(() => new Worker('worker.js'));
+// While the user types, only the newest analysis is worth showing.
+const analyseLatest = latestOnly((input) => client.analyze(input));
+const status = (text) => {
+  $('status').textContent = text;
+};
+
+let analysed = null; // {config, log, report}: what the results on screen were computed from
+let timer = 0;
+let picker = null;
+
+const configView = createEditor($('config-editor'), { label: 'Job config, YAML or JSON', language: 'config', onChange: schedule });
+const logView = createEditor($('log-editor'), { label: 'Crash log (optional)', language: 'log', onChange: schedule });
+
+function currentInput() {
+  return {
+    config: configView.state.doc.toString(),
+    log: logView.state.doc.toString(),
+    path: $('config-name').textContent || 'config.yaml',
+    ...(picker ? picker.current() : { gpu: '', vramGib: 0 }),
+  };
+}
+
+function schedule() {
+  clearTimeout(timer);
+  timer = setTimeout(analyse, DEBOUNCE_MS);
+}
+
+async function analyse() {
+  const input = currentInput();
+  if (!input.config.trim() && !input.log.trim()) {
+    clear($('results')).append(h('p', { class: 'hint' }, 'Paste a job config (or a crash log) to see the estimate.'));
+    showFindings(configView, []);
+    showFindings(logView, []);
+    return;
+  }
+  try {
+    const result = await analyseLatest(input);
+    if (!result) return; // a newer analysis is on its way
+    render(input, result.report);
+    status(`analysed in ${result.ms.toFixed(1)} ms`);
+  } catch (error) {
+    clear($('results')).append(h('p', { class: 'report-error', role: 'alert' }, String(error.message)));
+    status('');
+  }
+}
+
+// The editor whose text a report file was made from: with both panes filled the log report is the
+// log pane's; with one filled, every file is that pane's (the core tells configs and logs apart).
+function viewFor(file, input = analysed) {
+  if (input.config.trim() && input.log.trim()) return file.kind === 'log' ? logView : configView;
+  return input.config.trim() ? configView : logView;
+}
+
+function render(input, report) {
+  analysed = { config: input.config, log: input.log, report };
+  for (const view of [configView, logView]) {
+    showFindings(view, (report.files ?? []).filter((f) => viewFor(f) === view).flatMap((f) => f.diagnostics));
+  }
+  clear($('results')).append(...renderReport(report, { onJump, onRule, onApply }));
+  document.body.dataset.analysed = String((Number(document.body.dataset.analysed) || 0) + 1);
+}
+
+function onJump(diagnostic, file) {
+  jumpTo(viewFor(file), diagnostic.range);
+}
+
+async function onRule(code) {
+  const page = await client.explain(code);
+  const body = clear($('rule-body'));
+  body.append(...(page ? renderMarkdown(page) : [h('p', {}, `No page for ${code}.`)]));
+  $('rule-dialog').showModal();
+}
+
+function onApply(steps) {
+  // Edits are positions in the analysed text; after further typing they would land wrong.
+  if (!analysed || configView.state.doc.toString() !== analysed.config) {
+    status('the config changed since the plan was made: wait for the new analysis, then apply');
+    return;
+  }
+  const applied = applyEdits(configView, steps);
+  status(`applied ${applied} change${applied === 1 ? '' : 's'} (Ctrl+Z undoes)`);
+}
+
+async function share() {
+  const { config, log, gpu, vramGib } = currentInput();
+  const link = new URL(await encodeState({ config, log, gpu, vramGib }), location.href).href;
+  history.replaceState(null, '', link);
+  const field = $('share-link');
+  field.value = link;
+  field.hidden = false;
+  field.select();
+  try {
+    await navigator.clipboard.writeText(link);
+    status('link copied: it holds the config itself, and nothing is uploaded');
+  } catch {
+    status('copy the link from the field: it holds the config itself');
+  }
+}
+
+async function openFile(file) {
+  if (file.size > MAX_FILE_BYTES) {
+    status(`${file.name} is ${(file.size / 1024 ** 2).toFixed(0)} MiB; the page opens files up to 64 MiB`);
+    return;
+  }
+  const text = await file.text();
+  if (/\.(log|txt|out)$/i.test(file.name)) {
+    $('log-details').open = true;
+    setText(logView, text);
+  } else {
+    $('config-name').textContent = file.name;
+    setText(configView, text);
+  }
+}
+
+async function loadExample(name) {
+  const response = await fetch(`examples/${name}`);
+  if (!response.ok) throw new Error(`example ${name}: ${response.status}`);
+  $('config-name').textContent = name;
+  setText(configView, await response.text());
+}
+
+function wireUi() {
+  $('open-file').addEventListener('change', (event) => {
+    for (const file of event.target.files) openFile(file);
+    event.target.value = '';
+  });
+  for (const zone of [$('config-pane'), $('log-details')]) {
+    zone.addEventListener('dragover', (event) => {
+      event.preventDefault();
+      zone.classList.add('drop');
+    });
+    zone.addEventListener('dragleave', () => zone.classList.remove('drop'));
+    zone.addEventListener('drop', (event) => {
+      event.preventDefault();
+      zone.classList.remove('drop');
+      for (const file of event.dataTransfer.files) openFile(file);
+    });
+  }
+  $('example').addEventListener('change', (event) => {
+    if (event.target.value) loadExample(event.target.value).catch((error) => status(error.message));
+    event.target.value = '';
+  });
+  $('share').addEventListener('click', share);
+  $('rule-close').addEventListener('click', () => $('rule-dialog').close());
+}
+
+async function start() {
+  wireUi();
+  const catalog = await client.catalog();
+  $('version').textContent = `oomlint ${catalog.version}`;
+  picker = setUpGpuPicker($('gpu'), $('vram'), catalog.gpus, schedule);
+  const state = await decodeState(location.hash);
+  picker.set(state ?? { gpu: '', vramGib: 0 });
+  if (state) {
+    setText(configView, state.config);
+    setText(logView, state.log);
+    if (state.log) $('log-details').open = true;
+  } else {
+    await loadExample('flux-lora-24gb.yaml');
+  }
+  await analyse();
+}
+
+start().catch((error) => status(`oomlint could not start: ${error.message}`));

@@ -1,0 +1,51 @@
+// The rollback plan in the guide's order: each step with its saving, the peak after it, whether it
+// is needed, and a button that writes it into the config (the core supplies the exact edit).
+import { h } from './dom.js';
+import { configValue, gib } from './format.js';
+
+function key(path) {
+  return path.replace(/^config\.process\[\d+\]\./, '');
+}
+
+function step(s, onApply) {
+  const change = h('span', { class: 'change' }, h('code', {}, key(s.path)), ': ', h('code', {}, configValue(s.from)), ' → ', h('code', {}, configValue(s.to)));
+  const effect = s.ramp_up
+    ? `adds ${gib(-s.saves_bytes)}, peak ${gib(s.peak_bytes_after)}`
+    : `saves ${gib(s.saves_bytes)}, peak after ${gib(s.peak_bytes_after)}${s.fits_after ? ' (fits)' : ''}`;
+  return h(
+    'li',
+    { class: ['plan-step', s.needed && 'needed', s.ramp_up && 'ramp-up'], 'data-path': s.path },
+    h('div', { class: 'plan-line' }, change, s.needed ? h('span', { class: 'badge' }, 'needed') : null),
+    h('div', { class: 'plan-effect' }, effect),
+    h('div', { class: 'plan-why' }, s.why),
+    onApply && s.edit
+      ? h('button', { class: 'apply', type: 'button', onclick: () => onApply([s]), 'aria-label': `Apply: ${key(s.path)} → ${configValue(s.to)}` }, 'Apply')
+      : null,
+  );
+}
+
+/** @param onApply(steps)  writes steps into the config; omit for a read-only plan */
+export function renderPlan(plan, { onApply } = {}) {
+  const rollback = plan.filter((s) => !s.ramp_up);
+  const rampUp = plan.filter((s) => s.ramp_up);
+  const needed = rollback.filter((s) => s.needed && s.edit);
+  const parts = [];
+  if (rollback.length) {
+    parts.push(
+      h('h3', {}, 'Rollback plan'),
+      h('p', { class: 'plan-note' }, 'In this order; each peak includes the steps above it. Learning rate and optimizer are not memory levers.'),
+      h('ol', { class: 'plan' }, rollback.map((s) => step(s, onApply))),
+    );
+    if (onApply && needed.length) {
+      parts.push(h('button', { class: 'apply-needed', type: 'button', onclick: () => onApply(needed) }, `Apply all needed (${needed.length})`));
+    }
+  }
+  if (rampUp.length) {
+    parts.push(
+      h('h3', {}, 'Room to add back'),
+      h('p', { class: 'plan-note' }, 'Once a run is stable, add one heavier setting at a time.'),
+      h('ol', { class: 'plan ramp' }, rampUp.map((s) => step(s, onApply))),
+    );
+  }
+  return h('section', { class: 'plan-section' }, parts.length ? parts : h('p', {}, 'Nothing to change.'));
+}
