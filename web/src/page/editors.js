@@ -69,6 +69,7 @@ export function createEditor(host, { text = '', label, language, onChange }) {
       ],
     }),
   });
+  host.editorView = view; // for the browser tests, which read the text the editor holds
   return view;
 }
 

@@ -1,0 +1,187 @@
+// The built page and widget in headless Chromium (Debian's, driven by playwright-core), served by a
+// plain static server on loopback. Every request the browser makes is recorded: any that is not to
+// that server fails the run. Screenshots go to $OOMLINT_ARTIFACTS_DIR (default build/browser).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { sharedDir, sourceDir } from '../node/helpers.mjs';
+import { serveStatic } from './static-server.mjs';
+
+const { chromium } = createRequire(path.join(sourceDir, 'web/package.json'))('playwright-core');
+const webDir = process.env.OOMLINT_WEB_DIR ?? path.join(sourceDir, 'build/web');
+const artifacts = process.env.OOMLINT_ARTIFACTS_DIR ?? path.join(sourceDir, 'build/browser');
+const corpus = (name) => fs.readFileSync(path.join(sharedDir, 'corpus', name), 'utf8');
+
+let server;
+let browser;
+const requests = [];
+const problems = []; // uncaught errors and console errors (a CSP violation is one)
+
+before(async () => {
+  fs.mkdirSync(artifacts, { recursive: true });
+  server = await serveStatic(webDir);
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'], // root in CI containers
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openPage(url, { width = 1280, height = 900, colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme });
+  context.on('request', (request) => requests.push(request.url()));
+  const page = await context.newPage();
+  page.on('pageerror', (error) => problems.push(`${url}: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`${url}: console: ${message.text()}`);
+  });
+  await page.goto(url);
+  return page;
+}
+
+const editorText = (page, id) => page.locator(`#${id}`).evaluate((el) => el.editorView.state.doc.toString());
+
+// Replaces an editor's text the way a paste does: focus, select all, insert.
+async function paste(page, id, text) {
+  await page.locator(`#${id} .cm-content`).click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+}
+
+async function analysisAfter(page, action) {
+  const before = Number(await page.locator('body').getAttribute('data-analysed')) || 0;
+  await action();
+  await page.waitForFunction((n) => Number(document.body.dataset.analysed) > n, before, { timeout: 15000 });
+}
+
+const verdictOf = (page) => page.locator('.results .verdict').getAttribute('data-verdict');
+
+test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by the plan, undoable', async () => {
+  const page = await openPage(server.url);
+  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 4090'));
+
+  const config = corpus('ai-toolkit/examples/train_lora_flux_24gb.yaml').replace(/batch_size: 1\n/, 'batch_size: 8\n');
+  await analysisAfter(page, () => paste(page, 'config-editor', config));
+  assert.equal(await verdictOf(page), 'oom');
+  assert.match(await page.locator('.results .verdict').textContent(), /training step needs/);
+
+  // The OL501 finding sits on the batch_size value, underlined in the editor and listed with its line.
+  const batchLine = page.locator('#config-editor .cm-line', { hasText: 'batch_size: 8' });
+  await batchLine.locator('.cm-lintRange-error').first().waitFor();
+  assert.equal(await page.locator('.finding[data-code="OL501"]').getAttribute('data-line'), '41');
+  await page.screenshot({ path: path.join(artifacts, 'page-oom.png'), fullPage: true });
+
+  // Clicking the finding selects its range in the editor.
+  await page.locator('.finding[data-code="OL501"] .message').click();
+  const selection = await page.locator('#config-editor').evaluate((el) => {
+    const { state } = el.editorView;
+    return state.sliceDoc(state.selection.main.from, state.selection.main.to);
+  });
+  assert.equal(selection, '8');
+
+  await analysisAfter(page, () => page.locator('button.apply-needed').click());
+  assert.equal(await verdictOf(page), 'fits');
+  assert.match(await editorText(page, 'config-editor'), /batch_size: 1\n/);
+  assert.equal((await editorText(page, 'config-editor')).length, config.length, 'only the value changed');
+  await page.screenshot({ path: path.join(artifacts, 'page-fits.png'), fullPage: true });
+
+  await analysisAfter(page, async () => {
+    await page.locator('#config-editor .cm-content').focus();
+    await page.keyboard.press('Control+Z');
+  });
+  assert.equal(await editorText(page, 'config-editor'), config);
+  assert.equal(await verdictOf(page), 'oom');
+  await page.context().close();
+});
+
+test('a pasted log shows its diagnosis on top; a permalink brings back the same state', async () => {
+  const page = await openPage(server.url);
+  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  await page.locator('#log-details summary').click();
+  await analysisAfter(page, () => paste(page, 'log-editor', corpus('logs/018_ai-toolkit_flux-dev-4090.log')));
+  const diagnosis = page.locator('.results > .diagnosis');
+  assert.equal(await diagnosis.getAttribute('data-phase'), 'quantize');
+  assert.match(await diagnosis.textContent(), /Out of memory in quantization/);
+  assert.equal(await page.locator('.results > :first-child').getAttribute('class'), 'diagnosis');
+  await page.screenshot({ path: path.join(artifacts, 'page-log.png'), fullPage: true });
+
+  await page.locator('#share').click();
+  const link = await page.locator('#share-link').inputValue();
+  assert.ok(link.startsWith(`${server.url}#s=`), link);
+  const state = {
+    config: await editorText(page, 'config-editor'),
+    log: await editorText(page, 'log-editor'),
+    verdict: await verdictOf(page),
+    results: await page.locator('.results').textContent(),
+  };
+
+  const reopened = await openPage(link);
+  await reopened.waitForSelector('.results .diagnosis', { timeout: 15000 });
+  assert.equal(await editorText(reopened, 'config-editor'), state.config);
+  assert.equal(await editorText(reopened, 'log-editor'), state.log);
+  assert.equal(await verdictOf(reopened), state.verdict);
+  assert.equal(await reopened.locator('.results').textContent(), state.results);
+  await reopened.context().close();
+  await page.context().close();
+});
+
+test('pasted markup stays text', async () => {
+  const page = await openPage(server.url);
+  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  const hostile = 'job: extension\nconfig:\n  name: "<img src=x onerror=window.__pwned=1>"\n  process:\n    - type: sd_trainer\n      "<img src=x onerror=window.__pwned=2>": 1\n';
+  await analysisAfter(page, () => paste(page, 'config-editor', hostile));
+  const finding = page.locator('.finding[data-code="OL201"] .message');
+  assert.match(await finding.textContent(), /<img src=x onerror=window\.__pwned=2>/);
+  assert.equal(await page.locator('.results img, #config-editor img').count(), 0);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  await page.context().close();
+});
+
+test('usable at 360 px and in the dark scheme', async () => {
+  const page = await openPage(server.url, { width: 360, height: 780, colorScheme: 'dark' });
+  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at 360 px`);
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(background, 'rgb(13, 17, 23)');
+  // Keyboard: the GPU picker and the phase segments are reachable with Tab.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'gpu');
+  assert.ok((await page.locator('.segment[tabindex="0"]').count()) > 5);
+  await page.screenshot({ path: path.join(artifacts, 'page-360-dark.png'), fullPage: true });
+  await page.context().close();
+});
+
+test('the widget page renders each widget\'s verdict', async () => {
+  const page = await openPage(`${server.url}widget-example.html`, { width: 900, height: 1000 });
+  for (const [id, verdict] of [['fits', 'fits'], ['oom', 'oom'], ['editable', 'oom']]) {
+    await page.waitForSelector(`#${id}[data-verdict]`, { timeout: 15000 });
+    assert.equal(await page.getAttribute(`#${id}`, 'data-verdict'), verdict, id);
+  }
+  // Styles stay inside the shadow root: the host page's paragraphs keep their own font.
+  const hostFont = await page.evaluate(() => getComputedStyle(document.querySelector('article p')).fontFamily);
+  assert.match(hostFont, /Georgia/);
+  assert.match(await page.locator('#oom .verdict').textContent(), /Out of memory/);
+  await page.locator('#oom .findings').waitFor();
+
+  // The editable widget applies its needed steps.
+  await page.locator('#editable button.apply-needed').click();
+  await page.waitForFunction(() => document.querySelector('#editable').dataset.verdict === 'fits', null, { timeout: 15000 });
+  await page.screenshot({ path: path.join(artifacts, 'widget.png'), fullPage: true });
+  await page.context().close();
+});
+
+test('no request left the local server and nothing failed', () => {
+  assert.ok(requests.length > 10, 'requests were recorded');
+  const foreign = requests.filter((url) => !url.startsWith(server.url));
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(problems, []);
+});
