@@ -3,7 +3,7 @@
 # ones), then build the WebAssembly dependencies (scripts/build-wasm-deps.sh).
 #
 # Usage: scripts/setup.sh [--native-only]
-#   --native-only   skip everything WebAssembly (emscripten, node, wasm deps)
+#   --native-only   skip everything WebAssembly and web (emscripten, node, npm, chromium, wasm deps)
 #
 # Idempotent; a run with nothing to do takes about a second.
 set -euo pipefail
@@ -33,8 +33,12 @@ if ((!NATIVE_ONLY)); then
   # WebAssembly: Emscripten (pulls clang/lld/binaryen/node-acorn) and
   # dpkg-dev for `apt-get source yaml-cpp` in build-wasm-deps.sh.
   PKGS+=(emscripten dpkg-dev)
-  # Any node (e.g. NodeSource's) will do; otherwise Debian's.
+  # Any node (e.g. NodeSource's) will do; otherwise Debian's. npm installs the web page's
+  # bundler, editor and browser driver (web/package-lock.json).
   command -v node >/dev/null || PKGS+=(nodejs)
+  command -v npm >/dev/null || PKGS+=(npm)
+  # The browser tests drive Debian's Chromium; the fonts make its screenshots readable.
+  PKGS+=(chromium fonts-liberation)
 fi
 
 is_installed() {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test, from nothing: install the dependencies (Debian packages; yaml-cpp for WebAssembly
 # from Debian's source package), build the native CLI and tests and the WebAssembly module, then
-# run the whole suite with CTest: unit, fixture and corpus tests (Catch2), the CLI contract and the
-# WASM-versus-CLI parity (Node's test runner).
+# run the whole suite with CTest: unit, fixture and corpus tests (Catch2), the CLI contract, the
+# WASM-versus-CLI parity over the corpus (Node's test runner) and the page and widget in headless
+# Chromium (playwright-core).
 #
 # Usage: scripts/test.sh [--asan]   --asan also builds and runs the suite under ASan+UBSan
 set -euo pipefail
@@ -18,6 +19,9 @@ step() { printf '\n== %s\n' "$*"; }
 step "WebAssembly build"
 cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j"$jobs"
+
+step "web build (make web)"
+scripts/build-web.sh
 
 step "native build"
 cmake --preset release -DOOMLINT_BUILD_TESTS=ON >/dev/null

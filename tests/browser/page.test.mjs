@@ -21,6 +21,7 @@ const requests = [];
 const problems = []; // uncaught errors and console errors (a CSP violation is one)
 
 before(async () => {
+  if (!fs.existsSync(path.join(webDir, 'index.html'))) throw new Error(`${webDir} has no built page: run \`make web\` first`);
   fs.mkdirSync(artifacts, { recursive: true });
   server = await serveStatic(webDir);
   browser = await chromium.launch({

@@ -138,9 +138,13 @@ test('--gpu prints the per-phase estimate, and the JSON estimate and plan follow
     for (const c of p.components) assert.deepEqual(Object.keys(c), ['name', 'bytes', 'how']);
   }
   assert.ok(plan.length >= 1);
-  assert.deepEqual(Object.keys(plan[0]), ['rank', 'path', 'from', 'to', 'saves_bytes', 'peak_bytes_after', 'fits_after', 'needed', 'why']);
+  assert.deepEqual(Object.keys(plan[0]), ['rank', 'path', 'from', 'to', 'saves_bytes', 'peak_bytes_after', 'fits_after', 'needed', 'why', 'edit']);
   assert.equal(plan[0].path, 'config.process[0].train.batch_size');
   assert.deepEqual([plan[0].from, plan[0].to], [8, 1]);
+  // The edit replaces exactly the value's characters with the new value.
+  const line = heavy.split('\n')[plan[0].edit.range.start.line - 1];
+  assert.equal(line.slice(plan[0].edit.range.start.column - 1, plan[0].edit.range.end.column - 1), '8');
+  assert.equal(plan[0].edit.text, '1');
   assert.ok(plan.some((s) => s.needed));
 });
 

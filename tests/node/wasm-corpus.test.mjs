@@ -1,0 +1,44 @@
+// Every config and log in ../shared/corpus through the WebAssembly module gives exactly the JSON
+// the native CLI prints for it: the browser and CI see the same findings, estimate and plan.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import test from 'node:test';
+
+import { runCli, sharedDir, wasmDir } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+
+function corpusFiles() {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(ya?ml|json|log)$/.test(entry.name) && entry.name !== 'manifest.yaml') files.push(full);
+    }
+  };
+  walk(path.join(sharedDir, 'corpus'));
+  return files.sort();
+}
+
+test('WASM and CLI agree on every corpus config and log', async () => {
+  const createOomlint = require(path.join(wasmDir, 'oomlint.js'));
+  const oomlint = await createOomlint({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'oomlint.wasm')) });
+  const files = corpusFiles();
+  const logs = files.filter((f) => f.endsWith('.log'));
+  assert.ok(files.length - logs.length >= 20 && logs.length >= 50, `corpus: ${files.length - logs.length} configs, ${logs.length} logs`);
+  for (const file of files) {
+    const text = fs.readFileSync(file, 'utf8');
+    const fromCli = runCli(['check', '--format', 'json', file]).stdout;
+    assert.deepEqual(JSON.parse(oomlint.analyze(text, file, '', 0)), JSON.parse(fromCli), file);
+  }
+  // A config with the log of its failed run, as the page sends them, against `check --log`.
+  const config = path.join(sharedDir, 'corpus/ai-toolkit/examples/train_lora_flux_24gb.yaml');
+  const log = path.join(sharedDir, 'corpus/logs/018_ai-toolkit_flux-dev-4090.log');
+  const withLog = oomlint.analyzeWithLog(fs.readFileSync(config, 'utf8'), config, fs.readFileSync(log, 'utf8'), '', 0);
+  const cliWithLog = runCli(['check', '--format', 'json', '--log', log, config]).stdout;
+  const normalise = (report) => ({ ...report, files: report.files.map((f) => (f.kind === 'log' ? { ...f, path: '<log>' } : f)) });
+  assert.deepEqual(normalise(JSON.parse(withLog)), normalise(JSON.parse(cliWithLog)));
+});
