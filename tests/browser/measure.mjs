@@ -1,0 +1,83 @@
+// Figures for docs/performance.md (printed, not asserted): the page's gzipped download, the time
+// from navigation to the first analysis on screen, and the cost of one keystroke on a 300-line config.
+//   node tests/browser/measure.mjs        (after `make web`; scripts/bench-web.sh runs both)
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+import { sharedDir, sourceDir } from '../node/helpers.mjs';
+import { serveStatic } from './static-server.mjs';
+
+const { chromium } = createRequire(path.join(sourceDir, 'web/package.json'))('playwright-core');
+const webDir = process.env.OOMLINT_WEB_DIR ?? path.join(sourceDir, 'build/web');
+const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
+
+console.log('## Download (gzip -9)');
+let total = 0;
+for (const file of ['index.html', 'page.js', 'page.css', 'worker.js', 'oomlint.wasm', 'oomlint-widget.js']) {
+  const raw = fs.readFileSync(path.join(webDir, file));
+  const gz = zlib.gzipSync(raw, { level: 9 }).length;
+  if (file !== 'oomlint-widget.js') total += gz;
+  console.log(`${file.padEnd(20)} ${kib(raw.length).padStart(11)} raw ${kib(gz).padStart(10)} gzip`);
+}
+console.log(`page total (html+js+css+worker+wasm): ${kib(total)} gzip`);
+
+const server = await serveStatic(webDir);
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+
+console.log('\n## Navigation to the first analysis on screen (fresh profile each time, loopback server)');
+const firsts = [];
+for (let run = 0; run < 7; run++) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-analysed]', { timeout: 30000 });
+  firsts.push(await page.evaluate(() => performance.getEntriesByName('oomlint-first-analysis')[0].startTime));
+  await context.close();
+}
+console.log(`median ${median(firsts).toFixed(0)} ms, min ${Math.min(...firsts).toFixed(0)} ms, max ${Math.max(...firsts).toFixed(0)} ms over ${firsts.length} loads`);
+
+// A 300-line config: the FLUX example with more sample prompts.
+const base = fs.readFileSync(path.join(sharedDir, 'corpus/ai-toolkit/examples/train_lora_flux_24gb.yaml'), 'utf8').trimEnd().split('\n');
+const at = base.findIndex((l) => /^\s+prompts:/.test(l)) + 1;
+const indent = base[at].match(/^\s*/)[0];
+while (base.length < 300) base.splice(at, 0, `${indent}- "prompt ${base.length}: a photo of p3r5on in a garden, soft light"`);
+const config = `${base.join('\n')}\n`;
+
+console.log(`\n## One keystroke on a ${config.split('\n').length - 1}-line config`);
+const context = await browser.newContext();
+const page = await context.newPage();
+await page.goto(server.url);
+await page.waitForSelector('body[data-analysed]');
+const analysed = () => page.evaluate(() => Number(document.body.dataset.analysed));
+await page.locator('#config-editor .cm-content').click();
+await page.keyboard.press('Control+A');
+let before = await analysed();
+await page.keyboard.insertText(config);
+await page.waitForFunction((n) => Number(document.body.dataset.analysed) > n, before);
+// Put the cursor at the end of the `steps:` value, as a user editing it would.
+await page.locator('#config-editor').evaluate((el) => {
+  const view = el.editorView;
+  const at = view.state.doc.toString().search(/steps: \d+/);
+  view.dispatch({ selection: { anchor: view.state.doc.lineAt(at).to }, scrollIntoView: true });
+  view.focus();
+});
+const core = [];
+const endToEnd = [];
+for (let key = 0; key < 30; key++) {
+  before = await analysed();
+  const started = await page.evaluate(() => performance.now());
+  await page.keyboard.press(key % 2 ? 'Backspace' : '1');
+  await page.waitForFunction((n) => Number(document.body.dataset.analysed) > n, before);
+  const ended = await page.evaluate(() => performance.now());
+  core.push(Number(await page.evaluate(() => document.body.dataset.analysisMs)));
+  endToEnd.push(ended - started);
+}
+console.log(`core analysis in the worker: median ${median(core).toFixed(1)} ms, p90 ${p90(core).toFixed(1)} ms`);
+console.log(`keystroke to report on screen (includes the 150 ms debounce): median ${median(endToEnd).toFixed(0)} ms, p90 ${p90(endToEnd).toFixed(0)} ms`);
+await context.close();
+await browser.close();
+await server.close();
