@@ -9,6 +9,8 @@ namespace {
 
 nlohmann::ordered_json position(const Position& p) { return {{"line", p.line}, {"column", p.column}}; }
 
+nlohmann::ordered_json rangeJson(const Range& r) { return {{"start", position(r.start)}, {"end", position(r.end)}}; }
+
 nlohmann::ordered_json fixValue(const std::string& jsonText) {
   auto parsed = nlohmann::ordered_json::parse(jsonText, nullptr, /*allow_exceptions=*/false);
   return parsed.is_discarded() ? nlohmann::ordered_json(jsonText) : parsed;
@@ -51,8 +53,7 @@ nlohmann::ordered_json planJson(const std::vector<PlanStep>& plan) {
                    {"why", step.why}};
     if (step.rampUp) item["ramp_up"] = true;
     if (step.edit) {
-      item["edit"] = {{"range", {{"start", position(step.edit->range.start)}, {"end", position(step.edit->range.end)}}},
-                      {"text", step.edit->text}};
+      item["edit"] = {{"range", rangeJson(step.edit->range)}, {"text", step.edit->text}};
     }
     out.push_back(std::move(item));
   }
@@ -95,7 +96,7 @@ std::string formatJson(const Report& report) {
       j["severity"] = std::string(toString(d.severity));
       j["message"] = d.message;
       j["path"] = d.path;
-      j["range"] = {{"start", position(d.range.start)}, {"end", position(d.range.end)}};
+      j["range"] = rangeJson(d.range);
       if (d.fix) j["fix"] = {{"path", d.fix->path}, {"from", fixValue(d.fix->fromJson)}, {"to", fixValue(d.fix->toJson)}};
       f["diagnostics"].push_back(std::move(j));
     }

@@ -80,6 +80,12 @@ test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by th
   assert.equal(await page.locator('.finding[data-code="OL501"]').getAttribute('data-line'), '41');
   await page.screenshot({ path: path.join(artifacts, 'page-oom.png'), fullPage: true });
 
+  // The rule code opens the rule's page.
+  await page.locator('.finding[data-code="OL501"] button.code').click();
+  assert.match(await page.locator('#rule-dialog h1').textContent(), /^OL501 estimated-oom/);
+  await page.screenshot({ path: path.join(artifacts, 'page-rule.png') });
+  await page.locator('#rule-close').click();
+
   // Clicking the finding selects its range in the editor.
   await page.locator('.finding[data-code="OL501"] .message').click();
   const selection = await page.locator('#config-editor').evaluate((el) => {
@@ -131,6 +137,17 @@ test('a pasted log shows its diagnosis on top; a permalink brings back the same 
   assert.equal(await verdictOf(reopened), state.verdict);
   assert.equal(await reopened.locator('.results').textContent(), state.results);
   await reopened.context().close();
+  await page.context().close();
+});
+
+test('a file opened from disk lands in its pane', async () => {
+  const page = await openPage(server.url);
+  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  const wan = path.join(sourceDir, 'docs/examples/wan21-video-lora.yaml');
+  await analysisAfter(page, () => page.setInputFiles('#open-file', wan));
+  assert.equal(await editorText(page, 'config-editor'), fs.readFileSync(wan, 'utf8'));
+  assert.equal(await page.locator('#config-name').textContent(), 'wan21-video-lora.yaml');
+  assert.ok(await page.locator('.finding[data-code="OL201"]').count());
   await page.context().close();
 });
 

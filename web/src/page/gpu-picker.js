@@ -5,6 +5,10 @@ const CUSTOM = '__custom__';
 
 /** Fills `select` (and shows `customInput` for a custom size); onChange({gpu, vramGib}). */
 export function setUpGpuPicker(select, customInput, gpus, onChange) {
+  // No card chosen: the core assumes its default, or the card a pasted log reports, and (as the CLI
+  // without --gpu) raises no estimate finding against a card the user did not name.
+  const fallback = gpus.find((g) => g.default)?.name ?? 'the default card';
+  select.append(h('option', { value: '' }, `Default: ${fallback}, or the log's card`));
   const byVendor = new Map();
   for (const g of gpus) byVendor.set(g.vendor, [...(byVendor.get(g.vendor) ?? []), g]);
   for (const [vendor, list] of byVendor) {
@@ -25,10 +29,8 @@ export function setUpGpuPicker(select, customInput, gpus, onChange) {
       if (vramGib > 0) {
         select.value = CUSTOM;
         customInput.value = String(vramGib);
-      } else if (gpus.some((g) => g.name === gpu)) {
-        select.value = gpu;
       } else {
-        select.value = gpus.find((g) => g.default)?.name ?? gpus[0].name;
+        select.value = gpus.some((g) => g.name === gpu) ? gpu : '';
       }
       customInput.hidden = select.value !== CUSTOM;
     },

@@ -34,7 +34,7 @@ export function renderMarkdown(markdown) {
       out.push(h('pre', {}, h('code', {}, code.join('\n'))));
     } else if (/^#{1,6} /.test(line)) {
       flush();
-      const level = Math.min(line.indexOf(' ') + 1, 6);
+      const level = line.indexOf(' '); // the number of #s
       out.push(h(`h${level}`, {}, inline(line.slice(line.indexOf(' ') + 1))));
     } else if (/^\s*[-*] /.test(line)) {
       if (paragraph.length) flush();
