@@ -19,4 +19,11 @@ std::string formatText(const Report& report, const TextStyle& style = {});
 // The JSON contract of DESIGN.md ("--format json"): one object, nothing else.
 std::string formatJson(const Report& report);
 
+// `file:line:col: severity: message [CODE name]` per finding, the estimate as a file-level note.
+std::string formatGcc(const Report& report);
+
+// GitHub Actions workflow commands (::error file=…,line=…::message), escaped, most severe first,
+// capped at GitHub's 10 annotations per level, then the estimate and a count of what was left out.
+std::string formatGithub(const Report& report);
+
 }  // namespace oomlint

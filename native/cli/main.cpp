@@ -73,10 +73,11 @@ int runCheck(const CheckCommand& check) {
     }
     report.files.push_back(analyzeInput(std::get<Input>(read), options));
   }
-  if (check.format == Format::Json) {
-    std::cout << formatJson(report);
-  } else {
-    std::cout << formatText(report, TextStyle{useColor(check.color)});
+  switch (check.format) {
+    case Format::Json: std::cout << formatJson(report); break;
+    case Format::Gcc: std::cout << formatGcc(report); break;
+    case Format::Github: std::cout << formatGithub(report); break;
+    case Format::Text: std::cout << formatText(report, TextStyle{useColor(check.color)}); break;
   }
   std::cout.flush();
   const int code = exitCode(report, check.failOn);

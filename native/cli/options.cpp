@@ -5,7 +5,7 @@
 namespace oomlint::cli {
 
 const char* const kUsage =
-    "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--log FILE] [--format text|json]\n"
+    "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--log FILE] [--format text|json|gcc|github]\n"
     "                     [--fail-on error|warning|info|never] [--color auto|always|never | --no-color]\n"
     "       oomlint fix FILE [--gpu NAME | --vram GIB] [-o OUT | --in-place]\n"
     "                                 write the config with the plan's needed steps applied\n"
@@ -67,9 +67,11 @@ ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
       if (!value(v)) return usageError("--format needs a value");
       if (v == "text") check.format = Format::Text;
       else if (v == "json") check.format = Format::Json;
-      else if (v == "sarif" || v == "github" || v == "junit" || v == "gcc")
-        return usageError("--format " + v + " is not available in this version (text, json)");
-      else return usageError("unknown format '" + v + "' (text, json)");
+      else if (v == "gcc") check.format = Format::Gcc;
+      else if (v == "github") check.format = Format::Github;
+      else if (v == "sarif" || v == "junit")
+        return usageError("--format " + v + " is not available in this version (text, json, gcc, github)");
+      else return usageError("unknown format '" + v + "' (text, json, gcc, github)");
     } else if (name == "--fail-on") {
       if (!value(v)) return usageError("--fail-on needs a value");
       if (v == "never") check.failOn = std::nullopt;

@@ -10,7 +10,7 @@
 
 namespace oomlint::cli {
 
-enum class Format { Text, Json };
+enum class Format { Text, Json, Gcc, Github };
 enum class ColorMode { Auto, Always, Never };
 
 struct CheckCommand {

@@ -1,0 +1,23 @@
+#include "format/summary.h"
+
+#include "knowledge/knowledge.h"
+
+namespace oomlint {
+
+std::string estimateSummary(const FileReport& file) {
+  if (!file.estimate) return {};
+  const Estimate& e = *file.estimate;
+  const PhaseEstimate& peak = e.peak();
+  std::string out = "estimate on " + e.gpu.describe() + (file.gpuGiven ? "" : ", the default card") + ": peak " +
+                    formatGiB(peak.peakBytes) + " ± " + formatGiB(peak.uncertaintyBytes) + " in " + peak.name + " — " +
+                    std::string(toString(e.verdict));
+  if (e.coarse) out += " (coarse)";
+  return out;
+}
+
+std::string ruleLabel(const std::string& code) {
+  const RuleInfo* rule = knowledge().catalog.find(code);
+  return rule ? code + " " + rule->name : code;
+}
+
+}  // namespace oomlint

@@ -1,0 +1,16 @@
+// One-line summaries shared by the line-oriented formats (gcc, github).
+#pragma once
+
+#include <string>
+
+#include "report/report.h"
+
+namespace oomlint {
+
+// "estimate on RTX 4090 (23.5 GiB): peak 40.0 GiB ± 8.5 in train_step — oom"; empty without an estimate.
+std::string estimateSummary(const FileReport& file);
+
+// "[OL201 unknown-key]" style label: the code and, when the catalog knows it, the rule's name.
+std::string ruleLabel(const std::string& code);
+
+}  // namespace oomlint
