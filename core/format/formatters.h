@@ -22,6 +22,13 @@ std::string formatJson(const Report& report);
 // `file:line:col: severity: message [CODE name]` per finding, the estimate as a file-level note.
 std::string formatGcc(const Report& report);
 
+// SARIF 2.1.0: one run, the rules that fired with their help pages, results with exact regions and
+// the key path as a logical location, fixes where a finding has one, the estimate in run properties.
+std::string formatSarif(const Report& report);
+
+// JUnit XML: a test suite per run, a test case per file, a failure per finding.
+std::string formatJunit(const Report& report);
+
 // GitHub Actions workflow commands (::error file=…,line=…::message), escaped, most severe first,
 // capped at GitHub's 10 annotations per level, then the estimate and a count of what was left out.
 std::string formatGithub(const Report& report);

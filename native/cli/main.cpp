@@ -12,6 +12,7 @@
 #include "analyze.h"
 #include "cli/input_files.h"
 #include "cli/options.h"
+#include "aitk/json_schema.h"
 #include "format/formatters.h"
 #include "knowledge/knowledge.h"
 
@@ -77,6 +78,8 @@ int runCheck(const CheckCommand& check) {
     case Format::Json: std::cout << formatJson(report); break;
     case Format::Gcc: std::cout << formatGcc(report); break;
     case Format::Github: std::cout << formatGithub(report); break;
+    case Format::Sarif: std::cout << formatSarif(report); break;
+    case Format::Junit: std::cout << formatJunit(report); break;
     case Format::Text: std::cout << formatText(report, TextStyle{useColor(check.color)}); break;
   }
   std::cout.flush();
@@ -146,6 +149,11 @@ int runRules() {
   return 0;
 }
 
+int runSchema() {
+  std::cout << jobJsonSchema();
+  return 0;
+}
+
 int runGpus() {
   for (const auto& gpu : knowledge().gpus.all()) {
     std::printf("%-26s %-7s %-12s %6.2f GiB (Linux)%s\n", gpu.name.c_str(), gpu.vendor.c_str(), gpu.gpuClass.c_str(),
@@ -173,6 +181,7 @@ int run(int argc, char** argv) {
         if constexpr (std::is_same_v<T, ExplainCommand>) return runExplain(command);
         if constexpr (std::is_same_v<T, RulesCommand>) return runRules();
         if constexpr (std::is_same_v<T, GpusCommand>) return runGpus();
+        if constexpr (std::is_same_v<T, SchemaCommand>) return runSchema();
         if constexpr (std::is_same_v<T, VersionCommand>) {
           std::cout << "oomlint " << toolVersion() << "\n";
           return 0;

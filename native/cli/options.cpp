@@ -5,18 +5,20 @@
 namespace oomlint::cli {
 
 const char* const kUsage =
-    "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--log FILE] [--format text|json|gcc|github]\n"
+    "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--log FILE] [--format FORMAT]\n"
     "                     [--fail-on error|warning|info|never] [--color auto|always|never | --no-color]\n"
     "       oomlint fix FILE [--gpu NAME | --vram GIB] [-o OUT | --in-place]\n"
     "                                 write the config with the plan's needed steps applied\n"
     "       oomlint explain CODE      print the documentation page of a rule (OL201 or unknown-key)\n"
     "       oomlint rules             list every rule code\n"
     "       oomlint gpus              list the GPU catalog (names for --gpu)\n"
+    "       oomlint schema            print a JSON Schema of the AI Toolkit job config\n"
     "       oomlint --version | --help\n"
     "\n"
     "INPUT is an AI Toolkit job config (YAML, or the JSON the UI stores) or a console log of a run; '-' reads\n"
     "stdin. --log attaches a log to the config: its capacity and failed phase shape the advice.\n"
     "--gpu names the card to estimate against (default RTX 4090); --vram gives its memory in GiB.\n"
+    "FORMAT: text (default), json, sarif (SARIF 2.1.0), github (Actions annotations), junit, gcc.\n"
     "Exit codes: 0 no finding at or above the fail level, 1 findings, 2 usage error or unparsable input,\n"
     "3 internal error.\n";
 
@@ -69,9 +71,9 @@ ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
       else if (v == "json") check.format = Format::Json;
       else if (v == "gcc") check.format = Format::Gcc;
       else if (v == "github") check.format = Format::Github;
-      else if (v == "sarif" || v == "junit")
-        return usageError("--format " + v + " is not available in this version (text, json, gcc, github)");
-      else return usageError("unknown format '" + v + "' (text, json, gcc, github)");
+      else if (v == "sarif") check.format = Format::Sarif;
+      else if (v == "junit") check.format = Format::Junit;
+      else return usageError("unknown format '" + v + "' (text, json, sarif, github, junit, gcc)");
     } else if (name == "--fail-on") {
       if (!value(v)) return usageError("--fail-on needs a value");
       if (v == "never") check.failOn = std::nullopt;
@@ -146,6 +148,7 @@ ParseResult parseArguments(const std::vector<std::string>& args) {
   if (first == "--version" || first == "-V" || first == "version") return {VersionCommand{}, {}};
   if (first == "rules") return {RulesCommand{}, {}};
   if (first == "gpus") return {GpusCommand{}, {}};
+  if (first == "schema") return {SchemaCommand{}, {}};
   if (first == "explain") {
     if (args.size() != 2) return usageError("explain takes exactly one rule code or name");
     return {ExplainCommand{args[1]}, {}};

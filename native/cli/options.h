@@ -10,7 +10,7 @@
 
 namespace oomlint::cli {
 
-enum class Format { Text, Json, Gcc, Github };
+enum class Format { Text, Json, Gcc, Github, Sarif, Junit };
 enum class ColorMode { Auto, Always, Never };
 
 struct CheckCommand {
@@ -37,10 +37,12 @@ struct ExplainCommand {
 
 struct RulesCommand {};
 struct GpusCommand {};
+struct SchemaCommand {};
 struct HelpCommand {};
 struct VersionCommand {};
 
-using Command = std::variant<CheckCommand, FixCommand, ExplainCommand, RulesCommand, GpusCommand, HelpCommand, VersionCommand>;
+using Command =
+    std::variant<CheckCommand, FixCommand, ExplainCommand, RulesCommand, GpusCommand, SchemaCommand, HelpCommand, VersionCommand>;
 
 struct ParseResult {
   std::optional<Command> command;
