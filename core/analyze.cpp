@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "advise/config_edit.h"
+#include "policy/suppressions.h"
 #include "advise/plan.h"
 #include "aitk/checks/checks.h"
 #include "aitk/job.h"
@@ -143,6 +144,7 @@ FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
       break;
     }
   }
+  if (!doc->fatal()) applySuppressions(findings.all(), findSuppressions(*doc), options.policy.suppressionsAllowed());
   file.diagnostics = std::move(findings.all());
   sortDiagnostics(file.diagnostics);
   return file;
@@ -204,7 +206,10 @@ std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* 
   return std::nullopt;
 }
 
-FileReport analyzeInput(const Input& input, const AnalyzeOptions& options) {
+namespace {
+
+// A config or a log, told apart by content; never throws.
+FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
   try {
     const std::string_view head = std::string_view(input.text).substr(0, 1 << 16);
     auto asLog = [&] {
@@ -227,6 +232,14 @@ FileReport analyzeInput(const Input& input, const AnalyzeOptions& options) {
     file.diagnostics.push_back({"OL103", Severity::Error, std::string("analysis stopped: ") + error.what(), "", {}, {}});
     return file;
   }
+}
+
+}  // namespace
+
+FileReport analyzeInput(const Input& input, const AnalyzeOptions& options) {
+  FileReport file = analyzeText(input, options);
+  applyPolicy(file.diagnostics, options.policy);
+  return file;
 }
 
 Report analyze(const std::vector<Input>& inputs, const AnalyzeOptions& options) {

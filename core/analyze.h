@@ -8,6 +8,7 @@
 #include "document/limits.h"
 #include "estimate/estimate.h"
 #include "logs/log_analysis.h"
+#include "policy/policy.h"
 #include "report/report.h"
 
 namespace oomlint {
@@ -23,6 +24,8 @@ struct AnalyzeOptions {
   std::optional<double> vramGib;   // or a memory size in GiB (2^30 bytes)
   // A log attached to the config (--log): its phase orders the advice and its capacity is the card's.
   std::optional<LogAnalysis> attachedLog;
+  // The project's word on findings (.oomlint.yaml): disabled codes, severities, inline suppressions.
+  Policy policy;
 };
 
 // Whether the text is a console log (else a config), from its first kilobytes.

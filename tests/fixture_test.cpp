@@ -75,7 +75,8 @@ std::multiset<Expected> jsonExpectations(const std::filesystem::path& expectFile
 }
 
 // `# fixture-gpu: RTX 3090` or `# fixture-vram: 24` names the card the estimate findings are for;
-// `# fixture-log: ../diagnosis/x.log` attaches a log, as --log does.
+// `# fixture-log: ../diagnosis/x.log` attaches a log, as --log does; `# fixture-project: {…}` is a
+// project file (.oomlint.yaml) in flow style.
 AnalyzeOptions optionsFor(const std::string& text, const std::filesystem::path& file) {
   AnalyzeOptions options;
   for (const auto& line : splitLines(text)) {
@@ -85,6 +86,10 @@ AnalyzeOptions optionsFor(const std::string& text, const std::filesystem::path& 
       options.gpu = name;
     } else if (auto at2 = line.find("# fixture-vram:"); at2 != std::string::npos) {
       options.vramGib = std::stod(line.substr(at2 + 15));
+    } else if (auto at4 = line.find("# fixture-project:"); at4 != std::string::npos) {
+      auto project = parseProjectConfig(line.substr(at4 + 18));
+      REQUIRE(project.problems.empty());
+      options.policy = project.config.base;
     } else if (auto at3 = line.find("# fixture-log:"); at3 != std::string::npos) {
       std::string name = line.substr(at3 + 14);
       name.erase(0, name.find_first_not_of(' '));

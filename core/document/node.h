@@ -95,6 +95,7 @@ class Document {
   void setRoot(const Node* root) { root_ = root; }
   void addProblem(ReadProblem problem) { problems_.push_back(std::move(problem)); }
   std::size_t nodeCount() const { return nodes_.size(); }
+  const std::deque<Node>& nodes() const { return nodes_; }
 
  private:
   std::shared_ptr<const SourceText> source_;

@@ -9,12 +9,14 @@
 #include <iostream>
 #include <variant>
 
+#include "aitk/json_schema.h"
 #include "analyze.h"
 #include "cli/input_files.h"
 #include "cli/options.h"
-#include "aitk/json_schema.h"
+#include "cli/project_files.h"
 #include "format/formatters.h"
 #include "knowledge/knowledge.h"
+#include "policy/suppressions.h"
 
 namespace oomlint::cli {
 
@@ -41,38 +43,90 @@ std::optional<AnalyzeOptions> optionsWithGpu(const std::optional<std::string>& g
   return options;
 }
 
+// The analysis options for one input: the command line's, then its project file's defaults. nullopt
+// (after saying why) when the project file is broken or names a GPU the catalog lacks.
+struct InputSettings {
+  AnalyzeOptions options;
+  std::optional<Severity> failOn;
+};
+
+std::optional<InputSettings> settingsFor(const std::string& input, ProjectFiles& projects, const AnalyzeOptions& base,
+                                         bool gpuGiven, const std::optional<std::optional<Severity>>& failOn) {
+  auto found = projects.forInput(input);
+  if (auto* error = std::get_if<std::string>(&found)) {
+    std::cerr << "oomlint: " << *error << "\n";
+    return std::nullopt;
+  }
+  const ProjectPolicy& project = std::get<ProjectPolicy>(found);
+  InputSettings settings{base, failOn.value_or(project.policy.failOn.value_or(Severity::Error))};
+  settings.options.policy = project.policy;
+  if (!gpuGiven && (project.policy.gpu || project.policy.vramGib)) {
+    settings.options.gpu = project.policy.gpu;
+    settings.options.vramGib = project.policy.vramGib;
+    std::string error;
+    if (!resolveGpu(settings.options, &error)) {
+      std::cerr << "oomlint: " << project.projectFile << ": " << error << "\n";
+      return std::nullopt;
+    }
+  }
+  return settings;
+}
+
 int runCheck(const CheckCommand& check) {
   auto resolved = optionsWithGpu(check.gpu, check.vramGib);
   if (!resolved) return kExitUsage;
-  AnalyzeOptions options = *resolved;
+  const bool gpuGiven = check.gpu || check.vramGib;
+  ProjectFiles projects(check.config, check.noConfig);
   Report report;
-  bool readFailed = false;
+  std::vector<std::optional<Severity>> failLevels;  // per file of the report
+  bool failed = false;
   auto fail = [&](const ReadFailure& failure) {
     std::cerr << "oomlint: cannot read " << failure.path << ": " << failure.reason << "\n";
-    readFailed = true;
+    failed = true;
   };
+  auto add = [&](FileReport file, const InputSettings& settings) {
+    report.files.push_back(std::move(file));
+    failLevels.push_back(settings.failOn);
+  };
+  std::optional<LogAnalysis> attachedLog;
   if (check.log) {
+    auto settings = settingsFor(*check.log, projects, *resolved, gpuGiven, check.failOn);
     auto scanned = scanLog(*check.log);
-    if (auto* failure = std::get_if<ReadFailure>(&scanned)) {
+    if (!settings) {
+      failed = true;
+    } else if (auto* failure = std::get_if<ReadFailure>(&scanned)) {
       fail(*failure);
     } else {
-      options.attachedLog = std::get<LogAnalysis>(scanned);
-      report.files.push_back(logReport(*check.log, *options.attachedLog));
+      attachedLog = std::get<LogAnalysis>(scanned);
+      FileReport file = logReport(*check.log, *attachedLog);
+      applyPolicy(file.diagnostics, settings->options.policy);
+      add(std::move(file), *settings);
     }
   }
   for (const auto& path : check.inputs) {
-    if (inputIsLog(path)) {
-      auto scanned = scanLog(path);
-      if (auto* failure = std::get_if<ReadFailure>(&scanned)) fail(*failure);
-      else report.files.push_back(logReport(path, std::get<LogAnalysis>(scanned)));
+    auto settings = settingsFor(path, projects, *resolved, gpuGiven, check.failOn);
+    if (!settings) {
+      failed = true;
       continue;
     }
-    auto read = readInput(path, options.limits.maxBytes);
+    settings->options.attachedLog = attachedLog;
+    if (inputIsLog(path)) {
+      auto scanned = scanLog(path);
+      if (auto* failure = std::get_if<ReadFailure>(&scanned)) {
+        fail(*failure);
+        continue;
+      }
+      FileReport file = logReport(path, std::get<LogAnalysis>(scanned));
+      applyPolicy(file.diagnostics, settings->options.policy);
+      add(std::move(file), *settings);
+      continue;
+    }
+    auto read = readInput(path, settings->options.limits.maxBytes);
     if (auto* failure = std::get_if<ReadFailure>(&read)) {
       fail(*failure);
       continue;
     }
-    report.files.push_back(analyzeInput(std::get<Input>(read), options));
+    add(analyzeInput(std::get<Input>(read), settings->options), *settings);
   }
   switch (check.format) {
     case Format::Json: std::cout << formatJson(report); break;
@@ -83,14 +137,23 @@ int runCheck(const CheckCommand& check) {
     case Format::Text: std::cout << formatText(report, TextStyle{useColor(check.color)}); break;
   }
   std::cout.flush();
-  const int code = exitCode(report, check.failOn);
-  return readFailed ? std::max(code, kExitUsage) : code;
+  // Each file against its own project's fail level; the worst outcome is the exit code.
+  int code = 0;
+  for (std::size_t i = 0; i < report.files.size(); ++i) {
+    Report single;
+    single.files.push_back(report.files[i]);
+    code = std::max(code, exitCode(single, failLevels[i]));
+  }
+  return failed ? std::max(code, kExitUsage) : code;
 }
 
 int runFix(const FixCommand& fix) {
   auto resolved = optionsWithGpu(fix.gpu, fix.vramGib);
   if (!resolved) return kExitUsage;
-  const AnalyzeOptions& options = *resolved;
+  ProjectFiles projects(fix.config, fix.noConfig);
+  auto settings = settingsFor(fix.input, projects, *resolved, fix.gpu || fix.vramGib, std::nullopt);
+  if (!settings) return kExitUsage;
+  const AnalyzeOptions& options = settings->options;
   auto read = readInput(fix.input, options.limits.maxBytes);
   if (auto* failure = std::get_if<ReadFailure>(&read)) {
     std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";

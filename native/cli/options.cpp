@@ -7,6 +7,7 @@ namespace oomlint::cli {
 const char* const kUsage =
     "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--log FILE] [--format FORMAT]\n"
     "                     [--fail-on error|warning|info|never] [--color auto|always|never | --no-color]\n"
+    "                     [--config FILE | --no-config]\n"
     "       oomlint fix FILE [--gpu NAME | --vram GIB] [-o OUT | --in-place]\n"
     "                                 write the config with the plan's needed steps applied\n"
     "       oomlint explain CODE      print the documentation page of a rule (OL201 or unknown-key)\n"
@@ -19,15 +20,12 @@ const char* const kUsage =
     "stdin. --log attaches a log to the config: its capacity and failed phase shape the advice.\n"
     "--gpu names the card to estimate against (default RTX 4090); --vram gives its memory in GiB.\n"
     "FORMAT: text (default), json, sarif (SARIF 2.1.0), github (Actions annotations), junit, gcc.\n"
+    "A project file (.oomlint.yaml, the nearest in the input's folder or above, or --config) sets the default\n"
+    "GPU, the fail level, disabled codes and severities, per path; command-line flags win.\n"
     "Exit codes: 0 no finding at or above the fail level, 1 findings, 2 usage error or unparsable input,\n"
     "3 internal error.\n";
 
 namespace {
-
-// Options of the contract that later releases implement; naming them gives a clear answer now.
-bool isPlannedOption(const std::string& arg) {
-  return arg == "--config";
-}
 
 ParseResult usageError(std::string message) { return {std::nullopt, std::move(message)}; }
 
@@ -76,8 +74,8 @@ ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
       else return usageError("unknown format '" + v + "' (text, json, sarif, github, junit, gcc)");
     } else if (name == "--fail-on") {
       if (!value(v)) return usageError("--fail-on needs a value");
-      if (v == "never") check.failOn = std::nullopt;
-      else if (auto s = parseSeverity(v)) check.failOn = *s;
+      if (v == "never") check.failOn = std::optional<Severity>{};
+      else if (auto s = parseSeverity(v)) check.failOn = s;
       else return usageError("unknown --fail-on level '" + v + "' (error, warning, info, never)");
     } else if (name == "--color") {
       if (!value(v)) return usageError("--color needs a value");
@@ -93,8 +91,11 @@ ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
       check.log = v;
     } else if (arg == "--no-color") {
       check.color = ColorMode::Never;
-    } else if (isPlannedOption(name)) {
-      return usageError(name + " is not available in this version: project configuration comes in a later release");
+    } else if (name == "--config") {
+      if (!value(v) || v.empty()) return usageError("--config needs a project file (.oomlint.yaml)");
+      check.config = v;
+    } else if (arg == "--no-config") {
+      check.noConfig = true;
     } else if (arg == "-" || arg.empty() || arg[0] != '-') {
       check.inputs.push_back(arg);
     } else if (arg == "--") {
@@ -106,6 +107,7 @@ ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
   }
   if (check.inputs.empty()) return usageError("check needs at least one INPUT ('-' for stdin)");
   if (check.gpu && check.vramGib) return usageError("give --gpu or --vram, not both");
+  if (check.config && check.noConfig) return usageError("give --config or --no-config, not both");
   return {check, {}};
 }
 
@@ -124,6 +126,11 @@ ParseResult parseFix(const std::vector<std::string>& args, std::size_t i) {
       fix.output = v;
     } else if (arg == "--in-place" || arg == "-i") {
       fix.inPlace = true;
+    } else if (name == "--config") {
+      if (!value(v) || v.empty()) return usageError("--config needs a project file (.oomlint.yaml)");
+      fix.config = v;
+    } else if (arg == "--no-config") {
+      fix.noConfig = true;
     } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
       return usageError("unknown option '" + arg + "'");
     } else if (fix.input.empty()) {

@@ -16,15 +16,20 @@ enum class ColorMode { Auto, Always, Never };
 struct CheckCommand {
   std::vector<std::string> inputs;  // "-" is stdin
   Format format = Format::Text;
-  std::optional<Severity> failOn = Severity::Error;  // nullopt = never
+  // --fail-on: unset when not given (the project file's fail_on, else error); an empty inner value is never.
+  std::optional<std::optional<Severity>> failOn;
   ColorMode color = ColorMode::Auto;
   std::optional<std::string> gpu;
   std::optional<double> vramGib;
   std::optional<std::string> log;  // --log FILE: attached to the config before it
+  std::optional<std::string> config;  // --config FILE: the project file for every input
+  bool noConfig = false;              // --no-config: no project file at all
 };
 
 struct FixCommand {
   std::string input;
+  std::optional<std::string> config;  // the project file's gpu is the default card
+  bool noConfig = false;
   std::optional<std::string> gpu;
   std::optional<double> vramGib;
   std::optional<std::string> output;  // -o FILE; stdout when absent
