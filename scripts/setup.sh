@@ -37,8 +37,9 @@ if ((!NATIVE_ONLY)); then
   # bundler, editor and browser driver (web/package-lock.json).
   command -v node >/dev/null || PKGS+=(nodejs)
   command -v npm >/dev/null || PKGS+=(npm)
-  # The browser tests drive Debian's Chromium; the fonts make its screenshots readable.
-  PKGS+=(chromium fonts-liberation)
+  # The browser tests drive Debian's Chromium; the fonts make its screenshots readable. xmllint
+  # checks the JUnit output is well-formed XML.
+  PKGS+=(chromium fonts-liberation libxml2-utils)
 fi
 
 is_installed() {
