@@ -1,8 +1,421 @@
+// `--format sarif`: SARIF 2.1.0 for code scanning (GitHub), IDE viewers and SARIF tooling. One run; the
+// rules that fired with their help pages; each result at its exact region with the key path as a
+// logical location; fixes only where the text to replace is known exactly; the estimates in the
+// run's property bag. Traps seen in other linters' SARIF are avoided on purpose: stdout holds the one
+// document, a clean run still has `results: []`, regions never hold 0, relative URIs carry %SRCROOT%.
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "format/formatters.h"
+#include "format/summary.h"
+#include "knowledge/knowledge.h"
 
 namespace oomlint {
 
-// TODO(helper): implemented in this session.
-std::string formatSarif(const Report&) { return {}; }
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view kProjectUri = "https://github.com/oomlint/oomlint";
+// Every rule's page is docs/rules/<CODE>.md in the repository; SARIF wants an absolute helpUri.
+constexpr std::string_view kRuleDocsBase = "https://github.com/oomlint/oomlint/blob/main/docs/rules/";
+// Relative paths resolve against the checkout's root, which only the consumer knows (GitHub's upload
+// action maps %SRCROOT% to the repository).
+constexpr std::string_view kSourceRoot = "%SRCROOT%";
+
+const char* level(Severity s) {
+  switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    default: return "note";
+  }
+}
+
+// ---- URIs --------------------------------------------------------------------------------------
+
+// Percent-encodes everything but RFC 3986's unreserved characters, sub-delimiters, '@' and '/'. ':' is
+// encoded too: in a relative reference "a:b.yaml" would otherwise read as the scheme "a".
+std::string percentEncode(std::string_view path) {
+  static constexpr std::string_view kKeep = "-._~!$&'()*+,;=@/";
+  std::string out;
+  for (unsigned char c : path) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || kKeep.find(static_cast<char>(c)) != std::string_view::npos) {
+      out += static_cast<char>(c);
+    } else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+Json artifactLocation(const std::string& path) {
+  if (path == "-" || path == "<stdin>") return {{"uri", "stdin"}};  // no file to resolve against a root
+  if (path.starts_with('/')) return {{"uri", "file://" + percentEncode(path)}};
+  // A Windows drive path ("C:\configs\a.yaml"), as the browser build may be handed.
+  if (path.size() > 2 && std::isalpha(static_cast<unsigned char>(path[0])) && path[1] == ':' && (path[2] == '\\' || path[2] == '/')) {
+    std::string slashed = path;
+    std::replace(slashed.begin(), slashed.end(), '\\', '/');
+    return {{"uri", "file:///" + slashed.substr(0, 2) + percentEncode(slashed.substr(2))}};
+  }
+  std::string_view relative = path;
+  while (relative.starts_with("./")) relative.remove_prefix(2);
+  return {{"uri", percentEncode(relative)}, {"uriBaseId", kSourceRoot}};
+}
+
+const char* mimeType(const FileReport& file) {
+  if (file.kind == "log") return "text/plain";
+  if (file.path.ends_with(".json")) return "application/json";
+  if (file.path.ends_with(".yaml") || file.path.ends_with(".yml")) return "application/yaml";
+  return nullptr;
+}
+
+// ---- Rules -------------------------------------------------------------------------------------
+
+// What part of oomlint's analysis a rule belongs to, from its code's hundreds (catalog.yaml's ranges).
+const char* ruleFamily(std::string_view code) {
+  if (code.size() < 3) return "other";
+  switch (code[2]) {
+    case '1': return "input";
+    case '2': return "schema";
+    case '3': return "startup-error";
+    case '4': return "silent-trap";
+    case '5': return "memory-estimate";
+    case '6': return "crash-log";
+    default: return "other";
+  }
+}
+
+Json ruleDescriptor(const std::string& code) {
+  const RuleInfo* rule = knowledge().catalog.find(code);
+  const std::string helpUri = std::string(kRuleDocsBase) + code + ".md";
+  if (rule == nullptr) {
+    // A code the catalog lacks (a build defect): still a descriptor, so the result's ruleIndex holds.
+    return {{"id", code}, {"shortDescription", {{"text", code}}}, {"helpUri", helpUri}};
+  }
+  const std::string page = !rule->page.empty() ? std::string(rule->page)
+                                               : "# " + rule->code + " " + rule->name + "\n\n" + rule->title + "\n\n" + rule->summary + "\n";
+  return {{"id", rule->code},
+          {"name", rule->name},
+          {"shortDescription", {{"text", rule->title}}},
+          {"fullDescription", {{"text", rule->summary}}},
+          {"help", {{"text", page}, {"markdown", page}}},
+          {"helpUri", helpUri},
+          {"defaultConfiguration", {{"level", level(rule->severity)}}},
+          {"properties", {{"tags", Json::array({"oomlint", ruleFamily(rule->code)})}}}};
+}
+
+// The rules the results use, in catalog order (stable across runs), then any the catalog lacks.
+std::vector<std::string> firedRules(const Report& report) {
+  std::vector<std::string> fired;
+  for (const auto& file : report.files) {
+    for (const auto& d : file.diagnostics) {
+      if (std::find(fired.begin(), fired.end(), d.code) == fired.end()) fired.push_back(d.code);
+    }
+  }
+  std::vector<std::string> ordered;
+  for (const auto& rule : knowledge().catalog.rules()) {
+    if (std::find(fired.begin(), fired.end(), rule.code) != fired.end()) ordered.push_back(rule.code);
+  }
+  for (const auto& code : fired) {
+    if (std::find(ordered.begin(), ordered.end(), code) == ordered.end()) ordered.push_back(code);
+  }
+  return ordered;
+}
+
+// ---- Regions -----------------------------------------------------------------------------------
+
+// SARIF lines and columns start at 1 and the end column is exclusive, as ours; clamp anything else so
+// a defect upstream cannot make the whole log invalid, and never let a region end before it starts.
+Json region(const Range& r) {
+  const int startLine = std::max(1, r.start.line);
+  const int startColumn = std::max(1, r.start.column);
+  const int endLine = std::max(startLine, r.end.line);
+  int endColumn = std::max(1, r.end.column);
+  if (endLine == startLine) endColumn = std::max(endColumn, startColumn);
+  return {{"startLine", startLine}, {"startColumn", startColumn}, {"endLine", endLine}, {"endColumn", endColumn}};
+}
+
+// ---- Fixes -------------------------------------------------------------------------------------
+
+struct TextFix {
+  Range range;
+  std::string text;
+  std::string description;
+};
+
+Json parseJson(std::string_view text) { return Json::parse(text, nullptr, /*allow_exceptions=*/false); }
+
+// Whether `written` (the source text of a scalar) is the YAML/JSON spelling of `value`. Only the
+// unambiguous spellings count; anything else (aliases, tags, hex numbers) means "not sure".
+bool spells(std::string_view written, const Json& value) {
+  if (written.empty()) return false;
+  if (value.is_string()) {
+    const std::string& s = value.get_ref<const std::string&>();
+    if (written.front() == '"') {
+      const Json parsed = parseJson(written);
+      return parsed.is_string() && parsed.get_ref<const std::string&>() == s;
+    }
+    if (written.front() == '\'') {
+      if (written.size() < 2 || written.back() != '\'') return false;
+      std::string inner;
+      const std::string_view body = written.substr(1, written.size() - 2);
+      for (std::size_t i = 0; i < body.size(); ++i) {
+        inner += body[i];
+        if (body[i] == '\'' && i + 1 < body.size() && body[i + 1] == '\'') ++i;
+      }
+      return inner == s;
+    }
+    return written == s;
+  }
+  if (value.is_number()) {
+    const Json parsed = parseJson(written);
+    return parsed.is_number() && parsed.get<double>() == value.get<double>();
+  }
+  if (value.is_boolean()) {
+    const std::string_view t = value.get<bool>() ? "true" : "false";
+    return written.size() == t.size() && std::equal(written.begin(), written.end(), t.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == b;
+           });
+  }
+  if (value.is_null()) return written == "null" || written == "Null" || written == "NULL" || written == "~";
+  return false;
+}
+
+// A string YAML reads back as the same string when written without quotes: a word that is not one of
+// YAML 1.1's booleans or nulls (AI Toolkit's loader is PyYAML) and cannot be a number.
+bool plainSafe(std::string_view s) {
+  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s.front()))) return false;
+  for (unsigned char c : s) {
+    if (!std::isalnum(c) && c != '_' && c != '-' && c != '.' && c != '/') return false;
+  }
+  std::string lower(s);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view special : {"true", "false", "yes", "no", "on", "off", "y", "n", "null"}) {
+    if (lower == special) return false;
+  }
+  return true;
+}
+
+// A finding's one-value fix as a text edit, when the finding's range is exactly the value it changes:
+// the fix names only a key path and two values, so the written text must be checked to be the `from`
+// value before it may be replaced. The new value keeps an unquoted string unquoted where YAML allows;
+// otherwise its JSON spelling, which is valid YAML as well.
+std::optional<TextFix> valueFix(const FileReport& file, const Diagnostic& d) {
+  if (!d.fix || !file.source || d.fix->path != d.path || d.path.empty()) return std::nullopt;
+  const std::size_t begin = d.range.start.offset, end = d.range.end.offset;
+  const std::string& text = file.source->text();
+  if (begin >= end || end > text.size()) return std::nullopt;
+  const Json from = parseJson(d.fix->fromJson);
+  const Json to = parseJson(d.fix->toJson);
+  if (from.is_discarded() || to.is_discarded()) return std::nullopt;
+  const std::string_view written = std::string_view(text).substr(begin, end - begin);
+  if (!spells(written, from)) return std::nullopt;
+  const bool plain = from.is_string() && written.front() != '"' && written.front() != '\'';
+  std::string replacement = plain && to.is_string() && plainSafe(to.get_ref<const std::string&>())
+                                ? to.get<std::string>()
+                                : d.fix->toJson;
+  return TextFix{d.range, std::move(replacement), "Set " + d.fix->path + " to " + d.fix->toJson};
+}
+
+// Estimate findings take their fix from the rollback plan, whose steps carry exact edits. OL503 is one
+// step. OL501/OL502 get one only when a single step is needed: SARIF's fixes are alternatives, each
+// complete, so the first of several needed changes would not be a fix.
+std::optional<TextFix> planFix(const FileReport& file, const Diagnostic& d) {
+  if (d.code != "OL501" && d.code != "OL502" && d.code != "OL503") return std::nullopt;
+  const PlanStep* step = nullptr;
+  if (d.code == "OL503") {
+    auto it = std::find_if(file.plan.begin(), file.plan.end(), [&](const PlanStep& s) { return s.path == d.path; });
+    if (it != file.plan.end()) step = &*it;
+  } else {
+    const auto needed = std::count_if(file.plan.begin(), file.plan.end(), [](const PlanStep& s) { return s.needed; });
+    // The last step fits exactly when the whole plan does: otherwise "needed" marks every step.
+    const bool planFits = !file.plan.empty() && file.plan.back().fitsAfter;
+    if (needed == 1 && planFits) {
+      step = &*std::find_if(file.plan.begin(), file.plan.end(), [](const PlanStep& s) { return s.needed; });
+    }
+  }
+  if (step == nullptr || !step->edit || step->path != d.path) return std::nullopt;
+  std::string description = "Set " + step->path + " from " + step->fromJson + " to " + step->toJson + " (saves about " +
+                            formatGiB(step->savesBytes) + ")";
+  if (d.code != "OL503") description += ": the only change the rollback plan needs for the job to fit";
+  return TextFix{step->edit->range, step->edit->text, std::move(description)};
+}
+
+Json fixJson(const TextFix& fix, const Json& location) {
+  Json replacement = {{"deletedRegion", region(fix.range)}, {"insertedContent", {{"text", fix.text}}}};
+  return {{"description", {{"text", fix.description}}},
+          {"artifactChanges", Json::array({{{"artifactLocation", location}, {"replacements", Json::array({replacement})}}})}};
+}
+
+// ---- Fingerprints ------------------------------------------------------------------------------
+
+// FNV-1a: fixed and platform-independent, unlike std::hash, so fingerprints survive a rebuild.
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// Code scanning matches alerts across commits by partialFingerprints and computes a hash of the
+// flagged line only when the key is absent. A config finding is identified by its file, rule and key
+// path (a path-less one by its message), not by its line, so editing the value or moving the key does
+// not reopen it; ":N" numbers repeats, as GitHub's own line hashes do.
+class Fingerprints {
+ public:
+  std::string next(const std::string& uri, const Diagnostic& d) {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(fnv1a(uri + '\n' + d.code + '\n' + (d.path.empty() ? d.message : d.path))));
+    return std::string(hex) + ":" + std::to_string(++seen_[hex]);
+  }
+
+ private:
+  std::map<std::string, int> seen_;
+};
+
+// ---- Estimates ---------------------------------------------------------------------------------
+
+std::int64_t bytes(double b) { return static_cast<std::int64_t>(b + 0.5); }
+
+Json jsonValue(const std::string& jsonText) {
+  Json parsed = parseJson(jsonText);
+  return parsed.is_discarded() ? Json(jsonText) : parsed;
+}
+
+// The same figures and names as --format json's "estimate" and "plan", without the per-component
+// arithmetic (the JSON format and the text table carry that).
+Json estimateProperties(const FileReport& file, const Json& location) {
+  const Estimate& e = *file.estimate;
+  Json j;
+  j["artifactLocation"] = location;
+  j["summary"] = estimateSummary(file);
+  j["gpu"] = {{"name", e.gpu.name}, {"vram_bytes", e.gpu.vramBytes}, {"given", file.gpuGiven}};
+  j["peak_bytes"] = bytes(e.peak().peakBytes);
+  j["peak_phase"] = e.peak().name;
+  j["uncertainty_bytes"] = bytes(e.peak().uncertaintyBytes);
+  j["verdict"] = std::string(toString(e.verdict));
+  j["coarse"] = e.coarse;
+  j["phases"] = Json::array();
+  for (const auto& phase : e.phases) {
+    j["phases"].push_back({{"name", phase.name}, {"peak_bytes", bytes(phase.peakBytes)}, {"uncertainty_bytes", bytes(phase.uncertaintyBytes)}});
+  }
+  j["plan"] = Json::array();
+  for (const auto& step : file.plan) {
+    j["plan"].push_back({{"rank", step.rank},
+                         {"path", step.path},
+                         {"from", jsonValue(step.fromJson)},
+                         {"to", jsonValue(step.toJson)},
+                         {"saves_bytes", bytes(step.savesBytes)},
+                         {"peak_bytes_after", bytes(step.peakBytesAfter)},
+                         {"fits_after", step.fitsAfter},
+                         {"needed", step.needed}});
+  }
+  return j;
+}
+
+Json logProperties(const LogAnalysis& log, const Json& location) {
+  return {{"artifactLocation", location},
+          {"oom", log.oom},
+          {"kind", std::string(toString(log.kind))},
+          {"phase", log.phase},
+          {"step", log.step ? Json(*log.step) : Json(nullptr)},
+          {"gpu_state_suspect", log.gpuStateSuspect}};
+}
+
+// ---- Results -----------------------------------------------------------------------------------
+
+Json result(const FileReport& file, const Diagnostic& d, const Json& location, int ruleIndex, Fingerprints& fingerprints) {
+  Json physical = {{"artifactLocation", location}, {"region", region(d.range)}};
+  Json loc = {{"physicalLocation", std::move(physical)}};
+  if (!d.path.empty()) {
+    // A key path names a property of the config's mapping (SARIF §3.33.7's kind for JSON-like data).
+    loc["logicalLocations"] = Json::array({{{"fullyQualifiedName", d.path}, {"kind", "property"}}});
+  }
+  Json r;
+  r["ruleId"] = d.code;
+  r["ruleIndex"] = ruleIndex;
+  r["level"] = level(d.severity);
+  r["message"] = {{"text", d.message}};
+  r["locations"] = Json::array({std::move(loc)});
+  r["partialFingerprints"] = {{"primaryLocationLineHash", fingerprints.next(location["uri"].get<std::string>(), d)}};
+  std::optional<TextFix> fix = planFix(file, d);
+  if (!fix) fix = valueFix(file, d);
+  if (fix) r["fixes"] = Json::array({fixJson(*fix, location)});
+  return r;
+}
+
+}  // namespace
+
+std::string formatSarif(const Report& report) {
+  const std::vector<std::string> rules = firedRules(report);
+  Json ruleList = Json::array();
+  for (const auto& code : rules) ruleList.push_back(ruleDescriptor(code));
+
+  Json artifacts = Json::array();
+  std::map<std::string, int> artifactIndex;  // one artifact per distinct location, even if named twice
+  Json results = Json::array();
+  Json estimates = Json::array();
+  Json logs = Json::array();
+  Fingerprints fingerprints;
+  for (const auto& file : report.files) {
+    Json location = artifactLocation(file.path);
+    const std::string key = location.dump();
+    auto [it, added] = artifactIndex.emplace(key, static_cast<int>(artifacts.size()));
+    if (added) {
+      Json artifact = {{"location", location}, {"roles", Json::array({"analysisTarget"})}};
+      if (file.source) artifact["length"] = file.source->size();
+      if (const char* type = mimeType(file)) artifact["mimeType"] = type;
+      artifact["properties"] = {{"kind", file.kind}, {"unreadable", file.unreadable}};
+      artifacts.push_back(std::move(artifact));
+    }
+    location["index"] = it->second;
+    for (const auto& d : file.diagnostics) {
+      const int ruleIndex = static_cast<int>(std::find(rules.begin(), rules.end(), d.code) - rules.begin());
+      results.push_back(result(file, d, location, ruleIndex, fingerprints));
+    }
+    if (file.estimate) estimates.push_back(estimateProperties(file, location));
+    if (file.log) logs.push_back(logProperties(*file.log, location));
+  }
+
+  Json invocation = {{"executionSuccessful", report.internalError.empty()}};
+  if (!report.internalError.empty()) {
+    invocation["toolExecutionNotifications"] = Json::array({{{"level", "error"}, {"message", {{"text", report.internalError}}}}});
+  }
+
+  Json driver;
+  driver["name"] = "oomlint";
+  driver["version"] = toolVersion();
+  driver["semanticVersion"] = toolVersion();
+  driver["informationUri"] = kProjectUri;
+  driver["rules"] = std::move(ruleList);
+
+  Json run;
+  run["tool"] = {{"driver", std::move(driver)}};
+  run["invocations"] = Json::array({std::move(invocation)});
+  run["artifacts"] = std::move(artifacts);
+  run["results"] = std::move(results);  // present even when empty: a clean run is not a broken one
+  run["columnKind"] = "unicodeCodePoints";  // our columns count code points, SARIF's default is UTF-16
+  run["properties"] = {{"oomlint", {{"estimates", std::move(estimates)}, {"logs", std::move(logs)}}}};
+
+  Json log;
+  log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
+  log["version"] = "2.1.0";
+  log["runs"] = Json::array({std::move(run)});
+  // Inputs are valid UTF-8 by the time they are reported, but never let a dump throw.
+  return log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
 
 }  // namespace oomlint
