@@ -219,10 +219,11 @@ FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
     };
     if (isLogText(head)) return asLog();
     FileReport job = analyzeJob(input, options);
-    // Text that YAML cannot read, with no job keys in sight, is a log without the usual markers.
+    // Text that YAML cannot read, with no job keys in sight, is a log without the usual markers; so
+    // is "JSON" that fails at once but reads like a log (`[2025-02-10 22:31:05,118]::[InvokeAI]…`).
     const bool syntaxError = std::any_of(job.diagnostics.begin(), job.diagnostics.end(),
                                          [](const Diagnostic& d) { return d.code == "OL101"; });
-    if (syntaxError && !startsWithJobKey(head) && !looksLikeJson(head)) return asLog();
+    if (syntaxError && !startsWithJobKey(head) && (!looksLikeJson(head) || looksLikeLog(head))) return asLog();
     return job;
   } catch (const std::exception& error) {
     FileReport file;
