@@ -230,6 +230,17 @@ class SchemaWalker {
 
   void checkScalar(const Node* written, const KeySpec& ks, const std::string& path, const std::string& what) {
     const Node* value = written->resolved();
+    // A number or flag where a text key expects one of its names (`type: 5`): Python compares it with
+    // the names and matches none. (The type check lets numbers stand for text: names, trigger words.)
+    if (value->type != ScalarType::String && value->type != ScalarType::Null && !ks.valueSet.empty() &&
+        !(typeBitOf(value) & ks.types)) {
+      const ValueSet* set = k_.schema.valueSet(ks.valueSet);
+      if (set != nullptr && !set->accepts(value->text)) {
+        findings_.report("OL203", written->range, path,
+                         what + " does not accept " + value->text + " (" + std::string(toString(value->type)) +
+                             "); accepted: " + listOf(set->values));
+      }
+    }
     if (value->type == ScalarType::String && !ks.valueSet.empty()) {
       const ValueSet* set = k_.schema.valueSet(ks.valueSet);
       std::string candidate = value->text;
