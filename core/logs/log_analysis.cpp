@@ -1,6 +1,7 @@
 #include "logs/log_analysis.h"
 
 #include <algorithm>
+#include <charconv>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -75,9 +76,12 @@ std::optional<std::int64_t> sizeBefore(std::string_view s, std::string_view labe
   return sizeAt(s, start);
 }
 
+// ASCII whitespace, inline: the scanner calls this on every byte it trims, millions of times a log.
+constexpr bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
 std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -102,9 +106,10 @@ std::optional<std::pair<std::string_view, long>> tqdmBar(std::string_view line) 
   const std::size_t start = i;
   while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
   if (i == start || i >= line.size() || line[i] != '/') return std::nullopt;
-  const long n = std::strtol(std::string(line.substr(start, i - start)).c_str(), nullptr, 10);
+  long n = 0;
+  std::from_chars(line.data() + start, line.data() + i, n);  // digits only: at worst it saturates as an error
   std::size_t descEnd = pct;
-  while (descEnd > 0 && line[descEnd - 1] != ':' && !std::isspace(static_cast<unsigned char>(line[descEnd - 1]))) --descEnd;
+  while (descEnd > 0 && line[descEnd - 1] != ':' && !isSpace(line[descEnd - 1])) --descEnd;
   std::string_view desc = trimmed(line.substr(0, descEnd));
   if (!desc.empty() && desc.back() == ':') desc.remove_suffix(1);
   return std::pair{desc, n};
@@ -194,14 +199,20 @@ std::string_view toString(OomKind kind) {
 
 void LogScanner::feed(std::string_view chunk) {
   result_.bytes += chunk.size();
+  const char* const end = chunk.data() + chunk.size();
+  nextNewline_ = nullptr;
   std::size_t pos = 0;
   while (pos < chunk.size()) {
-    // Find the next line break with memchr-speed searches rather than byte by byte.
+    // memchr-speed searches rather than byte by byte; the next '\n' is found once per chunk region,
+    // not once per '\r'-ended progress line (a tqdm log has millions of those between newlines).
     const char* begin = chunk.data() + pos;
+    if (nextNewline_ == nullptr || nextNewline_ < begin) {
+      nextNewline_ = static_cast<const char*>(std::memchr(begin, '\n', static_cast<std::size_t>(end - begin)));
+      if (nextNewline_ == nullptr) nextNewline_ = end;
+    }
+    const char* cr = static_cast<const char*>(std::memchr(begin, '\r', static_cast<std::size_t>(nextNewline_ - begin)));
+    const char* brk = cr ? cr : (nextNewline_ < end ? nextNewline_ : nullptr);
     const std::size_t left = chunk.size() - pos;
-    const char* nl = static_cast<const char*>(std::memchr(begin, '\n', left));
-    const char* cr = static_cast<const char*>(std::memchr(begin, '\r', nl ? static_cast<std::size_t>(nl - begin) : left));
-    const char* brk = cr ? cr : nl;
     if (brk == nullptr) {
       pending_.append(begin, std::min(left, kMaxLine > pending_.size() ? kMaxLine - pending_.size() : 0));
       lastWasCr_ = false;
@@ -330,28 +341,45 @@ void LogScanner::onOomText(std::string_view line, OomKind kind) {
   }
 }
 
+LogScanner::BarKind LogScanner::classifyBar(std::string_view description) {
+  const std::string desc = lower(description);
+  if (containsAny(desc, {"caching latents", "caching latent"})) return BarKind::LatentCache;
+  if (containsAny(desc, {"caching text", "text embeddings"})) return BarKind::TextCache;
+  if (containsAny(desc, {"quantiz", "attaching quantization"})) return BarKind::Quantize;
+  // pytorch_lightning's sanity check and validation bars: not the training bar.
+  if (containsAny(desc, {"sanity check", "validation"})) return BarKind::Validation;
+  if (containsAny(desc, {"generating images", "generating samples", "sampling", "generating class images"})) return BarKind::Sampling;
+  if (containsAny(desc, {"loading checkpoint", "fetching", "loading"})) return BarKind::Loading;
+  // A named bar that is none of the above is the training bar (AI Toolkit names it after the job;
+  // kohya calls it "steps").
+  return desc.empty() ? BarKind::Unnamed : BarKind::Training;
+}
+
 void LogScanner::onBar(std::string_view t, const std::pair<std::string_view, long>& bar) {
-  const std::string desc = lower(bar.first);
-  if (containsAny(desc, {"caching latents", "caching latent"})) markerPhase_ = "latent_cache";
-  else if (containsAny(desc, {"caching text", "text embeddings"})) markerPhase_ = "te_cache";
-  else if (containsAny(desc, {"quantiz", "attaching quantization"})) markerPhase_ = "quantize";
-  else if (containsAny(desc, {"sanity check", "validation"})) {
-    // pytorch_lightning's sanity check and validation bars: not the training bar.
-  } else if (containsAny(desc, {"generating images", "generating samples", "sampling", "generating class images"})) {
-    markerPhase_ = trainingStarted_ ? "sample" : "baseline_sample";
-  } else if (containsAny(desc, {"loading checkpoint", "fetching", "loading"})) {
-    markerPhase_ = "load";
-  } else if (!desc.empty()) {
-    // A named bar that is none of the above is the training bar (AI Toolkit names it after the job;
-    // kohya calls it "steps").
-    trainingStarted_ = true;
-    markerPhase_ = "train_step";
-    lastStep_ = bar.second + 1;
-    if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
-  } else if (markerPhase_ != "latent_cache" && markerPhase_ != "te_cache") {
-    // An unnamed bar is a generation tool's sampler (a trainer's caching bars are unnamed too: those keep
-    // their phase); once it completes, the VAE decodes.
-    markerPhase_ = bar.second > 0 && contains(t, "100%") ? "vae_decode" : "inference";
+  if (bar.first != lastBarDescription_) {
+    lastBarDescription_ = std::string(bar.first.substr(0, 256));
+    lastBarKind_ = classifyBar(bar.first);
+  }
+  switch (lastBarKind_) {
+    case BarKind::LatentCache: markerPhase_ = "latent_cache"; break;
+    case BarKind::TextCache: markerPhase_ = "te_cache"; break;
+    case BarKind::Quantize: markerPhase_ = "quantize"; break;
+    case BarKind::Validation: break;
+    case BarKind::Sampling: markerPhase_ = trainingStarted_ ? "sample" : "baseline_sample"; break;
+    case BarKind::Loading: markerPhase_ = "load"; break;
+    case BarKind::Training:
+      trainingStarted_ = true;
+      markerPhase_ = "train_step";
+      lastStep_ = bar.second + 1;
+      if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
+      break;
+    case BarKind::Unnamed:
+      // An unnamed bar is a generation tool's sampler (a trainer's caching bars are unnamed too: those
+      // keep their phase); once it completes, the VAE decodes.
+      if (markerPhase_ != "latent_cache" && markerPhase_ != "te_cache") {
+        markerPhase_ = bar.second > 0 && contains(t, "100%") ? "vae_decode" : "inference";
+      }
+      break;
   }
 }
 
@@ -364,7 +392,8 @@ void LogScanner::onLine(std::string_view raw) {
     cleaned = withoutAnsi(raw);
     line = cleaned;
   }
-  if (const std::size_t bar = line.find("  | "); bar != std::string_view::npos && bar < 48 && line.find(' ') == bar) {
+  // The prefix's "  | " starts at the line's first space.
+  if (const std::size_t bar = line.find(' '); bar < 48 && line.substr(bar).starts_with("  | ")) {
     line.remove_prefix(bar + 4);
   }
   // torchrun/accelerate prefix each rank's output with "[rank0]: ".
@@ -384,6 +413,14 @@ void LogScanner::onLine(std::string_view raw) {
     else if (t.starts_with("Free (according to CUDA)")) n.free = sizeAfter(t, ":");
   }
 
+  // Progress bars first: they are nearly every line of a training log (tqdm redraws its line), and a
+  // bar carries no error message, traceback frame or marker — except the kernel's "Killed" glued to
+  // its end.
+  if (auto bar = tqdmBar(t); bar && !t.ends_with("Killed")) {
+    onBar(t, *bar);
+    return;
+  }
+
   // Tracebacks: remember the function of each frame.
   if (t.starts_with("Traceback (most recent call last)")) frames_.clear();
   if (t.starts_with("File \"") && contains(t, ", in ")) {
@@ -396,13 +433,8 @@ void LogScanner::onLine(std::string_view raw) {
   }
   if (frames_.size() > 256) frames_.erase(frames_.begin());
 
+  // Markers (AI Toolkit first, common ones of other tools after).
   if (containsAny(t, {"ai-toolkit", "toolkit/", "Saving at step", "Running  1 process"})) aiToolkit_ = true;
-  // Progress markers (AI Toolkit first, common ones of other tools after). A bar line carries no error,
-  // except the kernel's "Killed" glued to its end.
-  if (auto bar = tqdmBar(t); bar && !t.ends_with("Killed")) {
-    onBar(t, *bar);
-    return;  // a progress bar never carries an error message
-  }
   if (t.starts_with("Loading") || containsAny(t, {"Loading checkpoint shards", "Making pipe", "Preparing Model"})) {
     if (!trainingStarted_) markerPhase_ = "load";
   } else if (containsAny(t, {"Quantizing", " - quantizing"})) {

@@ -53,12 +53,18 @@ class LogScanner {
  private:
   void onLine(std::string_view line);
   void onBar(std::string_view line, const std::pair<std::string_view, long>& bar);
+  // What a progress bar's description says it is, by its words.
+  enum class BarKind { LatentCache, TextCache, Quantize, Validation, Sampling, Loading, Training, Unnamed };
+  static BarKind classifyBar(std::string_view description);
   void onOomText(std::string_view line, OomKind kind);
   std::string phaseFromTraceback() const;
 
   LogAnalysis result_;
   std::string pending_;          // a line split across chunks (bounded)
   bool lastWasCr_ = false;
+  const char* nextNewline_ = nullptr;  // in the current chunk: tqdm lines end in '\r', so remember where '\n' is
+  std::string lastBarDescription_;     // a bar redraws its line thousands of times: classify it once
+  BarKind lastBarKind_ = BarKind::Unnamed;
   std::string markerPhase_;      // from AI Toolkit's (and other tools') progress markers
   bool trainingStarted_ = false;
   std::vector<std::string> frames_;  // function names of the traceback being read
