@@ -1,0 +1,191 @@
+"""Building blocks shared by the measured models: precision, LoRA linears, norms, RoPE, attention.
+
+They follow the op sequence of the diffusers/AI Toolkit code they stand for, because what autograd
+saves (and in which dtype) is what the measurement is about: an fp32 upcast inside a norm or a RoPE, an
+autocast cast in front of a Linear, each leaves a tensor alive until backward.
+"""
+
+import contextlib
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+MODES = ("autocast", "autocast-cast", "bf16")
+
+
+class Precision:
+    """How weights, LoRA and activations are typed.
+
+    autocast       bf16 base weights, fp32 LoRA (AI Toolkit's network.force_to(..., float32)), the step under
+                   torch.autocast(bf16): the LoRA Linear gets the block's activation as it is, as
+                   toolkit/network_mixins.py calls lora_down(x). Norms run in fp32 under autocast.
+    autocast-cast  the same, but the LoRA input is first cast to the LoRA dtype (x.to(lora_down.weight.dtype)),
+                   as some AI Toolkit model paths do: autocast then makes a second bf16 copy per LoRA Linear.
+    bf16           everything bf16, no autocast (a trainer that keeps LoRA in the model dtype).
+    The CPU smoke run uses fp32 throughout and no autocast.
+    """
+
+    def __init__(self, mode, device, smoke=False):
+        if mode not in MODES:
+            raise ValueError("unknown precision mode %r (one of %s)" % (mode, ", ".join(MODES)))
+        self.mode = mode
+        self.device = torch.device(device)
+        self.dtype = torch.float32 if smoke else torch.bfloat16
+        self.autocast = mode.startswith("autocast") and not smoke
+        self.lora_dtype = torch.float32 if (self.autocast or smoke) else torch.bfloat16
+        self.cast_lora_input = mode == "autocast-cast"
+
+    def context(self):
+        if not self.autocast:
+            return contextlib.nullcontext()
+        return torch.autocast(device_type=self.device.type, dtype=self.dtype)
+
+    def describe(self):
+        return dict(mode=self.mode, weights=str(self.dtype), lora=str(self.lora_dtype), autocast=self.autocast)
+
+
+def frozen(module):
+    module.requires_grad_(False)
+    return module
+
+
+class LoRALinear(nn.Module):
+    """A frozen Linear with a trainable rank-r LoRA beside it (alpha = rank: scale 1)."""
+
+    def __init__(self, in_features, out_features, prec, rank, bias=True):
+        super().__init__()
+        self.base = frozen(nn.Linear(in_features, out_features, bias=bias, device=prec.device, dtype=prec.dtype))
+        self.rank = rank
+        self.cast_input = prec.cast_lora_input
+        if rank > 0:
+            self.down = nn.Linear(in_features, rank, bias=False, device=prec.device, dtype=prec.lora_dtype)
+            self.up = nn.Linear(rank, out_features, bias=False, device=prec.device, dtype=prec.lora_dtype)
+            nn.init.zeros_(self.up.weight)  # LoRA starts as a no-op; gradients still flow through it
+
+    def forward(self, x):
+        y = self.base(x)
+        if self.rank == 0:
+            return y
+        lx = x.to(self.down.weight.dtype) if self.cast_input else x
+        return y + self.up(self.down(lx)).to(y.dtype)
+
+
+def conv2d(cin, cout, k, prec, stride=1, padding=None):
+    # Convolutions are not targets of AI Toolkit's default LoRA network: frozen in every model here.
+    padding = k // 2 if padding is None else padding
+    return frozen(nn.Conv2d(cin, cout, k, stride=stride, padding=padding, device=prec.device, dtype=prec.dtype))
+
+
+def norm_groups(channels):
+    # GroupNorm(32) in every released model; the tiny smoke widths fall back to a divisor.
+    return 32 if channels % 32 == 0 else math.gcd(32, channels)
+
+
+def group_norm(channels, prec, eps=1e-6):
+    return frozen(nn.GroupNorm(norm_groups(channels), channels, eps=eps, device=prec.device, dtype=prec.dtype))
+
+
+def layer_norm(dim, prec, affine=False, eps=1e-6):
+    return frozen(nn.LayerNorm(dim, eps=eps, elementwise_affine=affine, device=prec.device, dtype=prec.dtype))
+
+
+class RMSNorm(nn.Module):
+    """diffusers RMSNorm: the variance in fp32, the result back in the weight dtype."""
+
+    def __init__(self, dim, prec, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim, device=prec.device, dtype=prec.dtype), requires_grad=False)
+
+    def forward(self, x):
+        variance = x.to(torch.float32).pow(2).mean(-1, keepdim=True)
+        x = x * torch.rsqrt(variance + self.eps)
+        return x.to(self.weight.dtype) * self.weight
+
+
+class FP32LayerNorm(nn.Module):
+    """diffusers FP32LayerNorm (Wan): normalises an fp32 copy and returns the input dtype."""
+
+    def __init__(self, dim, prec, affine=False, eps=1e-6):
+        super().__init__()
+        self.dim = dim
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim, device=prec.device, dtype=prec.dtype), requires_grad=False) if affine else None
+        self.bias = nn.Parameter(torch.zeros(dim, device=prec.device, dtype=prec.dtype), requires_grad=False) if affine else None
+
+    def forward(self, x):
+        w = self.weight.float() if self.weight is not None else None
+        b = self.bias.float() if self.bias is not None else None
+        return F.layer_norm(x.float(), (self.dim,), w, b, self.eps).to(x.dtype)
+
+
+def rope_tables(seq, head_dim, device):
+    """cos/sin tables (seq, head_dim) in fp32, computed once per forward outside the blocks as FLUX does."""
+    half = head_dim // 2
+    freqs = 1.0 / (10000.0 ** (torch.arange(0, half, device=device, dtype=torch.float32) / half))
+    angles = torch.outer(torch.arange(seq, device=device, dtype=torch.float32), freqs)
+    return angles.cos().repeat_interleave(2, dim=-1), angles.sin().repeat_interleave(2, dim=-1)
+
+
+def apply_rope(x, rope):
+    """diffusers apply_rotary_emb (use_real, interleaved pairs): computed in fp32, returned in x's dtype."""
+    cos, sin = rope
+    x_real, x_imag = x.reshape(*x.shape[:-1], -1, 2).unbind(-1)
+    rotated = torch.stack([-x_imag, x_real], dim=-1).flatten(3)
+    return (x.float() * cos + rotated.float() * sin).to(x.dtype)
+
+
+def split_heads(x, heads):
+    b, s, c = x.shape
+    return x.view(b, s, heads, c // heads).transpose(1, 2)
+
+
+def merge_heads(x):
+    b, h, s, d = x.shape
+    return x.transpose(1, 2).reshape(b, s, h * d)
+
+
+def attention(q, k, v):
+    """Fused SDPA (flash / memory-efficient on CUDA): no s^2 scores kept."""
+    sdpa = getattr(F, "scaled_dot_product_attention", None)
+    if sdpa is not None:
+        return sdpa(q, k, v)
+    # torch < 2.0 has no SDPA; only the CPU smoke run can get here (the GPU run records the torch version).
+    weights = torch.softmax((q @ k.transpose(-1, -2)) / math.sqrt(q.shape[-1]), dim=-1)
+    return weights @ v.to(weights.dtype)
+
+
+def has_fused_attention():
+    return hasattr(F, "scaled_dot_product_attention")
+
+
+class MLP(nn.Module):
+    """gelu: Linear, GELU(tanh), Linear (FLUX, SD3, Qwen-Image, Wan). swiglu: one Linear to gate and up,
+    SiLU(gate)·up, Linear down (FLUX.2, Z-Image); `inner` is the gate/up width."""
+
+    def __init__(self, dim, inner, kind, prec, rank):
+        super().__init__()
+        self.kind = kind
+        bias = kind == "gelu"
+        self.fc1 = LoRALinear(dim, inner * (2 if kind == "swiglu" else 1), prec, rank, bias=bias)
+        self.fc2 = LoRALinear(inner, dim, prec, rank, bias=bias)
+
+    def forward(self, x):
+        h = self.fc1(x)
+        if self.kind == "swiglu":
+            gate, up = h.chunk(2, dim=-1)
+            return self.fc2(F.silu(gate) * up)
+        return self.fc2(F.gelu(h, approximate="tanh"))
+
+
+def count_params(module):
+    """(frozen base parameters, trainable LoRA parameters)."""
+    base = sum(p.numel() for p in module.parameters() if not p.requires_grad)
+    lora = sum(p.numel() for p in module.parameters() if p.requires_grad)
+    return base, lora
+
+
+def lora_parameters(module):
+    return [p for p in module.parameters() if p.requires_grad]
