@@ -69,7 +69,7 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
                  }};
   });
   batch.push_back([&p](const TrainingSetup&) -> std::optional<Lever> {
-    const int trainBatch = static_cast<int>(p.train.number("batch_size", 1));
+    const int trainBatch = clampedInt(p.train.number("batch_size", 1));
     if (trainBatch <= 1) return std::nullopt;
     return Lever{p.train.pathOf("batch_size"), jsonInt(trainBatch), "1",
                  "batch size 1: activations scale with the batch; use gradient_accumulation to keep the effective batch",
@@ -228,7 +228,7 @@ std::vector<Lever> rampUpLevers(const TrainerProcess& p, const TrainingSetup& s)
     out.push_back({p.train.pathOf("disable_sampling"), "true", "false", "preview samples again",
                    [](TrainingSetup& t) { t.baselineSample = t.periodicSample = true; }});
   }
-  const int batch = static_cast<int>(p.train.number("batch_size", 1));
+  const int batch = clampedInt(p.train.number("batch_size", 1));
   out.push_back({p.train.pathOf("batch_size"), jsonInt(batch), jsonInt(batch * 2), "a larger batch",
                  [&p](TrainingSetup& t) {
                    for (auto& d : t.datasets) {

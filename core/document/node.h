@@ -64,6 +64,14 @@ struct Node {
   double number() const { return resolved()->type == ScalarType::Int ? static_cast<double>(resolved()->intValue) : resolved()->floatValue; }
 };
 
+// A config number as an int, clamped: `resolution: 1e300` or a NaN must not be undefined behaviour.
+inline int clampedInt(double value) {
+  if (!(value == value)) return 0;  // NaN
+  if (value >= 2147483647.0) return 2147483647;
+  if (value <= -2147483648.0) return -2147483647 - 1;
+  return static_cast<int>(value);
+}
+
 // The scalar text at `key` of a mapping (empty when absent, null or not a scalar), and its number.
 std::string scalarText(const Node* map, std::string_view key);
 double numberAt(const Node* map, std::string_view key, double fallback);

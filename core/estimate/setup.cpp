@@ -6,7 +6,7 @@ namespace oomlint {
 
 namespace {
 
-int intOr(const Node* v, int fallback) { return v && v->isNumber() ? static_cast<int>(v->number()) : fallback; }
+int intOr(const Node* v, int fallback) { return v && v->isNumber() ? clampedInt(v->number()) : fallback; }
 
 // resolution is an int or a list; each value becomes its own dataset in AI Toolkit.
 std::vector<int> resolutionsOf(const Section& d) {
@@ -14,13 +14,13 @@ std::vector<int> resolutionsOf(const Section& d) {
   if (const Node* r = d.written("resolution")) {
     if (r->isSequence()) {
       for (const Node* item : r->resolved()->items) {
-        if (item->isNumber() && item->number() > 0) out.push_back(static_cast<int>(item->number()));
+        if (item->isNumber() && item->number() > 0) out.push_back(clampedInt(item->number()));
       }
     } else if (r->isNumber() && r->number() > 0) {
-      out.push_back(static_cast<int>(r->number()));
+      out.push_back(clampedInt(r->number()));
     }
   }
-  if (out.empty()) out.push_back(static_cast<int>(d.number("resolution", 512)));
+  if (out.empty()) out.push_back(clampedInt(d.number("resolution", 512)));
   return out;
 }
 
@@ -82,7 +82,7 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   const Node* ema = t.written("ema_config");
   s.ema = ema && ema->isMapping() && ema->find("use_ema") && ema->find("use_ema")->truthy();
   s.gradientCheckpointing = t.flag("gradient_checkpointing");
-  const int trainBatch = std::max(1, static_cast<int>(t.number("batch_size", 1)));
+  const int trainBatch = std::max(1, clampedInt(t.number("batch_size", 1)));
   for (std::size_t i = 0; i < p.datasets.size(); ++i) {
     const Section& d = p.datasets[i];
     const bool augmented = (d.written("augments") && d.written("augments")->truthy()) ||
@@ -92,7 +92,7 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
       shape.index = i;
       shape.resolution = res;
       shape.frames = std::max(1, intOr(d.written("num_frames"), 1));
-      shape.batch = d.has("batch_size") ? std::max(1, static_cast<int>(d.number("batch_size", trainBatch))) : trainBatch;
+      shape.batch = d.has("batch_size") ? std::max(1, clampedInt(d.number("batch_size", trainBatch))) : trainBatch;
       // short_and_long_captions doubles the batch (TrainConfig comment).
       if (t.flag("short_and_long_captions")) shape.batch *= 2;
       shape.controls = controlCount(d);
@@ -107,9 +107,9 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   const bool sampling = !t.flag("disable_sampling") && p.sample.present();
   s.baselineSample = sampling && !t.flag("skip_first_sample");
   s.periodicSample = sampling && p.sample.number("sample_every", 100) > 0;
-  s.sampleWidth = static_cast<int>(p.sample.number("width", 512));
-  s.sampleHeight = static_cast<int>(p.sample.number("height", 512));
-  s.sampleFrames = std::max(1, static_cast<int>(p.sample.number("num_frames", 1)));
+  s.sampleWidth = clampedInt(p.sample.number("width", 512));
+  s.sampleHeight = clampedInt(p.sample.number("height", 512));
+  s.sampleFrames = std::max(1, clampedInt(p.sample.number("num_frames", 1)));
   s.guidanceScale = p.sample.number("guidance_scale", 7);
   // Sample items may ask for more: the peak is the largest.
   if (const Node* samples = p.sample.written("samples"); samples && samples->isSequence()) {
