@@ -166,7 +166,7 @@ bool isLogText(std::string_view head) {
   return !looksLikeJson(head) && !startsWithJobKey(head) && looksLikeLog(head);
 }
 
-FileReport logReport(std::string path, const LogAnalysis& log) {
+FileReport logReport(std::string path, const LogAnalysis& log, const Policy& policy) {
   FileReport file;
   file.path = std::move(path);
   file.kind = "log";
@@ -174,6 +174,7 @@ FileReport logReport(std::string path, const LogAnalysis& log) {
   Findings findings;
   diagnoseLog(log, nullptr, findings);
   file.diagnostics = std::move(findings.all());
+  applyPolicy(file.diagnostics, policy);
   return file;
 }
 

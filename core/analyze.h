@@ -32,7 +32,7 @@ struct AnalyzeOptions {
 bool isLogText(std::string_view head);
 
 // The report of a log already scanned (the CLI streams large logs through a LogScanner).
-FileReport logReport(std::string path, const LogAnalysis& log);
+FileReport logReport(std::string path, const LogAnalysis& log, const Policy& policy = {});
 
 // The GPU the estimate is made against: the one asked for, else the default (RTX 4090).
 // An unknown name gives nullopt and a message with the closest catalog names.

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "format/formatters.h"
+#include "format/summary.h"
 #include "knowledge/knowledge.h"
 
 namespace oomlint {
@@ -140,18 +141,16 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
 
 std::string formatText(const Report& report, const TextStyle& style) {
   const Palette c = paletteFor(style);
-  const Catalog& catalog = knowledge().catalog;
   std::string out;
   if (!report.internalError.empty()) return "oomlint: internal error: " + report.internalError + "\n";
   int counts[3] = {0, 0, 0};
   for (const auto& file : report.files) {
     for (const auto& d : file.diagnostics) {
       ++counts[static_cast<int>(d.severity)];
-      const RuleInfo* rule = catalog.find(d.code);
       out += std::string(c.bold) + file.path + ":" + std::to_string(d.range.start.line) + ":" +
              std::to_string(d.range.start.column) + ":" + std::string(c.reset) + " " +
              std::string(severityColor(c, d.severity)) + std::string(toString(d.severity)) + ":" + std::string(c.reset) +
-             " " + d.message + " " + std::string(c.dim) + "[" + d.code + (rule ? " " + rule->name : "") + "]" +
+             " " + d.message + " " + std::string(c.dim) + "[" + ruleLabel(d.code) + "]" +
              std::string(c.reset) + "\n";
       if (file.source) appendSnippet(out, *file.source, d, c);
     }

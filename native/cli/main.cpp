@@ -16,7 +16,6 @@
 #include "cli/project_files.h"
 #include "format/formatters.h"
 #include "knowledge/knowledge.h"
-#include "policy/suppressions.h"
 
 namespace oomlint::cli {
 
@@ -98,9 +97,7 @@ int runCheck(const CheckCommand& check) {
       fail(*failure);
     } else {
       attachedLog = std::get<LogAnalysis>(scanned);
-      FileReport file = logReport(*check.log, *attachedLog);
-      applyPolicy(file.diagnostics, settings->options.policy);
-      add(std::move(file), *settings);
+      add(logReport(*check.log, *attachedLog, settings->options.policy), *settings);
     }
   }
   for (const auto& path : check.inputs) {
@@ -116,9 +113,7 @@ int runCheck(const CheckCommand& check) {
         fail(*failure);
         continue;
       }
-      FileReport file = logReport(path, std::get<LogAnalysis>(scanned));
-      applyPolicy(file.diagnostics, settings->options.policy);
-      add(std::move(file), *settings);
+      add(logReport(path, std::get<LogAnalysis>(scanned), settings->options.policy), *settings);
       continue;
     }
     auto read = readInput(path, settings->options.limits.maxBytes);

@@ -113,3 +113,11 @@ test('inline suppressions: a suppressed finding disappears, an unused one is rep
   assert.deepEqual(codes(strict.report), ['OL109:error', 'OL201:warning', 'OL206:info']);
   assert.equal(strict.code, 1);
 });
+
+test('a log gets its project file too: a disabled log finding is not reported', () => {
+  const log = 'Traceback (most recent call last):\n  File "run.py", line 1, in <module>\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.55 GiB of which 1.02 GiB is free.\n';
+  const root = tree({ '.oomlint.yaml': 'disable: [OL601]\n', 'run.log': log });
+  const file = path.join(root, 'run.log');
+  assert.ok(codes(check(['--no-config', file]).report).some((c) => c.startsWith('OL601')));
+  assert.ok(!codes(check([file]).report).some((c) => c.startsWith('OL601')));
+});
