@@ -254,9 +254,10 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
                            params(pTrain) + " × " + num(optBytes, 1) + " B (" + (s.optimizer.empty() ? "adamw" : s.optimizer) + ")",
                            Term::Trainable};
   // toolkit/ema.py keeps shadow_params = p.clone(): the trainable weights' own dtype (fp32 LoRA, the
-  // training dtype for a full fine-tune).
+  // training dtype for a full fine-tune) — when the trainer builds it at all (memory.yaml ema_resident).
   const double emaBytes = s.fullFinetune ? dtype : m.loraWeightBytes;
-  const Component ema{"EMA copy", s.ema ? pTrain * emaBytes : 0,
+  const bool emaOnGpu = s.ema && m.emaResident;
+  const Component ema{"EMA copy", emaOnGpu ? pTrain * emaBytes : 0,
                       params(pTrain) + " × " + num(emaBytes, 0) + " B (a clone of the trainable weights)", Term::Trainable};
 
   auto finish = [&](PhaseEstimate& phase) {
@@ -357,7 +358,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   // Sampling: transformer, VAE and (unless its embeddings are cached) the text encoder on the GPU.
   // Classes whose low_vram parks modules sample "aggressively": the text encoder leaves the GPU once
   // the prompts are encoded and the transformer before the VAE decodes, so only one is resident at a time.
-  const Component emaStore{"EMA swap copy", s.ema ? ema.bytes : 0,
+  const Component emaStore{"EMA swap copy", emaOnGpu ? ema.bytes : 0,
                            "sampling with EMA weights stores the live trainable weights first", Term::Trainable};
   auto samplingPhase = [&](std::string name, bool withTrainingState) {
     PhaseEstimate sp{std::move(name), 0, 0, {}};

@@ -269,6 +269,7 @@ class Loader {
     const Node* t = root->find("trainable");
     m.loraWeightBytes = num(t, "lora_weight_bytes", 4);
     m.loraGradBytes = num(t, "lora_grad_bytes", 4);
+    if (const Node* ema = t ? t->find("ema_resident") : nullptr) m.emaResident = ema->truthy();
     const Node* a = root->find("activations");
     m.checkpointBytesPerTokenChannel = num(a, "checkpoint_bytes_per_token_channel", 2);
     m.blockBytesPerTokenChannel = num(a, "block_bytes_per_token_channel", 40);
@@ -323,6 +324,63 @@ class Loader {
     }
   }
 
+  void webui() {
+    const Node* root = load("rules/webui.json");
+    if (root == nullptr) return;
+    WebUiKnowledge& w = k_.webui;
+    const Node* c = root->find("constants");
+    w.displayBytes = num(c, "display_bytes", 0);
+    w.forgeInferenceBytes = num(c, "forge_inference_bytes", w.forgeInferenceBytes);
+    w.comfyInferenceBytes = num(c, "comfy_inference_bytes", w.comfyInferenceBytes);
+    w.comfyReserveBytes = num(c, "comfy_reserve_bytes", w.comfyReserveBytes);
+    w.unetActSource = str(c, "unet_act_source");
+    w.medvramSpeed = str(c, "medvram_speed");
+    w.lowvramSpeed = str(c, "lowvram_speed");
+    auto list = [&](std::string_view key) -> std::vector<const Node*> {
+      const Node* l = root->find(key);
+      if (l == nullptr || !l->isSequence()) {
+        error("webui.yaml: no " + std::string(key) + " list");
+        return {};
+      }
+      return l->resolved()->items;
+    };
+    for (const Node* e : list("attention")) {
+      w.attention.push_back({str(e, "id"), str(e, "label"), num(e, "score_factor", 0), flag(e, "adaptive"),
+                             num(e, "need_factor", 3), static_cast<int>(num(e, "max_slices", 64)), flag(e, "patches_vae")});
+    }
+    for (const Node* e : list("families")) {
+      GenerationFamily f;
+      f.id = str(e, "id");
+      f.aliases = strings(e->find("aliases"));
+      f.arch = str(e, "arch");
+      f.tools = strings(e->find("tools"));
+      const Node* attention = e->find("attention");
+      f.attentionHeads = static_cast<int>(num(attention, "heads", 0));
+      f.attentionDownsample = std::max(1, static_cast<int>(num(attention, "downsample", 8)));
+      f.unetActBytesPerLatentPixel = num(e, "unet_act_bytes_per_latent_pixel", 0);
+      f.vaeFp16Overflows = flag(e, "vae_fp16_overflows");
+      if (k_.architectures.find(f.arch) == nullptr) error("webui.yaml: family " + f.id + ": unknown arch " + f.arch);
+      w.families.push_back(std::move(f));
+    }
+    for (const Node* e : list("controlnets")) {
+      w.controlnets.push_back({str(e, "id"), strings(e->find("match")), str(e, "family"), num(e, "params", 0), str(e, "label")});
+    }
+    for (const Node* e : list("flags")) {
+      WebUiFlag f;
+      f.name = str(e, "name");
+      f.tools = strings(e->find("tools"));
+      f.ignoredBy = strings(e->find("ignored_by"));
+      f.takesValue = flag(e, "value");
+      f.effect = str(e, "effect");
+      f.note = str(e, "note");
+      f.deprecated = str(e, "deprecated");
+      if (f.effect.starts_with("attention:") && w.backend(f.effect.substr(10)) == nullptr) {
+        error("webui.yaml: flag " + f.name + ": unknown attention backend");
+      }
+      w.flags.push_back(std::move(f));
+    }
+  }
+
  private:
   Knowledge& k_;
 };
@@ -335,6 +393,7 @@ std::unique_ptr<Knowledge> build() {
   loader.architectures();
   loader.gpus();
   loader.memory();
+  loader.webui();
   return k;
 }
 

@@ -10,6 +10,7 @@
 #include "knowledge/gpus.h"
 #include "knowledge/memory_model.h"
 #include "knowledge/schema.h"
+#include "knowledge/webui.h"
 
 namespace oomlint {
 
@@ -21,6 +22,7 @@ struct Knowledge {
   Architectures architectures;
   GpuCatalog gpus;
   MemoryModel memory;
+  WebUiKnowledge webui;
   // Problems in the embedded data itself (a build defect; tests require none).
   std::vector<std::string> loadErrors;
   // The parsed data files, kept alive because specs point at their nodes (defaults).

@@ -38,6 +38,7 @@ struct MemoryModel {
   // trainable
   double loraWeightBytes = 4;
   double loraGradBytes = 4;
+  bool emaResident = true;  // false: the trainer never builds its EMA (use_ema costs nothing)
   // activations
   double checkpointBytesPerTokenChannel = 2;
   double blockBytesPerTokenChannel = 40;

@@ -1,0 +1,80 @@
+// What oomlint knows about image generation in AUTOMATIC1111's WebUI, Forge and ComfyUI
+// (rules/webui.yaml): launch flags and their memory effects, model families, attention backends,
+// ControlNet models and each tool's offloading constants.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oomlint {
+
+enum class WebUiTool { A1111, Forge, ComfyUi };
+std::string_view toString(WebUiTool tool);       // "a1111", "forge", "comfyui"
+std::string_view displayName(WebUiTool tool);    // "AUTOMATIC1111", "Forge", "ComfyUI"
+bool parseWebUiTool(std::string_view text, WebUiTool& tool);
+
+struct WebUiFlag {
+  std::string name;                  // "--medvram"
+  std::vector<std::string> tools;    // where it is a real flag
+  std::vector<std::string> ignoredBy;  // tools that accept it and do nothing
+  bool takesValue = false;
+  std::string effect;                // the memory-model switch ("medvram", "attention:xformers", "none")
+  std::string note;
+  std::string deprecated;            // why it is a no-op now; empty when it is not
+  bool existsIn(WebUiTool tool) const;
+  bool ignoredIn(WebUiTool tool) const;
+};
+
+struct AttentionBackend {
+  std::string id;
+  std::string label;
+  double scoreFactor = 0;  // live bytes, in fp16 score matrices at the largest attention layer
+  bool adaptive = false;   // slices itself to the free memory
+  double needFactor = 3;   // what an adaptive backend believes it needs, in score matrices
+  int maxSlices = 64;
+  bool patchesVae = true;
+};
+
+struct GenerationFamily {
+  std::string id;
+  std::vector<std::string> aliases;
+  std::string arch;  // rules/ai-toolkit/architectures.yaml
+  std::vector<std::string> tools;
+  int attentionHeads = 0;       // 0: no UNet self-attention figure (transformers: attention is fused)
+  int attentionDownsample = 8;  // pixels per token side at the largest attention layer
+  double unetActBytesPerLatentPixel = 0;  // 0: use the transformer token model
+  bool vaeFp16Overflows = false;
+  bool runsIn(WebUiTool tool) const;
+};
+
+struct ControlNetModel {
+  std::string id;
+  std::vector<std::string> match;
+  std::string family;  // or "any"
+  double params = 0;
+  std::string label;
+};
+
+struct WebUiKnowledge {
+  std::vector<WebUiFlag> flags;
+  std::vector<AttentionBackend> attention;
+  std::vector<GenerationFamily> families;
+  std::vector<ControlNetModel> controlnets;
+  double displayBytes = 0;
+  double forgeInferenceBytes = 1 << 30;
+  double comfyInferenceBytes = 0.8 * (1 << 30);
+  double comfyReserveBytes = 400.0 * (1 << 20);
+  std::string unetActSource;
+  std::string medvramSpeed;
+  std::string lowvramSpeed;
+
+  const WebUiFlag* flag(std::string_view name) const;
+  const AttentionBackend* backend(std::string_view id) const;
+  const GenerationFamily* family(std::string_view nameOrAlias) const;  // case-insensitive
+  // The ControlNet whose match strings occur in the model name, preferring the family's own models.
+  const ControlNetModel* controlnet(std::string_view modelName, std::string_view family) const;
+  std::vector<std::string> flagNames() const;
+};
+
+}  // namespace oomlint
