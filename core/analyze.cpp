@@ -14,6 +14,8 @@
 #include "knowledge/knowledge.h"
 #include "logs/diagnose.h"
 #include "text/suggest.h"
+#include "webui/analyze_webui.h"
+#include "webui/webui_input.h"
 
 namespace oomlint {
 
@@ -218,7 +220,12 @@ FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
       file.source = std::make_shared<const SourceText>(input.text);
       return file;
     };
-    if (isLogText(head)) return asLog();
+    const bool profile = !startsWithJobKey(head) && looksLikeGenerationProfile(head);
+    if (!profile && isLogText(head)) return asLog();
+    if (profile || (!startsWithJobKey(head) && looksLikeWebUiInput(head))) {
+      return analyzeWebUi(input, resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
+                          options.policy.suppressionsAllowed());
+    }
     FileReport job = analyzeJob(input, options);
     // Text that YAML cannot read, with no job keys in sight, is a log without the usual markers; so
     // is "JSON" that fails at once but reads like a log (`[2025-02-10 22:31:05,118]::[InvokeAI]…`).
@@ -267,6 +274,22 @@ FixResult fixConfig(const Input& input, const AnalyzeOptions& options) {
     changes.push_back({step.path, step.toJson});
   }
   if (changes.empty()) return result;
+  if (result.before.kind == "webui-args") {
+    // A launch line or generation profile: the plan's exact edits, last first so offsets stay valid.
+    std::vector<const PlanStep*> edits;
+    for (const auto& step : result.applied) {
+      if (step.edit) edits.push_back(&step);
+      else result.skipped.push_back(step.path + ": no place for it in this input (use a generation profile)");
+    }
+    std::sort(edits.begin(), edits.end(), [](const PlanStep* a, const PlanStep* b) {
+      return a->edit->range.start.offset > b->edit->range.start.offset;
+    });
+    for (const PlanStep* step : edits) {
+      const std::size_t begin = step->edit->range.start.offset, end = step->edit->range.end.offset;
+      result.text.replace(begin, end - begin, step->edit->text);
+    }
+    return result;
+  }
   auto doc = readDocument(input.text, options.limits);
   EditResult edited = applyChanges(*doc, changes);
   result.text = std::move(edited.text);

@@ -330,6 +330,8 @@ class Loader {
     WebUiKnowledge& w = k_.webui;
     const Node* c = root->find("constants");
     w.displayBytes = num(c, "display_bytes", 0);
+    w.vaeDecodeBytesPerPixel = num(c, "vae_decode_bytes_per_pixel", w.vaeDecodeBytesPerPixel);
+    w.vaeDecodeSource = str(c, "vae_decode_source");
     w.forgeInferenceBytes = num(c, "forge_inference_bytes", w.forgeInferenceBytes);
     w.comfyInferenceBytes = num(c, "comfy_inference_bytes", w.comfyInferenceBytes);
     w.comfyReserveBytes = num(c, "comfy_reserve_bytes", w.comfyReserveBytes);
@@ -358,6 +360,7 @@ class Loader {
       f.attentionHeads = static_cast<int>(num(attention, "heads", 0));
       f.attentionDownsample = std::max(1, static_cast<int>(num(attention, "downsample", 8)));
       f.unetActBytesPerLatentPixel = num(e, "unet_act_bytes_per_latent_pixel", 0);
+      f.lowvramBlockParams = num(e, "lowvram_block_params", 0);
       f.vaeFp16Overflows = flag(e, "vae_fp16_overflows");
       if (k_.architectures.find(f.arch) == nullptr) error("webui.yaml: family " + f.id + ": unknown arch " + f.arch);
       w.families.push_back(std::move(f));

@@ -44,6 +44,7 @@ struct GenerationFamily {
   int attentionHeads = 0;       // 0: no UNet self-attention figure (transformers: attention is fused)
   int attentionDownsample = 8;  // pixels per token side at the largest attention layer
   double unetActBytesPerLatentPixel = 0;  // 0: use the transformer token model
+  double lowvramBlockParams = 0;          // A1111 --lowvram's unit; 0: the architecture's largest block
   bool vaeFp16Overflows = false;
   bool runsIn(WebUiTool tool) const;
 };
@@ -62,6 +63,8 @@ struct WebUiKnowledge {
   std::vector<GenerationFamily> families;
   std::vector<ControlNetModel> controlnets;
   double displayBytes = 0;
+  double vaeDecodeBytesPerPixel = 1260;
+  std::string vaeDecodeSource;
   double forgeInferenceBytes = 1 << 30;
   double comfyInferenceBytes = 0.8 * (1 << 30);
   double comfyReserveBytes = 400.0 * (1 << 20);

@@ -1,0 +1,290 @@
+#include "webui/generation_plan.h"
+
+#include <cstdio>
+#include <functional>
+
+#include "advise/config_edit.h"
+#include "aitk/checks/findings.h"
+#include "knowledge/knowledge.h"
+#include "text/suggest.h"
+
+namespace oomlint {
+
+namespace {
+
+// A change must save at least this much to be listed (a rounding error is not a lever).
+constexpr double kMinSaving = 32.0 * 1024 * 1024;
+
+struct Change {
+  std::string path;      // "args" for a launch flag, else the profile key path
+  std::string fromJson;
+  std::string toJson;
+  std::string why;
+  std::function<void(GenerationSetup&)> apply;
+  std::optional<PlanStep::Edit> edit;
+};
+
+class Planner {
+ public:
+  Planner(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu)
+      : in_(input), s_(setup), gpu_(gpu) {}
+
+  std::vector<PlanStep> plan() {
+    candidates();
+    std::vector<PlanStep> steps;
+    GenerationSetup cumulative = s_;
+    double peak = estimateGeneration(s_, gpu_).estimate.peak().peakBytes;
+    // Each round takes the first change, in the fix order, that lowers the peak now: a lever that
+    // saves nothing at today's peak phase (xFormers while the decode is the peak) can matter later.
+    std::vector<Change*> remaining;
+    for (auto& change : changes_) remaining.push_back(&change);
+    bool progress = true;
+    while (progress && !remaining.empty()) {
+      progress = false;
+      for (auto it = remaining.begin(); it != remaining.end(); ++it) {
+        GenerationSetup next = cumulative;
+        (*it)->apply(next);
+        const GenerationEstimate e = estimateGeneration(next, gpu_);
+        const double saves = peak - e.estimate.peak().peakBytes;
+        if (saves < kMinSaving) continue;
+        const Change& change = **it;
+        PlanStep step;
+        step.rank = static_cast<int>(steps.size()) + 1;
+        step.path = change.path;
+        step.fromJson = change.fromJson;
+        step.toJson = change.toJson;
+        step.savesBytes = saves;
+        step.peakBytesAfter = e.estimate.peak().peakBytes;
+        step.fitsAfter = e.estimate.verdict == Verdict::Fits;
+        step.why = change.why;
+        step.edit = change.edit;
+        steps.push_back(std::move(step));
+        kept_.push_back(*it);
+        remaining.erase(it);
+        cumulative = next;
+        peak = e.estimate.peak().peakBytes;
+        progress = e.estimate.verdict != Verdict::Fits;
+        break;
+      }
+    }
+    markNeeded(steps);
+    return steps;
+  }
+
+ private:
+  std::string path(std::string key) const { return in_.generation ? "generation." + key : key; }
+
+  std::string argsText(const std::vector<std::string>& flags) const {
+    std::string out;
+    for (const auto& f : flags) out += (out.empty() ? "" : " ") + f;
+    return out;
+  }
+
+  // A flag added to, replaced in or removed from the launch line.
+  void flagChange(std::string add, std::string replace, std::string why, std::function<void(GenerationSetup&)> apply) {
+    std::vector<std::string> before;
+    for (const auto& f : in_.flags) before.push_back(f.value.empty() ? f.name : f.name + " " + f.value);
+    std::vector<std::string> after = before;
+    const LaunchFlag* old = nullptr;
+    for (std::size_t i = 0; i < in_.flags.size(); ++i) {
+      if (!replace.empty() && in_.flags[i].name == replace) {
+        old = &in_.flags[i];
+        if (add.empty()) after.erase(after.begin() + static_cast<long>(i));
+        else after[i] = add;
+        break;
+      }
+    }
+    // A misspelling of the flag being added is replaced, not kept beside it.
+    if (old == nullptr && !add.empty()) {
+      for (std::size_t i = 0; i < in_.flags.size(); ++i) {
+        if (knowledge().webui.flag(in_.flags[i].name) == nullptr && closestMatch(in_.flags[i].name, {add})) {
+          old = &in_.flags[i];
+          after[i] = add;
+          break;
+        }
+      }
+    }
+    if (old == nullptr && !add.empty()) after.push_back(add);
+    Change c{path("args"), jsonString(argsText(before)), jsonString(argsText(after)), std::move(why), std::move(apply), {}};
+    const SourceText& src = *in_.source;
+    const bool exact = in_.hasLaunchLine && !(in_.argsNode && in_.argsNode->isSequence()) && !in_.flagInsertNeedsQuoteCheck;
+    if (old != nullptr && exact && old->begin < old->end) {
+      std::size_t begin = old->begin;
+      if (add.empty() && begin > 0 && src.text()[begin - 1] == ' ') --begin;
+      // The flag with its argument when it takes one; a following word it does not take stays.
+      const WebUiFlag* known = knowledge().webui.flag(old->name);
+      const bool withValue = old->value.empty() || (known && known->takesValue) ||
+                             src.text().substr(old->begin, old->end - old->begin).find('=') != std::string::npos;
+      c.edit = PlanStep::Edit{src.rangeOf(begin, withValue ? old->end : old->begin + old->name.size()), add};
+    } else if (exact && !add.empty()) {
+      const std::size_t at = in_.flagInsertOffset;
+      const char before = at > 0 ? src.text()[at - 1] : '\n';
+      const bool space = !(before == '=' || before == '"' || before == '\'' || before == '\n');
+      c.edit = PlanStep::Edit{src.rangeOf(at, at), (space ? " " : "") + add};
+    } else if (in_.profile) {
+      if (auto e = editFor(*in_.profile, ValueChange{"generation.args", c.toJson})) {
+        c.edit = PlanStep::Edit{src.rangeOf(e->begin, e->end), e->text};
+      }
+    }
+    changes_.push_back(std::move(c));
+  }
+
+  // A setting of the generation profile (it has no launch-flag spelling).
+  void settingChange(std::string key, std::string from, std::string to, std::string why,
+                     std::function<void(GenerationSetup&)> apply) {
+    Change c{path(key), std::move(from), std::move(to), std::move(why), std::move(apply), {}};
+    if (in_.profile) {
+      if (auto e = editFor(*in_.profile, ValueChange{c.path, c.toJson})) {
+        c.edit = PlanStep::Edit{in_.source->rangeOf(e->begin, e->end), e->text};
+      }
+    }
+    changes_.push_back(std::move(c));
+  }
+
+  std::string currentAttentionFlag() const {
+    for (const auto& f : in_.flags) {
+      const WebUiFlag* known = knowledge().webui.flag(f.name);
+      if (known && known->effect.starts_with("attention:")) return f.name;
+    }
+    return {};
+  }
+
+  std::string currentFlag(std::string_view effect) const {
+    for (const auto& f : in_.flags) {
+      const WebUiFlag* known = knowledge().webui.flag(f.name);
+      if (known && known->effect == effect) return f.name;
+    }
+    return {};
+  }
+
+  void candidates() {
+    const WebUiKnowledge& w = knowledge().webui;
+    const bool sdxl = s_.family->id == "sdxl";
+    if (s_.tool == WebUiTool::A1111) {
+      const AttentionBackend* b = w.backend(s_.attention);
+      if (b && (b->scoreFactor > 0 || !b->patchesVae)) {
+        flagChange("--xformers", currentAttentionFlag(),
+                   "xFormers never builds the attention score matrix, in the UNet or the VAE (A1111 wiki: the fastest and "
+                   "lowest-memory option); --opt-sdp-attention where xformers is not installed",
+                   [](GenerationSetup& g) { g.attention = "xformers"; });
+      }
+      if (s_.fp32Weights) {
+        const std::string flag = currentFlag("no_half").empty() ? currentFlag("precision_full") : currentFlag("no_half");
+        flagChange("--upcast-sampling", flag,
+                   "fp16 weights with upcast sampling math: the same fix for black images at half the weight memory",
+                   [](GenerationSetup& g) { g.fp32Weights = false; });
+      }
+      if (s_.fp32Vae && s_.family->vaeFp16Overflows && !s_.vaeFp16Fix) {
+        settingChange("vae.fp16_fix", "false", "true",
+                      "use the fp16-fix SDXL VAE (madebyollin/sdxl-vae-fp16-fix) and drop --no-half-vae: it decodes in fp16 "
+                      "without NaNs, half the decode memory",
+                      [](GenerationSetup& g) {
+                        g.vaeFp16Fix = true;
+                        g.fp32Vae = false;
+                      });
+      }
+      if (s_.offload == Offload::Normal) {
+        flagChange(sdxl ? "--medvram-sdxl" : "--medvram", "",
+                   "keep only one of text encoder, UNet and VAE on the GPU at a time; speed: " + w.medvramSpeed,
+                   [](GenerationSetup& g) { g.offload = Offload::Medvram; });
+      }
+      if (s_.batchCondUncond && s_.arch->denoiser.cfgInSampling) {
+        settingChange("batch_cond_uncond", "true", "false",
+                      "Settings › Optimizations › Batch cond/uncond off: the conditional and unconditional passes run one "
+                      "after the other (A1111 1.6 turned batching on by default)",
+                      [](GenerationSetup& g) { g.batchCondUncond = false; });
+      }
+    }
+    if (s_.vaeDecode == VaeDecode::Full) {
+      settingChange("vae.decode", "\"full\"", "\"tiled\"",
+                    std::string("decode in tiles") +
+                        (s_.tool == WebUiTool::A1111 ? " (the Tiled VAE extension, or TAESD for previews)"
+                                                     : " (the VAE Decode (Tiled) node / Never OOM › Enabled for VAE)") +
+                        ": \"saves your VRAM at nearly no cost\"",
+                    [](GenerationSetup& g) { g.vaeDecode = VaeDecode::Tiled; });
+    }
+    if (s_.hiresScale > 1.5) {
+      char scale[32];
+      std::snprintf(scale, sizeof scale, "%g", s_.hiresScale);
+      settingChange("hires.scale", scale, "1.5",
+                    "a smaller hires upscale: the second pass and its decode grow with the upscaled area",
+                    [](GenerationSetup& g) { g.hiresScale = 1.5; });
+    }
+    if (s_.batchSize > 1) {
+      settingChange("batch_size", std::to_string(s_.batchSize), "1",
+                    "one image per batch (raise batch count instead: the same images, one at a time)",
+                    [](GenerationSetup& g) { g.batchSize = 1; });
+    }
+    if (s_.tool == WebUiTool::A1111) {
+      for (std::size_t i = 0; i < s_.controlnets.size(); ++i) {
+        if (s_.controlnets[i].lowVram) continue;
+        settingChange("controlnet[" + std::to_string(i) + "].low_vram", "false", "true",
+                      "ControlNet Low VRAM (any unit turns it on for all): the ControlNet visits the GPU only for its "
+                      "forward; with --lowvram it alternates with the UNet blocks",
+                      [](GenerationSetup& g) {
+                        for (auto& u : g.controlnets) u.lowVram = true;
+                      });
+        break;
+      }
+      if (s_.offload != Offload::Lowvram) {
+        const std::string medvram = currentFlag("medvram").empty() ? currentFlag("medvram_sdxl") : currentFlag("medvram");
+        flagChange("--lowvram", medvram, "split the UNet into blocks, one on the GPU at a time; speed: " + w.lowvramSpeed,
+                   [](GenerationSetup& g) { g.offload = Offload::Lowvram; });
+      }
+    } else {
+      if (!s_.unetFp8) {
+        flagChange(s_.tool == WebUiTool::Forge ? "--unet-in-fp8-e4m3fn" : "--fp8_e4m3fn-unet", "",
+                   "store the UNet/transformer weights in fp8: half their memory, a small quality cost",
+                   [](GenerationSetup& g) { g.unetFp8 = true; });
+      }
+      if (s_.loadMode == LoadMode::High || s_.loadMode == LoadMode::GpuOnly) {
+        const std::string flag = currentFlag("comfy_highvram").empty() ? currentFlag("comfy_gpu_only") : currentFlag("comfy_highvram");
+        flagChange("", flag, "let the memory manager offload: weights that do not fit stream from system RAM (slower, no OOM)",
+                   [](GenerationSetup& g) { g.loadMode = LoadMode::Normal; });
+      }
+      if (s_.loadMode != LoadMode::NoVram) {
+        flagChange(s_.tool == WebUiTool::Forge ? "--always-no-vram" : "--novram", "",
+                   "keep the weights in system RAM and stream them (much slower)",
+                   [](GenerationSetup& g) { g.loadMode = LoadMode::NoVram; });
+      }
+    }
+  }
+
+  // The smallest set of listed steps that fits, preferring earlier (cheaper) ones.
+  void markNeeded(std::vector<PlanStep>& steps) {
+    const std::size_t n = steps.size();
+    if (n == 0 || n > 12) return;
+    for (std::size_t size = 1; size <= n; ++size) {
+      // Subsets of `size` in lexicographic order of their indices: the first that fits wins.
+      std::vector<std::size_t> pick(size);
+      for (std::size_t i = 0; i < size; ++i) pick[i] = i;
+      while (true) {
+        GenerationSetup g = s_;
+        for (std::size_t i : pick) kept_[i]->apply(g);
+        if (estimateGeneration(g, gpu_).estimate.verdict == Verdict::Fits) {
+          for (std::size_t i : pick) steps[i].needed = true;
+          return;
+        }
+        std::size_t k = size;
+        while (k > 0 && pick[k - 1] == n - size + k - 1) --k;
+        if (k == 0) break;
+        ++pick[k - 1];
+        for (std::size_t j = k; j < size; ++j) pick[j] = pick[j - 1] + 1;
+      }
+    }
+  }
+
+  const WebUiInput& in_;
+  const GenerationSetup& s_;
+  const GpuTarget& gpu_;
+  std::vector<Change> changes_;
+  std::vector<Change*> kept_;
+};
+
+}  // namespace
+
+std::vector<PlanStep> generationPlan(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu) {
+  return Planner(input, setup, gpu).plan();
+}
+
+}  // namespace oomlint

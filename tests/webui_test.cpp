@@ -1,0 +1,198 @@
+// The WebUI input kind: launch lines and parameters blocks read with exact positions, the generation
+// estimate against hand-computed figures, the seed cases, the fix order and `oomlint fix`.
+#include <catch2/catch.hpp>
+
+#include "knowledge/knowledge.h"
+#include "test_support.h"
+#include "webui/generation.h"
+#include "webui/generation_estimate.h"
+#include "webui/webui_input.h"
+
+using namespace oomlint;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+FileReport checkOn(const std::string& text, const char* gpu) {
+  AnalyzeOptions options;
+  options.gpu = gpu;
+  return analyzeInput(Input{"webui", text}, options);
+}
+
+const PhaseEstimate& phase(const Estimate& e, std::string_view name) {
+  for (const auto& p : e.phases) {
+    if (p.name == name) return p;
+  }
+  FAIL("no phase " << name);
+  return e.phases.front();
+}
+
+}  // namespace
+
+TEST_CASE("COMMANDLINE_ARGS is found in webui-user.bat and webui-user.sh, each flag at its column") {
+  const WebUiInput bat = readWebUiInput("@echo off\r\nset COMMANDLINE_ARGS=--medvram --xformers\r\ncall webui.bat\r\n");
+  REQUIRE(bat.flags.size() == 2);
+  CHECK(bat.flags[0].name == "--medvram");
+  CHECK(bat.flags[0].range.start.line == 2);
+  CHECK(bat.flags[0].range.start.column == 22);
+  CHECK(bat.flags[1].range.start.column == 32);
+  CHECK(bat.flagInsertOffset == std::string("@echo off\r\nset COMMANDLINE_ARGS=--medvram --xformers").size());
+
+  const WebUiInput sh = readWebUiInput("#export COMMANDLINE_ARGS=\"--lowvram\"\nexport COMMANDLINE_ARGS=\"--medvram --opt-split-attention\"\n");
+  REQUIRE(sh.flags.size() == 2);
+  CHECK(sh.flags[0].name == "--medvram");  // the commented line is not an assignment
+  CHECK(sh.flags[1].name == "--opt-split-attention");
+  CHECK(sh.flags[0].range.start.column == 26);
+
+  const WebUiInput comfy = readWebUiInput(".\\python_embeded\\python.exe -s ComfyUI\\main.py --lowvram --reserve-vram 1.5\n");
+  REQUIRE(comfy.commandTool.has_value());
+  CHECK(*comfy.commandTool == WebUiTool::ComfyUi);
+  REQUIRE(comfy.flags.size() == 2);  // python's own -s comes before the script: not ComfyUI's
+  CHECK(comfy.flags[1].name == "--reserve-vram");
+  CHECK(comfy.flags[1].value == "1.5");
+}
+
+TEST_CASE("the parameters block is split into fields, quoted ControlNet units kept whole") {
+  const std::string text =
+      "a cat\nNegative prompt: dog\nSteps: 20, Sampler: DPM++ 2M, Size: 512x768, Model: v1-5-pruned-emaonly, "
+      "ControlNet 0: \"Module: canny, Model: control_v11p_sd15_canny [d14c016b], Low Vram: True\", Version: v1.10.1\n";
+  const WebUiInput in = readWebUiInput(text);
+  const InfoField* size = findInfo(in, "Size");
+  REQUIRE(size != nullptr);
+  CHECK(size->value == "512x768");
+  CHECK(size->range.start.line == 3);
+  CHECK(text.substr(size->range.start.offset, size->range.end.offset - size->range.start.offset) == "512x768");
+  const InfoField* cn = findInfo(in, "ControlNet 0");
+  REQUIRE(cn != nullptr);
+  CHECK(cn->value.find("Low Vram: True") != std::string::npos);
+  CHECK(findInfo(in, "Version")->value == "v1.10.1");
+
+  Findings findings;
+  const auto setup = buildGeneration(in, findings);
+  REQUIRE(setup);
+  CHECK(setup->family->id == "sd15");
+  CHECK(setup->width == 512);
+  CHECK(setup->height == 768);
+  REQUIRE(setup->controlnets.size() == 1);
+  CHECK(setup->controlnets[0].lowVram);
+  CHECK(setup->controlnets[0].model->id == "sd15-controlnet");
+}
+
+TEST_CASE("SD1.5 at 512² in A1111 with xFormers: every component computed by hand") {
+  const WebUiInput in = readWebUiInput("generation:\n  tool: a1111\n  model: sd15\n  args: --xformers\n");
+  Findings findings;
+  const auto setup = buildGeneration(in, findings);
+  REQUIRE(setup);
+  const GenerationEstimate g = estimateGeneration(*setup, GpuTarget{"12 GiB", static_cast<std::uint64_t>(12 * kGiB)});
+  const PhaseEstimate& denoise = phase(g.estimate, "denoise");
+  // fixed 0.5 + 0.3 GiB; UNet 859.5 M × 2; CLIP-L 123.06 M × 2; VAE 83.65 M × 2;
+  // activations 64 × 64 latent px × 2 (cond/uncond) × 15,000 B; xFormers: no score matrix.
+  const double fixed = 0.5 * kGiB + 322122547.0;
+  const double weights = (8.595e8 + 1.2306e8 + 8.365e7) * 2;
+  const double act = 4096.0 * 2 * 15000;
+  CHECK_THAT(denoise.peakBytes, WithinRel(fixed + weights + act, 1e-9));
+  // The decode: 512 × 512 px × 1260 B × 2 B, plus the same weights and fixed share.
+  const PhaseEstimate& decode = phase(g.estimate, "vae_decode");
+  CHECK_THAT(decode.peakBytes, WithinRel(fixed + weights + 512.0 * 512 * 1260 * 2, 1e-9));
+}
+
+TEST_CASE("Doggettx slices its score matrix to the free memory; no optimisation keeps 3.5 of them") {
+  auto denoiseWith = [](const std::string& args, double vramGiB) {
+    const WebUiInput in = readWebUiInput("generation:\n  tool: a1111\n  model: sd15\n  args: " + args + "\n");
+    Findings findings;
+    const auto setup = buildGeneration(in, findings);
+    return estimateGeneration(*setup, GpuTarget{"card", static_cast<std::uint64_t>(vramGiB * kGiB)});
+  };
+  // One fp16 score matrix at 512²: 2 elements × 8 heads × 4096² tokens × 2 B = 0.5 GiB.
+  const double score = 2.0 * 8 * 4096.0 * 4096.0 * 2;
+  const double base = phase(denoiseWith("--xformers", 24).estimate, "denoise").peakBytes;
+  CHECK_THAT(phase(denoiseWith("--disable-opt-split-attention", 24).estimate, "denoise").peakBytes,
+             WithinRel(base + 3.5 * score, 1e-9));
+  CHECK_THAT(phase(denoiseWith("--opt-split-attention", 24).estimate, "denoise").peakBytes, WithinRel(base + 1.7 * score, 1e-9));
+  // On a 3 GiB card Doggettx cannot take 3 × 0.5 GiB at once: it slices, and the peak stays under the card.
+  const GenerationEstimate small = denoiseWith("--opt-split-attention", 3.0);
+  CHECK(phase(small.estimate, "denoise").peakBytes < base + 1.7 * score);
+  CHECK_FALSE(small.attentionTooLarge);
+}
+
+TEST_CASE("the seed: SD1.5 512² + one ControlNet on a 4 GB card") {
+  const std::string base = "generation:\n  tool: a1111\n  model: sd15\n  width: 512\n  height: 512\n";
+  const std::string unit = "  controlnet:\n    - model: control_v11p_sd15_canny\n      low_vram: ";
+  // Without flags: out of memory, and the needed change is --medvram (or --lowvram).
+  const FileReport plain = checkOn(base + unit + "false\n", "GTX 1050 Ti");
+  REQUIRE(plain.estimate);
+  CHECK(plain.estimate->verdict == Verdict::Oom);
+  bool medvramNeeded = false;
+  for (const auto& step : plain.plan) {
+    if (step.needed && (step.toJson.find("--medvram") != std::string::npos || step.toJson.find("--lowvram") != std::string::npos)) {
+      medvramNeeded = true;
+    }
+  }
+  CHECK(medvramNeeded);
+  // With them, and ControlNet's Low VRAM: fits.
+  for (const char* flags : {"--medvram", "--lowvram", "--medvram --xformers", "--lowvram --xformers"}) {
+    INFO(flags);
+    const FileReport fixed = checkOn(base + "  args: " + flags + "\n" + unit + "true\n", "GTX 1050 Ti");
+    REQUIRE(fixed.estimate);
+    CHECK(fixed.estimate->verdict == Verdict::Fits);
+  }
+  // --lowvram with ControlNet Low VRAM alternates them: the denoise peak holds the larger, not both.
+  const FileReport low = checkOn(base + "  args: --lowvram --xformers\n" + unit + "true\n", "GTX 1050 Ti");
+  const FileReport lowResident = checkOn(base + "  args: --lowvram --xformers\n" + unit + "false\n", "GTX 1050 Ti");
+  CHECK(phase(*low.estimate, "denoise").peakBytes < phase(*lowResident.estimate, "denoise").peakBytes);
+}
+
+TEST_CASE("SDXL at 1024² on 4 GB without flags is out of memory; the plan ends in a fit") {
+  const FileReport r = checkOn("generation:\n  tool: a1111\n  model: sdxl\n  width: 1024\n  height: 1024\n", "GTX 1050 Ti");
+  REQUIRE(r.estimate);
+  CHECK(r.estimate->verdict == Verdict::Oom);
+  CHECK(test::hasCode(r, "OL501"));
+  REQUIRE_FALSE(r.plan.empty());
+  CHECK(r.plan.back().fitsAfter);
+  // The cheapest levers come first: the fp16-fix VAE and medvram before lowvram.
+  std::vector<std::string> order;
+  for (const auto& step : r.plan) order.push_back(step.path + "=" + step.toJson);
+  const auto at = [&](std::string_view what) {
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      if (order[i].find(what) != std::string::npos) return static_cast<long>(i);
+    }
+    return -1L;
+  };
+  REQUIRE(at("fp16_fix") >= 0);
+  REQUIRE(at("--medvram-sdxl") >= 0);
+  CHECK(at("fp16_fix") < at("--lowvram"));
+  CHECK(at("--medvram-sdxl") < at("--lowvram"));
+}
+
+TEST_CASE("Forge ignores A1111's memory flags and streams what does not fit") {
+  const FileReport r = checkOn("generation:\n  tool: forge\n  model: sdxl\n  args: --medvram\n", "GTX 1050 Ti");
+  CHECK(test::hasCode(r, "OL702"));
+  REQUIRE(r.estimate);
+  CHECK(r.estimate->verdict != Verdict::Oom);  // partial loading: slow, not an OOM
+  CHECK(test::hasCode(r, "OL708"));
+}
+
+TEST_CASE("oomlint fix writes the needed flag into webui-user.bat and nothing else") {
+  const std::string bat =
+      "@echo off\r\nset COMMANDLINE_ARGS=--xformers\r\ncall webui.bat\r\n"
+      "Steps: 20, Size: 512x512, Model: v1-5-pruned-emaonly, ControlNet 0: \"Module: canny, Model: control_v11p_sd15_canny, Low Vram: False\"\r\n";
+  AnalyzeOptions options;
+  options.gpu = "GTX 1050 Ti";
+  const FixResult fixed = fixConfig(Input{"webui-user.bat", bat}, options);
+  REQUIRE_FALSE(fixed.applied.empty());
+  CHECK(fixed.text.find("set COMMANDLINE_ARGS=--xformers --medvram\r\n") != std::string::npos);
+  std::string expected = bat;
+  expected.insert(bat.find("\r\ncall"), " --medvram");
+  CHECK(fixed.text == expected);
+  CHECK(checkOn(fixed.text, "GTX 1050 Ti").estimate->verdict == Verdict::Fits);
+}
+
+TEST_CASE("configs and logs are not taken for WebUI inputs") {
+  CHECK_FALSE(looksLikeWebUiInput("---\njob: extension\nconfig:\n  name: x\n"));
+  CHECK_FALSE(looksLikeWebUiInput("Traceback (most recent call last):\n  File \"run.py\", line 1\n"));
+  CHECK(looksLikeWebUiInput("--medvram --xformers\n"));
+  CHECK(looksLikeWebUiInput("python launch.py --lowvram\n"));
+  CHECK(looksLikeWebUiInput("Steps: 20, Sampler: Euler a, Size: 512x512\n"));
+}
