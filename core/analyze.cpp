@@ -222,7 +222,9 @@ FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
     };
     const bool profile = !startsWithJobKey(head) && looksLikeGenerationProfile(head);
     if (!profile && isLogText(head)) return asLog();
-    if (profile || (!startsWithJobKey(head) && looksLikeWebUiInput(head))) {
+    // A launch line or parameters block is a few lines; text with log signs (a traceback, progress
+    // bars, "Loading …") that merely quotes a launch command is a log.
+    if (profile || (!startsWithJobKey(head) && looksLikeWebUiInput(head) && !looksLikeLog(head))) {
       return analyzeWebUi(input, resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
                           options.policy.suppressionsAllowed());
     }

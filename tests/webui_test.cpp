@@ -196,3 +196,51 @@ TEST_CASE("configs and logs are not taken for WebUI inputs") {
   CHECK(looksLikeWebUiInput("python launch.py --lowvram\n"));
   CHECK(looksLikeWebUiInput("Steps: 20, Sampler: Euler a, Size: 512x512\n"));
 }
+
+TEST_CASE("WebUI logs name their tool and get that tool's levers") {
+  const auto corpus = test::sharedDir() / "corpus/logs";
+  auto advice = [&](const char* file) {
+    const FileReport r = analyzeInput(Input{file, test::readFile(corpus / file)});
+    REQUIRE(r.log);
+    for (const auto& d : r.diagnostics) {
+      if (d.code == "OL601") return std::make_pair(r.log->tool, d.message);
+    }
+    return std::make_pair(r.log->tool, std::string());
+  };
+  const auto [a1111, decode] = advice("014_a1111_sd15-6gb-decode.log");
+  CHECK(a1111 == "a1111");
+  CHECK(decode.find("Tiled VAE") != std::string::npos);
+  const auto [mac, mps] = advice("042_a1111_mac-mps-txt2img.log");
+  CHECK(mps.find("--opt-sub-quad-attention") != std::string::npos);
+  CHECK(mps.find("--xformers") == std::string::npos);  // CUDA-only
+  const auto [forge, forgeAdvice] = advice("045_forge_flux-8bit-lora-3090.log");
+  CHECK(forge == "forge");
+  CHECK(forgeAdvice.find("GPU Weights") != std::string::npos);
+  CHECK(forgeAdvice.find("--medvram") == std::string::npos);  // Forge ignores it
+  const auto [comfy, comfyAdvice] = advice("008_comfyui_zimage-turbo-5060ti.log");
+  CHECK(comfy == "comfyui");
+  CHECK(comfyAdvice.find("--lowvram") != std::string::npos);
+  // A trainer's log names no UI and keeps the trainer's advice.
+  const auto [trainer, trainerAdvice] = advice("018_ai-toolkit_flux-dev-4090.log");
+  CHECK(trainer.empty());
+}
+
+TEST_CASE("an A1111 log's launch flags are not suggested again") {
+  const std::string log =
+      "Launching Web UI with arguments: --xformers --medvram\n"
+      "Applying attention optimization: xformers... done.\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/sd/modules/processing.py\", line 732, in process_images\n"
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 4.00 GiB total capacity; "
+      "2.90 GiB already allocated; 0 bytes free; 3.10 GiB reserved in total by PyTorch)\n";
+  const FileReport r = analyzeInput(Input{"a1111.log", log});
+  REQUIRE(r.log);
+  CHECK(r.log->tool == "a1111");
+  CHECK(r.log->launchArgs == "--xformers --medvram");
+  std::string message;
+  for (const auto& d : r.diagnostics) {
+    if (d.code == "OL601") message = d.message;
+  }
+  CHECK(message.find("add --xformers") == std::string::npos);
+  CHECK(message.find("--lowvram") != std::string::npos);
+}

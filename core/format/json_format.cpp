@@ -67,6 +67,7 @@ nlohmann::ordered_json logJson(const LogAnalysis& log) {
   j["phase"] = log.phase;
   j["step"] = log.step ? nlohmann::ordered_json(*log.step) : nlohmann::ordered_json(nullptr);
   j["gpu_state_suspect"] = log.gpuStateSuspect;
+  if (!log.tool.empty()) j["tool"] = log.tool;
   nlohmann::ordered_json numbers = nlohmann::ordered_json::object();
   const OomNumbers& n = log.numbers;
   for (const auto& [key, value] : {std::pair{"tried_to_allocate", n.triedToAllocate}, {"total_capacity", n.totalCapacity},

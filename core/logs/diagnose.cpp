@@ -26,7 +26,7 @@ Range lineRange(int line, const std::string& text) {
 std::string describeKind(OomKind kind) {
   switch (kind) {
     case OomKind::CudaAlloc: return "PyTorch's CUDA allocator could not allocate";
-    case OomKind::CudaError: return "a raw `CUDA error: out of memory` (outside the allocator; fatal even inside AI Toolkit's training step)";
+    case OomKind::CudaError: return "a raw `CUDA error: out of memory` (outside the allocator)";
     case OomKind::CublasAlloc: return "cuBLAS could not allocate its workspace (CUBLAS_STATUS_ALLOC_FAILED)";
     case OomKind::HipAlloc: return "the ROCm (HIP) allocator could not allocate";
     case OomKind::MpsAlloc: return "the Apple MPS backend reached its limit";
@@ -35,6 +35,54 @@ std::string describeKind(OomKind kind) {
     case OomKind::None: break;
   }
   return "out of memory";
+}
+
+// The generation UIs' own levers, cheapest first (webui-lowvram.md §8), skipping flags already given.
+std::string webUiFirstChange(const LogAnalysis& log) {
+  const std::string& phase = log.phase;
+  const bool decode = phase == "vae_decode";
+  const bool generating = phase == "inference" || phase == "unknown" || phase == "sample" || phase == "load" || decode;
+  if (!generating) return {};
+  auto given = [&](std::string_view flag) {
+    const std::size_t at = log.launchArgs.find(flag);
+    return at != std::string::npos &&
+           (at + flag.size() == log.launchArgs.size() || log.launchArgs[at + flag.size()] == ' ');
+  };
+  if (log.tool == "a1111") {
+    if (decode) {
+      return "it failed decoding with the VAE (AUTOMATIC1111): decode in tiles (the Tiled VAE extension) or with TAESD "
+             "(Settings › VAE type for decode), lower the hires upscale; for SDXL use the fp16-fix VAE rather than "
+             "--no-half-vae, which doubles the decode";
+    }
+    std::string steps;
+    auto add = [&](std::string_view flag, std::string_view what) {
+      if (given(flag)) return;
+      steps += (steps.empty() ? "" : ", then ") + std::string(what);
+    };
+    if (log.kind == OomKind::MpsAlloc) {
+      add("--opt-sub-quad-attention", "--opt-sub-quad-attention (xFormers is CUDA-only)");  // A Mac: MPS
+    } else if (!given("--opt-sdp-attention")) {
+      add("--xformers", "add --xformers (or --opt-sdp-attention)");
+    }
+    if (!given("--medvram-sdxl")) add("--medvram", "--medvram (--medvram-sdxl for SDXL)");
+    steps += std::string(steps.empty() ? "" : ", then ") + "turn off Settings › Optimizations › Batch cond/uncond";
+    add("--lowvram", "--lowvram last (much slower)");
+    return "it failed generating (AUTOMATIC1111" + (log.launchArgs.empty() ? std::string() : ", launched with " + log.launchArgs) +
+           "): " + steps;
+  }
+  if (log.tool == "forge") {
+    return std::string("it failed generating (Forge, which ignores A1111's memory flags): ") +
+           (decode ? "turn on Never OOM › Enabled for VAE (always tiled), or --vae-in-cpu"
+                   : "lower GPU Weights (MB) in the UI to leave more for computation, or --always-low-vram / "
+                     "--always-offload-from-vram; --unet-in-fp8-e4m3fn halves the model's weights");
+  }
+  if (log.tool == "comfyui") {
+    return std::string("it failed generating (ComfyUI): ") +
+           (decode ? "use the VAE Decode (Tiled) node, or --cpu-vae"
+                   : "start with --lowvram (then --novram), add --reserve-vram if other software uses the GPU, or load an "
+                     "fp8/GGUF model; \"loaded partially\" is expected on small cards");
+  }
+  return {};
 }
 
 }  // namespace
@@ -89,11 +137,14 @@ void diagnoseLog(const LogAnalysis& log, const TrainerProcess* config, Findings&
   if (n.triedToAllocate) figures += "; it tried to allocate " + gib(*n.triedToAllocate);
   if (n.free) figures += " with " + gib(*n.free) + " free";
   if (n.totalCapacity) figures += " of " + gib(*n.totalCapacity);
-  std::string advice = firstChangeFor(log.phase, log.step, log.skippedBatches);
+  std::string advice = webUiFirstChange(log);
+  if (advice.empty()) advice = firstChangeFor(log.phase, log.step, log.skippedBatches);
   if (config != nullptr && (log.phase == "baseline_sample" || log.phase == "sample")) {
     advice += " (" + config->sample.pathOf("width") + ", " + config->train.pathOf("disable_sampling") + ")";
   }
-  findings.report("OL601", at, "", "out of memory " + where + ": " + describeKind(log.kind) + figures + "; " + advice);
+  std::string kind = describeKind(log.kind);
+  if (log.kind == OomKind::CudaError && log.tool.empty()) kind += ", fatal even inside AI Toolkit's training step";
+  findings.report("OL601", at, "", "out of memory " + where + ": " + kind + figures + "; " + advice);
   if (log.gpuStateSuspect) {
     findings.report("OL602", at, "",
                     log.gpuStateReason + ": the GPU or worker state, not the config, is the likely cause; run on a fresh "

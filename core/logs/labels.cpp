@@ -28,6 +28,10 @@ LabelComparison compareWithLabel(const LogAnalysis& a, const Node* label) {
   const Node* suspect = label->find("gpu_state_suspect");
   c.gpuState = (suspect && suspect->truthy()) == a.gpuStateSuspect;
   if (!c.gpuState) differ("gpu_state_suspect", a.gpuStateSuspect ? "true" : "false", a.gpuStateSuspect ? "false" : "true");
+  std::string tool = text(label, "tool");
+  if (tool != "a1111" && tool != "forge" && tool != "comfyui") tool.clear();  // trainers are not told apart
+  c.tool = tool == a.tool;
+  if (!c.tool) differ("tool", a.tool.empty() ? "-" : a.tool, tool.empty() ? "-" : tool);
   c.numbers = true;
   const Node* numbers = label->find("numbers");
   const OomNumbers& n = a.numbers;

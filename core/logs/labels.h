@@ -12,8 +12,9 @@ namespace oomlint {
 struct LabelComparison {
   bool oomLabel = false;
   bool oom = false, kind = false, phase = false, step = false, gpuState = false, numbers = false;
+  bool tool = false;  // the generation UI named (a1111, forge, comfyui), or none for every other tool
   std::string differences;  // "phase sample/baseline_sample free=-/1024 …" (got/expected)
-  bool all() const { return oom && kind && phase && step && gpuState && numbers; }
+  bool all() const { return oom && kind && phase && step && gpuState && numbers && tool; }
 };
 
 LabelComparison compareWithLabel(const LogAnalysis& analysis, const Node* label);

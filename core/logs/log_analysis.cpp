@@ -383,6 +383,26 @@ void LogScanner::onBar(std::string_view t, const std::pair<std::string_view, lon
   }
 }
 
+// Forge first: it keeps A1111's banner and paths; ComfyUI before A1111 (its loader lines are its own).
+void LogScanner::detectTool(std::string_view t) {
+  constexpr std::string_view launching = "Launching Web UI with arguments:";
+  if (const std::size_t at = t.find(launching); at != std::string_view::npos) {
+    result_.launchArgs = std::string(trimmed(t.substr(at + launching.size())).substr(0, 400));
+  }
+  if (containsAny(t, {"[Memory Management]", "webui-forge", "webui_forge", "[GPU Setting]", "[Unload] Trying to free",
+                      "Moving model(s) has taken", "backend/memory_management", "backend\\memory_management"})) {
+    result_.tool = "forge";
+  } else if (result_.tool != "comfyui" &&
+             containsAny(t, {"Requested to load", "loaded completely", "loaded partially", "!!! Exception during processing",
+                             "got prompt", "comfy/", "comfy\\", "ComfyUI"})) {
+    result_.tool = "comfyui";
+  } else if (result_.tool.empty() &&
+             containsAny(t, {"Launching Web UI with arguments", "stable-diffusion-webui", "modules/processing.py",
+                             "modules\\processing.py", "Applying attention optimization", "Creating model from config"})) {
+    result_.tool = "a1111";
+  }
+}
+
 void LogScanner::onLine(std::string_view raw) {
   ++result_.lines;
   // Copy only the lines that need cleaning: ANSI colours, or docker compose's "service-1  | " prefix.
@@ -432,6 +452,11 @@ void LogScanner::onLine(std::string_view raw) {
     if (auto p = phaseOfCode(codeHint_); !p.empty()) frames_.push_back("code:" + p);
   }
   if (frames_.size() > 256) frames_.erase(frames_.begin());
+
+  if (toolLinesLeft_ > 0 && result_.tool != "forge") {
+    --toolLinesLeft_;
+    detectTool(t);
+  }
 
   // Markers (AI Toolkit first, common ones of other tools after).
   if (containsAny(t, {"ai-toolkit", "toolkit/", "Saving at step", "Running  1 process"})) aiToolkit_ = true;

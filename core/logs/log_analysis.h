@@ -39,6 +39,10 @@ struct LogAnalysis {
   int skippedBatches = 0;            // AI Toolkit's "skipping batch k/3" banners
   bool abortedAfterRetries = false;  // "OOM during training step 3 times in a row"
   bool continuedAfterOom = false;    // training steps completed after a skipped batch
+  // The generation UI that wrote the log ("a1111", "forge", "comfyui"; empty for trainers and the
+  // unknown), and the flags it was launched with ("Launching Web UI with arguments: …").
+  std::string tool;
+  std::string launchArgs;
   std::string failure;               // the error a run died of when it was not an OOM
   int failureLine = 0;
   std::uint64_t bytes = 0;
@@ -81,6 +85,8 @@ class LogScanner {
   bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
   std::optional<long> skipStep_;        // the step of the last skipped batch
   bool aiToolkit_ = false;
+  void detectTool(std::string_view line);
+  std::uint64_t toolLinesLeft_ = 200000;  // the UI shows in its banner and tracebacks: stop looking after this
 };
 
 // Whole-text convenience.

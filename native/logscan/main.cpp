@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "oomlint-logscan: cannot read %s\n", manifest.c_str());
     return 2;
   }
-  int total = 0, tp = 0, fp = 0, fn = 0, kindOk = 0, phaseOk = 0, numbersOk = 0, stepOk = 0, suspectOk = 0;
+  int total = 0, tp = 0, fp = 0, fn = 0, kindOk = 0, phaseOk = 0, numbersOk = 0, stepOk = 0, suspectOk = 0, toolOk = 0;
   for (const Node* item : doc->root()->resolved()->items) {
     const std::string file = str(item, "file");
     const LogAnalysis a = analyzeLog(readFile(manifest.parent_path() / file));
@@ -43,10 +43,11 @@ int main(int argc, char** argv) {
     stepOk += c.step;
     suspectOk += c.gpuState;
     numbersOk += c.numbers;
+    toolOk += c.tool;
     std::printf("%-48s %s%s\n", file.c_str(), c.all() ? "ok" : "MISS (got/expected):", c.differences.c_str());
   }
-  std::printf("\n%d logs: oom precision %.0f%% recall %.0f%%; kind %d/%d; phase %d/%d; step %d/%d; gpu-state %d/%d; numbers exact %d/%d\n",
+  std::printf("\n%d logs: oom precision %.0f%% recall %.0f%%; kind %d/%d; phase %d/%d; step %d/%d; gpu-state %d/%d; numbers exact %d/%d; UI named %d/%d\n",
               total, tp + fp ? 100.0 * tp / (tp + fp) : 100.0, tp + fn ? 100.0 * tp / (tp + fn) : 100.0, kindOk, total, phaseOk, total,
-              stepOk, total, suspectOk, total, numbersOk, total);
+              stepOk, total, suspectOk, total, numbersOk, total, toolOk, total);
   return 0;
 }
