@@ -165,7 +165,7 @@ bool startsWithJobKey(std::string_view head) {
 }  // namespace
 
 bool isLogText(std::string_view head) {
-  return !looksLikeJson(head) && !startsWithJobKey(head) && looksLikeLog(head);
+  return !looksLikeJson(head) && !startsWithJobKey(head) && !looksLikeGenerationProfile(head) && looksLikeLog(head);
 }
 
 FileReport logReport(std::string path, const LogAnalysis& log, const Policy& policy) {
@@ -220,11 +220,11 @@ FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
       file.source = std::make_shared<const SourceText>(input.text);
       return file;
     };
-    const bool profile = !startsWithJobKey(head) && looksLikeGenerationProfile(head);
-    if (!profile && isLogText(head)) return asLog();
+    if (isLogText(head)) return asLog();
     // A launch line or parameters block is a few lines; text with log signs (a traceback, progress
     // bars, "Loading …") that merely quotes a launch command is a log.
-    if (profile || (!startsWithJobKey(head) && looksLikeWebUiInput(head) && !looksLikeLog(head))) {
+    if (!startsWithJobKey(head) &&
+        (looksLikeGenerationProfile(head) || (looksLikeWebUiInput(head) && !looksLikeLog(head)))) {
       return analyzeWebUi(input, resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
                           options.policy.suppressionsAllowed());
     }

@@ -129,7 +129,8 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
     }
     return;
   }
-  out += "  rollback plan, in order (needed steps marked *):\n";
+  out += file.kind == "webui-args" ? "  fixes, cheapest first (needed steps marked *):\n"
+                                   : "  rollback plan, in order (needed steps marked *):\n";
   for (const auto& step : file.plan) {
     out += "  " + std::string(step.needed ? "*" : " ") + std::to_string(step.rank) + ". " + step.path + ": " + step.fromJson +
            " → " + step.toJson + "   saves " + formatGiB(step.savesBytes) + ", peak after " + formatGiB(step.peakBytesAfter) +

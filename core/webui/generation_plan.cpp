@@ -33,7 +33,9 @@ class Planner {
     candidates();
     std::vector<PlanStep> steps;
     GenerationSetup cumulative = s_;
-    double peak = estimateGeneration(s_, gpu_).estimate.peak().peakBytes;
+    const GenerationEstimate start = estimateGeneration(s_, gpu_);
+    if (start.estimate.verdict == Verdict::Fits) return steps;  // nothing to roll back
+    double peak = start.estimate.peak().peakBytes;
     // Each round takes the first change, in the fix order, that lowers the peak now: a lever that
     // saves nothing at today's peak phase (xFormers while the decode is the peak) can matter later.
     std::vector<Change*> remaining;

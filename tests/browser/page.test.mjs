@@ -109,6 +109,30 @@ test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by th
   await page.context().close();
 });
 
+test('a WebUI generation profile: the seed 4 GB ControlNet case, fixed with --medvram', async () => {
+  const page = await openPage(server.url);
+  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  await analysisAfter(page, () => page.selectOption('#gpu', 'GTX 1050 Ti'));
+  const profile = fs.readFileSync(path.join(sourceDir, 'docs/examples/webui-sd15-controlnet-4gb.yaml'), 'utf8');
+  await analysisAfter(page, () => paste(page, 'config-editor', profile));
+  assert.equal(await verdictOf(page), 'oom');
+  assert.match(await page.locator('.results .phases').textContent(), /denoising/);
+  assert.match(await page.locator('.plan-section h3').first().textContent(), /cheapest first/);
+  // The needed step writes the flag into `args`, at the end of the value, and nothing else.
+  await analysisAfter(page, () => page.locator('button.apply-needed').click());
+  assert.equal(await verdictOf(page), 'fits');
+  assert.equal(await editorText(page, 'config-editor'), profile.replace('args: --xformers', 'args: --xformers --medvram'));
+  await page.screenshot({ path: path.join(artifacts, 'page-webui.png'), fullPage: true });
+
+  // A mistyped flag in a webui-user.bat is underlined where it stands.
+  await analysisAfter(page, () => paste(page, 'config-editor', '@echo off\nset COMMANDLINE_ARGS=--medvarm --xformers\ncall webui.bat\n'));
+  const finding = page.locator('.finding[data-code="OL701"]');
+  assert.match(await finding.textContent(), /did you mean `--medvram`/);
+  assert.equal(await finding.getAttribute('data-line'), '2');
+  await page.locator('#config-editor .cm-line', { hasText: 'COMMANDLINE_ARGS' }).locator('.cm-lintRange-warning').first().waitFor();
+  await page.context().close();
+});
+
 test('a pasted log shows its diagnosis on top; a permalink brings back the same state', async () => {
   const page = await openPage(server.url);
   await page.waitForSelector('.results .verdict', { timeout: 15000 });

@@ -199,3 +199,33 @@ test('a log is recognised from its content and diagnosed; --log attaches it to t
   assert.equal(ok.code, 0);
   assert.match(ok.stdout, /not for lack of memory/);
 });
+
+test('a WebUI launch line is its own input kind: flags checked, generation estimated, fix writes the flag', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-webui-'));
+  const bat = path.join(dir, 'webui-user.bat');
+  const text = '@echo off\r\nset COMMANDLINE_ARGS=--xformers --medvarm\r\ncall webui.bat\r\n' +
+    'Steps: 20, Size: 512x512, Model: v1-5-pruned-emaonly, ControlNet 0: "Module: canny, Model: control_v11p_sd15_canny, Low Vram: False"\r\n';
+  fs.writeFileSync(bat, text);
+  const r = runCli(['check', bat, '--gpu', 'GTX 1050 Ti', '--format', 'json']);
+  assert.equal(r.code, 1, r.stderr);
+  const file = JSON.parse(r.stdout).files[0];
+  assert.equal(file.kind, 'webui-args');
+  const typo = file.diagnostics.find((d) => d.code === 'OL701');
+  assert.ok(typo, JSON.stringify(file.diagnostics));
+  assert.deepEqual(typo.range, { start: { line: 2, column: 33 }, end: { line: 2, column: 42 } });
+  assert.equal(file.estimate.verdict, 'oom');
+  assert.ok(file.estimate.phases.some((p) => p.name === 'denoise'));
+  const needed = file.plan.filter((s) => s.needed);
+  assert.equal(needed.length, 1);
+  assert.equal(needed[0].to, '--xformers --medvram', 'the misspelt flag is replaced, not kept');
+
+  const fixed = runCli(['fix', bat, '--gpu', 'GTX 1050 Ti']);
+  assert.equal(fixed.code, 0, fixed.stderr);
+  assert.equal(fixed.stdout, text.replace('--medvarm', '--medvram'), 'only the flag changed; CRLF kept');
+  fs.writeFileSync(bat, fixed.stdout);
+  assert.equal(JSON.parse(runCli(['check', bat, '--gpu', 'GTX 1050 Ti', '--format', 'json']).stdout).files[0].estimate.verdict, 'fits');
+  // The same input in SARIF keeps the rule's help.
+  const sarif = JSON.parse(runCli(['check', bat, '--gpu', 'GTX 1050 Ti', '--format', 'sarif']).stdout);
+  assert.ok(sarif.runs[0].tool.driver.rules.every((rule) => rule.helpUri));
+  fs.rmSync(dir, { recursive: true });
+});

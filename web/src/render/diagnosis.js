@@ -12,6 +12,8 @@ const kinds = {
   host_ram: 'system RAM ran out',
 };
 
+const tools = { a1111: 'AUTOMATIC1111', forge: 'Forge', comfyui: 'ComfyUI' };
+
 export function renderDiagnosis(log) {
   if (!log.oom) {
     return h('section', { class: 'diagnosis', 'data-oom': 'false' }, h('strong', {}, 'Log: '), 'no out-of-memory error found in it.');
@@ -19,8 +21,9 @@ export function renderDiagnosis(log) {
   const n = log.numbers ?? {};
   const facts = [
     ['what', kinds[log.kind] ?? log.kind],
+    ['tool', log.tool ? tools[log.tool] ?? log.tool : null],
     ['phase', phaseLabel(log.phase)],
-    ['step', log.step ?? 'before training'],
+    ['step', log.step ?? (log.tool ? null : 'before training')],
     ['tried to allocate', n.tried_to_allocate !== undefined ? gib(n.tried_to_allocate) : null],
     ['free', n.free !== undefined ? gib(n.free) : null],
     ['GPU total', n.total_capacity !== undefined ? gib(n.total_capacity) : null],

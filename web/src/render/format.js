@@ -19,6 +19,10 @@ export const phaseLabels = {
   train_step: 'training step',
   sample: 'periodic sampling',
   vae_decode: 'VAE decode',
+  text_encode: 'text encoding',
+  denoise: 'denoising',
+  hires_denoise: 'hires pass',
+  vae_encode: 'VAE encode (hires)',
   save: 'saving',
   inference: 'inference',
 };

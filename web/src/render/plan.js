@@ -4,7 +4,7 @@ import { h } from './dom.js';
 import { configValue, gib } from './format.js';
 
 function key(path) {
-  return path.replace(/^config\.process\[\d+\]\./, '');
+  return path.replace(/^config\.process\[\d+\]\./, '').replace(/^generation\./, '');
 }
 
 function step(s, onApply) {
@@ -24,16 +24,23 @@ function step(s, onApply) {
   );
 }
 
+// A training job's plan follows the OOM guide's rollback order; a generation's, the cheapest fix first.
+const headings = {
+  'ai-toolkit-job': ['Rollback plan', 'In this order; each peak includes the steps above it. Learning rate and optimizer are not memory levers.'],
+  'webui-args': ['Fixes, cheapest first', 'In this order; each peak includes the steps above it. Speed costs are in each step.'],
+};
+
 /** @param onApply(steps)  writes steps into the config; omit for a read-only plan */
-export function renderPlan(plan, { onApply } = {}) {
+export function renderPlan(plan, { onApply, kind = 'ai-toolkit-job' } = {}) {
+  const [title, note] = headings[kind] ?? headings['ai-toolkit-job'];
   const rollback = plan.filter((s) => !s.ramp_up);
   const rampUp = plan.filter((s) => s.ramp_up);
   const needed = rollback.filter((s) => s.needed && s.edit);
   const parts = [];
   if (rollback.length) {
     parts.push(
-      h('h3', {}, 'Rollback plan'),
-      h('p', { class: 'plan-note' }, 'In this order; each peak includes the steps above it. Learning rate and optimizer are not memory levers.'),
+      h('h3', {}, title),
+      h('p', { class: 'plan-note' }, note),
       h('ol', { class: 'plan' }, rollback.map((s) => step(s, onApply))),
     );
     if (onApply && needed.length) {

@@ -25,7 +25,7 @@ export function renderReport(report, handlers = {}) {
   for (const file of configs) {
     if (file.estimate) out.push(renderVerdict(file.estimate), renderPhases(file.estimate));
     out.push(h('section', { class: 'config-findings' }, h('h3', {}, `Findings (${file.diagnostics.length})`), renderFindings(file.diagnostics, { ...handlers, source: file })));
-    if (file.estimate) out.push(renderPlan(file.plan ?? [], handlers));
+    if (file.estimate) out.push(renderPlan(file.plan ?? [], { ...handlers, kind: file.kind }));
   }
   return out;
 }
