@@ -1,6 +1,8 @@
-// OL303 guidance-conflict, OL401 dtype-defaults-to-fp32, OL403 sampler-mismatch, OL414 optimizer-overrides-lr.
+// OL303 guidance-conflict, OL401 dtype-defaults-to-fp32, OL403 sampler-mismatch, OL414 optimizer-overrides-lr,
+// OL419 ema-never-built.
 #include "aitk/checks/checks.h"
 #include "aitk/checks/util.h"
+#include "knowledge/knowledge.h"
 
 namespace oomlint {
 
@@ -34,6 +36,16 @@ void checkTraining(const TrainerProcess& p, Findings& findings) {
                                                     jsonString(t.string("noise_scheduler"))})
                                 : std::nullopt);
     }
+  }
+
+  // BaseSDTrainProcess.setup_ema() is defined and never called (ostris/ai-toolkit#524): the run prints
+  // "Using EMA" and trains without one. memory.yaml's ema_resident says the same to the estimate.
+  if (const Node* ema = t.written("ema_config"); ema && ema->isMapping() && ema->find("use_ema") &&
+                                                 ema->find("use_ema")->truthy() && !knowledge().memory.emaResident) {
+    const Node* use = ema->find("use_ema");
+    findings.report("OL419", use->range, t.pathOf("ema_config") + ".use_ema",
+                    "AI Toolkit prints \"Using EMA\" but never builds the EMA (setup_ema() is not called, "
+                    "ostris/ai-toolkit#524): the saved weights are the raw ones, and the EMA costs no memory");
   }
 
   const std::string optimizer = lowercase(t.string("optimizer"));
