@@ -112,7 +112,9 @@ TEST_CASE("fixtures report exactly the diagnostics they annotate") {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
     const auto ext = entry.path().extension();
-    const bool withSidecar = ext == ".log" && std::filesystem::exists(entry.path().string() + ".expect");
+    // Inputs that cannot carry comments where it matters (logs, launch lines, parameters blocks) say
+    // what they expect in a sidecar `name.ext.expect`.
+    const bool withSidecar = ext != ".expect" && std::filesystem::exists(entry.path().string() + ".expect");
     if (entry.path().filename() == "manifest.yaml") continue;  // the labels of logs/, checked in log_fixture_test.cpp
     if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json" || withSidecar)) files.push_back(entry.path());
   }
@@ -121,7 +123,7 @@ TEST_CASE("fixtures report exactly the diagnostics they annotate") {
   for (const auto& file : files) {
     DYNAMIC_SECTION(std::filesystem::relative(file, root).string()) {
       const std::string text = test::readFile(file);
-      const bool sidecar = file.extension() == ".json" || file.extension() == ".log";
+      const bool sidecar = file.extension() == ".json" || std::filesystem::exists(file.string() + ".expect");
       const auto expected = sidecar ? jsonExpectations(file.string() + ".expect") : yamlExpectations(text);
       const FileReport report = analyzeInput(Input{file.filename().string(), text}, optionsFor(text, file));
       std::multiset<Expected> actual;

@@ -2,6 +2,8 @@
 // estimate against hand-computed figures, the seed cases, the fix order and `oomlint fix`.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "knowledge/knowledge.h"
 #include "test_support.h"
 #include "webui/generation.h"
@@ -243,4 +245,113 @@ TEST_CASE("an A1111 log's launch flags are not suggested again") {
   }
   CHECK(message.find("add --xformers") == std::string::npos);
   CHECK(message.find("--lowvram") != std::string::npos);
+}
+
+// Every flag with a memory effect in rules/webui.yaml moves the estimate the way its source says; a flag
+// added to the data with an effect this table does not know fails here.
+TEST_CASE("each flag's effect on the estimate") {
+  enum class Expect { Lower, Higher, Same };
+  struct Case {
+    const char* tool;
+    const char* model;
+    const char* baseline;  // flags of the comparison run
+    const char* phase;
+    Expect expect;
+    const char* gpu = "RTX 3060 12GB";
+  };
+  const std::multimap<std::string, Case> byEffect = {
+      {"medvram", {"a1111", "sd15", "--xformers", "denoise", Expect::Lower}},
+      {"medvram_sdxl", {"a1111", "sdxl", "--xformers", "denoise", Expect::Lower}},
+      {"lowvram", {"a1111", "sdxl", "--xformers --medvram-sdxl", "denoise", Expect::Lower}},
+      {"attention:xformers", {"a1111", "sd15", "--opt-split-attention", "denoise", Expect::Lower}},
+      {"attention:sdp", {"a1111", "sd15", "--opt-split-attention", "denoise", Expect::Lower}},
+      {"attention:sdp_no_mem", {"a1111", "sd15", "--opt-split-attention", "denoise", Expect::Lower}},
+      {"attention:sub_quadratic", {"a1111", "sd15", "--opt-split-attention", "denoise", Expect::Lower}},
+      {"attention:v1", {"a1111", "sd15", "--xformers", "vae_decode", Expect::Higher}},
+      {"attention:doggettx", {"a1111", "sd15", "--xformers", "denoise", Expect::Higher}},
+      {"attention:invokeai", {"a1111", "sd15", "--xformers", "vae_decode", Expect::Higher}},
+      {"attention:none", {"a1111", "sd15", "--opt-split-attention", "denoise", Expect::Higher}},
+      {"no_half", {"a1111", "sd15", "--xformers", "denoise", Expect::Higher}},
+      {"precision_full", {"a1111", "sd15", "--xformers", "denoise", Expect::Higher}},
+      {"all_fp32", {"forge", "sd15", "", "denoise", Expect::Higher}},
+      {"no_half_vae", {"a1111", "sd15", "--xformers", "vae_decode", Expect::Higher}},
+      {"vae_fp32", {"comfyui", "sd15", "", "vae_decode", Expect::Higher}},
+      {"vae_fp16", {"comfyui", "sd15", "--fp32-vae", "vae_decode", Expect::Lower}},
+      {"vae_bf16", {"comfyui", "sd15", "--fp32-vae", "vae_decode", Expect::Lower}},
+      {"upcast", {"a1111", "sd15", "--xformers", "denoise", Expect::Same}},
+      {"forge_low_vram", {"forge", "flux", "", "denoise", Expect::Same, "RTX 3060 8GB"}},  // already partial on 8 GB
+      {"forge_no_vram", {"forge", "flux", "", "denoise", Expect::Lower, "RTX 3060 8GB"}},
+      {"comfy_novram", {"comfyui", "flux", "", "denoise", Expect::Lower, "RTX 3060 8GB"}},
+      {"comfy_highvram", {"comfyui", "flux", "", "denoise", Expect::Higher, "RTX 3060 8GB"}},
+      {"comfy_gpu_only", {"comfyui", "flux", "", "denoise", Expect::Higher, "RTX 3060 8GB"}},
+      {"comfy_reserve", {"comfyui", "flux", "", "denoise", Expect::Lower, "RTX 3060 8GB"}},
+      {"forge_offload", {"forge", "sdxl", "", "denoise", Expect::Same}},
+      {"unet_fp8", {"forge", "sdxl", "", "denoise", Expect::Lower}},
+      {"text_encoder_fp8", {"forge", "sdxl", "", "text_encode", Expect::Lower}},
+      {"vae_cpu", {"forge", "sdxl", "", "vae_decode", Expect::Lower}},
+      {"cpu", {"comfyui", "sd15", "", "denoise", Expect::Lower}},
+      // The same effects through the other tools' spellings.
+      {"lowvram", {"comfyui", "sdxl", "", "text_encode", Expect::Lower}},  // ComfyUI: text encoders on the CPU
+      {"attention:doggettx", {"forge", "sd15", "", "denoise", Expect::Higher}},
+      {"attention:doggettx", {"comfyui", "sd15", "", "denoise", Expect::Higher}},
+      {"attention:sub_quadratic", {"forge", "sd15", "", "denoise", Expect::Same}},
+      {"attention:sub_quadratic", {"comfyui", "sd15", "", "denoise", Expect::Same}},
+      {"attention:sdp", {"forge", "sd15", "", "denoise", Expect::Same}},
+      {"attention:sdp", {"comfyui", "sd15", "", "denoise", Expect::Same}},
+      {"attention:xformers", {"forge", "sd15", "", "denoise", Expect::Same}},
+      {"all_fp32", {"comfyui", "sd15", "", "denoise", Expect::Higher}},
+      {"vae_fp32", {"forge", "sd15", "", "vae_decode", Expect::Higher}},
+      {"vae_fp16", {"forge", "sd15", "--vae-in-fp32", "vae_decode", Expect::Lower}},
+      {"vae_bf16", {"forge", "sd15", "--vae-in-fp32", "vae_decode", Expect::Lower}},
+      {"unet_fp8", {"comfyui", "sdxl", "", "denoise", Expect::Lower}},
+      {"text_encoder_fp8", {"comfyui", "sdxl", "", "text_encode", Expect::Lower}},
+      {"vae_cpu", {"comfyui", "sdxl", "", "vae_decode", Expect::Lower}},
+      {"forge_offload", {"comfyui", "sdxl", "", "denoise", Expect::Same}},
+      {"cpu", {"a1111", "sd15", "--xformers", "denoise", Expect::Lower}},
+      {"cpu", {"forge", "sd15", "", "denoise", Expect::Lower}},
+      {"comfy_highvram", {"forge", "flux", "", "denoise", Expect::Higher, "RTX 3060 8GB"}},
+      {"comfy_gpu_only", {"forge", "flux", "", "denoise", Expect::Higher, "RTX 3060 8GB"}},
+  };
+  auto peak = [](const Case& c, const std::string& flags) {
+    const std::string text = std::string("generation:\n  tool: ") + c.tool + "\n  model: " + c.model + "\n  args: \"" + flags +
+                             "\"\n";
+    AnalyzeOptions options;
+    options.gpu = c.gpu;
+    const FileReport r = analyzeInput(Input{"effect.yaml", text}, options);
+    REQUIRE(r.estimate);
+    for (const auto& p : r.estimate->phases) {
+      if (p.name == c.phase) return p.peakBytes;
+    }
+    return r.estimate->peak().peakBytes;  // --cpu: one phase
+  };
+  int checked = 0;
+  for (const auto& flag : knowledge().webui.flags) {
+    if (flag.effect == "none") continue;
+    INFO(flag.name << " (" << flag.effect << ")");
+    const auto [first, last] = byEffect.equal_range(flag.effect);
+    REQUIRE(first != last);
+    // The case for a tool the flag belongs to.
+    const Case* found = nullptr;
+    for (auto it = first; it != last; ++it) {
+      WebUiTool tool;
+      REQUIRE(parseWebUiTool(it->second.tool, tool));
+      if (flag.existsIn(tool)) found = &it->second;
+    }
+    REQUIRE(found != nullptr);
+    const Case& c = *found;
+    const std::string value = flag.name == "--precision"      ? " full"
+                              : flag.name == "--reserve-vram" ? " 2"
+                              : flag.name == "--use-cpu"      ? " all"
+                                                              : "";
+    const std::string base = c.baseline;
+    const double before = peak(c, base);
+    const double after = peak(c, (base.empty() ? "" : base + " ") + flag.name + value);
+    switch (c.expect) {
+      case Expect::Lower: CHECK(after < before); break;
+      case Expect::Higher: CHECK(after > before); break;
+      case Expect::Same: CHECK_THAT(after, WithinRel(before, 1e-9)); break;
+    }
+    ++checked;
+  }
+  CHECK(checked >= 50);  // every flag with an effect (56 today) went through a case above
 }

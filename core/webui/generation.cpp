@@ -311,10 +311,10 @@ class Builder {
     } else if (e == "no_half" || e == "precision_full" || e == "all_fp32") {
       if (e == "precision_full" && lower(f.value) != "full") return;
       s_.fp32Weights = true;
-      noHalfFlag_ = &f;
+      if (noHalfFlag_ == nullptr) noHalfFlag_ = &f;
     } else if (e == "no_half_vae" || e == "vae_fp32") {
       s_.fp32Vae = true;
-      noHalfVaeFlag_ = &f;
+      if (noHalfVaeFlag_ == nullptr) noHalfVaeFlag_ = &f;
     } else if (e == "vae_fp16" || e == "vae_bf16") {
       s_.fp32Vae = false;
     } else if (e == "upcast") {

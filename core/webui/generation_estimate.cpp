@@ -49,6 +49,14 @@ class Estimator {
     e.gpu = gpu_;
     e.coarse = s_.arch->coarse;
     const double vram = static_cast<double>(gpu_.vramBytes);
+    if (s_.runsOnCpu) {  // --use-cpu all / --cpu / --always-cpu: the GPU holds nothing of the model
+      PhaseEstimate p{kDenoisePhase, 0, 0, {fixed()}};
+      p.components.push_back({"everything else", 0, "on the CPU", Term::Weights});
+      e.phases.push_back(p);
+      for (auto& phase : e.phases) finish(phase);
+      e.verdict = e.phases.front().peakBytes > vram ? Verdict::Oom : Verdict::Fits;
+      return out;
+    }
     e.phases.push_back(textEncode());
     e.phases.push_back(denoise(kDenoisePhase, s_.width, s_.height, out));
     long w = s_.width, h = s_.height;

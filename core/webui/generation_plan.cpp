@@ -1,5 +1,6 @@
 #include "webui/generation_plan.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 
@@ -76,59 +77,88 @@ class Planner {
  private:
   std::string path(std::string key) const { return in_.generation ? "generation." + key : key; }
 
-  std::string argsText(const std::vector<std::string>& flags) const {
-    std::string out;
-    for (const auto& f : flags) out += (out.empty() ? "" : " ") + f;
-    return out;
+  // One argument of the launch line as written (a flag with the value it takes), or a new one.
+  struct Token {
+    std::string text;
+    int original = -1;  // index into in_.flags; -1 for an added flag
+  };
+
+  // The flag's own text in the source: with its argument when it takes one (a following word that it
+  // does not take stays where it is).
+  std::string_view flagText(const LaunchFlag& f) const {
+    const std::string_view whole = std::string_view(in_.source->text()).substr(f.begin, f.end - f.begin);
+    const WebUiFlag* known = knowledge().webui.flag(f.name);
+    const bool withValue = f.value.empty() || (known && known->takesValue) || whole.find('=') != std::string_view::npos;
+    return withValue ? whole : whole.substr(0, std::min(whole.size(), f.name.size()));
   }
 
-  // A flag added to, replaced in or removed from the launch line.
-  void flagChange(std::string add, std::string replace, std::string why, std::function<void(GenerationSetup&)> apply) {
-    std::vector<std::string> before;
-    for (const auto& f : in_.flags) before.push_back(f.value.empty() ? f.name : f.name + " " + f.value);
-    std::vector<std::string> after = before;
-    const LaunchFlag* old = nullptr;
-    for (std::size_t i = 0; i < in_.flags.size(); ++i) {
-      if (!replace.empty() && in_.flags[i].name == replace) {
-        old = &in_.flags[i];
-        if (add.empty()) after.erase(after.begin() + static_cast<long>(i));
-        else after[i] = add;
-        break;
-      }
-    }
-    // A misspelling of the flag being added is replaced, not kept beside it.
-    if (old == nullptr && !add.empty()) {
-      for (std::size_t i = 0; i < in_.flags.size(); ++i) {
-        if (knowledge().webui.flag(in_.flags[i].name) == nullptr && closestMatch(in_.flags[i].name, {add})) {
-          old = &in_.flags[i];
-          after[i] = add;
-          break;
-        }
-      }
-    }
-    if (old == nullptr && !add.empty()) after.push_back(add);
-    Change c{path("args"), jsonString(argsText(before)), jsonString(argsText(after)), std::move(why), std::move(apply), {}};
-    const SourceText& src = *in_.source;
+  // `add` in place of the first flag named in `replace` (the others removed), or appended; a misspelling
+  // of `add` is replaced rather than kept beside it. An empty `add` only removes.
+  void flagChange(std::string add, std::vector<std::string> replace, std::string why,
+                  std::function<void(GenerationSetup&)> apply) {
     const bool exact = in_.hasLaunchLine && !(in_.argsNode && in_.argsNode->isSequence()) && !in_.flagInsertNeedsQuoteCheck;
-    if (old != nullptr && exact && old->begin < old->end) {
-      std::size_t begin = old->begin;
-      if (add.empty() && begin > 0 && src.text()[begin - 1] == ' ') --begin;
-      // The flag with its argument when it takes one; a following word it does not take stays.
-      const WebUiFlag* known = knowledge().webui.flag(old->name);
-      const bool withValue = old->value.empty() || (known && known->takesValue) ||
-                             src.text().substr(old->begin, old->end - old->begin).find('=') != std::string::npos;
-      c.edit = PlanStep::Edit{src.rangeOf(begin, withValue ? old->end : old->begin + old->name.size()), add};
-    } else if (exact && !add.empty()) {
-      const std::size_t at = in_.flagInsertOffset;
-      const char before = at > 0 ? src.text()[at - 1] : '\n';
-      const bool space = !(before == '=' || before == '"' || before == '\'' || before == '\n');
-      c.edit = PlanStep::Edit{src.rangeOf(at, at), (space ? " " : "") + add};
+    std::vector<Token> before, after;
+    for (std::size_t i = 0; i < in_.flags.size(); ++i) {
+      const LaunchFlag& f = in_.flags[i];
+      before.push_back({exact ? std::string(flagText(f)) : f.value.empty() ? f.name : f.name + " " + f.value, static_cast<int>(i)});
+    }
+    auto replaced = [&](const LaunchFlag& f) {
+      return std::find(replace.begin(), replace.end(), f.name) != replace.end() ||
+             (!add.empty() && knowledge().webui.flag(f.name) == nullptr && closestMatch(f.name, {add}));
+    };
+    bool placed = add.empty();
+    for (const Token& t : before) {
+      if (!replaced(in_.flags[static_cast<std::size_t>(t.original)])) {
+        after.push_back(t);
+      } else if (!placed) {
+        after.push_back({add, -1});
+        placed = true;
+      }
+    }
+    if (!placed) after.push_back({add, -1});
+    Change c{path("args"), jsonString(joined(before)), jsonString(joined(after)), std::move(why), std::move(apply), {}};
+    if (exact) {
+      c.edit = argsEdit(before, after);
     } else if (in_.profile) {
       if (auto e = editFor(*in_.profile, ValueChange{"generation.args", c.toJson})) {
-        c.edit = PlanStep::Edit{src.rangeOf(e->begin, e->end), e->text};
+        c.edit = PlanStep::Edit{in_.source->rangeOf(e->begin, e->end), e->text};
       }
     }
     changes_.push_back(std::move(c));
+  }
+
+  static std::string joined(const std::vector<Token>& tokens) {
+    std::string out;
+    for (const auto& t : tokens) out += (out.empty() ? "" : " ") + t.text;
+    return out;
+  }
+
+  // The smallest edit of the launch line that turns `before` into `after`: the tokens between the common
+  // prefix and suffix are rewritten; everything else (quotes, other words, line ends) stays.
+  PlanStep::Edit argsEdit(const std::vector<Token>& before, const std::vector<Token>& after) const {
+    const SourceText& src = *in_.source;
+    auto same = [](const Token& a, const Token& b) { return a.original >= 0 && a.original == b.original; };
+    std::size_t k = 0;
+    while (k < before.size() && k < after.size() && same(before[k], after[k])) ++k;
+    std::size_t m = 0;
+    while (m < before.size() - k && m < after.size() - k && same(before[before.size() - 1 - m], after[after.size() - 1 - m])) ++m;
+    const std::vector<Token> middle(after.begin() + static_cast<long>(k), after.end() - static_cast<long>(m));
+    const std::string text = joined(middle);
+    auto flagAt = [&](std::size_t i) -> const LaunchFlag& { return in_.flags[static_cast<std::size_t>(before[i].original)]; };
+    auto endOf = [&](std::size_t i) { return flagAt(i).begin + flagText(flagAt(i)).size(); };
+    if (k + m < before.size()) {  // some written flags change
+      std::size_t begin = flagAt(k).begin, end = endOf(before.size() - m - 1);
+      if (text.empty()) {  // a removal takes one neighbouring space with it
+        if (k > 0) begin = endOf(k - 1);
+        else if (m > 0) end = flagAt(before.size() - m).begin;
+      }
+      return {src.rangeOf(begin, end), text};
+    }
+    if (k < before.size()) return {src.rangeOf(flagAt(k).begin, flagAt(k).begin), text + " "};  // before a kept flag
+    const std::size_t at = before.empty() ? in_.flagInsertOffset : endOf(before.size() - 1);
+    const char previous = at > 0 ? src.text()[at - 1] : '\n';
+    const bool space = !(previous == '=' || previous == '"' || previous == '\'' || previous == '\n' || previous == ' ');
+    return {src.rangeOf(at, at), (space ? " " : "") + text};
   }
 
   // A setting of the generation profile (it has no launch-flag spelling).
@@ -143,20 +173,18 @@ class Planner {
     changes_.push_back(std::move(c));
   }
 
-  std::string currentAttentionFlag() const {
+  // The written flags whose effect is one of `effects` (a trailing ':' matches a family: "attention:").
+  template <typename... E>
+  std::vector<std::string> flagsWith(E... effects) const {
+    std::vector<std::string> names;
     for (const auto& f : in_.flags) {
       const WebUiFlag* known = knowledge().webui.flag(f.name);
-      if (known && known->effect.starts_with("attention:")) return f.name;
+      if (known == nullptr) continue;
+      for (std::string_view e : {std::string_view(effects)...}) {
+        if (e.ends_with(':') ? known->effect.starts_with(e) : known->effect == e) names.push_back(f.name);
+      }
     }
-    return {};
-  }
-
-  std::string currentFlag(std::string_view effect) const {
-    for (const auto& f : in_.flags) {
-      const WebUiFlag* known = knowledge().webui.flag(f.name);
-      if (known && known->effect == effect) return f.name;
-    }
-    return {};
+    return names;
   }
 
   void candidates() {
@@ -165,14 +193,13 @@ class Planner {
     if (s_.tool == WebUiTool::A1111) {
       const AttentionBackend* b = w.backend(s_.attention);
       if (b && (b->scoreFactor > 0 || !b->patchesVae)) {
-        flagChange("--xformers", currentAttentionFlag(),
+        flagChange("--xformers", flagsWith("attention:"),
                    "xFormers never builds the attention score matrix, in the UNet or the VAE (A1111 wiki: the fastest and "
                    "lowest-memory option); --opt-sdp-attention where xformers is not installed",
                    [](GenerationSetup& g) { g.attention = "xformers"; });
       }
       if (s_.fp32Weights) {
-        const std::string flag = currentFlag("no_half").empty() ? currentFlag("precision_full") : currentFlag("no_half");
-        flagChange("--upcast-sampling", flag,
+        flagChange("--upcast-sampling", flagsWith("no_half", "precision_full", "all_fp32"),
                    "fp16 weights with upcast sampling math: the same fix for black images at half the weight memory",
                    [](GenerationSetup& g) { g.fp32Weights = false; });
       }
@@ -186,7 +213,7 @@ class Planner {
                       });
       }
       if (s_.offload == Offload::Normal) {
-        flagChange(sdxl ? "--medvram-sdxl" : "--medvram", "",
+        flagChange(sdxl ? "--medvram-sdxl" : "--medvram", {},
                    "keep only one of text encoder, UNet and VAE on the GPU at a time; speed: " + w.medvramSpeed,
                    [](GenerationSetup& g) { g.offload = Offload::Medvram; });
       }
@@ -229,23 +256,21 @@ class Planner {
         break;
       }
       if (s_.offload != Offload::Lowvram) {
-        const std::string medvram = currentFlag("medvram").empty() ? currentFlag("medvram_sdxl") : currentFlag("medvram");
-        flagChange("--lowvram", medvram, "split the UNet into blocks, one on the GPU at a time; speed: " + w.lowvramSpeed,
+        flagChange("--lowvram", flagsWith("medvram", "medvram_sdxl"), "split the UNet into blocks, one on the GPU at a time; speed: " + w.lowvramSpeed,
                    [](GenerationSetup& g) { g.offload = Offload::Lowvram; });
       }
     } else {
       if (!s_.unetFp8) {
-        flagChange(s_.tool == WebUiTool::Forge ? "--unet-in-fp8-e4m3fn" : "--fp8_e4m3fn-unet", "",
+        flagChange(s_.tool == WebUiTool::Forge ? "--unet-in-fp8-e4m3fn" : "--fp8_e4m3fn-unet", {},
                    "store the UNet/transformer weights in fp8: half their memory, a small quality cost",
                    [](GenerationSetup& g) { g.unetFp8 = true; });
       }
       if (s_.loadMode == LoadMode::High || s_.loadMode == LoadMode::GpuOnly) {
-        const std::string flag = currentFlag("comfy_highvram").empty() ? currentFlag("comfy_gpu_only") : currentFlag("comfy_highvram");
-        flagChange("", flag, "let the memory manager offload: weights that do not fit stream from system RAM (slower, no OOM)",
+        flagChange("", flagsWith("comfy_highvram", "comfy_gpu_only"), "let the memory manager offload: weights that do not fit stream from system RAM (slower, no OOM)",
                    [](GenerationSetup& g) { g.loadMode = LoadMode::Normal; });
       }
       if (s_.loadMode != LoadMode::NoVram) {
-        flagChange(s_.tool == WebUiTool::Forge ? "--always-no-vram" : "--novram", "",
+        flagChange(s_.tool == WebUiTool::Forge ? "--always-no-vram" : "--novram", flagsWith("forge_low_vram", "lowvram"),
                    "keep the weights in system RAM and stream them (much slower)",
                    [](GenerationSetup& g) { g.loadMode = LoadMode::NoVram; });
       }
