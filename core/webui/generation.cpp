@@ -69,7 +69,6 @@ class Builder {
   void resolveTool() {
     if (const Node* tool = profile("tool")) {
       if (tool->isScalar() && parseWebUiTool(tool->resolved()->text, s_.tool)) {
-        toolGiven_ = true;
         return;
       }
       settingProblem(tool, "generation.tool", "unknown tool `" + (tool->isScalar() ? tool->resolved()->text : std::string("…")) +
@@ -77,12 +76,10 @@ class Builder {
     }
     if (in_.commandTool) {
       s_.tool = *in_.commandTool;
-      toolGiven_ = true;
       return;
     }
     if (const InfoField* version = findInfo(in_, "Version"); version && version->value.starts_with("f")) {
       s_.tool = WebUiTool::Forge;  // Forge writes "Version: f2.0.1v1.10.1-…"
-      toolGiven_ = true;
       return;
     }
     // Flags that exist in one tool only name it.
@@ -382,7 +379,6 @@ class Builder {
   Findings& findings_;
   const WebUiKnowledge& w_;
   GenerationSetup s_;
-  bool toolGiven_ = false;
   bool sawMedvram_ = false;
   bool upcast_ = false;
   std::string attentionFlag_;

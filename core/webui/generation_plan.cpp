@@ -37,6 +37,7 @@ class Planner {
     const GenerationEstimate start = estimateGeneration(s_, gpu_);
     if (start.estimate.verdict == Verdict::Fits) return steps;  // nothing to roll back
     double peak = start.estimate.peak().peakBytes;
+    Verdict verdict = start.estimate.verdict;
     // Each round takes the first change, in the fix order, that lowers the peak now: a lever that
     // saves nothing at today's peak phase (xFormers while the decode is the peak) can matter later.
     std::vector<Change*> remaining;
@@ -49,7 +50,10 @@ class Planner {
         (*it)->apply(next);
         const GenerationEstimate e = estimateGeneration(next, gpu_);
         const double saves = peak - e.estimate.peak().peakBytes;
-        if (saves < kMinSaving) continue;
+        // A change that ends an out-of-memory verdict counts even when the peak hardly moves (split
+        // attention past 64 slices fails before it allocates).
+        const bool verdictBetter = static_cast<int>(e.estimate.verdict) < static_cast<int>(verdict);
+        if (saves < kMinSaving && !verdictBetter) continue;
         const Change& change = **it;
         PlanStep step;
         step.rank = static_cast<int>(steps.size()) + 1;
@@ -66,6 +70,7 @@ class Planner {
         remaining.erase(it);
         cumulative = next;
         peak = e.estimate.peak().peakBytes;
+        verdict = e.estimate.verdict;
         progress = e.estimate.verdict != Verdict::Fits;
         break;
       }

@@ -173,6 +173,7 @@ void readProfileArgs(WebUiInput& input, const Node* args) {
   const std::size_t begin = args->range.start.offset, end = args->range.end.offset;
   const std::string_view raw = std::string_view(source.text()).substr(begin, end - begin);
   // The value as written: a plain or quoted scalar without escapes holds the text verbatim.
+  // (An empty value has no place of its own: a new flag replaces the whole scalar instead.)
   const std::size_t at = raw.find(text);
   if (!text.empty() && at != std::string_view::npos) {
     input.flags = tokenizeArgs(source, begin + at, begin + at + text.size());
