@@ -355,3 +355,18 @@ TEST_CASE("each flag's effect on the estimate") {
   }
   CHECK(checked >= 50);  // every flag with an effect (56 today) went through a case above
 }
+
+TEST_CASE("a memory manager's partial loading in a log is reported as slow, with its size") {
+  const auto corpus = test::sharedDir() / "corpus/logs";
+  const FileReport forge = analyzeInput(Input{"forge.log", test::readFile(corpus / "017_forge_flux-shared-swap-50.log")});
+  REQUIRE(forge.log);
+  CHECK(forge.log->offloaded);
+  CHECK(forge.log->offloadedBytes == static_cast<std::int64_t>(17496.00 * 1024 * 1024));
+  CHECK(test::hasCode(forge, "OL708"));
+  CHECK_FALSE(test::hasCode(forge, "OL601"));  // slow, not an OOM
+  const FileReport comfy = analyzeInput(Input{"comfy.log", test::readFile(corpus / "025_comfyui_wan21-gguf-flattened.log")});
+  REQUIRE(comfy.log);
+  CHECK(comfy.log->offloadedBytes == static_cast<std::int64_t>(4633.39 * 1024 * 1024 + 0.5));
+  CHECK(test::hasCode(comfy, "OL708"));
+  CHECK(test::hasCode(comfy, "OL601"));
+}

@@ -114,6 +114,12 @@ std::string firstChangeFor(const std::string& phase, std::optional<long> step, i
 }
 
 void diagnoseLog(const LogAnalysis& log, const TrainerProcess* config, Findings& findings) {
+  if (log.offloaded) {
+    const std::string size = log.offloadedBytes > 0 ? gib(log.offloadedBytes) + " of weights" : "part of the weights";
+    findings.report("OL708", lineRange(log.offloadLine, log.offloadText), "",
+                    std::string(log.tool == "forge" ? "Forge" : "ComfyUI") + " kept " + size +
+                        " in system RAM and streamed them (partial loading): slow, not by itself an out-of-memory error");
+  }
   const Range at = lineRange(log.oomLine, log.oomText);
   if (!log.oom) {
     if (!log.failure.empty()) {

@@ -457,6 +457,17 @@ void LogScanner::onLine(std::string_view raw) {
     --toolLinesLeft_;
     detectTool(t);
   }
+  if ((result_.tool == "comfyui" || result_.tool == "forge") &&
+      containsAny(t, {"loaded partially", "Swap Loaded", "loading in lowvram mode"})) {
+    result_.offloaded = true;
+    result_.offloadLine = static_cast<int>(result_.lines);
+    result_.offloadText = std::string(t.substr(0, 400));
+    // ComfyUI: "…, 4633.39 MB offloaded, …"; Forge: "… Swap Loaded (asynchronous method): 17496.00 MB, …".
+    if (auto v = sizeBefore(t, " offloaded")) result_.offloadedBytes = std::max(result_.offloadedBytes, *v);
+    if (const std::size_t swap = t.find("Swap Loaded"); swap != std::string_view::npos) {
+      if (auto v = sizeAfter(t, "): ", swap)) result_.offloadedBytes = std::max(result_.offloadedBytes, *v);
+    }
+  }
 
   // Markers (AI Toolkit first, common ones of other tools after).
   if (containsAny(t, {"ai-toolkit", "toolkit/", "Saving at step", "Running  1 process"})) aiToolkit_ = true;

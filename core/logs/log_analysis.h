@@ -43,6 +43,12 @@ struct LogAnalysis {
   // unknown), and the flags it was launched with ("Launching Web UI with arguments: …").
   std::string tool;
   std::string launchArgs;
+  // A memory manager kept weights in system RAM (ComfyUI "loaded partially", Forge "Swap Loaded"): slow,
+  // not an OOM. The bytes when the line says them (0 when it does not), and where.
+  bool offloaded = false;
+  std::int64_t offloadedBytes = 0;
+  int offloadLine = 0;
+  std::string offloadText;
   std::string failure;               // the error a run died of when it was not an OOM
   int failureLine = 0;
   std::uint64_t bytes = 0;
