@@ -370,3 +370,32 @@ TEST_CASE("a memory manager's partial loading in a log is reported as slow, with
   CHECK(test::hasCode(comfy, "OL708"));
   CHECK(test::hasCode(comfy, "OL601"));
 }
+
+TEST_CASE("a ControlNet preprocessor with a model has its own phase; --use-cpu controlnet empties it") {
+  const std::string profile =
+      "generation:\n  tool: a1111\n  model: sd15\n  args: --xformers\n  controlnet:\n"
+      "    - {model: control_v11f1p_sd15_depth, preprocessor: depth_zoe}\n";
+  const FileReport r = checkOn(profile, "RTX 3060 12GB");
+  REQUIRE(r.estimate);
+  const PhaseEstimate& pre = phase(*r.estimate, "controlnet_preprocess");
+  bool annotator = false;
+  for (const auto& c : pre.components) annotator |= c.name == "preprocessor weights" && c.bytes == 1440000000.0;
+  CHECK(annotator);
+  // The parameters block names the module too.
+  const WebUiInput in = readWebUiInput(
+      "Steps: 20, Size: 512x512, Model: v1-5-pruned-emaonly, ControlNet 0: \"Module: openpose_full, Model: control_v11p_sd15_openpose\"\n");
+  Findings findings;
+  const auto setup = buildGeneration(in, findings);
+  REQUIRE(setup);
+  REQUIRE(setup->controlnets.size() == 1);
+  REQUIRE(setup->controlnets[0].preprocessor != nullptr);
+  CHECK(setup->controlnets[0].preprocessor->id == "openpose");
+  // On the CPU: no preprocess phase, no ControlNet weights on the GPU.
+  const std::string onCpu = std::string(profile).replace(profile.find("--xformers"), 10, "--xformers --use-cpu controlnet");
+  const FileReport moved = checkOn(onCpu, "RTX 3060 12GB");
+  REQUIRE(moved.estimate);
+  for (const auto& p : moved.estimate->phases) {
+    CHECK(p.name != "controlnet_preprocess");
+    for (const auto& c : p.components) CHECK(c.name != "ControlNet weights");
+  }
+}

@@ -108,8 +108,10 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
   double scale = vram;
   for (const auto& phase : e.phases) scale = std::max(scale, phase.peakBytes);
   scale *= 1.05;
+  std::size_t nameWidth = 16;  // the longest phase name sets the column (controlnet_preprocess)
+  for (const auto& phase : e.phases) nameWidth = std::max(nameWidth, phase.name.size() + 1);
   for (const auto& phase : e.phases) {
-    out += "  " + padRight(phase.name, 16) + padLeft(formatGiB(phase.peakBytes), 10) + "  " + bar(phase.peakBytes, vram, scale, 40) +
+    out += "  " + padRight(phase.name, nameWidth) + padLeft(formatGiB(phase.peakBytes), 10) + "  " + bar(phase.peakBytes, vram, scale, 40) +
            (&phase == &peak ? "  ← peak" : "") + "\n";
   }
   out += "  " + std::string(c.dim) + peak.name + " components:" + std::string(c.reset) + "\n";

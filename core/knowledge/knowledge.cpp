@@ -368,6 +368,11 @@ class Loader {
     for (const Node* e : list("controlnets")) {
       w.controlnets.push_back({str(e, "id"), strings(e->find("match")), str(e, "family"), num(e, "params", 0), str(e, "label")});
     }
+    w.preprocessorActBytesPerPixel = num(root, "preprocessor_act_bytes_per_pixel", w.preprocessorActBytesPerPixel);
+    w.preprocessorResolution = static_cast<int>(num(root, "preprocessor_resolution", w.preprocessorResolution));
+    for (const Node* e : list("preprocessors")) {
+      w.preprocessors.push_back({str(e, "id"), strings(e->find("match")), num(e, "bytes", 0)});
+    }
     for (const Node* e : list("flags")) {
       WebUiFlag f;
       f.name = str(e, "name");

@@ -95,6 +95,16 @@ const ControlNetModel* WebUiKnowledge::controlnet(std::string_view modelName, st
   return nullptr;
 }
 
+const Preprocessor* WebUiKnowledge::preprocessor(std::string_view module) const {
+  const std::string name = lower(module);
+  for (const auto& p : preprocessors) {
+    if (std::any_of(p.match.begin(), p.match.end(), [&](const std::string& m) { return name.find(m) != std::string::npos; })) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
 std::vector<std::string> WebUiKnowledge::flagNames() const {
   std::vector<std::string> names;
   names.reserve(flags.size());

@@ -57,11 +57,20 @@ struct ControlNetModel {
   std::string label;
 };
 
+struct Preprocessor {
+  std::string id;
+  std::vector<std::string> match;  // lowercase substrings of the module name
+  double bytes = 0;                // its model on the GPU (0: none)
+};
+
 struct WebUiKnowledge {
   std::vector<WebUiFlag> flags;
   std::vector<AttentionBackend> attention;
   std::vector<GenerationFamily> families;
   std::vector<ControlNetModel> controlnets;
+  std::vector<Preprocessor> preprocessors;
+  double preprocessorActBytesPerPixel = 1024;
+  int preprocessorResolution = 512;
   double displayBytes = 0;
   double vaeDecodeBytesPerPixel = 1260;
   std::string vaeDecodeSource;
@@ -78,6 +87,7 @@ struct WebUiKnowledge {
   // The ControlNet whose match strings occur in the model name, preferring the family's own models.
   const ControlNetModel* controlnet(std::string_view modelName, std::string_view family) const;
   std::vector<std::string> flagNames() const;
+  const Preprocessor* preprocessor(std::string_view module) const;  // by the first matching entry
 };
 
 }  // namespace oomlint

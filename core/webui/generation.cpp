@@ -175,11 +175,12 @@ class Builder {
     if (s_.hiresScale < 1.0 || s_.hiresScale > 8.0) s_.hiresScale = 0;
   }
 
-  void addUnit(std::string name, bool lowVram) {
+  void addUnit(std::string name, bool lowVram, const std::string& module) {
     ControlNetUnit unit;
     unit.model = w_.controlnet(name, s_.family->id);
     unit.name = std::move(name);
     unit.lowVram = lowVram;
+    if (!module.empty()) unit.preprocessor = w_.preprocessor(module);
     s_.controlnets.push_back(std::move(unit));
   }
 
@@ -197,7 +198,9 @@ class Builder {
         return v.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
       };
       const std::string model = part("Model");
-      if (!model.empty() && lower(model) != "none") addUnit(model, truthyText(part("Low Vram")));
+      std::string module = part("Module");
+      if (module.empty()) module = part("preprocessor");
+      if (!model.empty() && lower(model) != "none") addUnit(model, truthyText(part("Low Vram")), module);
     }
     const Node* list = profile("controlnet");
     if (list == nullptr) return;
@@ -209,7 +212,7 @@ class Builder {
     for (const Node* unit : list->resolved()->items) {
       const std::string path = "generation.controlnet[" + std::to_string(index++) + "]";
       if (unit->isScalar()) {
-        addUnit(unit->resolved()->text, false);
+        addUnit(unit->resolved()->text, false, "");
         continue;
       }
       const Node* model = unit->isMapping() ? unit->find("model") : nullptr;
@@ -218,7 +221,9 @@ class Builder {
         continue;
       }
       const Node* low = unit->find("low_vram");
-      addUnit(model->resolved()->text, low != nullptr && low->truthy());
+      const Node* module = unit->find("preprocessor");
+      addUnit(model->resolved()->text, low != nullptr && low->truthy(),
+              module && module->isScalar() ? module->resolved()->text : std::string());
     }
   }
 
@@ -343,6 +348,9 @@ class Builder {
     } else if (e == "cpu") {
       const std::string v = lower(f.value);
       if (f.name != "--use-cpu" || v.find("all") != std::string::npos || v.find("sd") != std::string::npos) s_.runsOnCpu = true;
+      if (f.name == "--use-cpu" && (v.find("controlnet") != std::string::npos || v.find("all") != std::string::npos)) {
+        s_.controlnetOnCpu = true;
+      }
     }
   }
 

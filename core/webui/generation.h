@@ -18,6 +18,7 @@ struct ControlNetUnit {
   std::string name;
   const ControlNetModel* model = nullptr;
   bool lowVram = false;
+  const Preprocessor* preprocessor = nullptr;  // the annotator its module runs, if any
 };
 
 enum class Offload { Normal, Medvram, Lowvram };                 // A1111
@@ -52,6 +53,7 @@ struct GenerationSetup {
   double gpuWeightsBytes = 0;      // Forge's GPU Weights slider; 0: its default (total − 1024 MB)
   double reserveBytes = -1;        // ComfyUI --reserve-vram; <0: its default
   bool runsOnCpu = false;          // --use-cpu all / --cpu / --always-cpu
+  bool controlnetOnCpu = false;    // --use-cpu controlnet: ControlNet models and annotators
 };
 
 // Reads the setup and reports OL7xx findings (unknown / ignored / deprecated / conflicting flags,

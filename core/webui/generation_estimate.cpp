@@ -58,6 +58,7 @@ class Estimator {
       return out;
     }
     e.phases.push_back(textEncode());
+    if (preprocessorBytes() > 0) e.phases.push_back(preprocess());
     e.phases.push_back(denoise(kDenoisePhase, s_.width, s_.height, out));
     long w = s_.width, h = s_.height;
     if (s_.hiresScale > 1.0) {
@@ -116,6 +117,7 @@ class Estimator {
   }
 
   double controlnetParams(bool onlyResident) const {
+    if (s_.controlnetOnCpu) return 0;  // --use-cpu controlnet
     double p = 0;
     for (const auto& unit : s_.controlnets) {
       if (unit.model && !(onlyResident && cnLowVram_)) p += unit.model->params;
@@ -262,6 +264,41 @@ class Estimator {
       p.components.push_back(vaeWeights());
     }
     if (!s_.controlnets.empty()) p.components.push_back(cnWeights(true));
+    return p;
+  }
+
+  // The annotators the units run (each kept loaded through the generation), unless on the CPU.
+  double preprocessorBytes() const {
+    if (s_.controlnetOnCpu) return 0;
+    double bytes = 0;
+    for (const auto& unit : s_.controlnets) {
+      if (unit.preprocessor) bytes += unit.preprocessor->bytes;
+    }
+    return bytes;
+  }
+
+  // Before the first step: the annotators at processor_res beside what the previous phase left resident
+  // (A1111 keeps the whole model without flags; with medvram/lowvram the text encoder was the last in).
+  PhaseEstimate preprocess() {
+    PhaseEstimate p{kPreprocessPhase, 0, 0, {}};
+    p.components.push_back(fixed());
+    if (!managed()) {
+      p.components.push_back(teWeights());
+      if (s_.offload == Offload::Normal) {
+        p.components.push_back(unetWeights());
+        p.components.push_back(vaeWeights());
+      }
+      if (!s_.controlnets.empty()) p.components.push_back(cnWeights(true));
+    }
+    std::string names;
+    for (const auto& unit : s_.controlnets) {
+      if (unit.preprocessor && unit.preprocessor->bytes > 0) names += (names.empty() ? "" : " + ") + unit.preprocessor->id;
+    }
+    p.components.push_back({"preprocessor weights", preprocessorBytes(), names + " (fp32 annotator checkpoints)", Term::Weights});
+    const double res = w_.preprocessorResolution;
+    p.components.push_back({"preprocessor activations", w_.preprocessorActBytesPerPixel * res * res,
+                            num(res, 0) + "² px × " + num(w_.preprocessorActBytesPerPixel, 0) + " B (a rough figure)",
+                            Term::Activations});
     return p;
   }
 

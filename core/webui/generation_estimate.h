@@ -20,6 +20,7 @@ GenerationEstimate estimateGeneration(const GenerationSetup& s, const GpuTarget&
 
 // Phase ids of a generation (DESIGN.md's vocabulary, extended for generation).
 inline constexpr const char* kTextEncodePhase = "text_encode";
+inline constexpr const char* kPreprocessPhase = "controlnet_preprocess";
 inline constexpr const char* kDenoisePhase = "denoise";
 inline constexpr const char* kHiresPhase = "hires_denoise";
 inline constexpr const char* kVaeEncodePhase = "vae_encode";

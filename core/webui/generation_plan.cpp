@@ -264,6 +264,12 @@ class Planner {
         flagChange("--lowvram", flagsWith("medvram", "medvram_sdxl"), "split the UNet into blocks, one on the GPU at a time; speed: " + w.lowvramSpeed,
                    [](GenerationSetup& g) { g.offload = Offload::Lowvram; });
       }
+      if (!s_.controlnets.empty() && !s_.controlnetOnCpu) {
+        flagChange("--use-cpu controlnet", {},
+                   "run the ControlNet models and their preprocessors on the CPU: they leave the GPU entirely, at a "
+                   "large cost in speed (every step's ControlNet forward on the CPU)",
+                   [](GenerationSetup& g) { g.controlnetOnCpu = true; });
+      }
     } else {
       if (!s_.unetFp8) {
         flagChange(s_.tool == WebUiTool::Forge ? "--unet-in-fp8-e4m3fn" : "--fp8_e4m3fn-unet", {},

@@ -20,6 +20,7 @@ export const phaseLabels = {
   sample: 'periodic sampling',
   vae_decode: 'VAE decode',
   text_encode: 'text encoding',
+  controlnet_preprocess: 'ControlNet preprocessing',
   denoise: 'denoising',
   hires_denoise: 'hires pass',
   vae_encode: 'VAE encode (hires)',
