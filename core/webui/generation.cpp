@@ -112,8 +112,8 @@ class Builder {
       const char* id = m.find("flux") != std::string::npos                                     ? "flux"
                        : m.find("sd3") != std::string::npos                                    ? "sd3"
                        : (m.find("xl") != std::string::npos || m.find("pony") != std::string::npos) ? "sdxl"
-                       : (m.find("v2") != std::string::npos || m.find("sd21") != std::string::npos ||
-                          m.find("768-v") != std::string::npos)                                 ? "sd2"
+                       : (m.find("sd2") != std::string::npos || m.find("v2-1") != std::string::npos ||
+                          m.find("v2_1") != std::string::npos || m.find("768-v") != std::string::npos) ? "sd2"
                                                                                               : "sd15";
       s_.family = w_.family(id);
     } else {
@@ -135,9 +135,9 @@ class Builder {
   long positiveInt(const Node* node, std::string path, long low, long high) {
     if (node == nullptr) return 0;
     if (!node->isNumber() || node->number() != std::floor(node->number()) || node->number() < low || node->number() > high) {
-      settingProblem(node, std::move(path),
-                     "`" + path.substr(path.rfind('.') + 1) + "` is a whole number from " + std::to_string(low) + " to " +
-                         std::to_string(high));
+      std::string message = "`" + path.substr(path.rfind('.') + 1) + "` is a whole number from " + std::to_string(low) +
+                            " to " + std::to_string(high);
+      settingProblem(node, std::move(path), std::move(message));
       return 0;
     }
     return static_cast<long>(node->number());
@@ -161,6 +161,12 @@ class Builder {
 
   void readHires() {
     if (const InfoField* scale = findInfo(in_, "Hires upscale")) s_.hiresScale = std::atof(scale->value.c_str());
+    if (const InfoField* resize = findInfo(in_, "Hires resize")) {  // a target size instead of a factor
+      long w = 0, h = 0;
+      if (std::sscanf(resize->value.c_str(), "%ldx%ld", &w, &h) == 2 && w > 0 && s_.width > 0) {
+        s_.hiresScale = static_cast<double>(w) / static_cast<double>(s_.width);
+      }
+    }
     if (const InfoField* upscaler = findInfo(in_, "Hires upscaler")) s_.hiresLatent = lower(upscaler->value).starts_with("latent");
     if (const Node* hires = profile("hires")) {
       if (!hires->isMapping()) return settingProblem(hires, "generation.hires", "`hires` is a mapping: {scale: 2, upscaler: latent}");
