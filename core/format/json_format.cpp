@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "format/formatters.h"
+#include "format/summary.h"
 
 namespace oomlint {
 
@@ -16,24 +17,23 @@ nlohmann::ordered_json fixValue(const std::string& jsonText) {
   return parsed.is_discarded() ? nlohmann::ordered_json(jsonText) : parsed;
 }
 
-std::int64_t bytes(double b) { return static_cast<std::int64_t>(b + 0.5); }
 
 nlohmann::ordered_json estimateJson(const Estimate& e) {
   nlohmann::ordered_json j;
   j["gpu"] = {{"name", e.gpu.name}, {"vram_bytes", e.gpu.vramBytes}};
-  j["peak_bytes"] = bytes(e.peak().peakBytes);
+  j["peak_bytes"] = byteCount(e.peak().peakBytes);
   j["peak_phase"] = e.peak().name;
   j["verdict"] = std::string(toString(e.verdict));
-  j["uncertainty_bytes"] = bytes(e.peak().uncertaintyBytes);
+  j["uncertainty_bytes"] = byteCount(e.peak().uncertaintyBytes);
   j["coarse"] = e.coarse;
   j["phases"] = nlohmann::ordered_json::array();
   for (const auto& phase : e.phases) {
     nlohmann::ordered_json p;
     p["name"] = phase.name;
-    p["peak_bytes"] = bytes(phase.peakBytes);
-    p["uncertainty_bytes"] = bytes(phase.uncertaintyBytes);
+    p["peak_bytes"] = byteCount(phase.peakBytes);
+    p["uncertainty_bytes"] = byteCount(phase.uncertaintyBytes);
     p["components"] = nlohmann::ordered_json::array();
-    for (const auto& c : phase.components) p["components"].push_back({{"name", c.name}, {"bytes", bytes(c.bytes)}, {"how", c.how}});
+    for (const auto& c : phase.components) p["components"].push_back({{"name", c.name}, {"bytes", byteCount(c.bytes)}, {"how", c.how}});
     j["phases"].push_back(std::move(p));
   }
   return j;
@@ -46,8 +46,8 @@ nlohmann::ordered_json planJson(const std::vector<PlanStep>& plan) {
                    {"path", step.path},
                    {"from", fixValue(step.fromJson)},
                    {"to", fixValue(step.toJson)},
-                   {"saves_bytes", bytes(step.savesBytes)},
-                   {"peak_bytes_after", bytes(step.peakBytesAfter)},
+                   {"saves_bytes", byteCount(step.savesBytes)},
+                   {"peak_bytes_after", byteCount(step.peakBytesAfter)},
                    {"fits_after", step.fitsAfter},
                    {"needed", step.needed},
                    {"why", step.why}};

@@ -288,7 +288,6 @@ class Fingerprints {
 
 // ---- Estimates ---------------------------------------------------------------------------------
 
-std::int64_t bytes(double b) { return static_cast<std::int64_t>(b + 0.5); }
 
 Json jsonValue(const std::string& jsonText) {
   Json parsed = parseJson(jsonText);
@@ -303,14 +302,14 @@ Json estimateProperties(const FileReport& file, const Json& location) {
   j["artifactLocation"] = location;
   j["summary"] = estimateSummary(file);
   j["gpu"] = {{"name", e.gpu.name}, {"vram_bytes", e.gpu.vramBytes}, {"given", file.gpuGiven}};
-  j["peak_bytes"] = bytes(e.peak().peakBytes);
+  j["peak_bytes"] = byteCount(e.peak().peakBytes);
   j["peak_phase"] = e.peak().name;
-  j["uncertainty_bytes"] = bytes(e.peak().uncertaintyBytes);
+  j["uncertainty_bytes"] = byteCount(e.peak().uncertaintyBytes);
   j["verdict"] = std::string(toString(e.verdict));
   j["coarse"] = e.coarse;
   j["phases"] = Json::array();
   for (const auto& phase : e.phases) {
-    j["phases"].push_back({{"name", phase.name}, {"peak_bytes", bytes(phase.peakBytes)}, {"uncertainty_bytes", bytes(phase.uncertaintyBytes)}});
+    j["phases"].push_back({{"name", phase.name}, {"peak_bytes", byteCount(phase.peakBytes)}, {"uncertainty_bytes", byteCount(phase.uncertaintyBytes)}});
   }
   j["plan"] = Json::array();
   for (const auto& step : file.plan) {
@@ -318,8 +317,8 @@ Json estimateProperties(const FileReport& file, const Json& location) {
                          {"path", step.path},
                          {"from", jsonValue(step.fromJson)},
                          {"to", jsonValue(step.toJson)},
-                         {"saves_bytes", bytes(step.savesBytes)},
-                         {"peak_bytes_after", bytes(step.peakBytesAfter)},
+                         {"saves_bytes", byteCount(step.savesBytes)},
+                         {"peak_bytes_after", byteCount(step.peakBytesAfter)},
                          {"fits_after", step.fitsAfter},
                          {"needed", step.needed}});
   }

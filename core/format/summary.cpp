@@ -1,5 +1,8 @@
 #include "format/summary.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "knowledge/knowledge.h"
 
 namespace oomlint {
@@ -18,6 +21,13 @@ std::string estimateSummary(const FileReport& file) {
 std::string ruleLabel(const std::string& code) {
   const RuleInfo* rule = knowledge().catalog.find(code);
   return rule ? code + " " + rule->name : code;
+}
+
+std::int64_t byteCount(double bytes) {
+  constexpr double kMax = 9.2e18;  // just under INT64_MAX, exactly representable
+  if (!(bytes == bytes)) return 0;  // NaN
+  const double clamped = std::clamp(bytes, -kMax, kMax);
+  return static_cast<std::int64_t>(std::llround(clamped));
 }
 
 }  // namespace oomlint

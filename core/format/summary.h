@@ -1,6 +1,7 @@
 // One-line summaries shared by the line-oriented formats (gcc, github).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "report/report.h"
@@ -12,5 +13,10 @@ std::string estimateSummary(const FileReport& file);
 
 // "[OL201 unknown-key]" style label: the code and, when the catalog knows it, the rule's name.
 std::string ruleLabel(const std::string& code);
+
+// An estimate's byte figure as the integer the JSON contract wants, rounded, and clamped to the int64
+// range: an absurd config (a resolution of 1e19) must not overflow the cast. Signed: a ramp-up step's
+// saving is negative.
+std::int64_t byteCount(double bytes);
 
 }  // namespace oomlint
