@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# Speed, in one run on this machine: the table docs/performance.md reports. Figures, not tests.
+#  - the core in-process (native/bench: oomlint-bench), per corpus config: median and p90 of analyze()
+#  - the CLI's whole process (`oomlint check` on a typical config), median of many runs
+#  - log scanning of a 1 GiB log (scripts/bench-log.sh, three runs): throughput and peak RSS
+#  - the WebAssembly module in Node (native/bench/wasm-bench.mjs): per corpus config and a 300-line config
+# each beside what users run today on the same input: yamllint, PyYAML's yaml.safe_load (timed inside
+# Python and as a whole process) and grep -c. Needs `scripts/setup.sh --bench` (yamllint, python3-yaml,
+# time) and, for the WASM rows, the wasm build (cmake --build --preset wasm; scripts/test.sh does it).
+#
+# Usage: scripts/bench.sh [--quick]   --quick: a 256 MiB log and fewer runs (to try the script)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+quick=0
+case "${1:-}" in
+  --quick) quick=1 ;;
+  "") ;;
+  *) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+esac
+
+py=/usr/bin/python3  # Debian's, with Debian's PyYAML (python3-yaml): what `apt install` users get
+missing=()
+"$py" -c 'import yaml' 2>/dev/null || missing+=(python3-yaml)
+command -v yamllint >/dev/null || missing+=(yamllint)
+[[ -x /usr/bin/time ]] || missing+=(time)
+command -v node >/dev/null || missing+=(nodejs)
+((${#missing[@]} == 0)) || { echo "bench: missing ${missing[*]}: run scripts/setup.sh --bench" >&2; exit 2; }
+
+echo "bench: building the release CLI and oomlint-bench" >&2
+cmake --preset release >/dev/null
+cmake --build --preset release --target oomlint oomlint-bench -j"$(nproc)" >/dev/null
+cli=build/release/native/oomlint
+wasm=build/wasm/wasm
+[[ -f "$wasm/oomlint.wasm" ]] || echo "bench: no $wasm/oomlint.wasm: the WASM rows are left out (cmake --build --preset wasm)" >&2
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+configs=()
+for f in ../shared/corpus/ai-toolkit/examples/*.yaml ../shared/corpus/ai-toolkit/examples/*.yml; do
+  [[ -f "$f" ]] && configs+=("$f")
+done
+((${#configs[@]})) || { echo "bench: no configs under ../shared/corpus/ai-toolkit/examples" >&2; exit 2; }
+typical=../shared/corpus/ai-toolkit/examples/train_lora_flux_24gb.yaml
+# The 300-line config of the page's keystroke figure (tests/browser/measure.mjs): the FLUX example with
+# more sample prompts.
+"$py" - "$typical" "$tmp/flux-300.yaml" <<'EOF'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().rstrip().split("\n")
+at = next(i for i, l in enumerate(lines) if re.match(r"^\s+prompts:", l)) + 1
+indent = re.match(r"^\s*", lines[at]).group(0)
+while len(lines) < 300:
+    lines.insert(at, f'{indent}- "prompt {len(lines)}: a photo of p3r5on in a garden, soft light"')
+open(sys.argv[2], "w", encoding="utf-8").write("\n".join(lines) + "\n")
+EOF
+big="$tmp/flux-300.yaml"
+
+if ((quick)); then budget=100 runs=15 logmib=256 logruns=1; else budget=400 runs=60 logruns=3 logmib=1024; fi
+
+echo "bench: in-process analysis (oomlint-bench)" >&2
+build/release/native/oomlint-bench --time-ms "$budget" "${configs[@]}" "$big" >"$tmp/native.tsv"
+if [[ -f "$wasm/oomlint.wasm" ]]; then
+  echo "bench: WebAssembly in Node" >&2
+  node native/bench/wasm-bench.mjs "$wasm" --time-ms "$budget" "${configs[@]}" "$big" >"$tmp/wasm.tsv" 2>"$tmp/wasm.err"
+fi
+echo "bench: log scanning, $logruns x scripts/bench-log.sh $logmib" >&2
+for ((i = 0; i < logruns; i++)); do scripts/bench-log.sh "$logmib" >"$tmp/log.$i"; done
+
+echo "bench: whole processes and PyYAML" >&2
+"$py" - "$tmp" "$cli" "$typical" "$big" "$runs" "$logruns" "${configs[@]}" <<'EOF'
+import csv, os, re, statistics, subprocess, sys, time
+
+tmp, cli, typical, big, runs, logruns = sys.argv[1:7]
+runs, logruns = int(runs), int(logruns)
+configs = sys.argv[7:]
+import yaml
+
+def quantile(v, q):
+    v = sorted(v)
+    return v[min(len(v) - 1, round(q * (len(v) - 1)))]
+
+def table(path):
+    if not os.path.exists(path):
+        return {}
+    with open(path, newline="") as f:
+        return {row["file"]: row for row in csv.DictReader((l for l in f if not l.startswith("#")), delimiter="\t")}
+
+def wall(cmd, n):
+    """Median and p90 wall time in ms of a whole process (spawned from here), after one warm-up run."""
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        t.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(t), quantile(t, 0.9)
+
+def load(text):
+    try:
+        yaml.safe_load(text)
+    except yaml.YAMLError:
+        pass  # a corpus config with a syntax error: timed up to the error, as a user would wait for it
+
+def safe_load_ms(path, budget=0.4):
+    text = open(path, encoding="utf-8").read()
+    load(text)
+    t, start = [], time.perf_counter()
+    while len(t) < 10 or time.perf_counter() - start < budget:
+        t0 = time.perf_counter()
+        load(text)
+        t.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(t)
+
+native, wasm = table(f"{tmp}/native.tsv"), table(f"{tmp}/wasm.tsv")
+corpus = [c for c in configs if c in native]
+largest = max(corpus, key=lambda c: int(native[c]["bytes"]))
+ms = lambda row, key: float(row[key]) / 1000
+name = lambda p: os.path.basename(p)
+lines = lambda p: sum(1 for _ in open(p, encoding="utf-8"))
+
+def speed(ours, theirs):
+    r = theirs / ours
+    return f"{r:.0f}× faster" if r >= 10 else f"{r:.1f}× faster" if r >= 1 else f"{1 / r:.1f}× slower"
+
+rows = []
+def row(what, ours, other="", ratio="", target=""):
+    rows.append((what, ours, other, ratio, target))
+
+# In-process.
+med = statistics.median(ms(native[c], "analyze_median_us") for c in corpus)
+medj = statistics.median(ms(native[c], "json_median_us") for c in corpus)
+py_loads = {c: safe_load_ms(c) for c in corpus + [big]}
+py_med = statistics.median(py_loads[c] for c in corpus)
+row(f"in-process analyze(), median over {len(corpus)} corpus configs", f"{med:.3f} ms (+JSON {medj:.3f} ms)",
+    f"yaml.safe_load, same configs: {py_med:.2f} ms", speed(med, py_med))
+L = native[largest]
+v = ms(L, "analyze_median_us")
+row(f"in-process, largest corpus config ({name(largest)}, {L['lines']} lines)",
+    f"{v:.3f} ms (p90 {ms(L, 'analyze_p90_us'):.3f})", f"yaml.safe_load: {py_loads[largest]:.2f} ms", speed(v, py_loads[largest]))
+B = native[big]
+v = ms(B, "analyze_median_us")
+row(f"in-process, 300-line config", f"{v:.3f} ms (p90 {ms(B, 'analyze_p90_us'):.3f})",
+    f"yaml.safe_load: {py_loads[big]:.2f} ms", speed(v, py_loads[big]))
+
+# Whole processes.
+true_med, _ = wall(["/bin/true"], runs)
+cli_med, cli_p90 = wall([cli, "check", typical], runs)
+cli_big, _ = wall([cli, "check", big], runs)
+version_med, _ = wall([cli, "--version"], runs)
+first_ms = float(re.search(r"first analysis[^:]*: ([\d.]+) ms", open(f"{tmp}/native.tsv").read()).group(1))
+pyproc, _ = wall(["/usr/bin/python3", "-c", "import sys, yaml; yaml.safe_load(open(sys.argv[1]))", typical], max(10, runs // 3))
+ylint, _ = wall(["yamllint", typical], max(5, runs // 6))
+row(f"whole process `oomlint check` ({name(typical)}, {lines(typical)} lines), median of {runs}",
+    f"{cli_med:.1f} ms (p90 {cli_p90:.1f})", f"`yamllint`: {ylint:.0f} ms", speed(cli_med, ylint),
+    "< 10 ms: " + ("met" if cli_med < 10 else "not met"))
+row("", "", f"`python3 -c 'yaml.safe_load(…)'`: {pyproc:.0f} ms", speed(cli_med, pyproc))
+row("whole process, 300-line config", f"{cli_big:.1f} ms")
+row("whole process `oomlint --version` (loads the knowledge too, reads nothing)", f"{version_med:.1f} ms")
+row("of which: the first analysis in a process (loading the embedded knowledge)", f"{first_ms:.1f} ms")
+row("(spawning `/bin/true` from the timer)", f"{true_med:.1f} ms")
+
+# Logs.
+logs = []
+for i in range(logruns):
+    t = open(f"{tmp}/log.{i}").read()
+    g = lambda rx: float(re.search(rx, t).group(1))
+    logs.append(dict(mb=g(r"log: (\d+) MB"), s=g(r"oomlint check: ([\d.]+) s"), mbs=g(r"oomlint check: [\d.]+ s, (\d+) MB/s"),
+                     rss=g(r"peak RSS ([\d.]+) MiB"), gs=g(r"grep -c: +([\d.]+) s"), gmbs=g(r"grep -c: +[\d.]+ s, (\d+) MB/s")))
+mid = sorted(logs, key=lambda l: l["s"])[len(logs) // 2]
+ratio = mid["s"] / mid["gs"]
+rows.append((f"log scanning, {mid['mb']:.0f} MB log (median of {logruns})",
+             f"{mid['mbs']:.0f} MB/s ({mid['s']:.2f} s), peak RSS {mid['rss']:.1f} MiB",
+             f"`grep -c`: {mid['gmbs']:.0f} MB/s ({mid['gs']:.2f} s)", f"{ratio:.1f}× slower",
+             f"≥ 1 GB/s: {'met' if mid['mbs'] >= 1000 else 'not met'}; within 2× grep: {'met' if ratio <= 2 else 'not met'}"))
+
+# WebAssembly.
+if wasm:
+    wc = [c for c in corpus if c in wasm]
+    wmed = statistics.median(ms(wasm[c], "median_us") for c in wc)
+    row(f"WASM analyze() in Node (report JSON included), median over {len(wc)} corpus configs", f"{wmed:.2f} ms",
+        f"native in-process +JSON: {medj:.3f} ms", f"{wmed / medj:.1f}× native time")
+    W = wasm[big]
+    v = ms(W, "median_us")
+    row("WASM, 300-line config (one keystroke's analysis)", f"{v:.2f} ms (p90 {ms(W, 'p90_us'):.2f})",
+        f"yaml.safe_load: {py_loads[big]:.2f} ms", speed(v, py_loads[big]), "< 5 ms: " + ("met" if v < 5 else "not met"))
+    note = open(f"{tmp}/wasm.err").read().strip()
+    m = re.search(r"instantiate (\d+) ms, first analysis (\d+) ms", note)
+    if m:
+        row("WASM module: instantiate / first analysis (loads the embedded knowledge)", f"{m.group(1)} ms / {m.group(2)} ms")
+else:
+    note = "WASM module not built"
+
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+print(f"\n# oomlint benchmark, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores ({cpu}), load {os.getloadavg()[0]:.2f}")
+print(f"# {len(corpus)} corpus configs; {note}\n")
+print("| measurement | oomlint | what users run today | oomlint vs. it | target |")
+print("|---|---:|---|---|---|")
+for r in rows:
+    print("| " + " | ".join(r) + " |")
+print("\nlog runs (scripts/bench-log.sh):")
+for l in logs:
+    print(f"  {l['mb']:.0f} MB: oomlint {l['s']:.2f} s, {l['mbs']:.0f} MB/s, peak RSS {l['rss']:.1f} MiB; grep -c {l['gs']:.2f} s, {l['gmbs']:.0f} MB/s; ratio {l['s'] / l['gs']:.1f}x")
+print("\nper config (in-process median / p90 µs; WASM median µs; yaml.safe_load ms):")
+for c in corpus + [big]:
+    n = native[c]
+    w = wasm.get(c, {}).get("median_us", "-")
+    print(f"  {name(c):48} {int(n['bytes']):7d} B {int(n['lines']):4d} lines  {float(n['analyze_median_us']):8.1f} / {float(n['analyze_p90_us']):8.1f}   WASM {w:>9}   PyYAML {py_loads[c]:7.2f}")
+EOF

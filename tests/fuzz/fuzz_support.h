@@ -1,0 +1,122 @@
+// Shared by the libFuzzer targets (tests/fuzz/fuzz_*.cpp): every renderer over one report, a failed
+// invariant as a crash libFuzzer records, and a small deterministic generator for derived choices.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "analyze.h"
+#include "document/reader.h"
+#include "format/formatters.h"
+#include "knowledge/knowledge.h"
+#include "report/report.h"
+
+// Undefined behaviour stops the run (the targets are built with it recoverable, so that the known bugs
+// tests/fuzz/ubsan.supp lists can be let through); also when a target is run by hand on a crash file.
+extern "C" const char* __ubsan_default_options() {
+  return "halt_on_error=1:print_stacktrace=1:suppressions=" OOMLINT_FUZZ_UBSAN_SUPPRESSIONS;
+}
+
+namespace oomlint::fuzz {
+
+// An invariant the code under test must keep: a violation is a finding, written as crash-* like any other.
+inline void require(bool ok, const char* what) {
+  if (ok) return;
+  std::fprintf(stderr, "fuzz invariant violated: %s\n", what);
+  std::abort();
+}
+
+// Every formatter over the report (text with and without colour).
+inline void formatAll(const Report& report) {
+  require(!formatJson(report).empty(), "formatJson returned nothing");
+  (void)formatText(report, {});
+  (void)formatText(report, TextStyle{true});
+  (void)formatGcc(report);
+  (void)formatGithub(report);
+  (void)formatSarif(report);
+  (void)formatJunit(report);
+}
+
+// What every report must satisfy: known rule codes, ranges inside the text, ordered, 1-based.
+inline void checkRange(const Range& range, std::size_t size) {
+  require(range.start.offset <= range.end.offset, "a range ends before it starts");
+  require(range.end.offset <= size, "a range runs past the end of the text");
+  require(range.start.line >= 1 && range.start.column >= 1 && range.end.line >= range.start.line,
+          "a range has a position before line 1, column 1");
+}
+
+inline void checkReport(const Report& report) {
+  for (const FileReport& file : report.files) {
+    const std::size_t size = file.source ? file.source->size() : 0;
+    for (const Diagnostic& d : file.diagnostics) {
+      require(knowledge().catalog.find(d.code) != nullptr, "a diagnostic's code is not in the catalog");
+      require(!d.message.empty(), "a diagnostic has no message");
+      if (file.source) checkRange(d.range, size);
+    }
+    for (const PlanStep& step : file.plan) {
+      if (step.edit && file.source) checkRange(step.edit->range, size);
+    }
+  }
+}
+
+// Known bugs (docs/robustness.md), left out of the fix check until the reader reports them: yaml-cpp
+// accepts two things PyYAML refuses, and a fix that appends a key after them (`args: "--lowvram"`)
+// turns the file into a syntax error —
+//  - a plain scalar alone on the last line of a block mapping (`  stray_word`), read as a key with a
+//    null value (PyYAML: "could not find expected ':'");
+//  - a quoted scalar still open at the end of the file (`name: 'abc`; PyYAML: "found unexpected end of
+//    stream").
+// True when the text has either.
+inline bool hasYamlCppOnlySyntax(const Node* node, const std::string& text, int depth = 0) {
+  if (node == nullptr || depth > 200 || node->kind == NodeKind::Alias) return false;
+  if (node->kind == NodeKind::Scalar && node->quoted) {
+    const std::size_t start = node->range.start.offset, end = node->range.end.offset;
+    const char q = start < text.size() ? text[start] : '\0';
+    if ((q == '\'' || q == '"') && (end < start + 2 || end > text.size() || text[end - 1] != q)) return true;
+  }
+  for (const Node* item : node->items) {
+    if (hasYamlCppOnlySyntax(item, text, depth + 1)) return true;
+  }
+  for (const MapEntry& entry : node->entries) {
+    if (!node->flowStyle && entry.key->kind == NodeKind::Scalar && entry.value->kind == NodeKind::Null) {
+      std::size_t at = entry.key->range.end.offset;
+      while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+      if (at >= text.size() || text[at] != ':') return true;
+    }
+    if (hasYamlCppOnlySyntax(entry.key, text, depth + 1) || hasYamlCppOnlySyntax(entry.value, text, depth + 1)) return true;
+  }
+  return false;
+}
+
+// `oomlint fix` on a readable config writes a config that still reads.
+inline void checkFix(const Input& input, const AnalyzeOptions& options) {
+  if (const auto doc = readDocument(input.text, options.limits); hasYamlCppOnlySyntax(doc->root(), input.text)) return;
+  const FixResult fixed = fixConfig(input, options);
+  if (fixed.before.unreadable || fixed.applied.empty()) return;
+  const FileReport after = analyzeInput(Input{input.path, fixed.text}, options);
+  require(!after.unreadable, "oomlint fix wrote a config that no longer reads");
+}
+
+// FNV-1a of the input: choices that depend on the bytes only, so a crash file replays exactly.
+inline std::uint64_t hashOf(std::string_view bytes) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// xorshift64*: the chunk sizes of the log target.
+struct Rng {
+  std::uint64_t state;
+  explicit Rng(std::uint64_t seed) : state(seed | 1) {}
+  std::uint64_t next() {
+    state ^= state >> 12;
+    state ^= state << 25;
+    state ^= state >> 27;
+    return state * 2685821657736338717ull;
+  }
+};
+
+}  // namespace oomlint::fuzz
