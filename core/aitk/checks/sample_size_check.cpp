@@ -12,7 +12,8 @@ void checkSize(const TrainerProcess& p, const Node* value, const std::string& pa
   if (value == nullptr || !value->isNumber()) return;
   const double size = value->number();
   const long step = p.arch->bucketDivisibility;
-  if (size < step || size != std::floor(size) || step <= 1) return;
+  // Beyond 2^53 every double is a whole number and no GPU renders it: leave such sizes to OL5xx.
+  if (size < step || size != std::floor(size) || step <= 1 || size > 9.0e15) return;
   const long n = static_cast<long>(size);
   if (n % step == 0) return;
   const long down = n / step * step;
