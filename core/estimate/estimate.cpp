@@ -261,17 +261,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
                       params(pTrain) + " × " + num(emaBytes, 0) + " B (a clone of the trainable weights)", Term::Trainable};
 
   auto finish = [&](PhaseEstimate& phase) {
-    for (const auto& c : phase.components) {
-      phase.peakBytes += c.bytes;
-      switch (c.term) {
-        case Term::Fixed: phase.uncertaintyBytes += c.bytes * m.uncertaintyFixedFraction; break;
-        case Term::Weights: phase.uncertaintyBytes += c.bytes * m.uncertaintyWeights; break;
-        case Term::Trainable: phase.uncertaintyBytes += c.bytes * m.uncertaintyTrainable; break;
-        case Term::Activations: phase.uncertaintyBytes += c.bytes * m.uncertaintyActivations; break;
-        case Term::Vae: phase.uncertaintyBytes += c.bytes * m.uncertaintyVae; break;
-      }
-    }
-    if (e.coarse) phase.uncertaintyBytes += phase.peakBytes * m.uncertaintyCoarseExtra;
+    totalPhase(phase, m, e.coarse);
     e.phases.push_back(std::move(phase));
   };
 
@@ -414,16 +404,34 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
 
   if (s.periodicSample) samplingPhase("sample", true);
 
+  concludeEstimate(e);
+  return e;
+}
+
+void totalPhase(PhaseEstimate& phase, const MemoryModel& m, bool coarse) {
+  for (const auto& c : phase.components) {
+    phase.peakBytes += c.bytes;
+    switch (c.term) {
+      case Term::Fixed: phase.uncertaintyBytes += c.bytes * m.uncertaintyFixedFraction; break;
+      case Term::Weights: phase.uncertaintyBytes += c.bytes * m.uncertaintyWeights; break;
+      case Term::Trainable: phase.uncertaintyBytes += c.bytes * m.uncertaintyTrainable; break;
+      case Term::Activations: phase.uncertaintyBytes += c.bytes * m.uncertaintyActivations; break;
+      case Term::Vae: phase.uncertaintyBytes += c.bytes * m.uncertaintyVae; break;
+    }
+  }
+  if (coarse) phase.uncertaintyBytes += phase.peakBytes * m.uncertaintyCoarseExtra;
+}
+
+void concludeEstimate(Estimate& e) {
   e.peakPhase = 0;
   for (std::size_t i = 1; i < e.phases.size(); ++i) {
     if (e.phases[i].peakBytes > e.phases[e.peakPhase].peakBytes) e.peakPhase = i;
   }
   const PhaseEstimate& peak = e.peak();
-  const double vram = static_cast<double>(gpu.vramBytes);
+  const double vram = static_cast<double>(e.gpu.vramBytes);
   if (peak.peakBytes > vram) e.verdict = Verdict::Oom;
   else if (vram - peak.peakBytes <= peak.uncertaintyBytes) e.verdict = Verdict::Borderline;
   else e.verdict = Verdict::Fits;
-  return e;
 }
 
 }  // namespace oomlint

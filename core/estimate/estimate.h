@@ -51,6 +51,12 @@ struct Estimate {
 
 Estimate estimate(const TrainingSetup& setup, const MemoryModel& model, const GpuTarget& gpu);
 
+// Shared by the training and the generation estimates:
+// the phase's peak (its components summed) and uncertainty (each term's share, plus the coarse extra);
+void totalPhase(PhaseEstimate& phase, const MemoryModel& model, bool coarse);
+// the peak phase, and the verdict against the card (DESIGN.md: borderline within the uncertainty).
+void concludeEstimate(Estimate& e);
+
 // The byte figures behind the components, exposed for tests and for the advisor.
 double denoiserResidentBytes(const TrainingSetup& s, const MemoryModel& m);
 double trainableParams(const TrainingSetup& s);

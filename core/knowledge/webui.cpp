@@ -1,17 +1,12 @@
 #include "knowledge/webui.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "text/ascii.h"
 
 namespace oomlint {
 
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 bool contains(const std::vector<std::string>& list, std::string_view value) {
   return std::find(list.begin(), list.end(), value) != list.end();
@@ -38,7 +33,7 @@ std::string_view displayName(WebUiTool tool) {
 }
 
 bool parseWebUiTool(std::string_view text, WebUiTool& tool) {
-  const std::string t = lower(text);
+  const std::string t = lowercase(text);
   if (t == "a1111" || t == "automatic1111" || t == "webui" || t == "sd-webui" || t == "stable-diffusion-webui") {
     tool = WebUiTool::A1111;
   } else if (t == "forge" || t == "sd-webui-forge" || t == "stable-diffusion-webui-forge") {
@@ -70,7 +65,7 @@ const AttentionBackend* WebUiKnowledge::backend(std::string_view id) const {
 }
 
 const GenerationFamily* WebUiKnowledge::family(std::string_view nameOrAlias) const {
-  const std::string wanted = lower(nameOrAlias);
+  const std::string wanted = lowercase(nameOrAlias);
   for (const auto& f : families) {
     if (f.id == wanted || contains(f.aliases, wanted)) return &f;
   }
@@ -78,7 +73,7 @@ const GenerationFamily* WebUiKnowledge::family(std::string_view nameOrAlias) con
 }
 
 const ControlNetModel* WebUiKnowledge::controlnet(std::string_view modelName, std::string_view family) const {
-  const std::string name = lower(modelName);
+  const std::string name = lowercase(modelName);
   const ControlNetModel* any = nullptr;
   for (const auto& c : controlnets) {
     const bool matches = std::any_of(c.match.begin(), c.match.end(),
@@ -96,7 +91,7 @@ const ControlNetModel* WebUiKnowledge::controlnet(std::string_view modelName, st
 }
 
 const Preprocessor* WebUiKnowledge::preprocessor(std::string_view module) const {
-  const std::string name = lower(module);
+  const std::string name = lowercase(module);
   for (const auto& p : preprocessors) {
     if (std::any_of(p.match.begin(), p.match.end(), [&](const std::string& m) { return name.find(m) != std::string::npos; })) {
       return &p;

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "text/ascii.h"
+
 namespace oomlint {
 
 namespace {
@@ -18,12 +20,6 @@ bool contains(std::string_view s, std::string_view what) { return s.find(what) !
 
 bool containsAny(std::string_view s, std::initializer_list<std::string_view> words) {
   return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return contains(s, w); });
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 // "23.55 GiB" at `pos` → bytes (binary units; MPS's "GB"/"MB" are 1024-based too).
@@ -148,7 +144,7 @@ std::optional<std::string> richFrame(std::string_view t) {
 
 // Source lines quoted in a traceback that name what runs ("vae.decode(", "decode_tiled_").
 std::string phaseOfCode(const std::string& code) {
-  const std::string c = lower(code);
+  const std::string c = lowercase(code);
   if (containsAny(c, {"vae.decode(", "decode_tiled", "first_stage_model.decode", "vae_decode"})) return "vae_decode";
   if (containsAny(c, {"vae.encode(", "model.encode(", "encode_tiled", "cache_latents"})) return "latent_cache";
   return {};
@@ -157,7 +153,7 @@ std::string phaseOfCode(const std::string& code) {
 // What a traceback's frames say the process was doing.
 std::string phaseOfFrame(const std::string& fn) {
   if (fn.starts_with("code:")) return fn.substr(5);
-  const std::string f = lower(fn);
+  const std::string f = lowercase(fn);
   if (f == "decode" || f == "_decode") return "vae_decode";
   if (containsAny(f, {"text_encoder"})) return "te_cache";
   if (containsAny(f, {"common_ksampler", "launch_sampling", "sample_euler", "sample_dpm", "ksampler"})) return "inference";
@@ -342,7 +338,7 @@ void LogScanner::onOomText(std::string_view line, OomKind kind) {
 }
 
 LogScanner::BarKind LogScanner::classifyBar(std::string_view description) {
-  const std::string desc = lower(description);
+  const std::string desc = lowercase(description);
   if (containsAny(desc, {"caching latents", "caching latent"})) return BarKind::LatentCache;
   if (containsAny(desc, {"caching text", "text embeddings"})) return BarKind::TextCache;
   if (containsAny(desc, {"quantiz", "attaching quantization"})) return BarKind::Quantize;

@@ -1,25 +1,18 @@
 #include "webui/generation.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <set>
 
 #include "knowledge/knowledge.h"
+#include "text/ascii.h"
 #include "text/suggest.h"
 
 namespace oomlint {
 
 namespace {
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 bool truthyText(std::string_view text) {
-  const std::string t = lower(text);
+  const std::string t = lowercase(text);
   return t == "true" || t == "yes" || t == "on" || t == "1";
 }
 
@@ -102,13 +95,13 @@ class Builder {
         for (const auto& f : w_.families) ids.push_back(f.id);
         std::string message = "unknown model family `" + name + "`: one of";
         for (const auto& id : ids) message += " " + id;
-        if (auto near = closestMatch(lower(name), ids)) message += "; did you mean `" + *near + "`?";
+        if (auto near = closestMatch(lowercase(name), ids)) message += "; did you mean `" + *near + "`?";
         settingProblem(at, "generation.model", message);
         return;
       }
     } else if (const InfoField* model = findInfo(in_, "Model")) {
       // A checkpoint name: its family from the usual naming.
-      const std::string m = lower(model->value);
+      const std::string m = lowercase(model->value);
       const char* id = m.find("flux") != std::string::npos                                     ? "flux"
                        : m.find("sd3") != std::string::npos                                    ? "sd3"
                        : (m.find("xl") != std::string::npos || m.find("pony") != std::string::npos) ? "sdxl"
@@ -167,7 +160,7 @@ class Builder {
         s_.hiresScale = static_cast<double>(w) / static_cast<double>(s_.width);
       }
     }
-    if (const InfoField* upscaler = findInfo(in_, "Hires upscaler")) s_.hiresLatent = lower(upscaler->value).starts_with("latent");
+    if (const InfoField* upscaler = findInfo(in_, "Hires upscaler")) s_.hiresLatent = lowercase(upscaler->value).starts_with("latent");
     if (const Node* hires = profile("hires")) {
       if (!hires->isMapping()) return settingProblem(hires, "generation.hires", "`hires` is a mapping: {scale: 2, upscaler: latent}");
       if (const Node* scale = hires->find("scale")) {
@@ -175,7 +168,7 @@ class Builder {
         else settingProblem(scale, "generation.hires.scale", "`hires.scale` is the upscale factor, from 1 to 8");
       }
       if (const Node* upscaler = hires->find("upscaler"); upscaler && upscaler->isScalar()) {
-        s_.hiresLatent = lower(upscaler->resolved()->text).starts_with("latent");
+        s_.hiresLatent = lowercase(upscaler->resolved()->text).starts_with("latent");
       }
     }
     if (s_.hiresScale < 1.0 || s_.hiresScale > 8.0) s_.hiresScale = 0;
@@ -196,8 +189,8 @@ class Builder {
       if (!field.key.starts_with("ControlNet")) continue;
       const std::string v = field.value;
       auto part = [&](std::string_view key) -> std::string {
-        const std::string lv = lower(v);
-        const std::size_t at = lv.find(lower(key) + ": ");
+        const std::string lv = lowercase(v);
+        const std::size_t at = lv.find(lowercase(key) + ": ");
         if (at == std::string::npos) return {};
         const std::size_t begin = at + key.size() + 2;
         const std::size_t end = v.find(", ", begin);
@@ -206,7 +199,7 @@ class Builder {
       const std::string model = part("Model");
       std::string module = part("Module");
       if (module.empty()) module = part("preprocessor");
-      if (!model.empty() && lower(model) != "none") addUnit(model, truthyText(part("Low Vram")), module);
+      if (!model.empty() && lowercase(model) != "none") addUnit(model, truthyText(part("Low Vram")), module);
     }
     const Node* list = profile("controlnet");
     if (list == nullptr) return;
@@ -238,13 +231,13 @@ class Builder {
     if (vae == nullptr) return;
     if (!vae->isMapping()) return settingProblem(vae, "generation.vae", "`vae` is a mapping: {precision: fp16, decode: full, fp16_fix: false}");
     if (const Node* p = vae->find("precision"); p && p->isScalar()) {
-      const std::string v = lower(p->resolved()->text);
+      const std::string v = lowercase(p->resolved()->text);
       if (v == "fp32" || v == "float32") s_.fp32Vae = true;
       else if (v != "fp16" && v != "bf16" && v != "float16" && v != "bfloat16")
         settingProblem(p, "generation.vae.precision", "`vae.precision` is fp16, bf16 or fp32");
     }
     if (const Node* d = vae->find("decode"); d && d->isScalar()) {
-      const std::string v = lower(d->resolved()->text);
+      const std::string v = lowercase(d->resolved()->text);
       if (v == "tiled") s_.vaeDecode = VaeDecode::Tiled;
       else if (v == "taesd") s_.vaeDecode = VaeDecode::Taesd;
       else if (v == "cpu") s_.vaeDecode = VaeDecode::Cpu;
@@ -317,7 +310,7 @@ class Builder {
         s_.offload = Offload::Lowvram;
       }
     } else if (e == "no_half" || e == "precision_full" || e == "all_fp32") {
-      if (e == "precision_full" && lower(f.value) != "full") return;
+      if (e == "precision_full" && lowercase(f.value) != "full") return;
       s_.fp32Weights = true;
       if (noHalfFlag_ == nullptr) noHalfFlag_ = &f;
     } else if (e == "no_half_vae" || e == "vae_fp32") {
@@ -352,7 +345,7 @@ class Builder {
         s_.reserveBytes = gb * 1024 * 1024 * 1024;
       }
     } else if (e == "cpu") {
-      const std::string v = lower(f.value);
+      const std::string v = lowercase(f.value);
       if (f.name != "--use-cpu" || v.find("all") != std::string::npos || v.find("sd") != std::string::npos) s_.runsOnCpu = true;
       if (f.name == "--use-cpu" && (v.find("controlnet") != std::string::npos || v.find("all") != std::string::npos)) {
         s_.controlnetOnCpu = true;

@@ -48,15 +48,21 @@ class Estimator {
     Estimate& e = out.estimate;
     e.gpu = gpu_;
     e.coarse = s_.arch->coarse;
-    const double vram = static_cast<double>(gpu_.vramBytes);
     if (s_.runsOnCpu) {  // --use-cpu all / --cpu / --always-cpu: the GPU holds nothing of the model
-      PhaseEstimate p{kDenoisePhase, 0, 0, {fixed()}};
-      p.components.push_back({"everything else", 0, "on the CPU", Term::Weights});
-      e.phases.push_back(p);
-      for (auto& phase : e.phases) finish(phase);
-      e.verdict = e.phases.front().peakBytes > vram ? Verdict::Oom : Verdict::Fits;
-      return out;
+      e.phases.push_back(PhaseEstimate{kDenoisePhase, 0, 0, {fixed()}});
+    } else {
+      addGpuPhases(out);
     }
+    for (auto& phase : e.phases) finish(phase);
+    concludeEstimate(e);
+    if (out.attentionTooLarge) e.verdict = Verdict::Oom;  // split attention stops before it allocates
+    out.streamedBytes = streamed_;
+    return out;
+  }
+
+ private:
+  void addGpuPhases(GenerationEstimate& out) {
+    Estimate& e = out.estimate;
     e.phases.push_back(textEncode());
     if (preprocessorBytes() > 0) e.phases.push_back(preprocess());
     e.phases.push_back(denoise(kDenoisePhase, s_.width, s_.height, out));
@@ -68,20 +74,8 @@ class Estimator {
       e.phases.push_back(denoise(kHiresPhase, w, h, out));
     }
     e.phases.push_back(vaePhase(kVaeDecodePhase, w, h, true, out));
-    for (auto& phase : e.phases) finish(phase);
-    e.peakPhase = 0;
-    for (std::size_t i = 1; i < e.phases.size(); ++i) {
-      if (e.phases[i].peakBytes > e.phases[e.peakPhase].peakBytes) e.peakPhase = i;
-    }
-    const PhaseEstimate& peak = e.peak();
-    e.verdict = peak.peakBytes > vram || out.attentionTooLarge ? Verdict::Oom
-                : vram - peak.peakBytes <= peak.uncertaintyBytes ? Verdict::Borderline
-                                                                  : Verdict::Fits;
-    out.streamedBytes = streamed_;
-    return out;
   }
 
- private:
   bool managed() const { return s_.tool != WebUiTool::A1111; }
 
   Component fixed() const {
@@ -374,18 +368,10 @@ class Estimator {
     return p;
   }
 
+  // Empty components go, except a text encoder that says where it went ("on the CPU (--lowvram)").
   void finish(PhaseEstimate& phase) const {
     std::erase_if(phase.components, [](const Component& c) { return c.bytes <= 0 && c.name != "text encoder weights"; });
-    for (const auto& c : phase.components) {
-      phase.peakBytes += c.bytes;
-      switch (c.term) {
-        case Term::Fixed: phase.uncertaintyBytes += c.bytes * m_.uncertaintyFixedFraction; break;
-        case Term::Weights: phase.uncertaintyBytes += c.bytes * m_.uncertaintyWeights; break;
-        case Term::Trainable: phase.uncertaintyBytes += c.bytes * m_.uncertaintyTrainable; break;
-        case Term::Activations: phase.uncertaintyBytes += c.bytes * m_.uncertaintyActivations; break;
-        case Term::Vae: phase.uncertaintyBytes += c.bytes * m_.uncertaintyVae; break;
-      }
-    }
+    totalPhase(phase, m_, s_.arch->coarse);
   }
 
   const GenerationSetup& s_;

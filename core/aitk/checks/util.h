@@ -2,21 +2,15 @@
 #pragma once
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 #include <string_view>
 
 #include "aitk/job.h"
+#include "text/ascii.h"
 
 namespace oomlint {
 
 inline std::string code(std::string_view s) { return "`" + std::string(s) + "`"; }
-
-inline std::string lowercase(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // The trigger word a process trains with: the process's, or any dataset's.
 inline bool hasTriggerWord(const TrainerProcess& p) {
