@@ -7,16 +7,12 @@
 #include <string>
 
 #include "analyze.h"
+#include "common/read_file.h"
 #include "document/reader.h"
 
 namespace oomlint::test {
 
-inline std::string readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+inline std::string readFile(const std::filesystem::path& path) { return readWholeFile(path); }
 
 inline std::filesystem::path sourceDir() { return OOMLINT_SOURCE_DIR; }
 inline std::filesystem::path sharedDir() { return OOMLINT_SHARED_DIR; }

@@ -17,18 +17,12 @@
 
 #include "analyze.h"
 #include "format/formatters.h"
+#include "common/read_file.h"
 
 using namespace oomlint;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
@@ -83,7 +77,7 @@ int main(int argc, char** argv) {
               std::chrono::duration<double, std::milli>(Clock::now() - first).count());
   std::printf("file\tbytes\tlines\truns\tanalyze_median_us\tanalyze_p90_us\tjson_median_us\tjson_p90_us\n");
   for (const auto& path : files) {
-    const Input input{path, readFile(path)};
+    const Input input{path, readWholeFile(path)};
     const auto lines = std::count(input.text.begin(), input.text.end(), '\n');
     std::size_t sink = 0;  // keeps the work observable
     const auto analyzeOnly = sample([&] { sink += analyze({input}, options).files.size(); }, budgetMs, minRuns);

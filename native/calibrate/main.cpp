@@ -15,6 +15,7 @@
 
 #include "analyze.h"
 #include "document/reader.h"
+#include "common/read_file.h"
 
 namespace fs = std::filesystem;
 using namespace oomlint;
@@ -22,13 +23,6 @@ using namespace oomlint;
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 std::string str(const Node* map, std::string_view key) { return scalarText(map, key); }
 double number(const Node* map, std::string_view key, double fallback) { return numberAt(map, key, fallback); }
@@ -65,7 +59,7 @@ Result run(const Node* item, const fs::path& dir) {
   AnalyzeOptions options;
   options.vramGib = r.gpuGib;
   const fs::path config = dir / str(item, "config");
-  const FileReport report = analyzeInput(Input{config.string(), readFile(config)}, options);
+  const FileReport report = analyzeInput(Input{config.string(), readWholeFile(config)}, options);
   if (!report.estimate) {
     r.note = "no estimate (unknown architecture or unreadable config)";
     return r;
@@ -111,7 +105,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "oomlint-calibrate: %s not found (the shared calibration set sits beside the clone)\n", cases.c_str());
     return 2;
   }
-  auto doc = readDocument(readFile(cases));
+  auto doc = readDocument(readWholeFile(cases));
   if (doc->fatal() || doc->root() == nullptr || !doc->root()->isSequence()) {
     std::fprintf(stderr, "oomlint-calibrate: cannot read %s\n", cases.c_str());
     return 2;

@@ -8,23 +8,18 @@
 #include "document/reader.h"
 #include "logs/labels.h"
 #include "logs/log_analysis.h"
+#include "common/read_file.h"
 
 namespace fs = std::filesystem;
 using namespace oomlint;
 
 namespace {
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 std::string str(const Node* m, std::string_view k) { return scalarText(m, k); }
 }  // namespace
 
 int main(int argc, char** argv) {
   fs::path manifest = argc > 1 ? fs::path(argv[1]) : fs::path(OOMLINT_SOURCE_DIR) / "../shared/corpus/logs/manifest.yaml";
-  auto doc = readDocument(readFile(manifest));
+  auto doc = readDocument(readWholeFile(manifest));
   if (doc->fatal() || !doc->root() || !doc->root()->isSequence()) {
     std::fprintf(stderr, "oomlint-logscan: cannot read %s\n", manifest.c_str());
     return 2;
@@ -32,7 +27,7 @@ int main(int argc, char** argv) {
   int total = 0, tp = 0, fp = 0, fn = 0, kindOk = 0, phaseOk = 0, numbersOk = 0, stepOk = 0, suspectOk = 0, toolOk = 0;
   for (const Node* item : doc->root()->resolved()->items) {
     const std::string file = str(item, "file");
-    const LogAnalysis a = analyzeLog(readFile(manifest.parent_path() / file));
+    const LogAnalysis a = analyzeLog(readWholeFile(manifest.parent_path() / file));
     const LabelComparison c = compareWithLabel(a, item);
     ++total;
     tp += c.oomLabel && a.oom;
