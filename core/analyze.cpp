@@ -7,6 +7,7 @@
 #include "advise/config_edit.h"
 #include "policy/suppressions.h"
 #include "advise/plan.h"
+#include "advise/verdict_findings.h"
 #include "aitk/checks/checks.h"
 #include "aitk/job.h"
 #include "document/reader.h"
@@ -20,13 +21,6 @@
 namespace oomlint {
 
 namespace {
-
-void sortDiagnostics(std::vector<Diagnostic>& diagnostics) {
-  std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    if (a.range.start.offset != b.range.start.offset) return a.range.start.offset < b.range.start.offset;
-    return a.code < b.code;
-  });
-}
 
 // Where a plan step's setting is written; for a resolution list, the largest entry in it.
 Range peakDriverRange(const Node* root, const PlanStep& step) {
@@ -42,33 +36,10 @@ Range peakDriverRange(const Node* root, const PlanStep& step) {
 }
 
 void reportEstimate(const TrainerProcess& process, const Node* root, FileReport& file, Findings& findings) {
-  const Estimate& e = *file.estimate;
-  const PhaseEstimate& peak = e.peak();
-  const std::string figures =
-      formatGiB(peak.peakBytes) + " ± " + gib(peak.uncertaintyBytes) + " in " + peak.name + " on " + e.gpu.describe();
-  const PlanStep* first = nullptr;
-  for (const auto& step : file.plan) {
-    if (step.needed) {
-      first = &step;
-      break;
-    }
-  }
-  const Range at = first ? rangeOfPath(root, first->path) : process.typeRange;
-  std::string advice;
-  if (first) advice = "; first needed change: " + first->path + " " + first->fromJson + " → " + first->toJson;
-  if (e.verdict == Verdict::Oom) {
-    findings.report("OL501", at, first ? first->path : process.path,
-                    "estimated out of memory: peak " + figures + advice);
-  } else if (e.verdict == Verdict::Borderline) {
-    findings.report("OL502", at, first ? first->path : process.path,
-                    "borderline: peak " + figures + " is within the estimate's uncertainty of the card" + advice);
-  }
-  if (e.verdict == Verdict::Fits) return;
-  for (const auto& step : file.plan) {
-    findings.report("OL503", peakDriverRange(root, step), step.path,
-                    "drives the peak: " + step.path + " " + step.fromJson + " → " + step.toJson + " saves " +
-                        formatGiB(step.savesBytes) + (step.needed ? " (needed)" : ""));
-  }
+  // OL501/OL502 sit on the first needed key; OL503 on each step's value (a list's largest entry).
+  const VerdictAnchors anchors{process.typeRange, process.path, [&](const PlanStep& step) { return peakDriverRange(root, step); },
+                               [&](const PlanStep& step) { return rangeOfPath(root, step.path); }, "", ""};
+  reportVerdict(*file.estimate, file.plan, anchors, findings);
 }
 
 // A log that ran out of memory in a phase the estimate says fits with room points away from the config.

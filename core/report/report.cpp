@@ -1,5 +1,7 @@
 #include "report/report.h"
 
+#include <algorithm>
+
 namespace oomlint {
 
 int exitCode(const Report& report, std::optional<Severity> failOn) {
@@ -17,5 +19,12 @@ int exitCode(const Report& report, std::optional<Severity> failOn) {
 }
 
 const char* toolVersion() { return OOMLINT_VERSION; }
+
+void sortDiagnostics(std::vector<Diagnostic>& diagnostics) {
+  std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.range.start.offset != b.range.start.offset) return a.range.start.offset < b.range.start.offset;
+    return a.code < b.code;
+  });
+}
 
 }  // namespace oomlint

@@ -48,6 +48,9 @@ struct Report {
   std::string internalError;
 };
 
+// In reading order: by start position, then code (stable, so equal ones keep their order).
+void sortDiagnostics(std::vector<Diagnostic>& diagnostics);
+
 // Contract exit codes: 0 clean at the fail level, 1 findings at or above it, 2 unparsable input,
 // 3 internal error. `failOn` empty means never fail on findings.
 int exitCode(const Report& report, std::optional<Severity> failOn);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "advise/verdict_findings.h"
 #include "analyze.h"
 #include "policy/suppressions.h"
 #include "webui/generation.h"
@@ -14,42 +15,23 @@ namespace {
 
 void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const GenerationEstimate& g,
                     const std::vector<PlanStep>& plan, Findings& findings) {
-  const Estimate& e = g.estimate;
-  const PhaseEstimate& peak = e.peak();
-  const PlanStep* first = nullptr;
-  for (const auto& step : plan) {
-    if (step.needed) {
-      first = &step;
-      break;
-    }
-  }
+  const PlanStep* first = firstNeededStep(plan);
   const InfoField* size = findInfo(in, "Size");
+  // Without an edit of its own a step points at the launch line, else the profile, else the size.
   const Range at = first && first->edit ? first->edit->range
                    : !in.flags.empty()  ? in.flags.front().range
                    : in.generation      ? in.generation->range
                    : size               ? size->range
                                         : Range{};
-  const std::string figures = formatGiB(peak.peakBytes) + " ± " + gib(peak.uncertaintyBytes) + " in " + peak.name + " on " +
-                              e.gpu.describe() + " (" + std::string(displayName(s.tool)) + ", " + s.arch->label + " " +
-                              std::to_string(s.width) + "×" + std::to_string(s.height) + ")";
-  std::string advice = first ? "; first needed change: " + first->path + " " + first->fromJson + " → " + first->toJson : "";
-  if (g.attentionTooLarge) {
-    findings.report("OL501", at, first ? first->path : "",
-                    "estimated out of memory: split attention needs more than 64 slices at " + std::to_string(s.width) + "×" +
-                        std::to_string(s.height) + " (\"Not enough memory, use lower resolution\"); peak " + figures + advice);
-  } else if (e.verdict == Verdict::Oom) {
-    findings.report("OL501", at, first ? first->path : "", "estimated out of memory: peak " + figures + advice);
-  } else if (e.verdict == Verdict::Borderline) {
-    findings.report("OL502", at, first ? first->path : "",
-                    "borderline: peak " + figures + " is within the estimate's uncertainty of the card" + advice);
-  }
-  if (e.verdict != Verdict::Fits) {
-    for (const auto& step : plan) {
-      findings.report("OL503", step.edit ? step.edit->range : at, step.path,
-                      "drives the peak: " + step.path + " " + step.fromJson + " → " + step.toJson + " saves " +
-                          formatGiB(step.savesBytes) + (step.needed ? " (needed)" : ""));
-    }
-  }
+  const auto stepRange = [at](const PlanStep& step) { return step.edit ? step.edit->range : at; };
+  const std::string sizeText = std::to_string(s.width) + "×" + std::to_string(s.height);
+  reportVerdict(g.estimate, plan,
+                VerdictAnchors{at, "", stepRange, stepRange,
+                               "(" + std::string(displayName(s.tool)) + ", " + s.arch->label + " " + sizeText + ")",
+                               g.attentionTooLarge ? "split attention needs more than 64 slices at " + sizeText +
+                                                         " (\"Not enough memory, use lower resolution\"); "
+                                                   : ""},
+                findings);
   // Slowness belongs to the launch line, else to the tool the profile names.
   const Node* tool = in.generation ? in.generation->find("tool") : nullptr;
   const Range where = !in.flags.empty() ? in.flags.front().range : tool ? tool->range : at;
@@ -65,7 +47,7 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
                     "the full VAE decode does not fit: " + std::string(displayName(s.tool)) +
                         " retries it in tiles (\"Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding\")");
   }
-  if (s.tool == WebUiTool::A1111 && s.offload == Offload::Lowvram && e.verdict == Verdict::Fits) {
+  if (s.tool == WebUiTool::A1111 && s.offload == Offload::Lowvram && g.estimate.verdict == Verdict::Fits) {
     const Range flagAt = [&] {
       for (const auto& f : in.flags) {
         if (f.name == "--lowvram") return f.range;
@@ -109,10 +91,7 @@ FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu,
     applySuppressions(findings.all(), findSuppressions(*in.profile), suppressionsAllowed);
   }
   file.diagnostics = std::move(findings.all());
-  std::stable_sort(file.diagnostics.begin(), file.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    if (a.range.start.offset != b.range.start.offset) return a.range.start.offset < b.range.start.offset;
-    return a.code < b.code;
-  });
+  sortDiagnostics(file.diagnostics);
   return file;
 }
 
