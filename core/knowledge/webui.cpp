@@ -100,11 +100,4 @@ const Preprocessor* WebUiKnowledge::preprocessor(std::string_view module) const 
   return nullptr;
 }
 
-std::vector<std::string> WebUiKnowledge::flagNames() const {
-  std::vector<std::string> names;
-  names.reserve(flags.size());
-  for (const auto& f : flags) names.push_back(f.name);
-  return names;
-}
-
 }  // namespace oomlint

@@ -86,7 +86,6 @@ struct WebUiKnowledge {
   const GenerationFamily* family(std::string_view nameOrAlias) const;  // case-insensitive
   // The ControlNet whose match strings occur in the model name, preferring the family's own models.
   const ControlNetModel* controlnet(std::string_view modelName, std::string_view family) const;
-  std::vector<std::string> flagNames() const;
   const Preprocessor* preprocessor(std::string_view module) const;  // by the first matching entry
 };
 

@@ -26,7 +26,7 @@ class Builder {
       : in_(input), findings_(findings), w_(knowledge().webui) {}
 
   std::optional<GenerationSetup> build() {
-    for (std::size_t i = 0; i < in_.problems.size(); ++i) findings_.report("OL706", in_.problemRanges[i], "generation", in_.problems[i]);
+    for (const auto& problem : in_.problems) findings_.report("OL706", problem.range, "generation", problem.message);
     if (in_.generation) checkProfileKeys();
     resolveTool();
     resolveFamily();

@@ -143,8 +143,7 @@ bool hasGenerationKey(std::string_view head) {
 }
 
 void addProblem(WebUiInput& input, Range at, std::string message) {
-  input.problems.push_back(std::move(message));
-  input.problemRanges.push_back(at);
+  input.problems.push_back({at, std::move(message)});
 }
 
 // The profile's `args`: a string (tokens located inside the scalar as written) or a list of strings.

@@ -44,8 +44,11 @@ struct WebUiInput {
   const Node* argsNode = nullptr;          // the profile's `args`, when it is one
   std::vector<InfoField> info;             // the parameters block
   Range infoRange;
-  std::vector<std::string> problems;       // reading problems, each a sentence (reported by the checks)
-  std::vector<Range> problemRanges;
+  struct Problem {
+    Range range;
+    std::string message;
+  };
+  std::vector<Problem> problems;           // reading problems, each a sentence (reported by the checks)
 };
 
 // Whether text is a WebUI input, from its first kilobytes (configs and logs are told apart elsewhere).
