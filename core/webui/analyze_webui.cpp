@@ -1,7 +1,5 @@
 #include "webui/analyze_webui.h"
 
-#include <algorithm>
-
 #include "advise/verdict_findings.h"
 #include "analyze.h"
 #include "policy/suppressions.h"
