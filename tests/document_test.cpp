@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "document/reader.h"
 
 using namespace oomlint;
@@ -100,6 +104,40 @@ TEST_CASE("merge keys are followed and explicit keys win") {
   CHECK(use->allEntries().size() == 2);
 }
 
+TEST_CASE("merge keys take precedence as PyYAML's flatten_mapping gives it") {
+  // Of `<<: [*a, *b]` the first mapping wins; a merged mapping's own merges lose to its keys.
+  auto doc = readDocument(
+      "a: &a {x: a, z: a}\n"
+      "b: &b {x: b, y: b, <<: {w: inner, y: inner}}\n"
+      "use:\n  <<: [*a, *b]\n  z: own\n");
+  const Node* use = doc->root()->find("use");
+  CHECK(use->find("x")->text == "a");
+  CHECK(use->find("y")->text == "b");
+  CHECK(use->find("z")->text == "own");
+  CHECK(use->find("w")->text == "inner");
+  std::vector<std::string> winners;
+  for (const MapEntry& entry : use->allEntries()) winners.push_back(entry.key->text + "=" + entry.value->text);
+  std::sort(winners.begin(), winners.end());
+  CHECK(winners == std::vector<std::string>{"w=inner", "x=a", "y=b", "z=own"});
+}
+
+TEST_CASE("merge keys that fan out are followed once per mapping") {
+  // 30 levels, each merging the one below ten times: 10^29 paths, one mapping each.
+  std::string text = "l0: &a0 {x: 1}\n";
+  for (int i = 1; i < 30; ++i) {
+    text += "l" + std::to_string(i) + ": &a" + std::to_string(i) + " {<<: [";
+    for (int j = 0; j < 10; ++j) text += (j ? ", *a" : "*a") + std::to_string(i - 1);
+    text += "], y" + std::to_string(i) + ": 0}\n";
+  }
+  auto doc = readDocument(text);
+  const Node* top = doc->root()->find("l29");
+  CHECK(top->find("absent") == nullptr);
+  // Merges deeper than 16 levels are not followed.
+  CHECK(top->find("y20") != nullptr);
+  CHECK(top->find("x") == nullptr);
+  CHECK(top->allEntries().size() == 17);
+}
+
 TEST_CASE("YAML problems: syntax, duplicates, documents, limits") {
   auto bad = readDocument("a: [1, 2\nb: 3\n");
   REQUIRE(bad->fatal());
@@ -110,6 +148,25 @@ TEST_CASE("YAML problems: syntax, duplicates, documents, limits") {
   CHECK(dup->problems().front().code == "OL104");
   CHECK(dup->problems().front().range.start.line == 3);
   CHECK(dup->root()->find("a")->intValue == 3);
+
+  // yaml-cpp accepts these two; PyYAML does not, so neither does AI Toolkit.
+  auto stray = readDocument("a:\n  b: 1\n  stray\n");
+  REQUIRE(stray->fatal());
+  CHECK(stray->problems().front().code == "OL101");
+  CHECK(stray->problems().front().range.start.line == 3);
+  CHECK(stray->problems().front().range.end.column == 8);
+  auto eofQuote = readDocument("a: 1\nb: 'open\n");
+  REQUIRE(eofQuote->fatal());
+  CHECK(eofQuote->problems().front().range.start.line == 2);
+  // These are all valid: a flow mapping's lone key, an explicit key, a quoted key and an alias key.
+  auto keys = readDocument("base: &k k\nflow: {a, b: 1}\n? complex\n: 1\n\"q\" : 2\n*k : 3\n");
+  CHECK(keys->problems().empty());
+
+  std::string many = "m:\n";
+  for (int i = 0; i < 100000; ++i) many += "  k" + std::to_string(i) + ": 0\n";
+  auto manyKeys = readDocument(many + "  k7: 1\n");
+  REQUIRE(manyKeys->problems().size() == 1);
+  CHECK(manyKeys->problems().front().message.find("first at line 9)") != std::string::npos);
 
   auto docs = readDocument("a: 1\n---\nb: 2\n");
   REQUIRE(docs->problems().size() == 1);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "document/key_index.h"
 #include "document/reader.h"
 
 namespace oomlint {
@@ -36,6 +37,7 @@ class JsonParser {
   struct Frame {
     Node* node;
     const Node* pendingKey = nullptr;
+    KeyIndex keys;
   };
 
   [[noreturn]] void fail(std::string message) const { throw JsonError{std::move(message), pos_}; }
@@ -87,7 +89,7 @@ class JsonParser {
           value = &node;
         } else {
           attach(stack, node);
-          stack.push_back({&node});
+          stack.push_back(Frame{&node, nullptr, {}});
           if (c == '{') readKey(stack.back());
           continue;
         }
@@ -132,14 +134,11 @@ class JsonParser {
       top.node->items.push_back(&node);
       return;
     }
-    for (const auto& entry : top.node->entries) {
-      if (entry.key->text == top.pendingKey->text) {
-        doc_.addProblem({"OL104",
-                         "duplicate key `" + top.pendingKey->text + "`: json.loads keeps only this later value (first at line " +
-                             std::to_string(entry.key->range.start.line) + ")",
-                         top.pendingKey->range, false});
-        break;
-      }
+    if (const Node* first = top.keys.firstWithSameText(*top.pendingKey)) {
+      doc_.addProblem({"OL104",
+                       "duplicate key `" + top.pendingKey->text + "`: json.loads keeps only this later value (first at line " +
+                           std::to_string(first->range.start.line) + ")",
+                       top.pendingKey->range, false});
     }
     top.node->entries.push_back({top.pendingKey, &node});
     top.pendingKey = nullptr;
@@ -277,8 +276,11 @@ class JsonParser {
       }
       if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string (a raw line break or tab must be escaped)");
       if (c != '\\') {
-        node.text.push_back(c);
-        ++pos_;
+        // Append the whole run up to the next quote, escape or control character at once.
+        std::size_t run = pos_ + 1;
+        while (run < text_.size() && text_[run] != '"' && text_[run] != '\\' && static_cast<unsigned char>(text_[run]) >= 0x20) ++run;
+        node.text.append(text_, pos_, run - pos_);
+        pos_ = run;
         continue;
       }
       ++pos_;

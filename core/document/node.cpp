@@ -6,50 +6,40 @@
 namespace oomlint {
 
 namespace {
-// Merge chains deeper than this are not followed (a hostile file could build long ones).
+// Merge chains deeper than this are not followed: each level is a recursion, and a hostile file can
+// chain thousands of anchors without nesting anything.
 constexpr int kMaxMergeDepth = 16;
 
-const MapEntry* findEntryIn(const Node* map, std::string_view key, int depth) {
-  if (map == nullptr || depth > kMaxMergeDepth) return nullptr;
+// Visits a mapping's entries from the one that wins to the one that loses, the way PyYAML's
+// flatten_mapping orders them (later entries override earlier ones, explicit keys come after every
+// merged one; of `<<: [*a, *b]`, a's keys win), until `visit` returns true. Each mapping is walked
+// once per traversal if it merges others: a second visit could only yield entries already shadowed,
+// and skipping it is what keeps `<<: [*a, *a, …]` nested n levels linear instead of exponential.
+// (Mappings without merge keys are not recorded: revisiting one costs only its own entries, and a
+// plain lookup then allocates nothing.)
+template <typename Visit>
+bool walkByPrecedence(const Node* map, int depth, std::unordered_set<const Node*>& walked, Visit& visit) {
+  if (map == nullptr || depth > kMaxMergeDepth) return false;
   map = map->resolved();
-  if (map->kind != NodeKind::Mapping) return nullptr;
-  // The last explicit occurrence wins, as in PyYAML and json.loads.
+  if (map->kind != NodeKind::Mapping) return false;
+  const bool merges = map->hasMergeKey;
+  if (merges && !walked.insert(map).second) return false;
   for (auto it = map->entries.rbegin(); it != map->entries.rend(); ++it) {
-    const Node* k = it->key->resolved();
-    if (k->kind == NodeKind::Scalar && k->text == key && !(k->text == "<<" && !k->quoted)) return &*it;
+    if ((!merges || !it->key->isMergeKey()) && visit(*it)) return true;
   }
-  for (const auto& entry : map->entries) {
-    const Node* k = entry.key->resolved();
-    if (k->kind != NodeKind::Scalar || k->text != "<<" || k->quoted) continue;
-    const Node* source = entry.value->resolved();
-    if (source->kind == NodeKind::Mapping) {
-      if (const MapEntry* found = findEntryIn(source, key, depth + 1)) return found;
-    } else if (source->kind == NodeKind::Sequence) {
+  if (!merges) return false;
+  for (auto it = map->entries.rbegin(); it != map->entries.rend(); ++it) {
+    if (!it->key->isMergeKey()) continue;
+    const Node* source = it->value->resolved();
+    if (source->kind == NodeKind::Sequence) {
       for (const Node* item : source->items) {
-        if (const MapEntry* found = findEntryIn(item, key, depth + 1)) return found;
+        if (walkByPrecedence(item, depth + 1, walked, visit)) return true;
       }
+    } else if (walkByPrecedence(source, depth + 1, walked, visit)) {
+      return true;
     }
   }
-  return nullptr;
-}
-
-void collectEntries(const Node* map, std::vector<MapEntry>& out, int depth) {
-  if (map == nullptr || depth > kMaxMergeDepth) return;
-  map = map->resolved();
-  if (map->kind != NodeKind::Mapping) return;
-  for (const auto& entry : map->entries) {
-    const Node* k = entry.key->resolved();
-    if (k->kind == NodeKind::Scalar && k->text == "<<" && !k->quoted) {
-      const Node* source = entry.value->resolved();
-      if (source->kind == NodeKind::Sequence) {
-        for (const Node* item : source->items) collectEntries(item, out, depth + 1);
-      } else {
-        collectEntries(source, out, depth + 1);
-      }
-      continue;
-    }
-    out.push_back(entry);
-  }
+  return false;
 }
 }  // namespace
 
@@ -64,7 +54,18 @@ std::string_view toString(ScalarType type) {
   return "value";
 }
 
-const MapEntry* Node::findEntry(std::string_view key) const { return findEntryIn(this, key, 0); }
+const MapEntry* Node::findEntry(std::string_view key) const {
+  const MapEntry* found = nullptr;
+  auto matches = [&](const MapEntry& entry) {
+    const Node* k = entry.key->resolved();
+    if (k->kind != NodeKind::Scalar || k->text != key) return false;
+    found = &entry;
+    return true;
+  };
+  std::unordered_set<const Node*> walked;
+  walkByPrecedence(this, 0, walked, matches);
+  return found;
+}
 
 const Node* Node::find(std::string_view key) const {
   const MapEntry* entry = findEntry(key);
@@ -72,18 +73,18 @@ const Node* Node::find(std::string_view key) const {
 }
 
 std::vector<MapEntry> Node::allEntries() const {
-  std::vector<MapEntry> all;
-  collectEntries(this, all, 0);
-  // Later entries shadow earlier ones with the same key; keep the last of each, in source order.
+  // Collected winner first, the first of each key kept; reversed at the end into PyYAML's order.
+  std::vector<MapEntry> winners;
   std::unordered_set<std::string_view> seen;
-  std::vector<MapEntry> unique;
-  for (auto it = all.rbegin(); it != all.rend(); ++it) {
-    const Node* k = it->key->resolved();
-    if (k->kind == NodeKind::Scalar && !seen.insert(k->text).second) continue;
-    unique.push_back(*it);
-  }
-  std::reverse(unique.begin(), unique.end());
-  return unique;
+  auto keep = [&](const MapEntry& entry) {
+    const Node* k = entry.key->resolved();
+    if (k->kind != NodeKind::Scalar || seen.insert(k->text).second) winners.push_back(entry);
+    return false;
+  };
+  std::unordered_set<const Node*> walked;
+  walkByPrecedence(this, 0, walked, keep);
+  std::reverse(winners.begin(), winners.end());
+  return winners;
 }
 
 bool Node::truthy() const {

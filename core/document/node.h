@@ -38,6 +38,7 @@ struct Node {
   std::int64_t intValue = 0;
   double floatValue = 0.0;
   bool flowStyle = false;  // written as {…} / […]
+  bool hasMergeKey = false;  // Mapping: has a YAML merge key (`<<`), so lookups follow merges
   std::vector<MapEntry> entries;    // Mapping
   std::vector<const Node*> items;   // Sequence
   const Node* target = nullptr;     // Alias: the anchored node it refers to (never copied)
@@ -51,6 +52,8 @@ struct Node {
   bool isNull() const { return resolved()->kind == NodeKind::Null || (isScalar() && resolved()->type == ScalarType::Null); }
   // Aliases resolve to their target (alias chains are not possible: an alias names an anchor).
   const Node* resolved() const { return kind == NodeKind::Alias && target ? target : this; }
+  // A key `<<` (unquoted) merges a mapping in, as PyYAML's merge tag does.
+  bool isMergeKey() const { return isScalar() && resolved()->text == "<<" && !resolved()->quoted; }
   // Mapping lookup by scalar key, honouring YAML merge keys (`<<: *base`), explicit keys first.
   const Node* find(std::string_view key) const;
   // The entry (with its key node) for `key`, if present directly or through a merge key.

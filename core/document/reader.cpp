@@ -16,10 +16,11 @@ std::unique_ptr<Document> readDocument(std::string text, const ReadLimits& limit
   auto source = std::make_shared<const SourceText>(std::move(text));
   const auto format = json ? DocumentFormat::Json : DocumentFormat::Yaml;
   if (source->size() > limits.maxBytes) {
+    // Not the exact size: the CLI stops reading one byte past the limit.
     auto doc = std::make_unique<Document>(source, format);
     doc->addProblem({"OL103",
-                     "input limit: the file is " + std::to_string(source->size()) + " bytes; configs over " +
-                         std::to_string(limits.maxBytes) + " bytes are not analysed",
+                     "input limit: the file is larger than " + std::to_string(limits.maxBytes) +
+                         " bytes; larger configs are not analysed",
                      source->rangeOf(0, 0), true});
     return doc;
   }

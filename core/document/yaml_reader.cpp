@@ -11,6 +11,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "document/key_index.h"
 #include "document/reader.h"
 #include "document/scalar_resolver.h"
 #include "document/yaml_text.h"
@@ -45,6 +46,13 @@ const Node* largestAlias(const Node* node) {
   }
   return node;
 }
+
+// A construct yaml-cpp accepts but PyYAML refuses, found while building the tree.
+struct SyntaxError {
+  std::string message;
+  std::size_t start;
+  std::size_t end;
+};
 
 struct SecondDocument {
   std::size_t offset;
@@ -95,7 +103,14 @@ class TreeBuilder final : public YAML::EventHandler {
     if (tag != "?" && tag != "!") applyExplicitTag(node, tag);
     std::size_t end = start;
     if (first == '"' || first == '\'') {
-      end = quotedEnd(text_, start);
+      const auto closed = quotedEnd(text_, start);
+      // yaml-cpp lets the file's end close a quoted scalar; PyYAML (and so AI Toolkit) refuses it.
+      if (!closed) {
+        throw SyntaxError{"unclosed quote: the string that starts here is never closed before the end of the file "
+                          "(PyYAML: found unexpected end of stream)",
+                          start, text_.size()};
+      }
+      end = *closed;
     } else if ((first == '|' || first == '>') && node.quoted) {
       end = blockScalarEnd(text_, start, ownerIndent());
     } else {
@@ -125,6 +140,7 @@ class TreeBuilder final : public YAML::EventHandler {
     bool expectingKey = true;
     const Node* pendingKey = nullptr;
     std::size_t lastEnd = 0;
+    KeyIndex keys;
   };
 
   std::size_t offset(const YAML::Mark& mark) const {
@@ -165,7 +181,7 @@ class TreeBuilder final : public YAML::EventHandler {
     const std::size_t start = skipProperties(text_, offset(mark));
     node.range = doc_.source().rangeOf(start, start);
     attach(node, anchor);
-    frames_.push_back(Frame{&node, true, nullptr, start + (flow ? 1 : 0)});
+    frames_.push_back(Frame{.node = &node, .lastEnd = start + (flow ? 1 : 0), .keys = {}});
   }
 
   void close() {
@@ -194,25 +210,37 @@ class TreeBuilder final : public YAML::EventHandler {
       return;
     }
     if (top.expectingKey) {
+      if (!top.node->flowStyle) requireColon(node);
       top.pendingKey = &node;
       top.expectingKey = false;
       return;
     }
-    reportDuplicate(*top.node, *top.pendingKey);
+    reportDuplicate(top.keys, *top.pendingKey);
+    if (top.pendingKey->isMergeKey()) top.node->hasMergeKey = true;
     top.node->entries.push_back({top.pendingKey, &node});
     top.expectingKey = true;
   }
 
-  void reportDuplicate(const Node& map, const Node& key) {
-    if (key.kind != NodeKind::Scalar || (key.text == "<<" && !key.quoted)) return;
-    for (const auto& entry : map.entries) {
-      if (entry.key->kind == NodeKind::Scalar && entry.key->text == key.text) {
-        doc_.addProblem({"OL104",
-                         "duplicate key `" + key.text + "`: the loader keeps only this later value (first at line " +
-                             std::to_string(entry.key->range.start.line) + ")",
-                         key.range, false});
-        return;
-      }
+  // yaml-cpp takes a lone word on a block mapping's last line for a key with an empty value; PyYAML
+  // (and so AI Toolkit) refuses the file: "could not find expected ':'".
+  void requireColon(const Node& key) const {
+    if (key.kind != NodeKind::Scalar && key.kind != NodeKind::Alias) return;
+    const std::size_t end = key.range.end.offset;
+    if (afterColon(text_, end) != end || isExplicitKey(text_, key.range.start.offset)) return;
+    const std::size_t length = end - key.range.start.offset;
+    const std::string what = length <= 40 ? "`" + text_.substr(key.range.start.offset, length) + "`" : "this key";
+    throw SyntaxError{what + " is not a `key: value` entry: every line of a mapping needs a colon after its key "
+                             "(PyYAML: could not find expected ':')",
+                      key.range.start.offset, end};
+  }
+
+  void reportDuplicate(KeyIndex& keys, const Node& key) {
+    if (key.kind != NodeKind::Scalar || key.isMergeKey()) return;
+    if (const Node* first = keys.firstWithSameText(key)) {
+      doc_.addProblem({"OL104",
+                       "duplicate key `" + key.text + "`: the loader keeps only this later value (first at line " +
+                           std::to_string(first->range.start.line) + ")",
+                       key.range, false});
     }
   }
 
@@ -292,6 +320,8 @@ std::unique_ptr<Document> readYaml(std::shared_ptr<const SourceText> source, con
       doc->addProblem({"OL106", "more than one YAML document in this file; AI Toolkit reads exactly one",
                        source->rangeOf(text.size(), text.size()), false});
     }
+  } catch (const SyntaxError& error) {
+    doc->addProblem({"OL101", error.message, source->rangeOf(error.start, error.end), true});
   } catch (const LimitExceeded& limit) {
     doc->addProblem({"OL103", "input limit: " + limit.message, source->rangeOf(limit.offset, limit.offset), true});
   } catch (const YAML::DeepRecursion& deep) {

@@ -71,7 +71,7 @@ std::size_t skipProperties(std::string_view text, std::size_t offset) {
   return offset;
 }
 
-std::size_t quotedEnd(std::string_view text, std::size_t offset) {
+std::optional<std::size_t> quotedEnd(std::string_view text, std::size_t offset) {
   const char quote = text[offset];
   std::size_t i = offset + 1;
   while (i < text.size()) {
@@ -89,7 +89,7 @@ std::size_t quotedEnd(std::string_view text, std::size_t offset) {
     }
     ++i;
   }
-  return text.size();
+  return std::nullopt;
 }
 
 std::size_t blockScalarEnd(std::string_view text, std::size_t offset, long ownerIndent) {
@@ -172,6 +172,12 @@ std::size_t afterColon(std::string_view text, std::size_t offset) {
   return offset;
 }
 
+bool isExplicitKey(std::string_view text, std::size_t offset) {
+  std::size_t i = offset;
+  while (i > 0 && isBlank(text[i - 1])) --i;
+  return i > 0 && text[i - 1] == '?';
+}
+
 std::optional<std::size_t> findRunawayQuote(std::string_view text, std::size_t errorOffset) {
   std::optional<std::size_t> found;
   std::size_t line = 0;
@@ -191,7 +197,7 @@ std::optional<std::size_t> findRunawayQuote(std::string_view text, std::size_t e
       }
     }
     if (open != std::string_view::npos) {
-      const std::size_t close = quotedEnd(text, line + open);
+      const std::size_t close = quotedEnd(text, line + open).value_or(text.size());
       if (close > end) {
         const std::size_t next = nextLine(text, line);
         if (next < text.size() && looksLikeKeyLine(text.substr(next, lineEndAt(text, next) - next))) {

@@ -14,8 +14,8 @@ std::size_t indentOfLineAt(std::string_view text, std::size_t offset);
 
 // Past any `&anchor` and `!tag` properties (and the spaces after them).
 std::size_t skipProperties(std::string_view text, std::size_t offset);
-// Just after the closing quote of the quoted scalar opening at `offset`.
-std::size_t quotedEnd(std::string_view text, std::size_t offset);
+// Just after the closing quote of the quoted scalar opening at `offset`; none when the text ends first.
+std::optional<std::size_t> quotedEnd(std::string_view text, std::size_t offset);
 // The end of the last content line of a `|` / `>` scalar whose header is at `offset`; content lines
 // are indented beyond `ownerIndent` (the indentation of the key or `-` that owns the scalar).
 std::size_t blockScalarEnd(std::string_view text, std::size_t offset, long ownerIndent);
@@ -26,6 +26,8 @@ std::size_t aliasEnd(std::string_view text, std::size_t offset);
 std::size_t flowCloseEnd(std::string_view text, std::size_t offset);
 // Just after the `:` that follows a mapping key ending at `offset`.
 std::size_t afterColon(std::string_view text, std::size_t offset);
+// Whether the key starting at `offset` is an explicit one (`? key`), whose `:` may come on a later line.
+bool isExplicitKey(std::string_view text, std::size_t offset);
 
 // After a parse failure at `errorOffset`: the opening quote of a quoted value that is not closed on
 // its own line and runs on into lines that look like `key:` entries, if there is one before the error.

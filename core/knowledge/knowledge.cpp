@@ -16,7 +16,10 @@ class Loader {
  public:
   explicit Loader(Knowledge& k) : k_(k) {}
 
+  // Parses an embedded file; its tree lives until the next load (or keepLoaded()), so that start-up
+  // holds one parsed file at a time: fresh memory is most of a short run's cost.
   const Node* load(std::string_view path) {
+    loaded_.reset();
     auto text = embeddedFile(path);
     if (!text) {
       error(std::string(path) + ": not embedded");
@@ -27,12 +30,17 @@ class Loader {
       error(std::string(path) + ":" + std::to_string(p.range.start.line) + ": " + p.message);
     }
     const Node* root = doc->root();
-    k_.sources.push_back(std::move(doc));
+    loaded_ = std::move(doc);
     if (root == nullptr || !root->isMapping()) {
       error(std::string(path) + ": top level is not a mapping");
       return nullptr;
     }
     return root;
+  }
+
+  // Keeps the last loaded file for the knowledge's lifetime (its nodes are pointed at).
+  void keepLoaded() {
+    if (loaded_) k_.sources.push_back(std::move(loaded_));
   }
 
   void error(std::string message) { k_.loadErrors.push_back(std::move(message)); }
@@ -95,6 +103,7 @@ class Loader {
   void schema() {
     const Node* root = load("rules/ai-toolkit/schema.json");
     if (root == nullptr) return;
+    keepLoaded();  // KeySpec::defaultValue points at the defaults' nodes
     if (const Node* sets = root->find("value_sets"); sets && sets->isMapping()) {
       for (const auto& [key, value] : sets->allEntries()) {
         ValueSet set;
@@ -391,17 +400,18 @@ class Loader {
 
  private:
   Knowledge& k_;
+  std::unique_ptr<Document> loaded_;
 };
 
 std::unique_ptr<Knowledge> build() {
   auto k = std::make_unique<Knowledge>();
   Loader loader(*k);
   loader.catalog();
-  loader.schema();
   loader.architectures();
   loader.gpus();
   loader.memory();
   loader.webui();
+  loader.schema();  // last: the only file kept, it reuses the memory the others freed
   return k;
 }
 

@@ -25,7 +25,7 @@ struct Knowledge {
   WebUiKnowledge webui;
   // Problems in the embedded data itself (a build defect; tests require none).
   std::vector<std::string> loadErrors;
-  // The parsed data files, kept alive because specs point at their nodes (defaults).
+  // The parsed schema file, kept alive because its key specs point at their defaults' nodes.
   std::vector<std::unique_ptr<Document>> sources;
 };
 

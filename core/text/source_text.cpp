@@ -1,6 +1,8 @@
 #include "text/source_text.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 namespace oomlint {
 
@@ -10,18 +12,28 @@ bool isLead(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
 }  // namespace
 
 SourceText::SourceText(std::string text) : text_(std::move(text)) {
-  codePointCheckpoints_.reserve(text_.size() / kCheckpoint + 1);
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < text_.size(); ++i) {
-    if (i % kCheckpoint == 0) codePointCheckpoints_.push_back(count);
-    if (isLead(text_[i])) ++count;
+  const std::size_t size = text_.size();
+  ascii_ = std::all_of(text_.begin(), text_.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  if (!ascii_) {
+    codePointCheckpoints_.reserve(size / kCheckpoint + 1);
+    std::size_t count = 0;
+    for (std::size_t block = 0; block < size; block += kCheckpoint) {
+      codePointCheckpoints_.push_back(count);
+      const std::size_t end = std::min(size, block + kCheckpoint);
+      for (std::size_t i = block; i < end; ++i) count += isLead(text_[i]);
+    }
   }
   lineStarts_.push_back(0);
-  for (std::size_t i = 0; i < text_.size(); ++i) {
-    // A lone '\r' (old Mac) counts as a line break too, as it does for YAML.
-    if (text_[i] == '\n' || (text_[i] == '\r' && (i + 1 >= text_.size() || text_[i + 1] != '\n'))) {
-      lineStarts_.push_back(i + 1);
+  const char* data = text_.data();
+  if (std::memchr(data, '\r', size) == nullptr) {
+    for (const char* p = data; (p = static_cast<const char*>(std::memchr(p, '\n', size - (p - data)))) != nullptr;) {
+      lineStarts_.push_back(static_cast<std::size_t>(++p - data));
     }
+    return;
+  }
+  for (std::size_t i = 0; i < size; ++i) {
+    // A lone '\r' (old Mac) counts as a line break too, as it does for YAML.
+    if (data[i] == '\n' || (data[i] == '\r' && (i + 1 >= size || data[i + 1] != '\n'))) lineStarts_.push_back(i + 1);
   }
 }
 
@@ -40,6 +52,7 @@ std::string_view SourceText::line(int line) const {
 }
 
 std::size_t SourceText::codePointsBefore(std::size_t offset) const {
+  if (ascii_) return offset;
   if (codePointCheckpoints_.empty()) return 0;
   const std::size_t block = std::min(offset / kCheckpoint, codePointCheckpoints_.size() - 1);
   std::size_t count = codePointCheckpoints_[block];
@@ -65,6 +78,10 @@ std::optional<std::size_t> firstInvalidUtf8(std::string_view s) {
   std::size_t i = 0;
   const std::size_t n = s.size();
   while (i < n) {
+    // Skip ASCII eight bytes at a time: configs are almost all ASCII.
+    std::uint64_t word = 0;
+    while (i + 8 <= n && (std::memcpy(&word, s.data() + i, 8), (word & 0x8080808080808080ull) == 0)) i += 8;
+    if (i >= n) break;
     const auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       ++i;

@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
   }
   if (!doc->problems().empty() || doc->root() == nullptr) return 1;
   std::ofstream out(argv[2], std::ios::binary | std::ios::trunc);
-  out << toJson(doc->root(), 0).dump(-1, ' ', false, nlohmann::json::error_handler_t::strict) << "\n";
+  // ASCII only (\u escapes): a column is then a byte count, so positions cost nothing at start-up.
+  out << toJson(doc->root(), 0).dump(-1, ' ', true, nlohmann::json::error_handler_t::strict) << "\n";
   return out ? 0 : 1;
 }

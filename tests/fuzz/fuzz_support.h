@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "analyze.h"
-#include "document/reader.h"
 #include "format/formatters.h"
 #include "knowledge/knowledge.h"
 #include "report/report.h"
@@ -62,38 +61,8 @@ inline void checkReport(const Report& report) {
   }
 }
 
-// Known bugs (docs/robustness.md), left out of the fix check until the reader reports them: yaml-cpp
-// accepts two things PyYAML refuses, and a fix that appends a key after them (`args: "--lowvram"`)
-// turns the file into a syntax error —
-//  - a plain scalar alone on the last line of a block mapping (`  stray_word`), read as a key with a
-//    null value (PyYAML: "could not find expected ':'");
-//  - a quoted scalar still open at the end of the file (`name: 'abc`; PyYAML: "found unexpected end of
-//    stream").
-// True when the text has either.
-inline bool hasYamlCppOnlySyntax(const Node* node, const std::string& text, int depth = 0) {
-  if (node == nullptr || depth > 200 || node->kind == NodeKind::Alias) return false;
-  if (node->kind == NodeKind::Scalar && node->quoted) {
-    const std::size_t start = node->range.start.offset, end = node->range.end.offset;
-    const char q = start < text.size() ? text[start] : '\0';
-    if ((q == '\'' || q == '"') && (end < start + 2 || end > text.size() || text[end - 1] != q)) return true;
-  }
-  for (const Node* item : node->items) {
-    if (hasYamlCppOnlySyntax(item, text, depth + 1)) return true;
-  }
-  for (const MapEntry& entry : node->entries) {
-    if (!node->flowStyle && entry.key->kind == NodeKind::Scalar && entry.value->kind == NodeKind::Null) {
-      std::size_t at = entry.key->range.end.offset;
-      while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
-      if (at >= text.size() || text[at] != ':') return true;
-    }
-    if (hasYamlCppOnlySyntax(entry.key, text, depth + 1) || hasYamlCppOnlySyntax(entry.value, text, depth + 1)) return true;
-  }
-  return false;
-}
-
 // `oomlint fix` on a readable config writes a config that still reads.
 inline void checkFix(const Input& input, const AnalyzeOptions& options) {
-  if (const auto doc = readDocument(input.text, options.limits); hasYamlCppOnlySyntax(doc->root(), input.text)) return;
   const FixResult fixed = fixConfig(input, options);
   if (fixed.before.unreadable || fixed.applied.empty()) return;
   const FileReport after = analyzeInput(Input{input.path, fixed.text}, options);
