@@ -13,8 +13,8 @@ bool isLead(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
 
 SourceText::SourceText(std::string text) : text_(std::move(text)) {
   const std::size_t size = text_.size();
-  ascii_ = std::all_of(text_.begin(), text_.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-  if (!ascii_) {
+  const bool ascii = std::all_of(text_.begin(), text_.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  if (!ascii) {
     codePointCheckpoints_.reserve(size / kCheckpoint + 1);
     std::size_t count = 0;
     for (std::size_t block = 0; block < size; block += kCheckpoint) {
@@ -52,8 +52,7 @@ std::string_view SourceText::line(int line) const {
 }
 
 std::size_t SourceText::codePointsBefore(std::size_t offset) const {
-  if (ascii_) return offset;
-  if (codePointCheckpoints_.empty()) return 0;
+  if (codePointCheckpoints_.empty()) return offset;  // ASCII: one byte per code point
   const std::size_t block = std::min(offset / kCheckpoint, codePointCheckpoints_.size() - 1);
   std::size_t count = codePointCheckpoints_[block];
   // Lead bytes only, so a column is a code point index even in invalid text.

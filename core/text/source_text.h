@@ -40,12 +40,11 @@ class SourceText {
  private:
   // Code points before byte 64·k, so a column costs at most 64 steps even on one 8 MiB line (minified
   // JSON): counting from the line start would make positions quadratic in the line's length. Pure
-  // ASCII text (the usual config) needs none: there a column is a byte count.
+  // ASCII text (the usual config) has none: there a column is a byte count.
   std::size_t codePointsBefore(std::size_t offset) const;
 
   std::string text_;
   std::vector<std::size_t> lineStarts_;
-  bool ascii_ = true;
   std::vector<std::size_t> codePointCheckpoints_;
 };
 
