@@ -57,7 +57,7 @@ await page.locator('#config-editor .cm-content').click();
 await page.keyboard.press('Control+A');
 let before = await analysed();
 await page.keyboard.insertText(config);
-await page.waitForFunction((n) => Number(document.body.dataset.analysed) > n, before);
+await page.waitForFunction((n) => Number(document.body.dataset.analysed) > n && document.body.dataset.settled === 'true', before);
 // Put the cursor at the end of the `steps:` value, as a user editing it would.
 await page.locator('#config-editor').evaluate((el) => {
   const view = el.editorView;
@@ -71,7 +71,7 @@ for (let key = 0; key < 30; key++) {
   before = await analysed();
   const started = await page.evaluate(() => performance.now());
   await page.keyboard.press(key % 2 ? 'Backspace' : '1');
-  await page.waitForFunction((n) => Number(document.body.dataset.analysed) > n, before);
+  await page.waitForFunction((n) => Number(document.body.dataset.analysed) > n && document.body.dataset.settled === 'true', before);
   const ended = await page.evaluate(() => performance.now());
   core.push(Number(await page.evaluate(() => document.body.dataset.analysisMs)));
   endToEnd.push(ended - started);

@@ -56,17 +56,26 @@ async function paste(page, id, text) {
   await page.keyboard.insertText(text);
 }
 
+// Waits for the page's start-up analysis to be on screen, with nothing further waiting or running.
+const firstAnalysis = (page) => page.waitForSelector('body[data-settled="true"] .results .verdict', { timeout: 15000 });
+
+// Runs `action` and waits until a new analysis is on screen and none is waiting or running, so the
+// results are those of the input as the action left it (not of an analysis started before it).
 async function analysisAfter(page, action) {
   const before = Number(await page.locator('body').getAttribute('data-analysed')) || 0;
   await action();
-  await page.waitForFunction((n) => Number(document.body.dataset.analysed) > n, before, { timeout: 15000 });
+  await page.waitForFunction(
+    (n) => Number(document.body.dataset.analysed) > n && document.body.dataset.settled === 'true',
+    before,
+    { timeout: 15000 },
+  );
 }
 
 const verdictOf = (page) => page.locator('.results .verdict').getAttribute('data-verdict');
 
 test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by the plan, undoable', async () => {
   const page = await openPage(server.url);
-  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  await firstAnalysis(page);
   await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 4090'));
 
   const config = corpus('ai-toolkit/examples/train_lora_flux_24gb.yaml').replace(/batch_size: 1\n/, 'batch_size: 8\n');
@@ -111,7 +120,7 @@ test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by th
 
 test('a WebUI generation profile: the seed 4 GB ControlNet case, fixed with --medvram', async () => {
   const page = await openPage(server.url);
-  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  await firstAnalysis(page);
   await analysisAfter(page, () => page.selectOption('#gpu', 'GTX 1050 Ti'));
   const profile = fs.readFileSync(path.join(sourceDir, 'docs/examples/webui-sd15-controlnet-4gb.yaml'), 'utf8');
   await analysisAfter(page, () => paste(page, 'config-editor', profile));
@@ -135,7 +144,7 @@ test('a WebUI generation profile: the seed 4 GB ControlNet case, fixed with --me
 
 test('a pasted log shows its diagnosis on top; a permalink brings back the same state', async () => {
   const page = await openPage(server.url);
-  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  await firstAnalysis(page);
   await page.locator('#log-details summary').click();
   await analysisAfter(page, () => paste(page, 'log-editor', corpus('logs/018_ai-toolkit_flux-dev-4090.log')));
   const diagnosis = page.locator('.results > .diagnosis');
@@ -166,7 +175,7 @@ test('a pasted log shows its diagnosis on top; a permalink brings back the same 
 
 test('a file opened from disk lands in its pane', async () => {
   const page = await openPage(server.url);
-  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  await firstAnalysis(page);
   const wan = path.join(sourceDir, 'docs/examples/wan21-video-lora.yaml');
   await analysisAfter(page, () => page.setInputFiles('#open-file', wan));
   assert.equal(await editorText(page, 'config-editor'), fs.readFileSync(wan, 'utf8'));
@@ -177,7 +186,7 @@ test('a file opened from disk lands in its pane', async () => {
 
 test('pasted markup stays text', async () => {
   const page = await openPage(server.url);
-  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  await firstAnalysis(page);
   const hostile = 'job: extension\nconfig:\n  name: "<img src=x onerror=window.__pwned=1>"\n  process:\n    - type: sd_trainer\n      "<img src=x onerror=window.__pwned=2>": 1\n';
   await analysisAfter(page, () => paste(page, 'config-editor', hostile));
   const finding = page.locator('.finding[data-code="OL201"] .message');
@@ -189,7 +198,7 @@ test('pasted markup stays text', async () => {
 
 test('usable at 360 px and in the dark scheme', async () => {
   const page = await openPage(server.url, { width: 360, height: 780, colorScheme: 'dark' });
-  await page.waitForSelector('.results .verdict', { timeout: 15000 });
+  await firstAnalysis(page);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at 360 px`);
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

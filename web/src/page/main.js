@@ -25,7 +25,8 @@ const status = (text) => {
 };
 
 let analysed = null; // {config, log, report}: what the results on screen were computed from
-let timer = 0;
+let timer = 0; // the debounced analysis waiting to start, or 0
+let running = 0; // analyses sent to the worker and not yet answered
 let picker = null;
 
 const configView = createEditor($('config-editor'), { label: 'Job config, YAML or JSON', language: 'config', onChange: schedule });
@@ -40,19 +41,32 @@ function currentInput() {
   };
 }
 
+// "settled": no analysis is waiting or running, so the results on screen are those of the current
+// input. Tests and the benchmark wait on it; a bare counter would let an older analysis pass for a
+// newer one.
+function markSettled() {
+  document.body.dataset.settled = String(timer === 0 && running === 0);
+}
+
 function schedule() {
   clearTimeout(timer);
   timer = setTimeout(analyse, DEBOUNCE_MS);
+  markSettled();
 }
 
 async function analyse() {
+  clearTimeout(timer); // an analysis started now serves any edit still waiting for the debounce
+  timer = 0;
   const input = currentInput();
   if (!input.config.trim() && !input.log.trim()) {
     clear($('results')).append(h('p', { class: 'hint' }, 'Paste a job config (or a crash log) to see the estimate.'));
     showFindings(configView, []);
     showFindings(logView, []);
+    markSettled();
     return;
   }
+  running += 1;
+  markSettled();
   try {
     const result = await analyseLatest(input);
     if (!result) return; // a newer analysis is on its way
@@ -62,6 +76,9 @@ async function analyse() {
   } catch (error) {
     clear($('results')).append(h('p', { class: 'report-error', role: 'alert' }, String(error.message)));
     status('');
+  } finally {
+    running -= 1;
+    markSettled();
   }
 }
 
