@@ -61,7 +61,7 @@ build() {
     cmake -S "$root" -B "$work" "${gen[@]}" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Fuzz \
       -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-no-link -fsanitize-recover=undefined" \
       -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-      -DOOMLINT_FUZZ=ON -DOOMLINT_BUILD_TESTS=ON -DOOMLINT_HARNESS=OFF >"$work/configure.log" 2>&1
+      -DOOMLINT_FUZZ=ON -DOOMLINT_BUILD_TESTS=ON -DOOMLINT_HARNESS=OFF -DOOMLINT_STATIC_RUNTIME=OFF >"$work/configure.log" 2>&1
   } || { cat "$work/configure.log" >&2; echo "fuzz: configure failed" >&2; exit 1; }
   # The rules compiler runs at build time, sanitized too: its one-off allocations are not worth a failed build.
   ASAN_OPTIONS=detect_leaks=0 cmake --build "$work" --target fuzzers -j"$jobs" >"$work/build.log" 2>&1 || {

@@ -151,3 +151,77 @@ TEST_CASE("fuzzer regressions") {
     CHECK_FALSE(formatJson(report).empty());
   }
 }
+
+namespace {
+LogAnalysis lineByLine(std::string_view text) {
+  LogScanner scanner(LogScanner::Redraws::LineByLine);
+  scanner.feed(text);
+  return scanner.finish();
+}
+
+// tqdm's redraws of one bar of `total` steps, from step `from` to `to`: the percentage is padded to
+// three places, the step is not.
+std::string redraws(std::string_view description, long from, long to, long total, std::string_view end = "\r") {
+  std::string out;
+  for (long step = from; step <= to; ++step) {
+    const std::string percent = std::to_string(step * 100 / total);
+    out += std::string(description) + ": " + std::string(3 - percent.size(), ' ') + percent + "%|###   | " + std::to_string(step) + "/" +
+           std::to_string(total) + " [00:10<00:20,  1.50s/it, loss: 0." + std::to_string(step % 10) + "]" + std::string(end);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("progress-bar redraws: the shortcut gives what parsing every line gives") {
+  const std::string oom = "\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB.\n";
+  const std::vector<std::pair<std::string, std::string>> logs = {
+      {"one training bar", "Running 1 job\n" + redraws("my_lora", 1, 80, 120) + oom},
+      // Digits in the description: "epoch 9" and "epoch 10" are different bars.
+      {"numbered descriptions", redraws("epoch 9", 1, 50, 50) + redraws("epoch 10", 1, 50, 50) + redraws("epoch 11", 1, 9, 50) + oom},
+      // The same width, another description: the kind must be looked up again.
+      {"a sampling bar after a training bar", redraws("my_lora", 1, 99, 99) + redraws("Sampling", 1, 40, 99) + oom},
+      // A skipped batch, then the bar goes on: "continued after an OOM" is read from the redraws' steps.
+      {"a skipped batch", "Running 1 job\n" + redraws("my_lora", 1, 40, 90) +
+                              "\nOOM during training step, skipping batch 1/3\n" + redraws("my_lora", 1, 70, 90) + oom},
+      // A bar that restarts: its steps are not monotonic.
+      {"a restarted bar", redraws("my_lora", 1, 60, 60) + redraws("my_lora", 1, 30, 60) + oom},
+      // Unnamed bars (a generation tool's sampler) read their percentage: never shortcut.
+      {"an unnamed bar", "got prompt\n" + redraws("", 1, 20, 20) + "\nRan out of memory when regular VAE decoding\n"},
+      {"coloured redraws", "\x1b[32m" + redraws("my_lora", 1, 30, 60, "\x1b[0m\r") + oom},
+      {"CRLF lines", redraws("my_lora", 1, 30, 60, "\r\n") + oom},
+      {"redraws glued to an error", redraws("my_lora", 1, 30, 60) + "my_lora:  10%|#  | 3/30 [00:01<00:02]Killed\n"},
+      {"ComfyUI's table between redraws", redraws("Sampling", 1, 5, 20) +
+                                               "\nAllocation on device 0 would exceed allowed memory. (out of memory)\n" +
+                                               redraws("Requested", 1, 12, 20) + "\nDevice limit : 23.99 GiB\n"},
+  };
+  for (const auto& [name, text] : logs) {
+    INFO(name);
+    const LogAnalysis shortcut = analyzeLog(text);
+    const LogAnalysis reference = lineByLine(text);
+    CHECK(shortcut == reference);
+    CHECK(shortcut.lines == reference.lines);
+    CHECK(shortcut.step == reference.step);
+    CHECK(shortcut.continuedAfterOom == reference.continuedAfterOom);
+    CHECK(shortcut.phase == reference.phase);
+  }
+  const LogAnalysis skipped = analyzeLog(logs[3].second);
+  CHECK(skipped.continuedAfterOom);
+  CHECK(skipped.step == 71);
+  CHECK(analyzeLog(logs[4].second).step == 31);
+  CHECK(analyzeLog(logs[0].second).step == 81);
+  CHECK(analyzeLog(logs[0].second).oomLine == 82);
+}
+
+TEST_CASE("every log of the corpus and the fixtures: the shortcut gives what parsing every line gives") {
+  int logs = 0;
+  for (const auto& dir : {test::sharedDir() / "corpus/logs", test::sourceDir() / "tests/fixtures/logs"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() != ".log") continue;
+      INFO(entry.path().filename().string());
+      const std::string text = test::readFile(entry.path());
+      CHECK(analyzeLog(text) == lineByLine(text));
+      ++logs;
+    }
+  }
+  CHECK(logs >= 70);
+}

@@ -13,10 +13,10 @@
 
 namespace oomlint {
 
-enum class NodeKind { Null, Scalar, Mapping, Sequence, Alias };
+enum class NodeKind : std::uint8_t { Null, Scalar, Mapping, Sequence, Alias };
 
 // The type a scalar resolves to: what Python sees after loading.
-enum class ScalarType { Null, Bool, Int, Float, String };
+enum class ScalarType : std::uint8_t { Null, Bool, Int, Float, String };
 
 std::string_view toString(ScalarType type);
 
@@ -27,18 +27,21 @@ struct MapEntry {
   const Node* value;
 };
 
+// The one-byte fields come first, together: a document has a node per value, and start-up reads
+// thousands (the embedded knowledge), so padding is memory to fault in.
 struct Node {
   NodeKind kind = NodeKind::Null;
-  Range range;
-  // Scalars: the decoded value, how it resolves, and whether it was quoted (quoted = always a string).
-  std::string text;
+  // Scalars: how the value resolves, and whether it was quoted (quoted = always a string).
   ScalarType type = ScalarType::Null;
   bool quoted = false;
   bool boolValue = false;
+  bool flowStyle = false;    // written as {…} / […]
+  bool hasMergeKey = false;  // Mapping: has a YAML merge key (`<<`), so lookups follow merges
+  Range range;
+  // Scalars: the decoded value.
+  std::string text;
   std::int64_t intValue = 0;
   double floatValue = 0.0;
-  bool flowStyle = false;  // written as {…} / […]
-  bool hasMergeKey = false;  // Mapping: has a YAML merge key (`<<`), so lookups follow merges
   std::vector<MapEntry> entries;    // Mapping
   std::vector<const Node*> items;   // Sequence
   const Node* target = nullptr;     // Alias: the anchored node it refers to (never copied)

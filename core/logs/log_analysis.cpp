@@ -81,9 +81,15 @@ std::string_view trimmed(std::string_view s) {
   return s;
 }
 
-// A tqdm bar "desc:  12%|███  | 250/2000 [..." → (desc, n); nullopt when the line is not a bar.
+struct TqdmBar {
+  std::string_view description;
+  long step = 0;
+  std::size_t stepAt = 0;  // the offset of the step's digits in the line
+};
+
+// A tqdm bar "desc:  12%|███  | 250/2000 [..." → (desc, 250); nullopt when the line is not a bar.
 // Colab strips the bar glyphs: "desc:   0% 0/9 [00:05<?, ?it/s]".
-std::optional<std::pair<std::string_view, long>> tqdmBar(std::string_view line) {
+std::optional<TqdmBar> tqdmBar(std::string_view line) {
   std::size_t pct = line.find("%|");
   std::size_t i = 0;
   if (pct != std::string_view::npos) {
@@ -108,7 +114,43 @@ std::optional<std::pair<std::string_view, long>> tqdmBar(std::string_view line) 
   while (descEnd > 0 && line[descEnd - 1] != ':' && !isSpace(line[descEnd - 1])) --descEnd;
   std::string_view desc = trimmed(line.substr(0, descEnd));
   if (!desc.empty() && desc.back() == ':') desc.remove_suffix(1);
-  return std::pair{desc, n};
+  return TqdmBar{desc, n, start};
+}
+
+constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Whether `line` redraws `drawn`: the same length, and the same bytes except where both have a digit.
+// Returns the offset of the first difference (the length when there is none), or npos when `line` is
+// not a redraw. Eight bytes at a time: most of a redraw is unchanged.
+std::size_t redrawDifference(std::string_view drawn, std::string_view line) {
+  if (drawn.size() != line.size()) return std::string_view::npos;
+  std::size_t first = std::string_view::npos;
+  const auto compare = [&](std::size_t from, std::size_t to) {
+    for (std::size_t j = from; j < to; ++j) {
+      if (drawn[j] == line[j]) continue;
+      if (!isDigit(drawn[j]) || !isDigit(line[j])) return false;
+      first = std::min(first, j);
+    }
+    return true;
+  };
+  std::size_t i = 0;
+  for (; i + 8 <= line.size(); i += 8) {
+    std::uint64_t a = 0, b = 0;
+    std::memcpy(&a, drawn.data() + i, 8);
+    std::memcpy(&b, line.data() + i, 8);
+    if (a != b && !compare(i, i + 8)) return std::string_view::npos;
+  }
+  if (!compare(i, line.size())) return std::string_view::npos;
+  return first == std::string_view::npos ? line.size() : first;
+}
+
+// The number whose digits start at `digits`, as std::from_chars reads it (0 when it overflows).
+long digitsAt(std::string_view s, std::size_t digits) {
+  long value = 0;
+  for (std::size_t i = digits; i < s.size() && isDigit(s[i]); ++i) {
+    if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, s[i] - '0', &value)) return 0;
+  }
+  return value;
 }
 
 // Removes ANSI escape sequences (colours, cursor moves).
@@ -351,11 +393,15 @@ LogScanner::BarKind LogScanner::classifyBar(std::string_view description) {
   return desc.empty() ? BarKind::Unnamed : BarKind::Training;
 }
 
-void LogScanner::onBar(std::string_view t, const std::pair<std::string_view, long>& bar) {
-  if (bar.first != lastBarDescription_) {
-    lastBarDescription_ = std::string(bar.first.substr(0, 256));
-    lastBarKind_ = classifyBar(bar.first);
+void LogScanner::onBar(std::string_view t, std::string_view description, long step) {
+  if (description != lastBarDescription_) {
+    lastBarDescription_ = std::string(description.substr(0, 256));
+    lastBarKind_ = classifyBar(description);
   }
+  onBarStep(t, step);
+}
+
+void LogScanner::onBarStep(std::string_view t, long step) {
   switch (lastBarKind_) {
     case BarKind::LatentCache: markerPhase_ = "latent_cache"; break;
     case BarKind::TextCache: markerPhase_ = "te_cache"; break;
@@ -366,14 +412,14 @@ void LogScanner::onBar(std::string_view t, const std::pair<std::string_view, lon
     case BarKind::Training:
       trainingStarted_ = true;
       markerPhase_ = "train_step";
-      lastStep_ = bar.second + 1;
+      lastStep_ = step + 1;
       if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
       break;
     case BarKind::Unnamed:
       // An unnamed bar is a generation tool's sampler (a trainer's caching bars are unnamed too: those
       // keep their phase); once it completes, the VAE decodes.
       if (markerPhase_ != "latent_cache" && markerPhase_ != "te_cache") {
-        markerPhase_ = bar.second > 0 && contains(t, "100%") ? "vae_decode" : "inference";
+        markerPhase_ = step > 0 && contains(t, "100%") ? "vae_decode" : "inference";
       }
       break;
   }
@@ -399,7 +445,18 @@ void LogScanner::detectTool(std::string_view t) {
   }
 }
 
+bool LogScanner::onRedraw(std::string_view raw) {
+  if (redrawn_.line.empty()) return false;
+  const std::size_t difference = redrawDifference(redrawn_.line, raw);
+  if (difference == std::string_view::npos || difference < redrawn_.descriptionEnd) return false;
+  ++result_.lines;
+  onBarStep({}, digitsAt(raw, redrawn_.stepAt));  // the bar's kind is not Unnamed, the one kind that reads the line
+  return true;
+}
+
 void LogScanner::onLine(std::string_view raw) {
+  if (redraws_ == Redraws::Shortcut && onRedraw(raw)) return;
+  redrawn_.line.clear();
   ++result_.lines;
   // Copy only the lines that need cleaning: ANSI colours, or docker compose's "service-1  | " prefix.
   std::string cleaned;
@@ -433,7 +490,18 @@ void LogScanner::onLine(std::string_view raw) {
   // bar carries no error message, traceback frame or marker — except the kernel's "Killed" glued to
   // its end.
   if (auto bar = tqdmBar(t); bar && !t.ends_with("Killed")) {
-    onBar(t, *bar);
+    onBar(t, bar->description, bar->step);
+    // A redraw of this line that differs only in digits past the description is this bar at another
+    // step: remember the line (as read) to take such redraws without parsing them. Not for a line that
+    // was cleaned (offsets would move), an unnamed bar (its phase reads the percentage) or while
+    // ComfyUI's table is being read (its lines are counted).
+    if (redraws_ == Redraws::Shortcut && cleaned.empty() && lastBarKind_ != BarKind::Unnamed && comfyLinesLeft_ == 0 &&
+        raw.size() <= kMaxRedrawnLine) {
+      const auto offset = [&](const char* at) { return static_cast<std::size_t>(at - raw.data()); };
+      redrawn_.line.assign(raw);
+      redrawn_.descriptionEnd = offset(bar->description.data() + bar->description.size());
+      redrawn_.stepAt = offset(t.data() + bar->stepAt);
+    }
     return;
   }
 

@@ -24,6 +24,7 @@ struct OomNumbers {
   std::optional<std::int64_t> reservedUnallocated;
   std::optional<std::int64_t> processInUse;
   std::int64_t otherProcesses = 0;  // "Process N has X memory in use" for other processes, summed
+  bool operator==(const OomNumbers&) const = default;
 };
 
 struct LogAnalysis {
@@ -53,22 +54,40 @@ struct LogAnalysis {
   int failureLine = 0;
   std::uint64_t bytes = 0;
   std::uint64_t lines = 0;
+  bool operator==(const LogAnalysis&) const = default;
 };
 
 class LogScanner {
  public:
+  // A training log is mostly redraws of one progress bar. Shortcut: a redraw that differs from the bar
+  // line before it only in digits past the description is taken as that bar at another step, without
+  // parsing it again. LineByLine parses every line; tests and the fuzzer check both give one answer.
+  enum class Redraws { Shortcut, LineByLine };
+  explicit LogScanner(Redraws redraws = Redraws::Shortcut) : redraws_(redraws) {}
+
   void feed(std::string_view chunk);
   LogAnalysis finish();
 
  private:
   void onLine(std::string_view line);
-  void onBar(std::string_view line, const std::pair<std::string_view, long>& bar);
+  bool onRedraw(std::string_view line);
+  void onBar(std::string_view line, std::string_view description, long step);
+  void onBarStep(std::string_view line, long step);
   // What a progress bar's description says it is, by its words.
   enum class BarKind { LatentCache, TextCache, Quantize, Validation, Sampling, Loading, Training, Unnamed };
   static BarKind classifyBar(std::string_view description);
   void onOomText(std::string_view line, OomKind kind);
   std::string phaseFromTraceback() const;
 
+  static constexpr std::size_t kMaxRedrawnLine = 1024;  // a bar line is about 100 bytes
+  struct RedrawnBar {
+    std::string line;                // the bar line as read; empty when the last line was not one
+    std::size_t descriptionEnd = 0;  // a redraw's digits must match before this offset
+    std::size_t stepAt = 0;          // the offset of the step's digits
+  };
+
+  Redraws redraws_;
+  RedrawnBar redrawn_;
   LogAnalysis result_;
   std::string pending_;          // a line split across chunks (bounded)
   bool lastWasCr_ = false;
