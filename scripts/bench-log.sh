@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Log scanning benchmark: a synthetic 1 GiB AI Toolkit log (tqdm rewrites, then an OOM at the end),
-# scanned by `oomlint check`: wall time, throughput and peak RSS, with `grep -c` on the same file.
+# Log scanning benchmark: a synthetic 1 GiB AI Toolkit log (runs of a tqdm bar redrawn step by step, as
+# tqdm writes them: the percentage, the bar's glyphs, the step, the times, the rate and the loss
+# change; then an OOM at the end), scanned by `oomlint check`: wall time, throughput and peak RSS, with
+# `grep -c` on the same file.
 # Usage: scripts/bench-log.sh [SIZE_MIB]   (default 1024)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -11,9 +13,22 @@ cli=build/release/native/oomlint
 command -v /usr/bin/time >/dev/null || { echo "bench-log: needs /usr/bin/time (Debian package 'time')" >&2; exit 2; }
 log="$(mktemp --suffix=.log)"
 trap 'rm -f "$log"' EXIT
+# One run of a 1000-step bar (about 100 KB: `yes` repeats it, and one argument may hold 128 KiB).
+run="$(awk 'BEGIN {
+  total = 1000; split("▏ ▎ ▍ ▌ ▋ ▊ ▉", partial, " ")
+  for (s = 1; s <= total; s++) {
+    filled = s * 10 / total; full = int(filled); eighths = int((filled - full) * 8)
+    bar = ""
+    for (i = 0; i < full; i++) bar = bar "█"
+    if (full < 10) { bar = bar (eighths ? partial[eighths] : " "); for (i = full + 1; i < 10; i++) bar = bar " " }
+    done = s * 2; left = (total - s) * 2
+    printf "my_lora: %3d%%|%s| %d/%d [%02d:%02d<%02d:%02d,  %.2fs/it, lr: 1.0e-04 loss: %.3e]\r", \
+      int(s * 100 / total), bar, s, total, done / 60, done % 60, left / 60, left % 60, 1.9 + (s % 7) * 0.013, 0.3 + (s % 13) * 0.01
+  }
+}')"
 {
   echo "Running 1 job"
-  { yes $'my_lora:  41%|████      | 820/2000 [27:04<38:55,  1.98s/it, lr: 1.0e-04 loss: 3.1e-01]\r' | head -c "$((mib * 1024 * 1024))" || true; }  # yes ends on SIGPIPE
+  { yes "$run" | head -c "$((mib * 1024 * 1024))" || true; }  # yes ends on SIGPIPE
   echo
   echo "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.55 GiB of which 1.02 GiB is free. Of the allocated memory 18.20 GiB is allocated by PyTorch, and 3.41 GiB is reserved by PyTorch but unallocated."
 } > "$log"

@@ -119,29 +119,43 @@ std::optional<TqdmBar> tqdmBar(std::string_view line) {
 
 constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
-// Whether `line` redraws `drawn`: the same length, and the same bytes except where both have a digit.
-// Returns the offset of the first difference (the length when there is none), or npos when `line` is
-// not a redraw. Eight bytes at a time: most of a redraw is unchanged.
-std::size_t redrawDifference(std::string_view drawn, std::string_view line) {
-  if (drawn.size() != line.size()) return std::string_view::npos;
-  std::size_t first = std::string_view::npos;
-  const auto compare = [&](std::size_t from, std::size_t to) {
-    for (std::size_t j = from; j < to; ++j) {
-      if (drawn[j] == line[j]) continue;
-      if (!isDigit(drawn[j]) || !isDigit(line[j])) return false;
-      first = std::min(first, j);
+// Byte masks over eight bytes at once: the high bit of each byte of the result is set where the
+// byte is not an ASCII digit (notDigits) or is not zero (nonZero). The low seven bits are summed
+// apart so that no carry crosses into the next byte.
+constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
+constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+constexpr std::uint64_t nonZero(std::uint64_t w) { return (((w & kLow7) + kLow7) | w) & kHigh; }
+constexpr std::uint64_t notDigits(std::uint64_t w) {
+  const std::uint64_t t = w ^ 0x3030303030303030ull;  // '0'..'9' become 0..9
+  return (((t & kLow7) + 0x7676767676767676ull) | t) & kHigh;
+}
+
+std::uint64_t wordAt(std::string_view s, std::size_t i) {
+  std::uint64_t w = 0;
+  std::memcpy(&w, s.data() + i, 8);
+  return w;
+}
+
+// Whether `line` redraws `drawn`: the same length, the same first `fixed` bytes, and otherwise the
+// same bytes except where both have a digit. Eight bytes at a time: a redraw is ~100 bytes, most of
+// them unchanged.
+bool isRedraw(std::string_view drawn, std::string_view line, std::size_t fixed) {
+  if (drawn.size() != line.size() || std::memcmp(drawn.data(), line.data(), fixed) != 0) return false;
+  const auto differsInNonDigits = [&](std::size_t i) {
+    const std::uint64_t a = wordAt(drawn, i), b = wordAt(line, i);
+    return (nonZero(a ^ b) & (notDigits(a) | notDigits(b))) != 0;
+  };
+  const std::size_t n = line.size();
+  if (n < 8) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (drawn[i] != line[i] && (!isDigit(drawn[i]) || !isDigit(line[i]))) return false;
     }
     return true;
-  };
-  std::size_t i = 0;
-  for (; i + 8 <= line.size(); i += 8) {
-    std::uint64_t a = 0, b = 0;
-    std::memcpy(&a, drawn.data() + i, 8);
-    std::memcpy(&b, line.data() + i, 8);
-    if (a != b && !compare(i, i + 8)) return std::string_view::npos;
   }
-  if (!compare(i, line.size())) return std::string_view::npos;
-  return first == std::string_view::npos ? line.size() : first;
+  for (std::size_t i = 0; i + 8 <= n; i += 8) {
+    if (differsInNonDigits(i)) return false;
+  }
+  return !differsInNonDigits(n - 8);  // the last eight bytes (overlapping is harmless: the test is per byte)
 }
 
 // The number whose digits start at `digits`, as std::from_chars reads it (0 when it overflows).
@@ -446,9 +460,7 @@ void LogScanner::detectTool(std::string_view t) {
 }
 
 bool LogScanner::onRedraw(std::string_view raw) {
-  if (redrawn_.line.empty()) return false;
-  const std::size_t difference = redrawDifference(redrawn_.line, raw);
-  if (difference == std::string_view::npos || difference < redrawn_.descriptionEnd) return false;
+  if (redrawn_.line.empty() || !isRedraw(redrawn_.line, raw, redrawn_.descriptionEnd)) return false;
   ++result_.lines;
   onBarStep({}, digitsAt(raw, redrawn_.stepAt));  // the bar's kind is not Unnamed, the one kind that reads the line
   return true;
