@@ -13,6 +13,7 @@
 #include "analyze.h"
 #include "cli/input_files.h"
 #include "cli/options.h"
+#include "cli/prefault_heap.h"
 #include "cli/project_files.h"
 #include "format/formatters.h"
 #include "knowledge/knowledge.h"
@@ -254,6 +255,7 @@ int run(int argc, char** argv) {
 }  // namespace oomlint::cli
 
 int main(int argc, char** argv) {
+  oomlint::cli::prefaultHeap(2ul << 20);  // about what a check of a typical config uses
   try {
     return oomlint::cli::run(argc, argv);
   } catch (const std::exception& error) {

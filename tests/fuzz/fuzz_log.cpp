@@ -1,7 +1,8 @@
 // libFuzzer target: the bytes as a console log, through the streaming LogScanner in chunks of random
 // sizes (from one byte to more than the input, as reads of a pipe or a file cut it), which must give
-// exactly what one whole-text scan gives, as must a scan that parses every progress-bar redraw; then the log's report through every formatter, and the log
-// attached to a config (`--log`). scripts/fuzz.sh log [SECONDS].
+// exactly what one whole-text scan gives, as must a scan that parses every progress-bar redraw; then
+// the log's report through every formatter, and the log attached to a config (`--log`).
+// scripts/fuzz.sh log [SECONDS].
 // fuzz-seeds: log
 // fuzz-options: -max_len=140000
 #include <algorithm>
