@@ -165,8 +165,9 @@ std::string redraws(std::string_view description, long from, long to, long total
   std::string out;
   for (long step = from; step <= to; ++step) {
     const std::string percent = std::to_string(step * 100 / total);
-    out += std::string(description) + ": " + std::string(3 - percent.size(), ' ') + percent + "%|###   | " + std::to_string(step) + "/" +
-           std::to_string(total) + " [00:10<00:20,  1.50s/it, loss: 0." + std::to_string(step % 10) + "]" + std::string(end);
+    out += std::string(description) + ": " + std::string(3 - percent.size(), ' ') + percent + "%|###   | ";
+    out += std::to_string(step) + "/" + std::to_string(total) + " [00:10<00:20,  1.50s/it, loss: 0." +
+           std::to_string(step % 10) + "]" + std::string(end);
   }
   return out;
 }
@@ -177,7 +178,8 @@ TEST_CASE("progress-bar redraws: the shortcut gives what parsing every line give
   const std::vector<std::pair<std::string, std::string>> logs = {
       {"one training bar", "Running 1 job\n" + redraws("my_lora", 1, 80, 120) + oom},
       // Digits in the description: "epoch 9" and "epoch 10" are different bars.
-      {"numbered descriptions", redraws("epoch 9", 1, 50, 50) + redraws("epoch 10", 1, 50, 50) + redraws("epoch 11", 1, 9, 50) + oom},
+      {"numbered descriptions",
+       redraws("epoch 9", 1, 50, 50) + redraws("epoch 10", 1, 50, 50) + redraws("epoch 11", 1, 9, 50) + oom},
       // The same width, another description: the kind must be looked up again.
       {"a sampling bar after a training bar", redraws("my_lora", 1, 99, 99) + redraws("Sampling", 1, 40, 99) + oom},
       // A skipped batch, then the bar goes on: "continued after an OOM" is read from the redraws' steps.
