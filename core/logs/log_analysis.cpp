@@ -1,7 +1,6 @@
 #include "logs/log_analysis.h"
 
 #include <algorithm>
-#include <charconv>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -81,6 +80,18 @@ std::string_view trimmed(std::string_view s) {
   return s;
 }
 
+constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The number whose digits start at `digits` (0 when it overflows): a bar's step, whether the line is
+// parsed or taken as a redraw.
+long digitsAt(std::string_view s, std::size_t digits) {
+  long value = 0;
+  for (std::size_t i = digits; i < s.size() && isDigit(s[i]); ++i) {
+    if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, s[i] - '0', &value)) return 0;
+  }
+  return value;
+}
+
 struct TqdmBar {
   std::string_view description;
   long step = 0;
@@ -98,7 +109,7 @@ std::optional<TqdmBar> tqdmBar(std::string_view line) {
     i = bar + 1;
   } else {
     pct = line.find("% ");
-    if (pct == std::string_view::npos || pct == 0 || !std::isdigit(static_cast<unsigned char>(line[pct - 1])) ||
+    if (pct == std::string_view::npos || pct == 0 || !isDigit(line[pct - 1]) ||
         line.find(" [", pct) == std::string_view::npos) {
       return std::nullopt;
     }
@@ -106,18 +117,14 @@ std::optional<TqdmBar> tqdmBar(std::string_view line) {
   }
   while (i < line.size() && line[i] == ' ') ++i;
   const std::size_t start = i;
-  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+  while (i < line.size() && isDigit(line[i])) ++i;
   if (i == start || i >= line.size() || line[i] != '/') return std::nullopt;
-  long n = 0;
-  std::from_chars(line.data() + start, line.data() + i, n);  // digits only: at worst it saturates as an error
   std::size_t descEnd = pct;
   while (descEnd > 0 && line[descEnd - 1] != ':' && !isSpace(line[descEnd - 1])) --descEnd;
   std::string_view desc = trimmed(line.substr(0, descEnd));
   if (!desc.empty() && desc.back() == ':') desc.remove_suffix(1);
-  return TqdmBar{desc, n, start};
+  return TqdmBar{desc, digitsAt(line, start), start};
 }
-
-constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Byte masks over eight bytes at once: the high bit of each byte of the result is set where the
 // byte is not an ASCII digit (notDigits) or is not zero (nonZero). The low seven bits are summed
@@ -156,15 +163,6 @@ bool isRedraw(std::string_view drawn, std::string_view line, std::size_t fixed) 
     if (differsInNonDigits(i)) return false;
   }
   return !differsInNonDigits(n - 8);  // the last eight bytes (overlapping is harmless: the test is per byte)
-}
-
-// The number whose digits start at `digits`, as std::from_chars reads it (0 when it overflows).
-long digitsAt(std::string_view s, std::size_t digits) {
-  long value = 0;
-  for (std::size_t i = digits; i < s.size() && isDigit(s[i]); ++i) {
-    if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, s[i] - '0', &value)) return 0;
-  }
-  return value;
 }
 
 // Removes ANSI escape sequences (colours, cursor moves).

@@ -6,8 +6,9 @@
 
 namespace oomlint::cli {
 
-// Grows the heap by `bytes` and pre-faults it (Linux's MADV_POPULATE_WRITE, 5.14+). Does nothing where
-// that is not possible: another allocator (the sanitizers'), another system, an older kernel.
+// Takes a block of `bytes` from glibc's heap, has the kernel populate its pages (MADV_POPULATE_WRITE,
+// Linux 5.14+) and frees it for the allocations that follow. Does nothing where that is not possible:
+// another allocator (the sanitizers'), another system, an older kernel.
 void prefaultHeap(unsigned long bytes);
 
 }  // namespace oomlint::cli

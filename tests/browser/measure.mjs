@@ -7,6 +7,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 import { sharedDir, sourceDir } from '../node/helpers.mjs';
+import { analysedCount, settledAfter } from './page-state.mjs';
 import { serveStatic } from './static-server.mjs';
 
 const { chromium } = createRequire(path.join(sourceDir, 'web/package.json'))('playwright-core');
@@ -52,12 +53,11 @@ const context = await browser.newContext();
 const page = await context.newPage();
 await page.goto(server.url);
 await page.waitForSelector('body[data-analysed]');
-const analysed = () => page.evaluate(() => Number(document.body.dataset.analysed));
 await page.locator('#config-editor .cm-content').click();
 await page.keyboard.press('Control+A');
-let before = await analysed();
+let before = await analysedCount(page);
 await page.keyboard.insertText(config);
-await page.waitForFunction((n) => Number(document.body.dataset.analysed) > n && document.body.dataset.settled === 'true', before);
+await settledAfter(page, before, 30000);
 // Put the cursor at the end of the `steps:` value, as a user editing it would.
 await page.locator('#config-editor').evaluate((el) => {
   const view = el.editorView;
@@ -68,10 +68,10 @@ await page.locator('#config-editor').evaluate((el) => {
 const core = [];
 const endToEnd = [];
 for (let key = 0; key < 30; key++) {
-  before = await analysed();
+  before = await analysedCount(page);
   const started = await page.evaluate(() => performance.now());
   await page.keyboard.press(key % 2 ? 'Backspace' : '1');
-  await page.waitForFunction((n) => Number(document.body.dataset.analysed) > n && document.body.dataset.settled === 'true', before);
+  await settledAfter(page, before, 30000);
   const ended = await page.evaluate(() => performance.now());
   core.push(Number(await page.evaluate(() => document.body.dataset.analysisMs)));
   endToEnd.push(ended - started);

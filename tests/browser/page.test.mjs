@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { sharedDir, sourceDir } from '../node/helpers.mjs';
+import { analysedCount, firstAnalysis, settledAfter } from './page-state.mjs';
 import { serveStatic } from './static-server.mjs';
 
 const { chromium } = createRequire(path.join(sourceDir, 'web/package.json'))('playwright-core');
@@ -56,19 +57,11 @@ async function paste(page, id, text) {
   await page.keyboard.insertText(text);
 }
 
-// Waits for the page's start-up analysis to be on screen, with nothing further waiting or running.
-const firstAnalysis = (page) => page.waitForSelector('body[data-settled="true"] .results .verdict', { timeout: 15000 });
-
-// Runs `action` and waits until a new analysis is on screen and none is waiting or running, so the
-// results are those of the input as the action left it (not of an analysis started before it).
+// Runs `action` and waits for the analysis of the input as the action left it.
 async function analysisAfter(page, action) {
-  const before = Number(await page.locator('body').getAttribute('data-analysed')) || 0;
+  const before = await analysedCount(page);
   await action();
-  await page.waitForFunction(
-    (n) => Number(document.body.dataset.analysed) > n && document.body.dataset.settled === 'true',
-    before,
-    { timeout: 15000 },
-  );
+  await settledAfter(page, before);
 }
 
 const verdictOf = (page) => page.locator('.results .verdict').getAttribute('data-verdict');

@@ -1,0 +1,20 @@
+// What the page tells tests and the benchmark about its analyses (web/src/page/main.js): a count of
+// reports drawn (body[data-analysed]) and whether none is waiting or running (body[data-settled]).
+
+/** The number of reports the page has drawn so far. */
+export const analysedCount = async (page) => Number(await page.locator('body').getAttribute('data-analysed')) || 0;
+
+/**
+ * Waits until a report after the `before`-th is on screen and no analysis is waiting or running, so the
+ * results are those of the input as it stands (a bare count would let an older analysis pass).
+ */
+export const settledAfter = (page, before, timeout = 15000) =>
+  page.waitForFunction(
+    (n) => Number(document.body.dataset.analysed) > n && document.body.dataset.settled === 'true',
+    before,
+    { timeout },
+  );
+
+/** Waits for the page's start-up report (a verdict on screen) with nothing further waiting or running. */
+export const firstAnalysis = (page, timeout = 15000) =>
+  page.waitForSelector('body[data-settled="true"] .results .verdict', { timeout });
