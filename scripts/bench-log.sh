@@ -9,8 +9,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 mib="${1:-1024}"
 cli=build/release/native/oomlint
-[[ -x "$cli" ]] || { cmake --preset release >/dev/null && cmake --build --preset release --target oomlint -j"$(nproc)" >/dev/null; }
-command -v /usr/bin/time >/dev/null || { echo "bench-log: needs /usr/bin/time (Debian package 'time')" >&2; exit 2; }
+scripts/setup.sh --native-only --bench >/dev/null  # the build deps and GNU time
+cmake --preset release >/dev/null
+cmake --build --preset release --target oomlint -j"$(nproc)" >/dev/null
 log="$(mktemp --suffix=.log)"
 trap 'rm -f "$log"' EXIT
 # One run of a 1000-step bar (about 100 KB: `yes` repeats it, and one argument may hold 128 KiB).

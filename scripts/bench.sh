@@ -5,8 +5,8 @@
 #  - log scanning of a 1 GiB log (scripts/bench-log.sh, three runs): throughput and peak RSS
 #  - the WebAssembly module in Node (native/bench/wasm-bench.mjs): per corpus config and a 300-line config
 # each beside what users run today on the same input: yamllint, PyYAML's yaml.safe_load (timed inside
-# Python and as a whole process) and grep -c. Needs `scripts/setup.sh --bench` (yamllint, python3-yaml,
-# time) and, for the WASM rows, the wasm build (cmake --build --preset wasm; scripts/test.sh does it).
+# Python and as a whole process) and grep -c. Installs what it needs first (`scripts/setup.sh --bench`:
+# yamllint, python3-yaml, time, and Emscripten for the WASM rows) and builds the CLI and the module.
 #
 # Usage: scripts/bench.sh [--quick]   --quick: a 256 MiB log and fewer runs (to try the script)
 set -euo pipefail
@@ -20,19 +20,16 @@ case "${1:-}" in
 esac
 
 py=/usr/bin/python3  # Debian's, with Debian's PyYAML (python3-yaml): what `apt install` users get
-missing=()
-"$py" -c 'import yaml' 2>/dev/null || missing+=(python3-yaml)
-command -v yamllint >/dev/null || missing+=(yamllint)
-[[ -x /usr/bin/time ]] || missing+=(time)
-command -v node >/dev/null || missing+=(nodejs)
-((${#missing[@]} == 0)) || { echo "bench: missing ${missing[*]}: run scripts/setup.sh --bench" >&2; exit 2; }
+scripts/setup.sh --bench >/dev/null
 
-echo "bench: building the release CLI and oomlint-bench" >&2
+echo "bench: building the release CLI, oomlint-bench and the WebAssembly module" >&2
 cmake --preset release >/dev/null
 cmake --build --preset release --target oomlint oomlint-bench -j"$(nproc)" >/dev/null
+export NODE_PATH=/usr/share/nodejs  # emcc's optimizer needs acorn from Debian's node-acorn
+[[ -f build/wasm/CMakeCache.txt ]] || cmake --preset wasm >/dev/null
+cmake --build --preset wasm --target oomlint_wasm -j"$(nproc)" >/dev/null
 cli=build/release/native/oomlint
 wasm=build/wasm/wasm
-[[ -f "$wasm/oomlint.wasm" ]] || echo "bench: no $wasm/oomlint.wasm: the WASM rows are left out (cmake --build --preset wasm)" >&2
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

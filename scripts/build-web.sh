@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `make web`: the static site in build/web (index.html, the widget example page, the bundles, the
 # WebAssembly module and the example configs), ready for any static host.
-#   1. the WebAssembly module (cmake preset `wasm`; scripts/setup.sh installs Emscripten),
+#   0. the dependencies (scripts/setup.sh: Debian packages, yaml-cpp for WebAssembly; idempotent),
+#   1. the WebAssembly module (cmake preset `wasm`),
 #   2. the npm dependencies from web/package-lock.json (`npm ci`, skipped while the lock is unchanged),
 #   3. web/build.mjs (esbuild).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+scripts/setup.sh >/dev/null
 export NODE_PATH=/usr/share/nodejs  # emcc's optimizer needs acorn from Debian's node-acorn
 
 [[ -f build/wasm/CMakeCache.txt ]] || cmake --preset wasm >/dev/null

@@ -44,6 +44,9 @@ else
   mapfile -t targets < <(all_targets)
 fi
 
+# By hand, install what the build needs first (clang, libFuzzer's runtime); the test suite's --smoke run
+# (ctest `fuzz`, registered only where clang links a fuzzer) finds them installed.
+if [[ "$mode" != smoke && -z "${OOMLINT_FUZZ_CXX:-}" ]]; then scripts/setup.sh --native-only --fuzz >/dev/null; fi
 cxx="${OOMLINT_FUZZ_CXX:-$(command -v clang++ || true)}"
 [[ -n "$cxx" ]] || { echo "fuzz: needs clang (Debian packages clang, libclang-rt-14-dev)" >&2; exit 2; }
 work="$root/build/fuzz"

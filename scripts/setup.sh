@@ -2,10 +2,11 @@
 # Install oomlint's build dependencies from Debian packages (only the missing
 # ones), then build the WebAssembly dependencies (scripts/build-wasm-deps.sh).
 #
-# Usage: scripts/setup.sh [--native-only] [--bench]
+# Usage: scripts/setup.sh [--native-only] [--fuzz] [--bench]
 #   --native-only   skip everything WebAssembly and web (emscripten, node, npm, chromium, wasm deps)
-#   --bench         also what the fuzz, benchmark and memcheck scripts use (scripts/fuzz.sh, bench.sh,
-#                   valgrind.sh): clang with libFuzzer, valgrind, yamllint, PyYAML, GNU time
+#   --fuzz          also clang with libFuzzer (scripts/fuzz.sh; the test suite's `fuzz` test)
+#   --bench         --fuzz and what the benchmark and memcheck scripts use (scripts/bench.sh,
+#                   valgrind.sh): valgrind, yamllint, PyYAML, GNU time
 #
 # Idempotent; a run with nothing to do takes about a second.
 set -euo pipefail
@@ -17,12 +18,14 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 
 NATIVE_ONLY=0
+FUZZ=0
 BENCH=0
 for arg in "$@"; do
   case "$arg" in
     --native-only) NATIVE_ONLY=1 ;;
-    --bench) BENCH=1 ;;
-    -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
+    --fuzz) FUZZ=1 ;;
+    --bench) BENCH=1; FUZZ=1 ;;
+    -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
     *) die "unknown argument: $arg (try --help)" ;;
   esac
 done
@@ -46,11 +49,10 @@ if ((!NATIVE_ONLY)); then
   PKGS+=(chromium fonts-liberation libxml2-utils)
 fi
 
-if ((BENCH)); then
-  # libFuzzer and the sanitizer runtimes for clang; the comparisons bench.sh runs (Debian's PyYAML,
-  # yamllint, /usr/bin/time for peak RSS); valgrind's memcheck.
-  PKGS+=(clang libclang-rt-14-dev valgrind yamllint python3-yaml time)
-fi
+# libFuzzer and the sanitizer runtimes for clang.
+if ((FUZZ)); then PKGS+=(clang libclang-rt-14-dev); fi
+# The comparisons bench.sh runs (Debian's PyYAML, yamllint, /usr/bin/time for peak RSS); valgrind's memcheck.
+if ((BENCH)); then PKGS+=(valgrind yamllint python3-yaml time); fi
 
 is_installed() {
   [[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null || true)" == ii* ]]

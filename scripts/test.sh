@@ -12,7 +12,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 jobs="$(nproc)"
 
-scripts/setup.sh
+scripts/setup.sh --fuzz  # clang with libFuzzer too, for the `fuzz` test
 export NODE_PATH=/usr/share/nodejs  # emcc's optimizer needs acorn from Debian's node-acorn
 
 step() { printf '\n== %s\n' "$*"; }

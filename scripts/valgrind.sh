@@ -11,7 +11,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 jobs="$(nproc)"
 [[ "${1:-}" == "-j" && -n "${2:-}" ]] && jobs="$2"
-command -v valgrind >/dev/null || { echo "valgrind.sh: needs valgrind (scripts/setup.sh --bench)" >&2; exit 2; }
+scripts/setup.sh --native-only --bench >/dev/null  # the build deps and valgrind
 cli=build/release/native/oomlint
 cmake --preset release >/dev/null
 cmake --build --preset release --target oomlint -j"$jobs" >/dev/null

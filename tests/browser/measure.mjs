@@ -7,7 +7,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 import { sharedDir, sourceDir } from '../node/helpers.mjs';
-import { analysedCount, settledAfter } from './page-state.mjs';
+import { analysedCount, firstAnalysis, settledAfter } from './page-state.mjs';
 import { serveStatic } from './static-server.mjs';
 
 const { chromium } = createRequire(path.join(sourceDir, 'web/package.json'))('playwright-core');
@@ -35,7 +35,7 @@ for (let run = 0; run < 7; run++) {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(server.url);
-  await page.waitForSelector('body[data-analysed]', { timeout: 30000 });
+  await firstAnalysis(page, 30000);
   firsts.push(await page.evaluate(() => performance.getEntriesByName('oomlint-first-analysis')[0].startTime));
   await context.close();
 }
@@ -52,7 +52,7 @@ console.log(`\n## One keystroke on a ${config.split('\n').length - 1}-line confi
 const context = await browser.newContext();
 const page = await context.newPage();
 await page.goto(server.url);
-await page.waitForSelector('body[data-analysed]');
+await firstAnalysis(page, 30000);
 await page.locator('#config-editor .cm-content').click();
 await page.keyboard.press('Control+A');
 let before = await analysedCount(page);

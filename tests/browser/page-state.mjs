@@ -18,3 +18,12 @@ export const settledAfter = (page, before, timeout = 15000) =>
 /** Waits for the page's start-up report (a verdict on screen) with nothing further waiting or running. */
 export const firstAnalysis = (page, timeout = 15000) =>
   page.waitForSelector('body[data-settled="true"] .results .verdict', { timeout });
+
+/** The permalink once the page has written it into #share-link (sharing compresses asynchronously). */
+export async function sharedLink(page, timeout = 15000) {
+  await page.waitForFunction(() => {
+    const field = document.getElementById('share-link');
+    return !field.hidden && field.value !== '';
+  }, null, { timeout });
+  return page.locator('#share-link').inputValue();
+}

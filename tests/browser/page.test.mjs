@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { sharedDir, sourceDir } from '../node/helpers.mjs';
-import { analysedCount, firstAnalysis, settledAfter } from './page-state.mjs';
+import { analysedCount, firstAnalysis, settledAfter, sharedLink } from './page-state.mjs';
 import { serveStatic } from './static-server.mjs';
 
 const { chromium } = createRequire(path.join(sourceDir, 'web/package.json'))('playwright-core');
@@ -84,7 +84,8 @@ test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by th
 
   // The rule code opens the rule's page.
   await page.locator('.finding[data-code="OL501"] button.code').click();
-  assert.match(await page.locator('#rule-dialog h1').textContent(), /^OL501 estimated-oom/);
+  // The page is asked of the worker: wait for the dialog to be open with it, not for the click.
+  assert.match(await page.locator('#rule-dialog[open] h1').textContent(), /^OL501 estimated-oom/);
   await page.screenshot({ path: path.join(artifacts, 'page-rule.png') });
   await page.locator('#rule-close').click();
 
@@ -146,8 +147,9 @@ test('a pasted log shows its diagnosis on top; a permalink brings back the same 
   assert.equal(await page.locator('.results > :first-child').getAttribute('class'), 'diagnosis');
   await page.screenshot({ path: path.join(artifacts, 'page-log.png'), fullPage: true });
 
+  // Sharing compresses the state asynchronously: the link is read once the page has shown it.
   await page.locator('#share').click();
-  const link = await page.locator('#share-link').inputValue();
+  const link = await sharedLink(page);
   assert.ok(link.startsWith(`${server.url}#s=`), link);
   const state = {
     config: await editorText(page, 'config-editor'),
@@ -157,7 +159,8 @@ test('a pasted log shows its diagnosis on top; a permalink brings back the same 
   };
 
   const reopened = await openPage(link);
-  await reopened.waitForSelector('.results .diagnosis', { timeout: 15000 });
+  await firstAnalysis(reopened);
+  await reopened.waitForSelector('body[data-settled="true"] .results .diagnosis', { timeout: 15000 });
   assert.equal(await editorText(reopened, 'config-editor'), state.config);
   assert.equal(await editorText(reopened, 'log-editor'), state.log);
   assert.equal(await verdictOf(reopened), state.verdict);
