@@ -4,19 +4,19 @@
 #include <cstdio>
 #include <exception>
 
-#include "advise/config_edit.h"
+#include "engine/config_edit.h"
 #include "policy/suppressions.h"
-#include "advise/plan.h"
-#include "advise/verdict_findings.h"
-#include "aitk/checks/checks.h"
-#include "aitk/job.h"
-#include "document/reader.h"
-#include "estimate/setup.h"
-#include "knowledge/knowledge.h"
-#include "logs/diagnose.h"
-#include "text/suggest.h"
-#include "webui/analyze_webui.h"
-#include "webui/webui_input.h"
+#include "systems/aitk/plan.h"
+#include "engine/verdict_findings.h"
+#include "systems/aitk/checks/checks.h"
+#include "systems/aitk/job.h"
+#include "base/document/reader.h"
+#include "systems/aitk/setup.h"
+#include "base/knowledge/knowledge.h"
+#include "systems/logs/diagnose.h"
+#include "base/text/suggest.h"
+#include "systems/webui/analyze_webui.h"
+#include "systems/webui/webui_input.h"
 
 namespace oomlint {
 

@@ -5,18 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "document/limits.h"
-#include "estimate/estimate.h"
-#include "logs/log_analysis.h"
+#include "base/document/limits.h"
+#include "base/input.h"
+#include "report/estimate.h"
 #include "policy/policy.h"
 #include "report/report.h"
+#include "systems/logs/log_analysis.h"  // LogScanner: front ends stream large logs through it
 
 namespace oomlint {
-
-struct Input {
-  std::string path;  // as the user named it ("-" for stdin); only echoed back
-  std::string text;
-};
 
 struct AnalyzeOptions {
   ReadLimits limits;

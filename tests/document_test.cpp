@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "document/reader.h"
+#include "base/document/reader.h"
 
 using namespace oomlint;
 

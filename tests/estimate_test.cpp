@@ -2,7 +2,8 @@
 // hand (the numbers in the comments), on a synthetic model so the test does not move with the data.
 #include <catch2/catch.hpp>
 
-#include "estimate/estimate.h"
+#include "engine/estimate_core.h"
+#include "systems/aitk/estimate.h"
 
 using namespace oomlint;
 

@@ -8,7 +8,7 @@
 
 #include "calibration_cases.h"
 #include "harness_options.h"
-#include "knowledge/knowledge.h"
+#include "base/knowledge/knowledge.h"
 #include "measurement.h"
 #include "plan_builder.h"
 #include "report.h"

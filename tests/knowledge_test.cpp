@@ -4,7 +4,7 @@
 #include <regex>
 #include <set>
 
-#include "knowledge/knowledge.h"
+#include "base/knowledge/knowledge.h"
 #include "test_support.h"
 
 using namespace oomlint;

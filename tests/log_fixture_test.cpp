@@ -1,8 +1,8 @@
 // The log fixtures (tests/fixtures/logs/, one per message format and phase) against their labels.
 #include <catch2/catch.hpp>
 
-#include "document/reader.h"
-#include "logs/labels.h"
+#include "base/document/reader.h"
+#include "systems/logs/labels.h"
 #include "test_support.h"
 
 using namespace oomlint;

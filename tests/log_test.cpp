@@ -4,7 +4,7 @@
 #include <random>
 
 #include "format/formatters.h"
-#include "logs/log_analysis.h"
+#include "systems/logs/log_analysis.h"
 #include "test_support.h"
 
 #include <filesystem>

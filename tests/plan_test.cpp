@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "advise/config_edit.h"
-#include "document/reader.h"
+#include "engine/config_edit.h"
+#include "base/document/reader.h"
 #include "test_support.h"
 
 using namespace oomlint;

@@ -8,7 +8,7 @@
 
 #include "analyze.h"
 #include "common/read_file.h"
-#include "document/reader.h"
+#include "base/document/reader.h"
 
 namespace oomlint::test {
 

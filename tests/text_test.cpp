@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "text/source_text.h"
-#include "text/suggest.h"
+#include "base/text/source_text.h"
+#include "base/text/suggest.h"
 
 using namespace oomlint;
 

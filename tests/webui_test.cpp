@@ -4,18 +4,17 @@
 
 #include <map>
 
-#include "knowledge/knowledge.h"
+#include "base/knowledge/knowledge.h"
 #include "test_support.h"
-#include "webui/generation.h"
-#include "webui/generation_estimate.h"
-#include "webui/webui_input.h"
+#include "systems/webui/generation.h"
+#include "systems/webui/generation_estimate.h"
+#include "systems/webui/webui_input.h"
 
 using namespace oomlint;
 using Catch::Matchers::WithinRel;
 
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 FileReport checkOn(const std::string& text, const char* gpu) {
   AnalyzeOptions options;

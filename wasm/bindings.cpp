@@ -8,7 +8,7 @@
 
 #include "analyze.h"
 #include "format/formatters.h"
-#include "knowledge/knowledge.h"
+#include "base/knowledge/knowledge.h"
 
 namespace {
 

@@ -16,7 +16,7 @@
 
 #include "format/formatters.h"
 #include "format/summary.h"
-#include "knowledge/knowledge.h"
+#include "base/knowledge/knowledge.h"
 
 namespace oomlint {
 

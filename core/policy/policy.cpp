@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "document/reader.h"
-#include "knowledge/knowledge.h"
-#include "text/suggest.h"
+#include "base/document/reader.h"
+#include "base/knowledge/knowledge.h"
+#include "base/text/suggest.h"
 
 namespace oomlint {
 

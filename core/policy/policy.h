@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "knowledge/severity.h"
-#include "text/source_text.h"
+#include "base/knowledge/severity.h"
+#include "base/text/source_text.h"
 
 namespace oomlint {
 

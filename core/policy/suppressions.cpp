@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "knowledge/knowledge.h"
+#include "base/knowledge/knowledge.h"
 
 namespace oomlint {
 

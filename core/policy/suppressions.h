@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "document/node.h"
+#include "base/document/node.h"
 #include "policy/policy.h"
 #include "report/report.h"
 

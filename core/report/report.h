@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "advise/plan.h"
-#include "estimate/estimate.h"
-#include "logs/log_analysis.h"
-#include "knowledge/severity.h"
-#include "text/source_text.h"
+#include "base/knowledge/severity.h"
+#include "base/text/source_text.h"
+#include "report/estimate.h"
+#include "report/log_analysis.h"
+#include "report/plan_step.h"
 
 namespace oomlint {
 

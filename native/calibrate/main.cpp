@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "analyze.h"
-#include "document/reader.h"
+#include "base/document/reader.h"
 #include "common/read_file.h"
 
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <variant>
 
 #include "analyze.h"
-#include "logs/log_analysis.h"
+#include "systems/logs/log_analysis.h"
 
 namespace oomlint::cli {
 

@@ -9,14 +9,14 @@
 #include <iostream>
 #include <variant>
 
-#include "aitk/json_schema.h"
+#include "systems/aitk/json_schema.h"
 #include "analyze.h"
 #include "cli/input_files.h"
 #include "cli/options.h"
 #include "cli/prefault_heap.h"
 #include "cli/project_files.h"
 #include "format/formatters.h"
-#include "knowledge/knowledge.h"
+#include "base/knowledge/knowledge.h"
 
 namespace oomlint::cli {
 

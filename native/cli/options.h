@@ -6,7 +6,7 @@
 #include <variant>
 #include <vector>
 
-#include "knowledge/severity.h"
+#include "base/knowledge/severity.h"
 
 namespace oomlint::cli {
 

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "document/reader.h"
+#include "base/document/reader.h"
 
 namespace oomlint::harness {
 

@@ -12,7 +12,7 @@
 #include "calibration_cases.h"
 #include "device_session.h"
 #include "harness_options.h"
-#include "knowledge/knowledge.h"
+#include "base/knowledge/knowledge.h"
 #include "plan_builder.h"
 #include "report.h"
 

@@ -4,8 +4,9 @@
 #include <cmath>
 #include <exception>
 
-#include "aitk/job.h"
-#include "document/reader.h"
+#include "engine/estimate_core.h"
+#include "systems/aitk/job.h"
+#include "base/document/reader.h"
 
 namespace oomlint::harness {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "analyze.h"
-#include "estimate/setup.h"
-#include "knowledge/memory_model.h"
+#include "systems/aitk/setup.h"
+#include "base/knowledge/memory_model.h"
 #include "replay_plan.h"
 
 namespace oomlint::harness {

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "document/reader.h"
-#include "logs/labels.h"
-#include "logs/log_analysis.h"
+#include "base/document/reader.h"
+#include "systems/logs/labels.h"
+#include "systems/logs/log_analysis.h"
 #include "common/read_file.h"
 
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 """From raw peaks to the coefficients rules/memory.yaml names, and the tables that compare them.
 
-The estimator's activation model (core/estimate/estimate.cpp), per sample of `seq` tokens and width h:
+The estimator's activation model (core/systems/aitk/estimate.cpp), per sample of `seq` tokens and width h:
     checkpointing:     (L · checkpoint + block) · seq · h · multiplier
     no checkpointing:   L · block · seq · h · multiplier
     sampling:           cfg · seq · h · inference

@@ -16,7 +16,7 @@
 #include "analyze.h"
 #include "cli/options.h"
 #include "fuzz_support.h"
-#include "knowledge/knowledge.h"
+#include "base/knowledge/knowledge.h"
 
 using namespace oomlint;
 

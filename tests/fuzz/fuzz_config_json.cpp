@@ -8,7 +8,7 @@
 #include <string>
 
 #include "analyze.h"
-#include "document/reader.h"
+#include "base/document/reader.h"
 #include "format/formatters.h"
 #include "fuzz_support.h"
 

@@ -8,10 +8,10 @@
 #include <string>
 
 #include "analyze.h"
-#include "document/reader.h"
+#include "base/document/reader.h"
 #include "fuzz_support.h"
 #include "policy/policy.h"
-#include "text/source_text.h"
+#include "base/text/source_text.h"
 
 using namespace oomlint;
 

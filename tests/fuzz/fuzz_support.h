@@ -10,7 +10,7 @@
 
 #include "analyze.h"
 #include "format/formatters.h"
-#include "knowledge/knowledge.h"
+#include "base/knowledge/knowledge.h"
 #include "report/report.h"
 
 // Undefined behaviour stops the run (the targets are built with it recoverable, so that the known bugs

@@ -9,8 +9,8 @@
 
 #include "analyze.h"
 #include "fuzz_support.h"
-#include "webui/analyze_webui.h"
-#include "webui/webui_input.h"
+#include "systems/webui/analyze_webui.h"
+#include "systems/webui/webui_input.h"
 
 using namespace oomlint;
 

@@ -1,4 +1,4 @@
-// Input limits (core/document/limits.h), native and WebAssembly alike: every case — input size, line
+// Input limits (core/base/document/limits.h), native and WebAssembly alike: every case — input size, line
 // length, number of nodes and keys, nesting depth, alias expansion, and a log with one enormous line —
 // goes through the CLI and the WASM module, which must report the same findings (the limit's OL103 where
 // there is one), finish quickly, and not crash: the WebAssembly stack is 1 MiB, so 100000 levels of `[`,

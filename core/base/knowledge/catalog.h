@@ -1,0 +1,35 @@
+// The rule catalog (rules/catalog.yaml) and each rule's documentation page (docs/rules/CODE.md).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/knowledge/severity.h"
+
+namespace oomlint {
+
+
+struct RuleInfo {
+  std::string code;   // OL201
+  std::string name;   // unknown-key
+  Severity severity = Severity::Warning;
+  std::string title;
+  std::string summary;
+  std::string anchor;
+  std::string source;
+  std::string_view page;  // the Markdown page, empty when missing
+};
+
+class Catalog {
+ public:
+  // Accepts a code ("OL201", case-insensitive) or a name ("unknown-key").
+  const RuleInfo* find(std::string_view codeOrName) const;
+  const std::vector<RuleInfo>& rules() const { return rules_; }
+  void add(RuleInfo rule) { rules_.push_back(std::move(rule)); }
+
+ private:
+  std::vector<RuleInfo> rules_;
+};
+
+}  // namespace oomlint

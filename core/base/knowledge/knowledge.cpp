@@ -1,0 +1,658 @@
+// Loads the embedded rules/ data: plain YAML that a reviewer can read, diff and cite, compiled to JSON
+// at build time (rules/compiler) so start-up parses it with the fast JSON reader.
+#include "base/knowledge/knowledge.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "base/document/reader.h"
+#include "base/knowledge/embedded.h"
+
+namespace oomlint {
+
+namespace {
+
+class Loader {
+ public:
+  explicit Loader(Knowledge& k) : k_(k) {}
+
+  // Parses an embedded file; its tree lives until the next load (or keepLoaded()), so that start-up
+  // holds one parsed file at a time: fresh memory is most of a short run's cost.
+  const Node* load(std::string_view path) {
+    loaded_.reset();
+    auto text = embeddedFile(path);
+    if (!text) {
+      error(std::string(path) + ": not embedded");
+      return nullptr;
+    }
+    auto doc = readDocument(std::string(*text));
+    for (const auto& p : doc->problems()) {
+      error(std::string(path) + ":" + std::to_string(p.range.start.line) + ": " + p.message);
+    }
+    const Node* root = doc->root();
+    loaded_ = std::move(doc);
+    if (root == nullptr || !root->isMapping()) {
+      error(std::string(path) + ": top level is not a mapping");
+      return nullptr;
+    }
+    return root;
+  }
+
+  // Keeps the last loaded file for the knowledge's lifetime (its nodes are pointed at).
+  void keepLoaded() {
+    if (loaded_) k_.sources.push_back(std::move(loaded_));
+  }
+
+  void error(std::string message) { k_.loadErrors.push_back(std::move(message)); }
+
+  static std::string str(const Node* map, std::string_view key) { return scalarText(map, key); }
+  static double num(const Node* map, std::string_view key, double fallback) { return numberAt(map, key, fallback); }
+  static bool flag(const Node* map, std::string_view key) {
+    const Node* v = map ? map->find(key) : nullptr;
+    return v && v->truthy();
+  }
+  static std::vector<std::string> strings(const Node* list) {
+    std::vector<std::string> out;
+    if (list == nullptr || !list->isSequence()) return out;
+    for (const Node* item : list->resolved()->items) {
+      if (item->isScalar()) out.push_back(item->resolved()->text);
+    }
+    return out;
+  }
+
+  unsigned types(const Node* node, std::string_view where) {
+    if (node == nullptr) return kAnyType;
+    unsigned bits = 0;
+    std::vector<std::string> names =
+        node->isSequence() ? strings(node) : std::vector<std::string>{node->resolved()->text};
+    for (const auto& name : names) {
+      if (name == "null") bits |= kNull;
+      else if (name == "bool") bits |= kBool;
+      else if (name == "int") bits |= kInt;
+      else if (name == "float") bits |= kFloat;
+      else if (name == "number") bits |= kInt | kFloat;
+      else if (name == "string") bits |= kString;
+      else if (name == "map") bits |= kMap;
+      else if (name == "list") bits |= kList;
+      else if (name == "any") bits |= kAnyType;
+      else error(std::string(where) + ": unknown type `" + name + "`");
+    }
+    return bits ? bits : kAnyType;
+  }
+
+  void catalog() {
+    const Node* root = load("rules/catalog.json");
+    const Node* rules = root ? root->find("rules") : nullptr;
+    if (rules == nullptr || !rules->isSequence()) return error("rules/catalog.yaml: no rules list");
+    for (const Node* entry : rules->resolved()->items) {
+      RuleInfo rule;
+      rule.code = str(entry, "code");
+      rule.name = str(entry, "name");
+      rule.title = str(entry, "title");
+      rule.summary = str(entry, "summary");
+      rule.anchor = str(entry, "anchor");
+      rule.source = str(entry, "source");
+      auto severity = parseSeverity(str(entry, "severity"));
+      if (!severity) error("rules/catalog.yaml: " + rule.code + ": bad severity");
+      rule.severity = severity.value_or(Severity::Warning);
+      if (auto page = embeddedFile("docs/rules/" + rule.code + ".md")) rule.page = *page;
+      k_.catalog.add(std::move(rule));
+    }
+  }
+
+  void schema() {
+    const Node* root = load("rules/ai-toolkit/schema.json");
+    if (root == nullptr) return;
+    keepLoaded();  // KeySpec::defaultValue points at the defaults' nodes
+    if (const Node* sets = root->find("value_sets"); sets && sets->isMapping()) {
+      for (const auto& [key, value] : sets->allEntries()) {
+        ValueSet set;
+        set.name = key->resolved()->text;
+        set.values = strings(value->find("values"));
+        set.prefixes = strings(value->find("prefixes"));
+        set.caseInsensitive = flag(value, "case_insensitive");
+        k_.schema.addValueSet(std::move(set));
+      }
+    }
+    const Node* sections = root->find("sections");
+    if (sections == nullptr || !sections->isMapping()) return error("schema.yaml: no sections");
+    for (const auto& [key, value] : sections->allEntries()) {
+      SectionSpec section;
+      section.name = key->resolved()->text;
+      section.source = str(value, "source");
+      section.open = flag(value, "open");
+      if (const Node* keys = value->find("keys"); keys && keys->isMapping()) {
+        for (const auto& [k, spec] : keys->allEntries()) section.keys.push_back(keySpec(section.name, k, spec));
+      }
+      k_.schema.addSection(std::move(section));
+    }
+    checkReferences();
+  }
+
+  KeySpec keySpec(const std::string& section, const Node* key, const Node* spec) {
+    KeySpec ks;
+    ks.name = key->resolved()->text;
+    const std::string where = "schema.yaml: " + section + "." + ks.name;
+    ks.types = types(spec->find("type"), where);
+    ks.section = str(spec, "section");
+    if (const Node* items = spec->find("items")) {
+      if (items->isMapping()) {
+        ks.itemSection = str(items, "section");
+        ks.itemTypes = kMap;
+      } else {
+        ks.itemTypes = types(items, where);
+      }
+    }
+    if (const MapEntry* def = spec->findEntry("default")) {
+      ks.hasDefault = true;
+      ks.defaultValue = def->value;
+    }
+    ks.nullable = flag(spec, "nullable");
+    ks.valueSet = str(spec, "values");
+    if (const Node* min = spec->find("min"); min && min->isNumber()) ks.min = min->number();
+    if (const Node* max = spec->find("max"); max && max->isNumber()) ks.max = max->number();
+    ks.exclusiveMin = flag(spec, "exclusive_min");
+    ks.required = flag(spec, "required");
+    ks.deprecated = str(spec, "deprecated");
+    ks.memory = flag(spec, "memory");
+    ks.doc = str(spec, "doc");
+    if (const Node* n = spec->find("min_items"); n && n->isNumber()) ks.minItems = static_cast<std::size_t>(n->number());
+    return ks;
+  }
+
+  void checkReferences() {
+    for (const auto& [name, section] : k_.schema.sections()) {
+      for (const auto& key : section.keys) {
+        for (const auto& ref : {key.section, key.itemSection}) {
+          if (!ref.empty() && !k_.schema.section(ref)) error("schema.yaml: " + name + "." + key.name + ": no section `" + ref + "`");
+        }
+        if (!key.valueSet.empty() && !k_.schema.valueSet(key.valueSet)) {
+          error("schema.yaml: " + name + "." + key.name + ": no value set `" + key.valueSet + "`");
+        }
+      }
+    }
+  }
+
+  static void denoiserFields(Denoiser& n, const Node* d) {
+    // Absent fields keep the value already there (a variant inherits its arch's).
+    n.params = num(d, "params", n.params);
+    n.experts = static_cast<int>(num(d, "experts", n.experts));
+    n.blocks = static_cast<int>(num(d, "blocks", n.blocks));
+    n.hidden = static_cast<int>(num(d, "hidden", n.hidden));
+    n.heads = static_cast<int>(num(d, "heads", n.heads));
+    n.mlpRatio = num(d, "mlp_ratio", n.mlpRatio);
+    n.patch = static_cast<int>(num(d, "patch", n.patch));
+    n.textTokens = static_cast<int>(num(d, "text_tokens", n.textTokens));
+    if (const Node* v = d ? d->find("joint_attention") : nullptr) n.jointAttention = v->truthy();
+    n.largestBlockParams = num(d, "largest_block_params", n.largestBlockParams);
+    n.loraParamsPerRank = num(d, "lora_params_per_rank", n.loraParamsPerRank);
+    n.controlTokenFactor = num(d, "control_token_factor", n.controlTokenFactor);
+    if (const Node* v = d ? d->find("cfg_in_sampling") : nullptr) n.cfgInSampling = v->truthy();
+    if (const Node* v = d ? d->find("quantize_whole_on_gpu") : nullptr) n.quantizeWholeOnGpu = v->truthy();
+    n.unetBytesPerLatentPixel = num(d, "unet_bytes_per_latent_pixel", n.unetBytesPerLatentPixel);
+  }
+
+  void dims(Architecture& a, const Node* entry) {
+    const Node* d = entry->find("denoiser");
+    const Node* vae = entry->find("vae");
+    if (d == nullptr || vae == nullptr) return error("architectures.yaml: " + a.arch + ": no denoiser/vae dimensions");
+    denoiserFields(a.denoiser, d);
+    if (a.denoiser.params <= 0) error("architectures.yaml: " + a.arch + ": denoiser.params missing");
+    if (const Node* variants = entry->find("variants"); variants && variants->isSequence()) {
+      for (const Node* v : variants->resolved()->items) {
+        ArchVariant variant;
+        for (auto m : strings(v->find("match"))) {
+          std::transform(m.begin(), m.end(), m.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+          variant.match.push_back(m);
+        }
+        variant.label = str(v, "label");
+        variant.denoiser = a.denoiser;  // the fields a variant does not name are the arch's
+        denoiserFields(variant.denoiser, v->find("denoiser"));
+        a.variants.push_back(std::move(variant));
+      }
+    }
+    if (const Node* tes = entry->find("text_encoders"); tes && tes->isSequence()) {
+      for (const Node* te : tes->resolved()->items) a.textEncoders.push_back({str(te, "name"), num(te, "params", 0)});
+    }
+    a.vae.family = str(vae, "family");
+    a.vae.params = num(vae, "params", 0);
+    a.vae.latentChannels = static_cast<int>(num(vae, "latent_channels", 4));
+    a.vae.spatial = std::max(1, static_cast<int>(num(vae, "spatial", 8)));
+    a.vae.temporal = std::max(1, static_cast<int>(num(vae, "temporal", 1)));
+    if (const Node* low = entry->find("low_vram_effect"); low && low->isMapping()) {
+      const Node* kind = low->find("kind");
+      a.lowVramKinds = kind && kind->isSequence() ? strings(kind) : std::vector<std::string>{str(low, "kind")};
+    }
+    a.coarse = flag(entry, "coarse");
+    a.dimsSource = str(entry, "dims_source");
+  }
+
+  void gpus() {
+    const Node* root = load("rules/gpus.json");
+    const Node* list = root ? root->find("gpus") : nullptr;
+    if (list == nullptr || !list->isSequence()) return error("gpus.yaml: no gpus list");
+    for (const Node* entry : list->resolved()->items) {
+      Gpu g;
+      g.name = str(entry, "name");
+      g.aliases = strings(entry->find("aliases"));
+      g.vendor = str(entry, "vendor");
+      g.gpuClass = str(entry, "class");
+      g.marketingGb = num(entry, "marketing_gb", 0);
+      g.linuxBytes = static_cast<std::uint64_t>(num(entry, "linux_bytes", 0));
+      g.windowsBytes = static_cast<std::uint64_t>(num(entry, "windows_bytes", 0));
+      g.note = str(entry, "note");
+      if (g.name.empty() || g.linuxBytes == 0) error("gpus.yaml: entry without name or linux_bytes");
+      k_.gpus.add(std::move(g));
+    }
+  }
+
+  void memory() {
+    const Node* root = load("rules/memory.json");
+    if (root == nullptr) return;
+    MemoryModel& m = k_.memory;
+    if (const Node* list = root->find("weight_formats"); list && list->isSequence()) {
+      for (const Node* e : list->resolved()->items) {
+        m.weightFormats.push_back({str(e, "name"), strings(e->find("aliases")), num(e, "bytes_per_param", 2),
+                                   num(e, "full_precision_fraction", 0)});
+      }
+    }
+    if (const Node* list = root->find("optimizers"); list && list->isSequence()) {
+      for (const Node* e : list->resolved()->items) {
+        m.optimizers.push_back({str(e, "name"), flag(e, "prefix"), num(e, "state_bytes_per_param", 8)});
+      }
+    }
+    if (const Node* list = root->find("vae"); list && list->isSequence()) {
+      for (const Node* e : list->resolved()->items) {
+        m.vaes.push_back({str(e, "family"), num(e, "decode_k", 2200), num(e, "encode_k", 1100),
+                          static_cast<int>(num(e, "video_frames_in_flight", 1))});
+      }
+    }
+    if (m.weightFormats.empty() || m.optimizers.empty() || m.vaes.empty()) error("memory.yaml: empty format/optimizer/vae lists");
+    if (const Node* emb = root->find("text_encoder_embeddings"); emb && emb->isMapping()) {
+      for (const auto& [k, v] : emb->allEntries()) {
+        if (v->isNumber()) m.textEncoderEmbeddings.emplace_back(k->resolved()->text, v->number());
+      }
+    }
+    const Node* ara = root->find("accuracy_recovery_adapter");
+    m.araFractionOfBase = num(ara, "fraction_of_base_params", 0);
+    const Node* t = root->find("trainable");
+    m.loraWeightBytes = num(t, "lora_weight_bytes", 4);
+    m.loraGradBytes = num(t, "lora_grad_bytes", 4);
+    if (const Node* ema = t ? t->find("ema_resident") : nullptr) m.emaResident = ema->truthy();
+    const Node* a = root->find("activations");
+    m.checkpointBytesPerTokenChannel = num(a, "checkpoint_bytes_per_token_channel", 2);
+    m.blockBytesPerTokenChannel = num(a, "block_bytes_per_token_channel", 40);
+    m.activationMultiplier = num(a, "multiplier", 1.3);
+    m.inferenceBytesPerTokenChannel = num(a, "inference_bytes_per_token_channel", 12);
+    m.unetBytesPerLatentPixelCheckpointed = num(a, "unet_bytes_per_latent_pixel_checkpointed", 0);
+    m.unetBytesPerLatentPixelFull = num(a, "unet_bytes_per_latent_pixel_full", 0);
+    const Node* o = root->find("overheads");
+    m.cudaContextBytes = num(o, "cuda_context_bytes", m.cudaContextBytes);
+    m.allocatorFraction = num(o, "allocator_fraction", m.allocatorFraction);
+    m.layerOffloadRingLinears = static_cast<int>(num(o, "layer_offload_ring_linears", 4));
+    const Node* u = root->find("uncertainty");
+    m.uncertaintyWeights = num(u, "weights", m.uncertaintyWeights);
+    m.uncertaintyTrainable = num(u, "trainable", m.uncertaintyTrainable);
+    m.uncertaintyActivations = num(u, "activations", m.uncertaintyActivations);
+    m.uncertaintyVae = num(u, "vae", m.uncertaintyVae);
+    m.uncertaintyFixedFraction = num(u, "fixed_bytes", m.uncertaintyFixedFraction);
+    m.uncertaintyCoarseExtra = num(u, "coarse_model_extra", m.uncertaintyCoarseExtra);
+  }
+
+  void architectures() {
+    const Node* root = load("rules/ai-toolkit/architectures.json");
+    const Node* list = root ? root->find("architectures") : nullptr;
+    if (list == nullptr || !list->isSequence()) return error("architectures.yaml: no architectures list");
+    for (const Node* entry : list->resolved()->items) {
+      Architecture a;
+      a.arch = str(entry, "arch");
+      a.aliases = strings(entry->find("aliases"));
+      a.legacyFlag = str(entry, "legacy_flag");
+      a.label = str(entry, "label");
+      a.kind = str(entry, "kind");
+      if (const Node* bd = entry->find("bucket_divisibility"); bd && bd->isNull()) {
+        a.bucketDivisibility = 0;  // not pixel-bucketed (audio)
+      } else if (bd && bd->isNumber()) {
+        a.bucketDivisibility = static_cast<int>(bd->number());
+      }
+      if (const Node* grid = entry->find("frame_grid"); grid && grid->isMapping()) {
+        FrameGrid g;
+        if (const Node* m = grid->find("multiple"); m && m->isNumber()) g.multiple = std::max(1, static_cast<int>(m->number()));
+        if (const Node* o = grid->find("offset"); o && o->isNumber()) g.offset = static_cast<int>(o->number());
+        a.frameGrid = g;
+      }
+      a.fluxFamily = flag(entry, "flux_family");
+      a.wanFamily = flag(entry, "wan_family");
+      a.layerOffloading = flag(entry, "layer_offloading");
+      a.lowVram = flag(entry, "low_vram");
+      a.cannotUnloadTe = flag(entry, "cannot_unload_te");
+      a.source = str(entry, "source");
+      if (a.arch.empty()) error("architectures.yaml: entry without arch");
+      dims(a, entry);
+      k_.architectures.add(std::move(a));
+    }
+  }
+
+  void webui() {
+    const Node* root = load("rules/webui.json");
+    if (root == nullptr) return;
+    WebUiKnowledge& w = k_.webui;
+    const Node* c = root->find("constants");
+    w.displayBytes = num(c, "display_bytes", 0);
+    w.vaeDecodeBytesPerPixel = num(c, "vae_decode_bytes_per_pixel", w.vaeDecodeBytesPerPixel);
+    w.vaeDecodeSource = str(c, "vae_decode_source");
+    w.forgeInferenceBytes = num(c, "forge_inference_bytes", w.forgeInferenceBytes);
+    w.comfyInferenceBytes = num(c, "comfy_inference_bytes", w.comfyInferenceBytes);
+    w.comfyReserveBytes = num(c, "comfy_reserve_bytes", w.comfyReserveBytes);
+    w.unetActSource = str(c, "unet_act_source");
+    w.medvramSpeed = str(c, "medvram_speed");
+    w.lowvramSpeed = str(c, "lowvram_speed");
+    auto list = [&](std::string_view key) -> std::vector<const Node*> {
+      const Node* l = root->find(key);
+      if (l == nullptr || !l->isSequence()) {
+        error("webui.yaml: no " + std::string(key) + " list");
+        return {};
+      }
+      return l->resolved()->items;
+    };
+    for (const Node* e : list("attention")) {
+      w.attention.push_back({str(e, "id"), str(e, "label"), num(e, "score_factor", 0), flag(e, "adaptive"),
+                             num(e, "need_factor", 3), static_cast<int>(num(e, "max_slices", 64)), flag(e, "patches_vae")});
+    }
+    for (const Node* e : list("families")) {
+      GenerationFamily f;
+      f.id = str(e, "id");
+      f.aliases = strings(e->find("aliases"));
+      f.arch = str(e, "arch");
+      f.tools = strings(e->find("tools"));
+      const Node* attention = e->find("attention");
+      f.attentionHeads = static_cast<int>(num(attention, "heads", 0));
+      f.attentionDownsample = std::max(1, static_cast<int>(num(attention, "downsample", 8)));
+      f.unetActBytesPerLatentPixel = num(e, "unet_act_bytes_per_latent_pixel", 0);
+      f.lowvramBlockParams = num(e, "lowvram_block_params", 0);
+      f.vaeFp16Overflows = flag(e, "vae_fp16_overflows");
+      if (k_.architectures.find(f.arch) == nullptr) error("webui.yaml: family " + f.id + ": unknown arch " + f.arch);
+      w.families.push_back(std::move(f));
+    }
+    for (const Node* e : list("controlnets")) {
+      w.controlnets.push_back({str(e, "id"), strings(e->find("match")), str(e, "family"), num(e, "params", 0), str(e, "label")});
+    }
+    w.preprocessorActBytesPerPixel = num(root, "preprocessor_act_bytes_per_pixel", w.preprocessorActBytesPerPixel);
+    w.preprocessorResolution = static_cast<int>(num(root, "preprocessor_resolution", w.preprocessorResolution));
+    for (const Node* e : list("preprocessors")) {
+      w.preprocessors.push_back({str(e, "id"), strings(e->find("match")), num(e, "bytes", 0)});
+    }
+    for (const Node* e : list("flags")) {
+      WebUiFlag f;
+      f.name = str(e, "name");
+      f.tools = strings(e->find("tools"));
+      f.ignoredBy = strings(e->find("ignored_by"));
+      f.takesValue = flag(e, "value");
+      f.effect = str(e, "effect");
+      f.note = str(e, "note");
+      f.deprecated = str(e, "deprecated");
+      if (f.effect.starts_with("attention:") && w.backend(f.effect.substr(10)) == nullptr) {
+        error("webui.yaml: flag " + f.name + ": unknown attention backend");
+      }
+      w.flags.push_back(std::move(f));
+    }
+  }
+
+ private:
+  Knowledge& k_;
+  std::unique_ptr<Document> loaded_;
+};
+
+std::unique_ptr<Knowledge> build() {
+  auto k = std::make_unique<Knowledge>();
+  Loader loader(*k);
+  loader.catalog();
+  loader.architectures();
+  loader.gpus();
+  loader.memory();
+  loader.webui();
+  loader.schema();  // last: the only file kept, it reuses the memory the others freed
+  return k;
+}
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+const Knowledge& knowledge() {
+  static const std::unique_ptr<Knowledge> instance = build();
+  return *instance;
+}
+
+// ---- small lookups ------------------------------------------------------------------------------
+
+std::string_view toString(Severity severity) {
+  switch (severity) {
+    case Severity::Info: return "info";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+  }
+  return "error";
+}
+
+std::optional<Severity> parseSeverity(std::string_view text) {
+  if (text == "info") return Severity::Info;
+  if (text == "warning") return Severity::Warning;
+  if (text == "error") return Severity::Error;
+  return std::nullopt;
+}
+
+const RuleInfo* Catalog::find(std::string_view codeOrName) const {
+  for (const auto& rule : rules_) {
+    if (equalsIgnoreCase(rule.code, codeOrName) || rule.name == codeOrName) return &rule;
+  }
+  return nullptr;
+}
+
+bool KeySpec::acceptsNull() const {
+  return nullable || (types & kNull) || (hasDefault && defaultValue && defaultValue->isNull());
+}
+
+const KeySpec* SectionSpec::find(std::string_view key) const {
+  for (const auto& spec : keys) {
+    if (spec.name == key) return &spec;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> SectionSpec::keyNames() const {
+  std::vector<std::string> names;
+  for (const auto& spec : keys) names.push_back(spec.name);
+  return names;
+}
+
+bool ValueSet::accepts(std::string_view value) const {
+  auto same = [&](std::string_view a, std::string_view b) { return caseInsensitive ? equalsIgnoreCase(a, b) : a == b; };
+  for (const auto& v : values) {
+    if (same(v, value)) return true;
+  }
+  for (const auto& p : prefixes) {
+    if (value.size() >= p.size() && same(p, value.substr(0, p.size()))) return true;
+  }
+  return false;
+}
+
+const SectionSpec* Schema::section(std::string_view name) const {
+  auto it = sections_.find(std::string(name));
+  return it == sections_.end() ? nullptr : &it->second;
+}
+
+const ValueSet* Schema::valueSet(std::string_view name) const {
+  auto it = valueSets_.find(std::string(name));
+  return it == valueSets_.end() ? nullptr : &it->second;
+}
+
+std::string describeTypes(unsigned types) {
+  static const std::pair<unsigned, const char*> names[] = {
+      {kBool, "a boolean"}, {kInt, "an integer"}, {kFloat, "a number"}, {kString, "a string"},
+      {kMap, "a mapping"},  {kList, "a list"},    {kNull, "null"}};
+  if ((types & kAnyType) == kAnyType) return "any value";
+  std::vector<std::string> parts;
+  for (const auto& [bit, name] : names) {
+    if (bit == kInt && (types & kFloat)) continue;  // "a number" covers both
+    if (types & bit) parts.emplace_back(name);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += i + 1 == parts.size() ? " or " : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
+unsigned typeBitOf(const Node* value) {
+  const Node* v = value->resolved();
+  switch (v->kind) {
+    case NodeKind::Mapping: return kMap;
+    case NodeKind::Sequence: return kList;
+    case NodeKind::Null:
+    case NodeKind::Alias: return kNull;
+    case NodeKind::Scalar: break;
+  }
+  switch (v->type) {
+    case ScalarType::Null: return kNull;
+    case ScalarType::Bool: return kBool;
+    case ScalarType::Int: return kInt;
+    case ScalarType::Float: return kFloat;
+    case ScalarType::String: return kString;
+  }
+  return kNull;
+}
+
+bool typeAccepts(unsigned types, const Node* value) {
+  const unsigned actual = typeBitOf(value);
+  return (types & actual) != 0 || (actual == kInt && (types & (kFloat | kBool)) != 0);
+}
+
+bool Architecture::lowVramDoes(std::string_view kind) const {
+  return std::find(lowVramKinds.begin(), lowVramKinds.end(), kind) != lowVramKinds.end();
+}
+
+const ArchVariant* Architecture::variantFor(std::string_view model) const {
+  std::string lower(model);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const auto& v : variants) {
+    for (const auto& m : v.match) {
+      if (!m.empty() && lower.find(m) != std::string::npos) return &v;
+    }
+  }
+  return nullptr;
+}
+
+double Architecture::textEncoderParams() const {
+  double total = 0;
+  for (const auto& te : textEncoders) total += te.params;
+  return total;
+}
+
+std::string normalizeGpuName(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  for (std::string_view vendor : {"nvidia", "geforce", "amd", "radeon", "apple"}) {
+    if (out.starts_with(vendor) && out.size() > vendor.size()) out.erase(0, vendor.size());
+  }
+  return out;
+}
+
+const Gpu* GpuCatalog::find(std::string_view name) const {
+  const std::string wanted = normalizeGpuName(name);
+  for (const auto& gpu : all_) {
+    if (normalizeGpuName(gpu.name) == wanted) return &gpu;
+    for (const auto& alias : gpu.aliases) {
+      if (normalizeGpuName(alias) == wanted) return &gpu;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string> GpuCatalog::names() const {
+  std::vector<std::string> out;
+  for (const auto& gpu : all_) out.push_back(gpu.name);
+  return out;
+}
+
+const WeightFormat* MemoryModel::format(std::string_view name) const {
+  name = name.substr(0, name.find('|'));
+  for (const auto& f : weightFormats) {
+    if (equalsIgnoreCase(f.name, name)) return &f;
+    for (const auto& alias : f.aliases) {
+      if (equalsIgnoreCase(alias, name)) return &f;
+    }
+  }
+  return nullptr;
+}
+
+const OptimizerState* MemoryModel::optimizer(std::string_view name) const {
+  const OptimizerState* best = nullptr;
+  for (const auto& o : optimizers) {
+    if (equalsIgnoreCase(o.name, name)) return &o;
+    if (o.prefix && name.size() >= o.name.size() && equalsIgnoreCase(o.name, name.substr(0, o.name.size())) &&
+        (best == nullptr || o.name.size() > best->name.size())) {
+      best = &o;
+    }
+  }
+  return best;
+}
+
+const VaeConstants* MemoryModel::vae(std::string_view family) const {
+  for (const auto& v : vaes) {
+    if (v.family == family) return &v;
+  }
+  return nullptr;
+}
+
+double MemoryModel::embeddingParams(std::string_view textEncoder) const {
+  for (const auto& [name, params] : textEncoderEmbeddings) {
+    if (name == textEncoder) return params;
+  }
+  return 0;
+}
+
+std::string FrameGrid::describe() const {
+  return std::to_string(multiple) + "n+" + std::to_string(offset);
+}
+
+long FrameGrid::nearestBelow(long frames) const {
+  if (frames < offset) return offset;
+  return offset + ((frames - offset) / multiple) * multiple;
+}
+
+const Architecture* Architectures::find(std::string_view name) const {
+  name = name.substr(0, name.find(':'));
+  for (const auto& a : all_) {
+    if (a.arch == name) return &a;
+    for (const auto& alias : a.aliases) {
+      if (alias == name) return &a;
+    }
+  }
+  return nullptr;
+}
+
+const Architecture* Architectures::byLegacyFlag(std::string_view flag) const {
+  for (const auto& a : all_) {
+    if (!a.legacyFlag.empty() && a.legacyFlag == flag) return &a;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Architectures::names() const {
+  std::vector<std::string> out;
+  for (const auto& a : all_) {
+    out.push_back(a.arch);
+    out.insert(out.end(), a.aliases.begin(), a.aliases.end());
+  }
+  return out;
+}
+
+}  // namespace oomlint

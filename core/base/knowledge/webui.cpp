@@ -1,0 +1,103 @@
+#include "base/knowledge/webui.h"
+
+#include <algorithm>
+
+#include "base/text/ascii.h"
+
+namespace oomlint {
+
+namespace {
+
+bool contains(const std::vector<std::string>& list, std::string_view value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+}  // namespace
+
+std::string_view toString(WebUiTool tool) {
+  switch (tool) {
+    case WebUiTool::A1111: return "a1111";
+    case WebUiTool::Forge: return "forge";
+    case WebUiTool::ComfyUi: return "comfyui";
+  }
+  return "a1111";
+}
+
+std::string_view displayName(WebUiTool tool) {
+  switch (tool) {
+    case WebUiTool::A1111: return "AUTOMATIC1111";
+    case WebUiTool::Forge: return "Forge";
+    case WebUiTool::ComfyUi: return "ComfyUI";
+  }
+  return "AUTOMATIC1111";
+}
+
+bool parseWebUiTool(std::string_view text, WebUiTool& tool) {
+  const std::string t = lowercase(text);
+  if (t == "a1111" || t == "automatic1111" || t == "webui" || t == "sd-webui" || t == "stable-diffusion-webui") {
+    tool = WebUiTool::A1111;
+  } else if (t == "forge" || t == "sd-webui-forge" || t == "stable-diffusion-webui-forge") {
+    tool = WebUiTool::Forge;
+  } else if (t == "comfyui" || t == "comfy") {
+    tool = WebUiTool::ComfyUi;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool WebUiFlag::existsIn(WebUiTool tool) const { return contains(tools, toString(tool)); }
+bool WebUiFlag::ignoredIn(WebUiTool tool) const { return contains(ignoredBy, toString(tool)); }
+bool GenerationFamily::runsIn(WebUiTool tool) const { return contains(tools, toString(tool)); }
+
+const WebUiFlag* WebUiKnowledge::flag(std::string_view name) const {
+  for (const auto& f : flags) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+const AttentionBackend* WebUiKnowledge::backend(std::string_view id) const {
+  for (const auto& b : attention) {
+    if (b.id == id) return &b;
+  }
+  return nullptr;
+}
+
+const GenerationFamily* WebUiKnowledge::family(std::string_view nameOrAlias) const {
+  const std::string wanted = lowercase(nameOrAlias);
+  for (const auto& f : families) {
+    if (f.id == wanted || contains(f.aliases, wanted)) return &f;
+  }
+  return nullptr;
+}
+
+const ControlNetModel* WebUiKnowledge::controlnet(std::string_view modelName, std::string_view family) const {
+  const std::string name = lowercase(modelName);
+  const ControlNetModel* any = nullptr;
+  for (const auto& c : controlnets) {
+    const bool matches = std::any_of(c.match.begin(), c.match.end(),
+                                     [&](const std::string& m) { return name.find(m) != std::string::npos; });
+    if (!matches) continue;
+    if (c.family == family || c.family == "any") return &c;
+    if (any == nullptr) any = &c;
+  }
+  if (any != nullptr) return any;
+  // An unrecognised name: the family's full ControlNet, the conservative choice.
+  for (const auto& c : controlnets) {
+    if (c.family == family && c.id.ends_with("-controlnet")) return &c;
+  }
+  return nullptr;
+}
+
+const Preprocessor* WebUiKnowledge::preprocessor(std::string_view module) const {
+  const std::string name = lowercase(module);
+  for (const auto& p : preprocessors) {
+    if (std::any_of(p.match.begin(), p.match.end(), [&](const std::string& m) { return name.find(m) != std::string::npos; })) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace oomlint

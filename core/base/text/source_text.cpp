@@ -1,0 +1,126 @@
+#include "base/text/source_text.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+namespace oomlint {
+
+namespace {
+constexpr std::size_t kCheckpoint = 64;
+bool isLead(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
+}  // namespace
+
+SourceText::SourceText(std::string text) : text_(std::move(text)) {
+  const std::size_t size = text_.size();
+  const bool ascii = std::all_of(text_.begin(), text_.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  if (!ascii) {
+    codePointCheckpoints_.reserve(size / kCheckpoint + 1);
+    std::size_t count = 0;
+    for (std::size_t block = 0; block < size; block += kCheckpoint) {
+      codePointCheckpoints_.push_back(count);
+      const std::size_t end = std::min(size, block + kCheckpoint);
+      for (std::size_t i = block; i < end; ++i) count += isLead(text_[i]);
+    }
+  }
+  lineStarts_.push_back(0);
+  const char* data = text_.data();
+  if (std::memchr(data, '\r', size) == nullptr) {
+    for (const char* p = data; (p = static_cast<const char*>(std::memchr(p, '\n', size - (p - data)))) != nullptr;) {
+      lineStarts_.push_back(static_cast<std::size_t>(++p - data));
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < size; ++i) {
+    // A lone '\r' (old Mac) counts as a line break too, as it does for YAML.
+    if (data[i] == '\n' || (data[i] == '\r' && (i + 1 >= size || data[i + 1] != '\n'))) lineStarts_.push_back(i + 1);
+  }
+}
+
+std::size_t SourceText::lineStart(int line) const {
+  if (line < 1) return 0;
+  if (line > lineCount()) return text_.size();
+  return lineStarts_[static_cast<std::size_t>(line - 1)];
+}
+
+std::string_view SourceText::line(int line) const {
+  if (line < 1 || line > lineCount()) return {};
+  std::size_t begin = lineStart(line);
+  std::size_t end = line < lineCount() ? lineStart(line + 1) : text_.size();
+  while (end > begin && (text_[end - 1] == '\n' || text_[end - 1] == '\r')) --end;
+  return std::string_view(text_).substr(begin, end - begin);
+}
+
+std::size_t SourceText::codePointsBefore(std::size_t offset) const {
+  if (codePointCheckpoints_.empty()) return offset;  // ASCII: one byte per code point
+  const std::size_t block = std::min(offset / kCheckpoint, codePointCheckpoints_.size() - 1);
+  std::size_t count = codePointCheckpoints_[block];
+  // Lead bytes only, so a column is a code point index even in invalid text.
+  for (std::size_t i = block * kCheckpoint; i < offset; ++i) count += isLead(text_[i]);
+  return count;
+}
+
+Position SourceText::positionAt(std::size_t offset) const {
+  offset = std::min(offset, text_.size());
+  auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
+  const int line = static_cast<int>(it - lineStarts_.begin());
+  const std::size_t begin = lineStarts_[static_cast<std::size_t>(line - 1)];
+  const int column = static_cast<int>(codePointsBefore(offset) - codePointsBefore(begin)) + 1;
+  return {line, column, offset};
+}
+
+Range SourceText::rangeOf(std::size_t begin, std::size_t end) const {
+  return {positionAt(begin), positionAt(std::max(begin, end))};
+}
+
+std::optional<std::size_t> firstInvalidUtf8(std::string_view s) {
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    // Skip ASCII eight bytes at a time: configs are almost all ASCII.
+    std::uint64_t word = 0;
+    while (i + 8 <= n && (std::memcpy(&word, s.data() + i, 8), (word & 0x8080808080808080ull) == 0)) i += 8;
+    if (i >= n) break;
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len = 0;
+    unsigned cp = 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      cp = c & 0x07;
+    } else {
+      return i;
+    }
+    if (i + len > n) return i;
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return i;
+    }
+    i += len;
+  }
+  return std::nullopt;
+}
+
+int codePointCount(std::string_view s) {
+  int count = 0;
+  for (char ch : s) {
+    if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) ++count;
+  }
+  return count;
+}
+
+}  // namespace oomlint

@@ -1,0 +1,25 @@
+// What every system's estimator shares: a phase's total and uncertainty, the peak phase and verdict, and
+// the way figures are written into a component's arithmetic.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "base/knowledge/architectures.h"
+#include "base/knowledge/memory_model.h"
+#include "report/estimate.h"
+
+namespace oomlint {
+
+// The phase's peak (its components summed) and uncertainty (each term's share, plus the coarse extra).
+void totalPhase(PhaseEstimate& phase, const MemoryModel& model, bool coarse);
+// The peak phase, and the verdict against the card (DESIGN.md: borderline within the uncertainty).
+void concludeEstimate(Estimate& e);
+
+// The denoiser's tokens for a latent of this size (patches per frame × latent frames).
+std::int64_t imageTokens(const Architecture& arch, long width, long height, int frames);
+
+std::string fixedText(double value, int digits = 2);  // printf's "%.*f"
+std::string paramsText(double params);                // "11.90 B params", "19.3 M params", "512 k params"
+
+}  // namespace oomlint

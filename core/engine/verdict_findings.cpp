@@ -1,0 +1,33 @@
+#include "engine/verdict_findings.h"
+
+namespace oomlint {
+
+const PlanStep* firstNeededStep(const std::vector<PlanStep>& plan) {
+  for (const auto& step : plan) {
+    if (step.needed) return &step;
+  }
+  return nullptr;
+}
+
+void reportVerdict(const Estimate& e, const std::vector<PlanStep>& plan, const VerdictAnchors& anchors, Findings& findings) {
+  if (e.verdict == Verdict::Fits) return;
+  const PhaseEstimate& peak = e.peak();
+  const std::string figures = formatGiB(peak.peakBytes) + " ± " + gib(peak.uncertaintyBytes) + " in " + peak.name + " on " +
+                              e.gpu.describe() + (anchors.context.empty() ? "" : " " + anchors.context);
+  const PlanStep* first = firstNeededStep(plan);
+  const Range at = first ? anchors.verdictRange(*first) : anchors.fallback;
+  const std::string path = first ? first->path : anchors.fallbackPath;
+  const std::string advice = first ? "; first needed change: " + first->path + " " + first->fromJson + " → " + first->toJson : "";
+  if (e.verdict == Verdict::Oom) {
+    findings.report("OL501", at, path, "estimated out of memory: " + anchors.cause + "peak " + figures + advice);
+  } else {
+    findings.report("OL502", at, path, "borderline: peak " + figures + " is within the estimate's uncertainty of the card" + advice);
+  }
+  for (const auto& step : plan) {
+    findings.report("OL503", anchors.stepRange(step), step.path,
+                    "drives the peak: " + step.path + " " + step.fromJson + " → " + step.toJson + " saves " +
+                        formatGiB(step.savesBytes) + (step.needed ? " (needed)" : ""));
+  }
+}
+
+}  // namespace oomlint

@@ -1,0 +1,29 @@
+// The estimate's findings, shared by every input kind: OL501 (out of memory) or OL502 (borderline) at
+// the first needed plan step, naming it, and an OL503 at each plan step's setting. The caller says
+// where things are in its own input.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "report/estimate.h"
+#include "report/findings.h"
+#include "report/plan_step.h"
+
+namespace oomlint {
+
+struct VerdictAnchors {
+  Range fallback;                 // where OL501/OL502 go when no step is needed
+  std::string fallbackPath;       // and their key path then
+  std::function<Range(const PlanStep&)> stepRange;  // where a step's setting is written (OL503)
+  std::function<Range(const PlanStep&)> verdictRange;  // where OL501/OL502 go for the first needed step
+  std::string context;            // appended to the figures ("(Forge, SDXL 1024×1024)"), may be empty
+  std::string cause;              // why it is out of memory when the peak alone does not say ("split attention …; ")
+};
+
+const PlanStep* firstNeededStep(const std::vector<PlanStep>& plan);
+
+void reportVerdict(const Estimate& e, const std::vector<PlanStep>& plan, const VerdictAnchors& anchors, Findings& findings);
+
+}  // namespace oomlint

@@ -1,0 +1,58 @@
+// What a console log says: the out-of-memory failure (kind, phase, step, the figures it printed) and
+// what else the scanner saw. systems/logs/ reads logs into it; report/ and format/ carry it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace oomlint {
+
+// DESIGN.md's log kinds.
+enum class OomKind { None, CudaAlloc, CudaError, CublasAlloc, HipAlloc, MpsAlloc, ComfyAlloc, HostRam };
+std::string_view toString(OomKind kind);
+
+// Figures of the last OOM message, in bytes; each only when the message printed it.
+struct OomNumbers {
+  std::optional<std::int64_t> triedToAllocate;
+  std::optional<std::int64_t> totalCapacity;
+  std::optional<std::int64_t> free;
+  std::optional<std::int64_t> allocatedByPytorch;
+  std::optional<std::int64_t> reservedUnallocated;
+  std::optional<std::int64_t> processInUse;
+  std::int64_t otherProcesses = 0;  // "Process N has X memory in use" for other processes, summed
+  bool operator==(const OomNumbers&) const = default;
+};
+
+struct LogAnalysis {
+  bool oom = false;
+  OomKind kind = OomKind::None;
+  std::string phase = "none";        // DESIGN.md phase id, or "unknown" / "none"
+  std::optional<long> step;          // training step being run
+  bool gpuStateSuspect = false;
+  std::string gpuStateReason;
+  OomNumbers numbers;
+  int oomLine = 0;                   // 1-based line of the last OOM message
+  std::string oomText;               // that line (trimmed, at most 400 bytes)
+  int skippedBatches = 0;            // AI Toolkit's "skipping batch k/3" banners
+  bool abortedAfterRetries = false;  // "OOM during training step 3 times in a row"
+  bool continuedAfterOom = false;    // training steps completed after a skipped batch
+  // The generation UI that wrote the log ("a1111", "forge", "comfyui"; empty for trainers and the
+  // unknown), and the flags it was launched with ("Launching Web UI with arguments: …").
+  std::string tool;
+  std::string launchArgs;
+  // A memory manager kept weights in system RAM (ComfyUI "loaded partially", Forge "Swap Loaded"): slow,
+  // not an OOM. The bytes when the line says them (0 when it does not), and where.
+  bool offloaded = false;
+  std::int64_t offloadedBytes = 0;
+  int offloadLine = 0;
+  std::string offloadText;
+  std::string failure;               // the error a run died of when it was not an OOM
+  int failureLine = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t lines = 0;
+  bool operator==(const LogAnalysis&) const = default;
+};
+
+}  // namespace oomlint

@@ -1,0 +1,36 @@
+// OL307 preservation-conflict, OL308 preservation-requirements.
+#include "systems/aitk/checks/checks.h"
+#include "systems/aitk/checks/util.h"
+
+namespace oomlint {
+
+void checkPreservation(const TrainerProcess& p, Findings& findings) {
+  const Section& t = p.train;
+  const bool dop = t.flag("diff_output_preservation");
+  const bool bpp = t.flag("blank_prompt_preservation");
+  const bool network = p.network.present();
+  if (dop && bpp) {
+    findings.report("OL307", t.keyRange("blank_prompt_preservation"), t.pathOf("blank_prompt_preservation"),
+                    "AI Toolkit raises \"Cannot use both differential output preservation and blank prompt preservation "
+                    "at the same time\"; turn one off");
+  }
+  auto need = [&](std::string_view key, const std::string& what) {
+    findings.report("OL308", t.keyRange(key), t.pathOf(key), what);
+  };
+  if (dop && p.process.string("trigger_word").empty()) {
+    need("diff_output_preservation", "AI Toolkit raises \"diff_output_preservation requires a trigger_word to be set\": "
+                                     "set the process's trigger_word");
+  }
+  if (dop && !network) {
+    need("diff_output_preservation", "AI Toolkit raises \"diff_output_preservation requires a network to be set\": "
+                                     "it trains a LoRA/LoKr, so add a network section");
+  }
+  if (dop && t.flag("train_text_encoder")) {
+    need("diff_output_preservation", "AI Toolkit raises \"diff_output_preservation is not supported with train_text_encoder\"");
+  }
+  if (bpp && !network) {
+    need("blank_prompt_preservation", "AI Toolkit raises \"blank_prompt_preservation requires a network to be set\"");
+  }
+}
+
+}  // namespace oomlint

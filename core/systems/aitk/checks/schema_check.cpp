@@ -1,0 +1,300 @@
+// OL105, OL201-OL206, OL208: every key against rules/ai-toolkit/schema.yaml, in one walk.
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+#include "systems/aitk/checks/checks.h"
+#include "base/document/scalar_resolver.h"
+#include "base/knowledge/knowledge.h"
+#include "base/text/suggest.h"
+
+namespace oomlint {
+
+namespace {
+
+// Sections a misplaced key is most often meant for, in the order they are suggested.
+constexpr std::string_view kTrainerSections[] = {"model", "train", "sample", "network", "save", "dataset", "process", "logging"};
+
+std::string quote(std::string_view s) { return "`" + std::string(s) + "`"; }
+
+// How a key is named in messages: its last two path segments ("network.type", "datasets[0].type").
+std::string shortPath(std::string_view path) {
+  const auto last = path.rfind('.');
+  if (last == std::string_view::npos || last == 0) return std::string(path);
+  const auto previous = path.rfind('.', last - 1);
+  return std::string(previous == std::string_view::npos ? path : path.substr(previous + 1));
+}
+
+std::string describeValue(const Node* v) {
+  v = v->resolved();
+  switch (v->kind) {
+    case NodeKind::Mapping: return "a mapping";
+    case NodeKind::Sequence: return "a list";
+    case NodeKind::Null: return "null (an empty value)";
+    case NodeKind::Alias: return "an alias";
+    case NodeKind::Scalar: break;
+  }
+  switch (v->type) {
+    case ScalarType::Null: return "null (an empty value)";
+    case ScalarType::Bool: return std::string("the boolean ") + (v->boolValue ? "true" : "false");
+    case ScalarType::Int: return "the integer " + v->text;
+    case ScalarType::Float: return "the float " + v->text;
+    case ScalarType::String: return "the string \"" + v->text + "\"";
+  }
+  return "a value";
+}
+
+class SchemaWalker {
+ public:
+  explicit SchemaWalker(Findings& findings) : k_(knowledge()), findings_(findings) {}
+
+  void walk(const Node* root) {
+    const SectionSpec* rootSpec = k_.schema.section("root");
+    if (rootSpec == nullptr || root == nullptr || !root->isMapping()) return;
+    Range start{root->range.start, root->range.start};
+    if (const MapEntry* job = root->findEntry("job"); job && job->value->isScalar()) {
+      const std::string& type = job->value->resolved()->text;
+      trainingJob_ = type == "extension" || type == "train";
+      if (!trainingJob_ && k_.schema.valueSet("job_type") && k_.schema.valueSet("job_type")->accepts(type)) {
+        findings_.report("OL208", job->value->range, "job",
+                         "`job: " + type + "` is not a training job; oomlint checks only its top level");
+      }
+    }
+    walkSection(root, *rootSpec, "", start);
+  }
+
+ private:
+  void walkSection(const Node* map, const SectionSpec& spec, const std::string& path, Range anchor) {
+    map = map->resolved();
+    if (!visited_.insert({map, &spec}).second) return;  // an alias target is checked once
+    if (spec.name == "process" && !isTrainer(map, path)) return;
+    for (const auto& entry : map->allEntries()) {
+      const Node* key = entry.key->resolved();
+      if (key->kind != NodeKind::Scalar) {
+        findings_.report("OL202", entry.key->range, path, "keys must be plain names; this key is " + describeValue(key));
+        continue;
+      }
+      const std::string childPath = path.empty() ? key->text : path + "." + key->text;
+      if (const KeySpec* ks = spec.find(key->text)) {
+        checkValue(entry, *ks, childPath);
+      } else if (!spec.open) {
+        reportUnknown(entry, spec, childPath);
+      }
+    }
+    for (const auto& ks : spec.keys) {
+      if (ks.required && map->findEntry(ks.name) == nullptr) {
+        findings_.report("OL205", anchor, path.empty() ? ks.name : path + "." + ks.name,
+                         "missing required key " + quote(ks.name) + (path.empty() ? " at the top level" : " in " + quote(path)) +
+                             "; AI Toolkit refuses to start without it");
+      }
+    }
+    if (spec.name == "process" && map->findEntry("model") == nullptr) {
+      findings_.report("OL205", anchor, path + ".model",
+                       "this trainer process has no `model` section; AI Toolkit raises \"name_or_path must be specified\"");
+    }
+  }
+
+  // Only trainer processes of training jobs are checked past their type: other process kinds have
+  // schemas of their own that oomlint does not model.
+  bool isTrainer(const Node* map, const std::string& path) {
+    if (!trainingJob_) return false;
+    const MapEntry* type = map->findEntry("type");
+    if (type == nullptr || !type->value->isScalar()) return true;  // the walk reports the missing/bad type
+    const std::string& name = type->value->resolved()->text;
+    if (isTrainerProcessType(name)) return true;
+    const ValueSet* known = k_.schema.valueSet("process_type");
+    if (known != nullptr && known->accepts(name)) {
+      findings_.report("OL208", type->value->range, path + ".type",
+                       "process type " + quote(name) + " is not a trainer; oomlint checks only trainer processes, so its "
+                       "settings are not checked");
+    } else if (const KeySpec* spec = k_.schema.section("process") ? k_.schema.section("process")->find("type") : nullptr) {
+      checkScalar(type->value, *spec, path + ".type", quote("type"));
+    }
+    return false;
+  }
+
+  void reportUnknown(const MapEntry& entry, const SectionSpec& spec, const std::string& path) {
+    const std::string& name = entry.key->resolved()->text;
+    std::string message = "unknown key " + quote(name) + " in " + quote(spec.name) + ": AI Toolkit ignores it silently";
+    if (auto near = closestMatch(name, spec.keyNames())) {
+      message += "; did you mean " + quote(*near) + "?";
+      // Say what actually runs meanwhile: the intended key at its default.
+      const KeySpec* intended = spec.find(*near);
+      if (intended && intended->hasDefault && intended->defaultValue && intended->defaultValue->isScalar() &&
+          !intended->defaultValue->isNull()) {
+        message += " (as written, " + quote(*near) + " keeps its default, " + intended->defaultValue->resolved()->text + ")";
+      }
+    } else if (auto home = sectionHolding(name, spec.name)) {
+      message += "; " + quote(name) + " is a setting of " + quote(*home) + ": move it there";
+    }
+    findings_.report("OL201", entry.key->range, path, message);
+  }
+
+  std::optional<std::string> sectionHolding(std::string_view key, std::string_view except) const {
+    for (auto name : kTrainerSections) {
+      if (name == except) continue;
+      const SectionSpec* s = k_.schema.section(name);
+      if (s != nullptr && s->find(key) != nullptr) return std::string(name == "dataset" ? "datasets[]" : name);
+    }
+    return std::nullopt;
+  }
+
+  void checkValue(const MapEntry& entry, const KeySpec& ks, const std::string& path) {
+    if (!ks.deprecated.empty()) {
+      const bool fatal = ks.deprecated.find("raises") != std::string::npos;
+      findings_.report("OL206", entry.key->range, path, quote(ks.name) + " is deprecated: " + ks.deprecated,
+                       fatal ? std::optional(Severity::Error) : std::nullopt);
+    }
+    const Node* value = entry.value->resolved();
+    const std::string what = quote(shortPath(path));
+    if (!checkType(entry.value, ks.types, ks, path, what)) return;
+    if (value->kind == NodeKind::Mapping) {
+      if (const SectionSpec* section = k_.schema.section(ks.section)) walkSection(value, *section, path, entry.key->range);
+      return;
+    }
+    if (value->kind == NodeKind::Sequence) {
+      checkList(entry, ks, path);
+      return;
+    }
+    if (value->kind == NodeKind::Scalar) checkScalar(entry.value, ks, path, what);
+  }
+
+  void checkList(const MapEntry& entry, const KeySpec& ks, const std::string& path) {
+    const auto& items = entry.value->resolved()->items;
+    if (items.size() < ks.minItems) {
+      findings_.report("OL205", entry.value->range, path,
+                       quote(ks.name) + " needs at least " + std::to_string(ks.minItems) + " item" +
+                           (ks.minItems == 1 ? "" : "s") + "; it is empty");
+    }
+    const SectionSpec* section = ks.itemSection.empty() ? nullptr : k_.schema.section(ks.itemSection);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string itemPath = path + "[" + std::to_string(i) + "]";
+      const std::string what = "each item of " + quote(shortPath(path));
+      if (!checkType(items[i], section ? kMap : ks.itemTypes, ks, itemPath, what)) continue;
+      const Node* item = items[i]->resolved();
+      if (section != nullptr && item->kind == NodeKind::Mapping) {
+        Range anchor = item->entries.empty() ? items[i]->range : item->entries.front().key->range;
+        walkSection(item, *section, itemPath, anchor);
+      } else if (item->kind == NodeKind::Scalar) {
+        checkScalar(items[i], ks, itemPath, what);
+      }
+    }
+  }
+
+  // Reports OL105 / OL202 and returns false when the value should not be checked further.
+  bool checkType(const Node* written, unsigned types, const KeySpec& ks, const std::string& path, const std::string& what) {
+    const Node* value = written->resolved();
+    if (value->kind == NodeKind::Scalar && value->type == ScalarType::String && value->text.find("${") != std::string::npos) {
+      findings_.report("OL105", written->range, path,
+                       "the value comes from an environment variable, substituted before parsing (the job fails if it is "
+                       "unset); oomlint cannot check it");
+      return false;
+    }
+    const unsigned actual = typeBitOf(value);
+    if (actual == kNull) {
+      if (ks.acceptsNull() || (types & kNull)) return false;
+      findings_.report("OL202", written->range, path, what + " expects " + describeTypes(types) + ", but the value is empty (null)");
+      return false;
+    }
+    if (typeAccepts(types, value)) return true;
+    std::string message = what + " expects " + describeTypes(types) + ", got " + describeValue(value);
+    std::optional<Fix> fix;
+    if (actual == kString) {
+      Node unquoted = *value;
+      unquoted.quoted = false;
+      resolveScalar(unquoted);
+      const unsigned plainType = typeBitOf(&unquoted);
+      if (value->quoted && (types & plainType) && plainType != kString) {
+        message += plainType == kBool
+                       ? "; the quotes make it a non-empty string, which Python treats as true whatever it says: remove them"
+                       : "; the quotes make it a string: remove them";
+        fix = Fix{path, jsonText(value), jsonText(&unquoted)};
+      } else if (!value->quoted && (types & (kInt | kFloat)) && looksNumeric(value->text)) {
+        message += "; AI Toolkit's YAML loader reads it as a string (YAML 1.1 needs a sign in an exponent after a "
+                   "decimal point: write 1.0e+4 or 1e4)";
+      }
+    } else if (actual == kFloat && (types & kInt) && !(types & kFloat)) {
+      message += "; use a whole number";
+    }
+    const bool severe = !(types & kString) || actual == kMap || actual == kList;
+    findings_.report("OL202", written->range, path, message, severe ? std::nullopt : std::optional(Severity::Warning), fix);
+    return false;
+  }
+
+  static bool looksNumeric(const std::string& text) {
+    if (text.empty()) return false;
+    char* end = nullptr;
+    std::strtod(text.c_str(), &end);
+    return end != nullptr && *end == '\0';
+  }
+
+  void checkScalar(const Node* written, const KeySpec& ks, const std::string& path, const std::string& what) {
+    const Node* value = written->resolved();
+    // A number or flag where a text key expects one of its names (`type: 5`): Python compares it with
+    // the names and matches none. (The type check lets numbers stand for text: names, trigger words.)
+    if (value->type != ScalarType::String && value->type != ScalarType::Null && !ks.valueSet.empty() &&
+        !(typeBitOf(value) & ks.types)) {
+      const ValueSet* set = k_.schema.valueSet(ks.valueSet);
+      if (set != nullptr && !set->accepts(value->text)) {
+        findings_.report("OL203", written->range, path,
+                         what + " does not accept " + value->text + " (" + std::string(toString(value->type)) +
+                             "); accepted: " + listOf(set->values));
+      }
+    }
+    if (value->type == ScalarType::String && !ks.valueSet.empty()) {
+      const ValueSet* set = k_.schema.valueSet(ks.valueSet);
+      std::string candidate = value->text;
+      if (ks.valueSet == "qtype") candidate = candidate.substr(0, candidate.find('|'));  // "uint4|ara/path"
+      if (set != nullptr && !set->accepts(candidate)) {
+        std::string message = what + " does not accept \"" + candidate + "\"";
+        std::optional<Fix> fix;
+        if (auto near = closestMatch(candidate, set->suggestions())) {
+          message += "; did you mean \"" + *near + "\"?";
+          std::string replacement = *near + value->text.substr(candidate.size());
+          fix = Fix{path, jsonText(value), jsonString(replacement)};
+        } else {
+          message += "; accepted: " + listOf(set->values);
+        }
+        findings_.report("OL203", written->range, path, message, std::nullopt, fix);
+      }
+    }
+    if (value->type == ScalarType::Int || value->type == ScalarType::Float) {
+      const double number = value->number();
+      std::string bound;
+      if (!std::isfinite(number)) bound = "a finite number";
+      else if (ks.min && (number < *ks.min || (ks.exclusiveMin && number == *ks.min))) bound = (ks.exclusiveMin ? "above " : "at least ") + numberText(*ks.min);
+      else if (ks.max && number > *ks.max) bound = "at most " + numberText(*ks.max);
+      if (!bound.empty()) {
+        std::string range;
+        if (ks.min && ks.max) range = " (accepted: " + numberText(*ks.min) + " to " + numberText(*ks.max) + ")";
+        findings_.report("OL204", written->range, path, what + " must be " + bound + ", got " + value->text + range);
+      }
+    }
+  }
+
+  static std::string numberText(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+    std::string s = std::to_string(v);
+    while (!s.empty() && s.back() == '0') s.pop_back();
+    return s;
+  }
+
+  static std::string listOf(const std::vector<std::string>& values) {
+    std::string out;
+    const std::size_t shown = std::min<std::size_t>(values.size(), 12);
+    for (std::size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + (values[i].empty() ? std::string("''") : values[i]);
+    if (values.size() > shown) out += ", … (" + std::to_string(values.size() - shown) + " more)";
+    return out;
+  }
+
+  const Knowledge& k_;
+  Findings& findings_;
+  std::set<std::pair<const Node*, const SectionSpec*>> visited_;
+  bool trainingJob_ = true;
+};
+
+}  // namespace
+
+void checkSchema(const Node* root, Findings& findings) { SchemaWalker(findings).walk(root); }
+
+}  // namespace oomlint

@@ -1,0 +1,374 @@
+#include "systems/aitk/estimate.h"
+
+#include "engine/estimate_core.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace oomlint {
+
+namespace {
+
+constexpr double kBf16 = 2.0;  // activations, VAE work and quantizer islands are bf16
+
+double dtypeBytes(const MemoryModel& m, const std::string& dtype) {
+  const WeightFormat* f = m.format(dtype.empty() ? "fp32" : dtype);
+  return f ? f->bytesPerParam : 4.0;
+}
+
+// Weights of `p` parameters, quantized with `qtype` or kept in the training dtype.
+Component weights(const MemoryModel& m, std::string name, double p, bool quantized, const std::string& qtype,
+                  const std::string& dtype) {
+  if (p <= 0) return {std::move(name), 0, "none", Term::Weights};
+  if (quantized) {
+    const std::string bare = qtype.substr(0, qtype.find('|'));
+    const WeightFormat* f = m.format(bare.empty() ? "qfloat8" : bare);
+    const double q = f ? f->bytesPerParam : 1.0;
+    const double keep = f ? f->fullPrecisionFraction : 0.05;
+    const double perParam = keep * kBf16 + (1 - keep) * q;
+    return {std::move(name), p * perParam,
+            paramsText(p) + " × " + fixedText(perParam, 3) + " B/param (" + (bare.empty() ? "qfloat8" : bare) + ", " +
+                fixedText(keep * 100, 0) + "% kept in bf16)"};
+  }
+  const double b = dtypeBytes(m, dtype);
+  return {std::move(name), p * b, paramsText(p) + " × " + fixedText(b, 0) + " B/param (" + (dtype.empty() ? "fp32" : dtype) + ")"};
+}
+
+bool parksModules(const TrainingSetup& s) { return s.lowVram && s.arch->lowVramDoes("park_modules"); }
+bool quantizesOnCpu(const TrainingSetup& s) {
+  return s.lowVram && (s.arch->lowVramDoes("quantize_on_cpu") || s.arch->lowVramDoes("park_modules"));
+}
+
+double residentDenoiserParams(const TrainingSetup& s) {
+  const Denoiser& d = s.arch->denoiser;
+  // Wan 2.2 A14B with low_vram keeps only the expert being trained on the GPU.
+  if (d.experts > 1 && s.lowVram && s.arch->lowVramDoes("swap_experts")) return d.params / d.experts;
+  return d.params;
+}
+
+Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m) {
+  const double p = residentDenoiserParams(s);
+  Component c = weights(m, "transformer weights", p, s.quantize, s.qtype, s.trainDtype);
+  if (s.arch->denoiser.experts > 1 && p < s.arch->denoiser.params) c.how += "; the idle expert is on the CPU (low_vram)";
+  if (s.accuracyRecoveryAdapter && m.araFractionOfBase > 0) {
+    c.bytes += p * m.araFractionOfBase * kBf16;
+    c.how += " + accuracy-recovery adapter " + fixedText(m.araFractionOfBase * 100, 1) + "% of params in bf16";
+  }
+  if (s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0) {
+    const double perParam = c.bytes / p;
+    const double ring = m.layerOffloadRingLinears * (s.arch->denoiser.largestBlockParams / 6.0) * perParam;
+    c.bytes = c.bytes * (1 - s.offloadTransformer) + ring;
+    c.how += "; layer offloading keeps " + fixedText((1 - s.offloadTransformer) * 100, 0) + "% plus a ring of " +
+             std::to_string(m.layerOffloadRingLinears) + " Linear weights";
+  }
+  return c;
+}
+
+Component textEncoderWeights(const TrainingSetup& s, const MemoryModel& m) {
+  Component c = weights(m, "text encoder weights", s.arch->textEncoderParams(), s.quantizeTe, s.qtypeTe, s.trainDtype);
+  // Quantizers convert Linear layers only: the token-embedding tables stay in bf16.
+  double embeddings = 0;
+  for (const auto& te : s.arch->textEncoders) embeddings += m.embeddingParams(te.name);
+  if (s.quantizeTe && embeddings > 0 && c.bytes > 0) {
+    const double perParam = c.bytes / s.arch->textEncoderParams();
+    c.bytes += embeddings * (kBf16 - perParam);
+    c.how += "; " + paramsText(embeddings) + " of token embeddings stay bf16";
+  }
+  if (s.layerOffloading && s.arch->layerOffloading && s.offloadTextEncoder > 0 && c.bytes > 0) {
+    c.bytes *= 1 - s.offloadTextEncoder;
+    c.how += "; layer offloading keeps " + fixedText((1 - s.offloadTextEncoder) * 100, 0) + "%";
+  }
+  return c;
+}
+
+Component vaeWeights(const TrainingSetup& s, const MemoryModel& m) {
+  return weights(m, "VAE weights", s.arch->vae.params, false, "", s.trainDtype);
+}
+
+// Working memory of one VAE pass over width×height (×frames for video): pixels × K × bf16.
+Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, long w, long h, int frames) {
+  const VaeConstants* v = m.vae(s.arch->vae.family);
+  if (v == nullptr || s.arch->vae.family == "identity") return {decode ? "VAE decode" : "VAE encode", 0, "pixel-space model: no VAE", Term::Vae};
+  const double k = decode ? v->decodeK : v->encodeK;
+  const int inFlight = frames > 1 ? std::min(frames, std::max(1, v->videoFramesInFlight)) : 1;
+  std::string how = std::to_string(w) + "×" + std::to_string(h) + " px";
+  if (decode && s.lowVram && s.arch->lowVramDoes("tiled_vae") && w * h > 512L * 512L) {
+    w = h = 512;
+    how = "512×512 tiles (low_vram tiling) ×1.25";
+    return {"VAE decode", 512.0 * 512.0 * k * kBf16 * 1.25 * inFlight, how + " × " + fixedText(k, 0) + " B/px/elem × 2 B", Term::Vae};
+  }
+  if (inFlight > 1) how += " × " + std::to_string(inFlight) + " frames in flight";
+  return {decode ? "VAE decode" : "VAE encode", static_cast<double>(w) * h * inFlight * k * kBf16,
+          how + " × " + fixedText(k, 0) + " B/px/elem × 2 B", Term::Vae};
+}
+
+// Sequence length the denoiser runs for one sample of a dataset shape.
+double sequenceLength(const TrainingSetup& s, long w, long h, int frames, int controls, std::string& how) {
+  const Denoiser& d = s.arch->denoiser;
+  const double img = static_cast<double>(imageTokens(*s.arch, w, h, frames));
+  double seq = img * (1 + d.controlTokenFactor * controls);
+  how = fixedText(img, 0) + " image tokens";
+  if (controls > 0 && d.controlTokenFactor > 0) how += " × (1 + " + std::to_string(controls) + " control)";
+  if (d.jointAttention && d.textTokens > 0) {
+    seq += d.textTokens;
+    how += " + " + std::to_string(d.textTokens) + " text";
+  }
+  return seq;
+}
+
+Component trainingActivations(const TrainingSetup& s, const MemoryModel& m) {
+  const Denoiser& d = s.arch->denoiser;
+  Component best{"activations", 0, "no dataset", Term::Activations};
+  std::vector<DatasetShape> shapes = s.datasets;
+  if (shapes.empty()) shapes.push_back({});
+  for (const auto& shape : shapes) {
+    Component c{"activations", 0, "", Term::Activations};
+    const int frames = s.isVideo() ? shape.frames : 1;
+    if (d.blocks > 0 && d.hidden > 0) {
+      std::string seqHow;
+      const double seq = sequenceLength(s, shape.resolution, shape.resolution, frames, shape.controls, seqHow);
+      const double perBlock = shape.batch * seq * d.hidden;
+      if (s.gradientCheckpointing) {
+        c.bytes = (d.blocks * m.checkpointBytesPerTokenChannel + m.blockBytesPerTokenChannel) * perBlock;
+        c.how = std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × (" +
+                std::to_string(d.blocks) + " blocks × " + fixedText(m.checkpointBytesPerTokenChannel, 0) + " B checkpointed + " +
+                fixedText(m.blockBytesPerTokenChannel, 0) + " B one block recomputed)";
+      } else {
+        c.bytes = d.blocks * m.blockBytesPerTokenChannel * perBlock;
+        c.how = std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × " +
+                std::to_string(d.blocks) + " blocks × " + fixedText(m.blockBytesPerTokenChannel, 0) +
+                " B (no gradient checkpointing: every block keeps its activations)";
+      }
+    } else {
+      // UNets: a per-latent-pixel constant measured on SD/SDXL training.
+      const double latent = std::pow(shape.resolution / static_cast<double>(s.arch->vae.spatial), 2) * frames;
+      // An arch's own checkpointed figure scales the no-checkpointing one by the same ratio as memory.yaml's.
+      const double own = d.unetBytesPerLatentPixel;
+      const double ckpt = own > 0 ? own : m.unetBytesPerLatentPixelCheckpointed;
+      const double full = own > 0 && m.unetBytesPerLatentPixelCheckpointed > 0
+                              ? own * m.unetBytesPerLatentPixelFull / m.unetBytesPerLatentPixelCheckpointed
+                              : m.unetBytesPerLatentPixelFull;
+      const double k = s.gradientCheckpointing ? ckpt : full;
+      c.bytes = shape.batch * latent * k;
+      c.how = std::to_string(shape.batch) + " × " + fixedText(latent, 0) + " latent px × " + fixedText(k, 0) + " B/px (UNet" +
+              (s.gradientCheckpointing ? ", checkpointed)" : ", no checkpointing)");
+    }
+    c.bytes *= m.activationMultiplier;
+    c.how += " × " + fixedText(m.activationMultiplier, 2) + " (allocator and fp32 islands); largest: datasets[" +
+             std::to_string(shape.index) + "] at " + std::to_string(shape.resolution) + " px" +
+             (frames > 1 ? ", " + std::to_string(frames) + " frames" : "");
+    if (c.bytes > best.bytes) best = c;
+  }
+  return best;
+}
+
+Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
+  const Denoiser& d = s.arch->denoiser;
+  const int frames = s.isVideo() ? s.sampleFrames : 1;
+  const int cfg = d.cfgInSampling && s.guidanceScale > 1 ? 2 : 1;
+  std::string seqHow;
+  const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, frames, 0, seqHow);
+  const double channels = d.hidden > 0 ? d.hidden : 1280;
+  Component c{"sampling activations", cfg * seq * channels * m.inferenceBytesPerTokenChannel,
+              std::to_string(cfg) + (cfg == 2 ? " (CFG) × " : " × ") + "(" + seqHow + ") × " + fixedText(channels, 0) + " ch × " +
+                  fixedText(m.inferenceBytesPerTokenChannel, 0) + " B", Term::Activations};
+  return c;
+}
+
+void addComponent(PhaseEstimate& phase, Component c) {
+  if (c.bytes > 0) phase.components.push_back(std::move(c));
+}
+
+}  // namespace
+
+
+double trainableParams(const TrainingSetup& s) {
+  if (s.fullFinetune) return residentDenoiserParams(s);
+  const double perRank = s.arch->denoiser.loraParamsPerRank;
+  // LoKr with AI Toolkit's defaults (full rank, automatic factor) has about as many parameters as a
+  // rank-4 LoRA on the same modules.
+  if (s.networkType == "lokr") return perRank * 4;
+  return perRank * std::max(1.0, s.rank);
+}
+
+Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu) {
+  Estimate e;
+  e.gpu = gpu;
+  e.coarse = s.arch->coarse;
+  const Component context{"CUDA context", m.cudaContextBytes, "CUDA context and cuBLAS/cuDNN workspaces", Term::Fixed};
+  const Component denoiser = denoiserWeights(s, m);
+  const Component encoder = textEncoderWeights(s, m);
+  const Component vae = vaeWeights(s, m);
+  const double dtype = dtypeBytes(m, s.trainDtype);
+  const Denoiser& d = s.arch->denoiser;
+
+  // Trainable state: LoRA weights and grads in fp32 (AI Toolkit forces them), optimizer state, EMA.
+  const double pTrain = trainableParams(s);
+  const OptimizerState* opt = m.optimizer(s.optimizer.empty() ? "adamw" : s.optimizer);
+  const double optBytes = opt ? opt->stateBytesPerParam : 8.0;
+  const double wBytes = s.fullFinetune ? 0 : m.loraWeightBytes;  // full fine-tune: the weights are the model's
+  const double gBytes = s.fullFinetune ? dtype : m.loraGradBytes;
+  const std::string what = s.fullFinetune ? "full fine-tune" : s.networkType + " rank " + fixedText(s.rank, 0);
+  const Component trainWeights{"trainable weights", pTrain * wBytes, paramsText(pTrain) + " (" + what + ") × " + fixedText(wBytes, 0) + " B",
+                               Term::Trainable};
+  const Component grads{"gradients", pTrain * gBytes, paramsText(pTrain) + " × " + fixedText(gBytes, 0) + " B", Term::Trainable};
+  const Component optState{"optimizer state", pTrain * optBytes,
+                           paramsText(pTrain) + " × " + fixedText(optBytes, 1) + " B (" + (s.optimizer.empty() ? "adamw" : s.optimizer) + ")",
+                           Term::Trainable};
+  // toolkit/ema.py keeps shadow_params = p.clone(): the trainable weights' own dtype (fp32 LoRA, the
+  // training dtype for a full fine-tune) — when the trainer builds it at all (memory.yaml ema_resident).
+  const double emaBytes = s.fullFinetune ? dtype : m.loraWeightBytes;
+  const bool emaOnGpu = s.ema && m.emaResident;
+  const Component ema{"EMA copy", emaOnGpu ? pTrain * emaBytes : 0,
+                      paramsText(pTrain) + " × " + fixedText(emaBytes, 0) + " B (a clone of the trainable weights)", Term::Trainable};
+
+  auto finish = [&](PhaseEstimate& phase) {
+    totalPhase(phase, m, e.coarse);
+    e.phases.push_back(std::move(phase));
+  };
+
+  // load: modules that are not quantized go to the GPU as they are.
+  {
+    PhaseEstimate load{"load", 0, 0, {}};
+    addComponent(load, context);
+    if (!s.quantize && !parksModules(s)) addComponent(load, denoiser);
+    if (!s.quantizeTe && !s.cacheTextEmbeddings && !s.unloadTextEncoder) addComponent(load, encoder);
+    else if (!s.quantizeTe) {
+      Component te = encoder;
+      te.how += " (loaded before it is cached or unloaded)";
+      addComponent(load, te);
+    }
+    addComponent(load, vae);
+    finish(load);
+  }
+
+  // quantize: the transformer, then the text encoder.
+  if (s.quantize || s.quantizeTe) {
+    PhaseEstimate q{"quantize", 0, 0, {}};
+    addComponent(q, context);
+    const double pAll = d.params;
+    double transformerPeak = 0;
+    std::string how;
+    if (s.quantize && d.quantizeWholeOnGpu && !quantizesOnCpu(s)) {
+      transformerPeak = pAll * dtype;
+      how = paramsText(pAll) + " × " + fixedText(dtype, 0) + " B: this loader quantizes the whole " + (s.trainDtype.empty() ? "fp32" : s.trainDtype) +
+            " transformer on the GPU (low_vram quantizes on the CPU)";
+    } else if (s.quantize) {
+      Component qd = weights(m, "", pAll, true, s.qtype, s.trainDtype);
+      transformerPeak = qd.bytes + d.largestBlockParams * dtype;
+      how = qd.how + " + one block in " + (s.trainDtype.empty() ? "fp32" : s.trainDtype) + " being quantized";
+      if (quantizesOnCpu(s)) {
+        transformerPeak = d.largestBlockParams * dtype;
+        how = "quantized block by block on the CPU (low_vram); one block on the GPU at a time";
+      }
+    } else {
+      transformerPeak = parksModules(s) ? 0 : denoiser.bytes;
+      how = denoiser.how;
+    }
+    const double transformerAfter = s.quantize ? (quantizesOnCpu(s) ? 0 : weights(m, "", pAll, true, s.qtype, s.trainDtype).bytes)
+                                               : (parksModules(s) ? 0 : denoiser.bytes);
+    double encoderPeak = 0;
+    std::string encoderHow;
+    if (s.quantizeTe) {
+      const double pTe = s.arch->textEncoderParams();
+      encoderPeak = d.quantizeWholeOnGpu && !s.lowVram ? pTe * dtype : encoder.bytes + pTe * 0.05 * dtype;
+      encoderHow = d.quantizeWholeOnGpu && !s.lowVram ? paramsText(pTe) + " × " + fixedText(dtype, 0) + " B (quantized on the GPU)"
+                                                       : encoder.how + " + a slice in full precision";
+    }
+    if (transformerPeak >= transformerAfter + encoderPeak) {
+      addComponent(q, {"transformer being quantized", transformerPeak, how, Term::Weights});
+    } else {
+      addComponent(q, {"transformer weights", transformerAfter, s.quantize ? "quantized" : denoiser.how, Term::Weights});
+      addComponent(q, {"text encoder being quantized", encoderPeak, encoderHow, Term::Weights});
+    }
+    finish(q);
+  }
+
+  // te_cache: captions are encoded with the transformer moved to the CPU.
+  if (s.cacheTextEmbeddings) {
+    PhaseEstimate te{"te_cache", 0, 0, {}};
+    addComponent(te, context);
+    addComponent(te, encoder);
+    finish(te);
+  }
+
+  // latent_cache: only the VAE is on the GPU while the dataset is encoded.
+  if (s.anyLatentCache()) {
+    PhaseEstimate lc{"latent_cache", 0, 0, {}};
+    addComponent(lc, context);
+    addComponent(lc, vae);
+    Component work{"VAE encode", 0, "", Term::Vae};
+    for (const auto& shape : s.datasets) {
+      if (!shape.cachesLatents) continue;
+      Component c = vaeWork(s, m, false, shape.resolution, shape.resolution, s.isVideo() ? shape.frames : 1);
+      if (c.bytes > work.bytes) work = c;
+    }
+    addComponent(lc, work);
+    finish(lc);
+  }
+
+  // Sampling: transformer, VAE and (unless its embeddings are cached) the text encoder on the GPU.
+  // Classes whose low_vram parks modules sample "aggressively": the text encoder leaves the GPU once
+  // the prompts are encoded and the transformer before the VAE decodes, so only one is resident at a time.
+  const Component emaStore{"EMA swap copy", emaOnGpu ? ema.bytes : 0,
+                           "sampling with EMA weights stores the live trainable weights first", Term::Trainable};
+  auto samplingPhase = [&](std::string name, bool withTrainingState) {
+    PhaseEstimate sp{std::move(name), 0, 0, {}};
+    const Component act = samplingActivations(s, m);
+    const Component decode = vaeWork(s, m, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1);
+    Component te = encoder;
+    if (s.cacheTextEmbeddings) te = {"text encoder weights", 0, "", Term::Weights};
+    if (s.unloadTextEncoder) te.how += " (unload_text_encoder brings it back to the GPU for samples)";
+    std::vector<Component> state;
+    if (withTrainingState) state = {trainWeights, optState, ema, emaStore};
+    auto stage = [&](std::vector<Component> parts) {
+      PhaseEstimate p{sp.name, 0, 0, {}};
+      addComponent(p, context);
+      for (auto& c : parts) addComponent(p, std::move(c));
+      for (const auto& c : state) addComponent(p, c);
+      for (const auto& c : p.components) p.peakBytes += c.bytes;
+      return p;
+    };
+    std::vector<PhaseEstimate> stages;
+    if (parksModules(s)) {
+      stages.push_back(stage({te}));
+      stages.push_back(stage({denoiser, vae, act}));
+      stages.push_back(stage({vae, decode}));
+    } else {
+      // Denoising and decoding run one after the other: the larger of the two sets the peak.
+      stages.push_back(stage({denoiser, te, vae, act.bytes >= decode.bytes ? act : decode}));
+    }
+    auto worst = std::max_element(stages.begin(), stages.end(),
+                                  [](const PhaseEstimate& a, const PhaseEstimate& b) { return a.peakBytes < b.peakBytes; });
+    sp.components = worst->components;
+    finish(sp);
+  };
+  if (s.baselineSample) samplingPhase("baseline_sample", false);
+
+  // train_step: weights, trainable state, activations of the largest bucket.
+  {
+    PhaseEstimate t{"train_step", 0, 0, {}};
+    addComponent(t, context);
+    addComponent(t, denoiser);
+    if (!s.cacheTextEmbeddings && !s.unloadTextEncoder) addComponent(t, encoder);
+    if (s.vaeStaysResident()) addComponent(t, vae);
+    addComponent(t, trainWeights);
+    addComponent(t, grads);
+    addComponent(t, optState);
+    addComponent(t, ema);
+    const Component act = trainingActivations(s, m);
+    addComponent(t, act);
+    const Component slack{"allocator slack", act.bytes * m.allocatorFraction,
+                          fixedText(m.allocatorFraction * 100, 0) + "% of activations (caching-allocator fragmentation)", Term::Activations};
+    addComponent(t, slack);
+    finish(t);
+  }
+
+  if (s.periodicSample) samplingPhase("sample", true);
+
+  concludeEstimate(e);
+  return e;
+}
+
+}  // namespace oomlint

@@ -1,0 +1,21 @@
+// The training estimate of an AI Toolkit job: per phase (load, quantize, caching, samples, the training
+// step), the components resident on the GPU, from the job's setup and the memory model.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/knowledge/memory_model.h"
+#include "report/estimate.h"
+#include "systems/aitk/setup.h"
+
+namespace oomlint {
+
+Estimate estimate(const TrainingSetup& setup, const MemoryModel& model, const GpuTarget& gpu);
+
+// The byte figures behind the components, exposed for tests and for the advisor.
+double trainableParams(const TrainingSetup& s);
+
+}  // namespace oomlint

@@ -1,0 +1,170 @@
+#include "systems/aitk/job.h"
+
+#include <cstdlib>
+#include <optional>
+
+#include "base/knowledge/knowledge.h"
+
+namespace oomlint {
+
+namespace {
+
+Section sectionOf(const Node* parentMap, std::string_view key, const std::string& basePath) {
+  const MapEntry* entry = parentMap ? parentMap->findEntry(key) : nullptr;
+  const SectionSpec* spec = knowledge().schema.section(key);
+  if (entry == nullptr) return Section(nullptr, nullptr, spec, basePath + "." + std::string(key));
+  return Section(entry->value, entry->key, spec, basePath + "." + std::string(key));
+}
+
+}  // namespace
+
+const MapEntry* Section::entry(std::string_view key) const { return present() ? map_->findEntry(key) : nullptr; }
+
+const Node* Section::written(std::string_view key) const {
+  const MapEntry* e = entry(key);
+  return e ? e->value->resolved() : nullptr;
+}
+
+const Node* Section::effective(std::string_view key) const {
+  const KeySpec* spec = spec_ ? spec_->find(key) : nullptr;
+  if (const Node* v = written(key); v && (!spec || typeAccepts(spec->types, v))) return v;
+  return spec && spec->hasDefault ? spec->defaultValue : nullptr;
+}
+
+bool Section::flag(std::string_view key) const {
+  // Python tests a flag by truthiness, whatever its type: a quoted "false" is on.
+  if (const Node* v = written(key)) return v->truthy();
+  const Node* v = effective(key);
+  return v != nullptr && v->truthy();
+}
+
+double Section::number(std::string_view key, double fallback) const {
+  const Node* v = effective(key);
+  return v && v->isNumber() ? v->number() : fallback;
+}
+
+std::string Section::string(std::string_view key) const {
+  const Node* v = effective(key);
+  return v && v->isScalar() && !v->isNull() ? v->resolved()->text : std::string();
+}
+
+Range Section::keyRange(std::string_view key) const {
+  const MapEntry* e = entry(key);
+  return e ? e->key->range : anchorRange();
+}
+
+Range Section::valueRange(std::string_view key) const {
+  const MapEntry* e = entry(key);
+  return e ? e->value->range : anchorRange();
+}
+
+Range Section::anchorRange() const {
+  if (key_ != nullptr) return key_->range;
+  if (map_ != nullptr) {
+    // A list item has no key: point at its first entry.
+    if (map_->kind == NodeKind::Mapping && !map_->entries.empty()) return map_->entries.front().key->range;
+    return map_->range;
+  }
+  return {};
+}
+
+bool isTrainerProcessType(std::string_view type) {
+  const ValueSet* trainers = knowledge().schema.valueSet("trainer_process_type");
+  return trainers != nullptr && trainers->accepts(type);
+}
+
+JobModel buildJobModel(const Node* root) {
+  const Knowledge& k = knowledge();
+  JobModel job;
+  job.root = root;
+  if (root == nullptr || !root->isMapping()) return job;
+  if (const MapEntry* e = root->findEntry("job"); e && e->value->isScalar()) {
+    job.jobType = e->value->resolved()->text;
+    job.jobRange = e->value->range;
+  }
+  const MapEntry* configEntry = root->findEntry("config");
+  job.config = configEntry ? Section(configEntry->value, configEntry->key, k.schema.section("config"), "config")
+                           : Section(nullptr, nullptr, k.schema.section("config"), "config");
+  const Node* processes = job.config.written("process");
+  if (processes == nullptr || !processes->isSequence()) return job;
+  const auto& items = processes->resolved()->items;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Node* node = items[i]->resolved();
+    if (node->kind != NodeKind::Mapping) continue;
+    const MapEntry* typeEntry = node->findEntry("type");
+    if (typeEntry == nullptr || !typeEntry->value->isScalar()) continue;
+    TrainerProcess p;
+    p.index = i;
+    p.path = "config.process[" + std::to_string(i) + "]";
+    p.node = node;
+    p.type = typeEntry->value->resolved()->text;
+    p.typeRange = typeEntry->value->range;
+    if (!isTrainerProcessType(p.type)) continue;
+    p.process = Section(node, nullptr, k.schema.section("process"), p.path);
+    for (auto [field, key] : {std::pair{&p.model, "model"}, {&p.train, "train"}, {&p.sample, "sample"},
+                              {&p.network, "network"}, {&p.save, "save"}, {&p.logging, "logging"}}) {
+      *field = sectionOf(node, key, p.path);
+    }
+    if (const Node* datasets = node->find("datasets"); datasets && datasets->isSequence()) {
+      const auto& list = datasets->resolved()->items;
+      for (std::size_t d = 0; d < list.size(); ++d) {
+        p.datasets.emplace_back(list[d], nullptr, k.schema.section("dataset"),
+                                p.path + ".datasets[" + std::to_string(d) + "]");
+      }
+    }
+    p.archWritten = p.model.string("arch");
+    if (!p.archWritten.empty()) {
+      p.arch = k.architectures.find(p.archWritten);
+    } else {
+      for (const auto& arch : k.architectures.all()) {
+        if (!arch.legacyFlag.empty() && p.model.flag(arch.legacyFlag)) {
+          p.arch = &arch;
+          break;
+        }
+      }
+      if (p.arch == nullptr) p.arch = k.architectures.find("sd1");
+    }
+    job.trainers.push_back(std::move(p));
+  }
+  return job;
+}
+
+namespace {
+struct PathWalk {
+  const Node* value = nullptr;  // the value at the full path, if every segment exists
+  Range range;                  // its range, or the deepest existing key's
+};
+
+PathWalk walkPath(const Node* root, std::string_view path) {
+  PathWalk walk;
+  const Node* node = root;
+  if (root) walk.range = Range{root->range.start, root->range.start};
+  while (!path.empty() && node != nullptr) {
+    const std::size_t dot = path.find('.');
+    std::string_view segment = path.substr(0, dot);
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+    std::optional<std::size_t> index;
+    if (const std::size_t bracket = segment.find('['); bracket != std::string_view::npos) {
+      index = static_cast<std::size_t>(std::strtoul(std::string(segment.substr(bracket + 1)).c_str(), nullptr, 10));
+      segment = segment.substr(0, bracket);
+    }
+    const MapEntry* entry = node->findEntry(segment);
+    if (entry == nullptr) return walk;
+    walk.range = path.empty() && !index ? entry->value->range : entry->key->range;
+    node = entry->value->resolved();
+    if (index) {
+      if (!node->isSequence() || *index >= node->items.size()) return walk;
+      walk.range = node->items[*index]->range;
+      node = node->items[*index]->resolved();
+    }
+    if (path.empty()) walk.value = node;
+  }
+  return walk;
+}
+}  // namespace
+
+Range rangeOfPath(const Node* root, std::string_view path) { return walkPath(root, path).range; }
+
+const Node* valueAtPath(const Node* root, std::string_view path) { return walkPath(root, path).value; }
+
+}  // namespace oomlint

@@ -1,0 +1,358 @@
+#include "systems/aitk/plan.h"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+
+#include "report/findings.h"
+
+namespace oomlint {
+
+namespace {
+
+constexpr double kMinSaving = 32.0 * 1024 * 1024;  // below this a change is noise, not a lever
+
+// A candidate change: what it does to the setup and to the config text.
+struct Lever {
+  std::string path;
+  std::string fromJson;
+  std::string toJson;
+  std::string why;
+  std::function<void(TrainingSetup&)> apply;
+};
+
+std::string jsonInt(long v) { return std::to_string(v); }
+
+std::string jsonIntList(const std::vector<int>& values) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
+  return out + "]";
+}
+
+std::vector<int> resolutionsOf(const TrainingSetup& s, std::size_t dataset) {
+  std::vector<int> out;
+  for (const auto& d : s.datasets) {
+    if (d.index == dataset) out.push_back(d.resolution);
+  }
+  return out;
+}
+
+// The video frame count one step down the model's grid (about two thirds), at least the grid's start.
+int fewerFrames(const Architecture& arch, int frames) {
+  if (frames <= 1) return frames;
+  const int target = std::max(1, frames * 2 / 3);
+  if (!arch.frameGrid) return target;
+  const long snapped = arch.frameGrid->nearestBelow(target);
+  return static_cast<int>(std::max<long>(snapped, std::min<long>(arch.frameGrid->offset, frames - 1)));
+}
+
+// Levers in the guide's order for images, or for video (frames first).
+std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor(const TrainerProcess& p,
+                                                                                  const std::string& failedPhase) {
+  using Maker = std::function<std::optional<Lever>(const TrainingSetup&)>;
+  std::vector<Maker> frames, batch, bucket, sampling, lowMemory;
+
+  frames.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+    auto longest = std::max_element(s.datasets.begin(), s.datasets.end(),
+                                    [](const DatasetShape& a, const DatasetShape& b) { return a.frames < b.frames; });
+    if (!s.isVideo() || longest == s.datasets.end() || longest->frames <= 1) return std::nullopt;
+    const std::size_t index = longest->index;
+    const int from = longest->frames;
+    const int to = fewerFrames(*s.arch, from);
+    if (to >= from) return std::nullopt;
+    return Lever{p.datasets[index].pathOf("num_frames"), jsonInt(from), jsonInt(to),
+                 "fewer frames: activations grow with every latent frame",
+                 [index, to](TrainingSetup& t) {
+                   for (auto& d : t.datasets) {
+                     if (d.index == index) d.frames = to;
+                   }
+                 }};
+  });
+  batch.push_back([&p](const TrainingSetup&) -> std::optional<Lever> {
+    const int trainBatch = clampedInt(p.train.number("batch_size", 1));
+    if (trainBatch <= 1) return std::nullopt;
+    return Lever{p.train.pathOf("batch_size"), jsonInt(trainBatch), "1",
+                 "batch size 1: activations scale with the batch; use gradient_accumulation to keep the effective batch",
+                 [&p](TrainingSetup& t) {
+                   for (auto& d : t.datasets) {
+                     if (!p.datasets[d.index].has("batch_size")) d.batch = 1;
+                   }
+                 }};
+  });
+  bucket.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+    auto largest = std::max_element(s.datasets.begin(), s.datasets.end(),
+                                    [](const DatasetShape& a, const DatasetShape& b) { return a.resolution < b.resolution; });
+    if (largest == s.datasets.end()) return std::nullopt;
+    const std::size_t index = largest->index;
+    std::vector<int> current = resolutionsOf(s, index);
+    std::vector<int> next = current;
+    if (current.size() > 1) {
+      next.erase(std::max_element(next.begin(), next.end()));
+    } else {
+      const int res = current.front();
+      const int lower = res > 1024 ? 1024 : res > 768 ? 768 : res > 512 ? 512 : 0;
+      if (lower == 0) return std::nullopt;
+      next = {lower};
+    }
+    const Node* written = p.datasets[index].written("resolution");
+    const bool wasList = written && written->isSequence();
+    return Lever{p.datasets[index].pathOf("resolution"), wasList ? jsonIntList(current) : jsonInt(current.front()),
+                 next.size() > 1 || wasList ? jsonIntList(next) : jsonInt(next.front()),
+                 "drop the largest resolution bucket: the peak comes from the biggest images",
+                 [index, next](TrainingSetup& t) {
+                   std::vector<DatasetShape> kept;
+                   DatasetShape model{};
+                   for (const auto& d : t.datasets) {
+                     if (d.index != index) kept.push_back(d);
+                     else model = d;
+                   }
+                   for (int r : next) {
+                     model.resolution = r;
+                     kept.push_back(model);
+                   }
+                   t.datasets = kept;
+                 }};
+  });
+  sampling.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+    if (!s.isVideo() || s.sampleFrames <= 1 || !(s.baselineSample || s.periodicSample)) return std::nullopt;
+    const int to = fewerFrames(*s.arch, s.sampleFrames);
+    if (to >= s.sampleFrames) return std::nullopt;
+    return Lever{p.sample.pathOf("num_frames"), jsonInt(s.sampleFrames), jsonInt(to), "shorter preview videos",
+                 [to](TrainingSetup& t) { t.sampleFrames = to; }};
+  });
+  sampling.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+    if (!s.baselineSample && !s.periodicSample) return std::nullopt;
+    return Lever{p.train.pathOf("disable_sampling"), "false", "true",
+                 "no preview samples: sampling puts the text encoder, the VAE decode and a full-size forward on the GPU "
+                 "(re-enable it at a smaller size once training is stable)",
+                 [](TrainingSetup& t) { t.baselineSample = t.periodicSample = false; }};
+  });
+  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+    if (s.lowVram || !s.arch->lowVram) return std::nullopt;
+    return Lever{p.model.pathOf("low_vram"), "false", "true", "the model's low-VRAM path (" + s.arch->label + ")",
+                 [](TrainingSetup& t) { t.lowVram = true; }};
+  });
+  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+    if (s.quantize) return std::nullopt;
+    // quantize_te follows quantize when it is not written, so this one key quantizes both.
+    const bool encoderFollows = !p.model.has("quantize_te");
+    return Lever{p.model.pathOf("quantize"), "false", "true",
+                 encoderFollows ? "quantize the transformer and, since quantize_te follows it, the text encoder (qfloat8: "
+                                  "half the bf16 bytes)"
+                                : "quantize the transformer (qfloat8: half the bf16 bytes)",
+                 [encoderFollows](TrainingSetup& t) {
+                   t.quantize = true;
+                   if (t.qtype.empty()) t.qtype = "qfloat8";
+                   if (encoderFollows) {
+                     t.quantizeTe = true;
+                     if (t.qtypeTe.empty()) t.qtypeTe = "qfloat8";
+                   }
+                 }};
+  });
+  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+    if (s.quantizeTe || s.cacheTextEmbeddings || s.arch->textEncoderParams() <= 0) return std::nullopt;
+    return Lever{p.model.pathOf("quantize_te"), "false", "true", "quantize the text encoder",
+                 [](TrainingSetup& t) {
+                   t.quantizeTe = true;
+                   if (t.qtypeTe.empty()) t.qtypeTe = "qfloat8";
+                 }};
+  });
+  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+    if (s.cacheTextEmbeddings || s.trainTextEncoder || s.arch->textEncoderParams() <= 0) return std::nullopt;
+    return Lever{p.train.pathOf("cache_text_embeddings"), "false", "true",
+                 "cache the text embeddings: the text encoder is freed after caching (captions are kept)",
+                 [](TrainingSetup& t) {
+                   t.cacheTextEmbeddings = true;
+                   t.unloadTextEncoder = false;
+                 }};
+  });
+  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+    if (s.layerOffloading || !s.arch->layerOffloading) return std::nullopt;
+    return Lever{p.model.pathOf("layer_offloading"), "false", "true",
+                 "stream the transformer's Linear weights from CPU RAM (slower; needs host RAM)",
+                 [](TrainingSetup& t) { t.layerOffloading = true; }};
+  });
+
+  std::vector<Maker> order;
+  const bool video = p.arch && p.arch->isVideo();
+  // The guide: images: checkpointing, batch, bucket, sampling, low_vram/quantization;
+  // video: frames first, then the same.
+  Maker checkpointing = [&p](const TrainingSetup& s) -> std::optional<Lever> {
+    if (s.gradientCheckpointing) return std::nullopt;
+    return Lever{p.train.pathOf("gradient_checkpointing"), "false", "true",
+                 "gradient checkpointing keeps one input per block instead of every activation",
+                 [](TrainingSetup& t) { t.gradientCheckpointing = true; }};
+  };
+  const bool samplingFailed = failedPhase == "baseline_sample" || failedPhase == "sample" || failedPhase == "vae_decode";
+  const bool loadFailed = failedPhase == "load" || failedPhase == "quantize" || failedPhase == "te_cache";
+  if (samplingFailed) order.insert(order.end(), sampling.begin(), sampling.end());
+  if (loadFailed) order.insert(order.end(), lowMemory.begin(), lowMemory.end());
+  if (video) order.insert(order.end(), frames.begin(), frames.end());
+  order.push_back(checkpointing);
+  for (auto* group : {&batch, &bucket, &sampling, &lowMemory}) {
+    if ((group == &sampling && samplingFailed) || (group == &lowMemory && loadFailed)) continue;
+    order.insert(order.end(), group->begin(), group->end());
+  }
+  return order;
+}
+
+bool fits(const Estimate& e) { return e.verdict == Verdict::Fits; }
+
+// After a stable run, the guide adds back one heavier setting at a time: a larger bucket, richer
+// sampling, a larger batch or a longer video (more steps cost no memory).
+std::vector<Lever> rampUpLevers(const TrainerProcess& p, const TrainingSetup& s) {
+  std::vector<Lever> out;
+  auto largest = std::max_element(s.datasets.begin(), s.datasets.end(),
+                                  [](const DatasetShape& a, const DatasetShape& b) { return a.resolution < b.resolution; });
+  if (largest != s.datasets.end() && largest->resolution < 1536) {
+    const std::size_t index = largest->index;
+    const int next = largest->resolution < 768 ? 768 : largest->resolution < 1024 ? 1024 : largest->resolution < 1280 ? 1280 : 1536;
+    std::vector<int> current = resolutionsOf(s, index);
+    std::vector<int> grown = current;
+    grown.push_back(next);
+    const Node* written = p.datasets[index].written("resolution");
+    const bool wasList = written && written->isSequence();
+    out.push_back({p.datasets[index].pathOf("resolution"), wasList ? jsonIntList(current) : jsonInt(current.front()),
+                   jsonIntList(grown), "a larger bucket (" + std::to_string(next) + " px)", [index, next](TrainingSetup& t) {
+                     for (const auto& d : t.datasets) {
+                       if (d.index == index) {
+                         DatasetShape bigger = d;
+                         bigger.resolution = next;
+                         t.datasets.push_back(bigger);
+                         break;
+                       }
+                     }
+                   }});
+  }
+  if (!s.baselineSample && !s.periodicSample && p.train.flag("disable_sampling")) {
+    out.push_back({p.train.pathOf("disable_sampling"), "true", "false", "preview samples again",
+                   [](TrainingSetup& t) { t.baselineSample = t.periodicSample = true; }});
+  }
+  const int batch = clampedInt(p.train.number("batch_size", 1));
+  out.push_back({p.train.pathOf("batch_size"), jsonInt(batch), jsonInt(batch * 2), "a larger batch",
+                 [&p](TrainingSetup& t) {
+                   for (auto& d : t.datasets) {
+                     if (!p.datasets[d.index].has("batch_size")) d.batch *= 2;
+                   }
+                 }});
+  if (s.isVideo() && !s.datasets.empty() && s.arch->frameGrid) {
+    auto longest = std::max_element(s.datasets.begin(), s.datasets.end(),
+                                    [](const DatasetShape& a, const DatasetShape& b) { return a.frames < b.frames; });
+    const int from = longest->frames;
+    const int to = static_cast<int>(s.arch->frameGrid->nearestBelow(from * 3 / 2 + s.arch->frameGrid->multiple));
+    const std::size_t index = longest->index;
+    if (to > from) {
+      out.push_back({p.datasets[index].pathOf("num_frames"), jsonInt(from), jsonInt(to), "longer clips",
+                     [index, to](TrainingSetup& t) {
+                       for (auto& d : t.datasets) {
+                         if (d.index == index) d.frames = to;
+                       }
+                     }});
+    }
+  }
+  return out;
+}
+
+// Applies the steps whose bit is set in `mask` (in plan order) and estimates.
+Estimate estimateWith(const TrainingSetup& base, const std::vector<Lever>& levers, unsigned mask, const MemoryModel& m,
+                      const GpuTarget& gpu) {
+  TrainingSetup s = base;
+  for (std::size_t i = 0; i < levers.size(); ++i) {
+    if (mask & (1u << i)) levers[i].apply(s);
+  }
+  return estimate(s, m, gpu);
+}
+
+}  // namespace
+
+std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup& setup, const MemoryModel& m,
+                                   const GpuTarget& gpu, const std::string& failedPhase) {
+  std::vector<PlanStep> plan;
+  const Estimate before = estimate(setup, m, gpu);
+  if (fits(before)) {
+    // Room to spare: what can be added back, each on its own, and still fit.
+    for (auto& lever : rampUpLevers(p, setup)) {
+      TrainingSetup next = setup;
+      lever.apply(next);
+      const Estimate after = estimate(next, m, gpu);
+      if (!fits(after)) continue;
+      PlanStep step;
+      step.rank = static_cast<int>(plan.size()) + 1;
+      step.path = lever.path;
+      step.fromJson = lever.fromJson;
+      step.toJson = lever.toJson;
+      step.savesBytes = before.peak().peakBytes - after.peak().peakBytes;  // negative: it costs memory
+      step.peakBytesAfter = after.peak().peakBytes;
+      step.fitsAfter = true;
+      step.rampUp = true;
+      step.why = "room to add back, one at a time: " + lever.why;
+      plan.push_back(step);
+    }
+    return plan;
+  }
+
+  // Walk the levers in order, each applied on top of the previous ones, until the job fits.
+  TrainingSetup current = setup;
+  double peak = before.peak().peakBytes;
+  std::vector<Lever> taken;
+  for (const auto& make : leversFor(p, failedPhase)) {
+    auto lever = make(current);
+    if (!lever) continue;
+    TrainingSetup next = current;
+    lever->apply(next);
+    const Estimate after = estimate(next, m, gpu);
+    const double saved = peak - after.peak().peakBytes;
+    if (saved < kMinSaving) continue;  // a step that saves nothing for this config is not listed
+    PlanStep step;
+    step.path = lever->path;
+    step.fromJson = lever->fromJson;
+    step.toJson = lever->toJson;
+    step.savesBytes = saved;
+    step.peakBytesAfter = after.peak().peakBytes;
+    step.fitsAfter = fits(after);
+    step.why = lever->why;
+    plan.push_back(step);
+    taken.push_back(*lever);
+    current = next;
+    peak = after.peak().peakBytes;
+    if (step.fitsAfter || taken.size() >= 16) break;
+  }
+
+  // Needed: the smallest subset of the plan that fits, the earliest (cheapest in quality) on a tie.
+  // Plans are short (a dozen levers at most); past 10 steps every step is marked needed.
+  const std::size_t n = taken.size();
+  if (n > 10) {
+    for (std::size_t i = 0; i < n; ++i) {
+      plan[i].rank = static_cast<int>(i) + 1;
+      plan[i].needed = true;
+    }
+    return plan;
+  }
+  unsigned best = (1u << n) - 1;
+  int bestCount = static_cast<int>(n) + 1;
+  for (unsigned mask = 1; mask < (1u << n); ++mask) {
+    const int count = __builtin_popcount(mask);
+    if (count > bestCount) continue;
+    if (!fits(estimateWith(setup, taken, mask, m, gpu))) continue;
+    // Same size: prefer the set whose steps come earlier (compare the reversed bit patterns).
+    auto earlier = [n](unsigned a, unsigned b) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool ai = a & (1u << i), bi = b & (1u << i);
+        if (ai != bi) return ai;
+      }
+      return false;
+    };
+    if (count < bestCount || earlier(mask, best)) {
+      best = mask;
+      bestCount = count;
+    }
+  }
+  const bool anyFit = bestCount <= static_cast<int>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    plan[i].rank = static_cast<int>(i) + 1;
+    plan[i].needed = anyFit ? (best & (1u << i)) != 0 : true;
+  }
+  return plan;
+}
+
+}  // namespace oomlint

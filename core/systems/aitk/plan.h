@@ -1,0 +1,21 @@
+// The rollback plan: config changes in the seed guide's order, each re-estimated, with the bytes
+// it saves and the peak after it, until the job fits; the smallest set that fits is marked needed.
+// When the job fits with room, the settings that can be added back, one at a time.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/plan_step.h"
+#include "systems/aitk/estimate.h"
+#include "systems/aitk/job.h"
+
+namespace oomlint {
+
+// `failedPhase` (from a crash log) puts the levers of that phase first: sampling settings for a
+// sampling OOM, quantization and low_vram for a load OOM; the guide's order otherwise.
+std::vector<PlanStep> rollbackPlan(const TrainerProcess& process, const TrainingSetup& setup, const MemoryModel& model,
+                                   const GpuTarget& gpu, const std::string& failedPhase = "");
+
+}  // namespace oomlint

@@ -1,0 +1,130 @@
+#include "systems/aitk/setup.h"
+
+#include <algorithm>
+
+namespace oomlint {
+
+namespace {
+
+int intOr(const Node* v, int fallback) { return v && v->isNumber() ? clampedInt(v->number()) : fallback; }
+
+// resolution is an int or a list; each value becomes its own dataset in AI Toolkit.
+std::vector<int> resolutionsOf(const Section& d) {
+  std::vector<int> out;
+  if (const Node* r = d.written("resolution")) {
+    if (r->isSequence()) {
+      for (const Node* item : r->resolved()->items) {
+        if (item->isNumber() && item->number() > 0) out.push_back(clampedInt(item->number()));
+      }
+    } else if (r->isNumber() && r->number() > 0) {
+      out.push_back(clampedInt(r->number()));
+    }
+  }
+  if (out.empty()) out.push_back(clampedInt(d.number("resolution", 512)));
+  return out;
+}
+
+int controlCount(const Section& d) {
+  int n = 0;
+  if (const Node* c = d.written("control_path")) n += c->isSequence() ? static_cast<int>(c->resolved()->items.size()) : (c->isNull() ? 0 : 1);
+  for (const char* key : {"control_path_1", "control_path_2", "control_path_3"}) {
+    if (!d.string(key).empty()) ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+bool TrainingSetup::anyLatentCache() const {
+  return std::any_of(datasets.begin(), datasets.end(), [](const DatasetShape& d) { return d.cachesLatents; });
+}
+
+bool TrainingSetup::vaeStaysResident() const {
+  return datasets.empty() || std::any_of(datasets.begin(), datasets.end(), [](const DatasetShape& d) { return !d.cachesLatents; });
+}
+
+std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
+  if (p.arch == nullptr) return std::nullopt;
+  TrainingSetup s;
+  s.arch = borrowed(*p.arch);
+  if (const ArchVariant* v = p.arch->variantFor(p.model.string("name_or_path") + " " + p.archWritten)) {
+    auto variant = std::make_shared<Architecture>(*p.arch);
+    variant->denoiser = v->denoiser;
+    if (!v->label.empty()) variant->label = v->label;
+    s.arch = std::move(variant);
+  }
+  const Section& m = p.model;
+  const Section& t = p.train;
+  s.trainDtype = t.string("dtype");
+  s.quantize = m.flag("quantize");
+  s.quantizeTe = m.has("quantize_te") ? m.flag("quantize_te") : s.quantize;
+  s.qtype = m.string("qtype");
+  s.qtypeTe = m.string("qtype_te");
+  s.accuracyRecoveryAdapter = s.quantize && (s.qtype.find('|') != std::string::npos || !m.string("accuracy_recovery_adapter").empty());
+  s.lowVram = m.flag("low_vram");
+  s.layerOffloading = m.flag("layer_offloading") || m.flag("auto_memory");
+  s.offloadTransformer = std::clamp(m.number("layer_offloading_transformer_percent", 1.0), 0.0, 1.0);
+  s.offloadTextEncoder = std::clamp(m.number("layer_offloading_text_encoder_percent", 1.0), 0.0, 1.0);
+  if (s.layerOffloading) {
+    // AI Toolkit swaps qfloat8 for torchao float8 when layer offloading is on.
+    if (s.qtype == "qfloat8") s.qtype = "float8";
+    if (s.qtypeTe == "qfloat8") s.qtypeTe = "float8";
+  }
+  s.unloadTextEncoder = t.flag("unload_text_encoder");
+  s.cacheTextEmbeddings = t.flag("cache_text_embeddings") ||
+                          std::any_of(p.datasets.begin(), p.datasets.end(), [](const Section& d) { return d.flag("cache_text_embeddings"); });
+  s.trainTextEncoder = t.flag("train_text_encoder");
+  s.fullFinetune = !p.network.present() && !p.process.has("adapter");
+  s.networkType = p.network.string("type");
+  if (s.networkType.empty()) s.networkType = "lora";
+  s.rank = p.network.has("linear") ? p.network.number("linear", 4) : p.network.number("rank", 4);
+  s.optimizer = t.string("optimizer");
+  const Node* ema = t.written("ema_config");
+  s.ema = ema && ema->isMapping() && ema->find("use_ema") && ema->find("use_ema")->truthy();
+  s.gradientCheckpointing = t.flag("gradient_checkpointing");
+  const int trainBatch = std::max(1, clampedInt(t.number("batch_size", 1)));
+  for (std::size_t i = 0; i < p.datasets.size(); ++i) {
+    const Section& d = p.datasets[i];
+    const bool augmented = (d.written("augments") && d.written("augments")->truthy()) ||
+                           (d.written("augmentations") && d.written("augmentations")->truthy());
+    for (int res : resolutionsOf(d)) {
+      DatasetShape shape;
+      shape.index = i;
+      shape.resolution = res;
+      shape.frames = std::max(1, intOr(d.written("num_frames"), 1));
+      shape.batch = d.has("batch_size") ? std::max(1, clampedInt(d.number("batch_size", trainBatch))) : trainBatch;
+      // short_and_long_captions doubles the batch (TrainConfig comment).
+      if (t.flag("short_and_long_captions")) shape.batch *= 2;
+      shape.controls = controlCount(d);
+      shape.cachesLatents = !augmented && (d.flag("cache_latents") || d.flag("cache_latents_to_disk"));
+      s.datasets.push_back(shape);
+    }
+  }
+  for (const char* pass : {"diff_output_preservation", "blank_prompt_preservation", "do_prior_divergence", "do_guidance_loss",
+                           "do_differential_guidance"}) {
+    if (t.flag(pass)) ++s.extraForwardPasses;
+  }
+  const bool sampling = !t.flag("disable_sampling") && p.sample.present();
+  s.baselineSample = sampling && !t.flag("skip_first_sample");
+  s.periodicSample = sampling && p.sample.number("sample_every", 100) > 0;
+  s.sampleWidth = clampedInt(p.sample.number("width", 512));
+  s.sampleHeight = clampedInt(p.sample.number("height", 512));
+  s.sampleFrames = std::max(1, clampedInt(p.sample.number("num_frames", 1)));
+  s.guidanceScale = p.sample.number("guidance_scale", 7);
+  // Sample items may ask for more: the peak is the largest.
+  if (const Node* samples = p.sample.written("samples"); samples && samples->isSequence()) {
+    for (const Node* item : samples->resolved()->items) {
+      if (!item->isMapping()) continue;
+      const int w = intOr(item->find("width"), s.sampleWidth);
+      const int h = intOr(item->find("height"), s.sampleHeight);
+      if (static_cast<long>(w) * h > static_cast<long>(s.sampleWidth) * s.sampleHeight) {
+        s.sampleWidth = w;
+        s.sampleHeight = h;
+      }
+      s.sampleFrames = std::max(s.sampleFrames, intOr(item->find("num_frames"), 1));
+    }
+  }
+  return s;
+}
+
+}  // namespace oomlint

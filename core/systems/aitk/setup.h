@@ -1,0 +1,72 @@
+// The memory-relevant settings of one trainer process, as AI Toolkit resolves them (defaults,
+// per-dataset overrides, legacy spellings), each with the config path that sets it. The estimator
+// reads only this; the advisor changes it to see what a config change would save.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "systems/aitk/job.h"
+
+namespace oomlint {
+
+// One dataset as the peak sees it: AI Toolkit splits a resolution list into one dataset per value.
+struct DatasetShape {
+  std::size_t index = 0;        // datasets[index]
+  int resolution = 512;         // square-equivalent max side (bucket area ≤ resolution²)
+  int frames = 1;
+  int batch = 1;
+  int controls = 0;             // control images per sample (edit models)
+  bool cachesLatents = false;
+};
+
+struct TrainingSetup {
+  // The model trained: the catalog entry, or a copy with a variant's dimensions (Wan 2.1 1.3B).
+  std::shared_ptr<const Architecture> arch;
+  std::string trainDtype = "fp32";
+  bool quantize = false;
+  std::string qtype = "qfloat8";
+  bool quantizeTe = false;
+  std::string qtypeTe = "qfloat8";
+  bool accuracyRecoveryAdapter = false;
+  bool lowVram = false;
+  bool layerOffloading = false;
+  double offloadTransformer = 1.0;
+  double offloadTextEncoder = 1.0;
+  bool unloadTextEncoder = false;
+  bool cacheTextEmbeddings = false;
+  bool trainTextEncoder = false;
+  // trainable parameters
+  bool fullFinetune = false;
+  std::string networkType = "lora";
+  double rank = 4;
+  std::string optimizer = "adamw";
+  bool ema = false;
+  // activations
+  bool gradientCheckpointing = true;
+  std::vector<DatasetShape> datasets;
+  int extraForwardPasses = 0;  // DOP, blank-prompt preservation, guidance losses: prior passes without grad
+  // sampling
+  bool baselineSample = true;
+  bool periodicSample = true;
+  int sampleWidth = 512;
+  int sampleHeight = 512;
+  int sampleFrames = 1;
+  double guidanceScale = 7;
+
+  bool isVideo() const { return arch && arch->isVideo(); }
+  bool anyLatentCache() const;
+  bool vaeStaysResident() const;  // some dataset encodes latents every step
+};
+
+// A non-owning handle on a catalog entry (the catalog outlives every setup).
+inline std::shared_ptr<const Architecture> borrowed(const Architecture& arch) {
+  return std::shared_ptr<const Architecture>(std::shared_ptr<const Architecture>(), &arch);
+}
+
+// The process's settings, or nullopt when its architecture is unknown (nothing to estimate from).
+std::optional<TrainingSetup> setupFrom(const TrainerProcess& process);
+
+}  // namespace oomlint

@@ -1,0 +1,174 @@
+#include "systems/logs/diagnose.h"
+
+#include <cstdio>
+
+#include "systems/aitk/job.h"
+
+namespace oomlint {
+
+namespace {
+
+// As PyTorch prints sizes: MiB below a GiB.
+std::string gib(std::int64_t bytes) {
+  char buf[32];
+  if (bytes < (1ll << 30)) std::snprintf(buf, sizeof buf, "%.2f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  else std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+  return buf;
+}
+
+Range lineRange(int line, const std::string& text) {
+  Range r;
+  r.start = {std::max(1, line), 1, 0};
+  r.end = {std::max(1, line), codePointCount(text) + 1, 0};
+  return r;
+}
+
+std::string describeKind(OomKind kind) {
+  switch (kind) {
+    case OomKind::CudaAlloc: return "PyTorch's CUDA allocator could not allocate";
+    case OomKind::CudaError: return "a raw `CUDA error: out of memory` (outside the allocator)";
+    case OomKind::CublasAlloc: return "cuBLAS could not allocate its workspace (CUBLAS_STATUS_ALLOC_FAILED)";
+    case OomKind::HipAlloc: return "the ROCm (HIP) allocator could not allocate";
+    case OomKind::MpsAlloc: return "the Apple MPS backend reached its limit";
+    case OomKind::ComfyAlloc: return "the cudaMallocAsync allocator refused the allocation";
+    case OomKind::HostRam: return "the system ran out of RAM";
+    case OomKind::None: break;
+  }
+  return "out of memory";
+}
+
+// The generation UIs' own levers, cheapest first (webui-lowvram.md §8), skipping flags already given.
+std::string webUiFirstChange(const LogAnalysis& log) {
+  const std::string& phase = log.phase;
+  const bool decode = phase == "vae_decode";
+  const bool generating = phase == "inference" || phase == "unknown" || phase == "sample" || phase == "load" || decode;
+  if (!generating) return {};
+  auto given = [&](std::string_view flag) {
+    const std::size_t at = log.launchArgs.find(flag);
+    return at != std::string::npos &&
+           (at + flag.size() == log.launchArgs.size() || log.launchArgs[at + flag.size()] == ' ');
+  };
+  if (log.tool == "a1111") {
+    if (decode) {
+      return "it failed decoding with the VAE (AUTOMATIC1111): decode in tiles (the Tiled VAE extension) or with TAESD "
+             "(Settings › VAE type for decode), lower the hires upscale; for SDXL use the fp16-fix VAE rather than "
+             "--no-half-vae, which doubles the decode";
+    }
+    std::string steps;
+    auto add = [&](std::string_view flag, std::string_view what) {
+      if (given(flag)) return;
+      steps += (steps.empty() ? "" : ", then ") + std::string(what);
+    };
+    if (log.kind == OomKind::MpsAlloc) {
+      add("--opt-sub-quad-attention", "--opt-sub-quad-attention (xFormers is CUDA-only)");  // A Mac: MPS
+    } else if (!given("--opt-sdp-attention")) {
+      add("--xformers", "add --xformers (or --opt-sdp-attention)");
+    }
+    if (!given("--medvram-sdxl")) add("--medvram", "--medvram (--medvram-sdxl for SDXL)");
+    steps += std::string(steps.empty() ? "" : ", then ") + "turn off Settings › Optimizations › Batch cond/uncond";
+    add("--lowvram", "--lowvram last (much slower)");
+    return "it failed generating (AUTOMATIC1111" + (log.launchArgs.empty() ? std::string() : ", launched with " + log.launchArgs) +
+           "): " + steps;
+  }
+  if (log.tool == "forge") {
+    return std::string("it failed generating (Forge, which ignores A1111's memory flags): ") +
+           (decode ? "turn on Never OOM › Enabled for VAE (always tiled), or --vae-in-cpu"
+                   : "lower GPU Weights (MB) in the UI to leave more for computation, or --always-low-vram / "
+                     "--always-offload-from-vram; --unet-in-fp8-e4m3fn halves the model's weights");
+  }
+  if (log.tool == "comfyui") {
+    return std::string("it failed generating (ComfyUI): ") +
+           (decode ? "use the VAE Decode (Tiled) node, or --cpu-vae"
+                   : "start with --lowvram (then --novram), add --reserve-vram if other software uses the GPU, or load an "
+                     "fp8/GGUF model; \"loaded partially\" is expected on small cards");
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string firstChangeFor(const std::string& phase, std::optional<long> step, int skippedBatches) {
+  if (phase == "load" || phase == "quantize") {
+    return "it failed while loading the model, before training: quantize (model.quantize, quantize_te) and set "
+           "model.low_vram: true, which quantizes on the CPU";
+  }
+  if (phase == "te_cache") return "it failed encoding captions: quantize the text encoder (quantize_te) or offload it";
+  if (phase == "latent_cache") {
+    return "it failed encoding the dataset with the VAE: drop the largest resolution bucket (or frames) being cached";
+  }
+  if (phase == "baseline_sample" || phase == "sample") {
+    return "it failed while sampling previews: lower sample width/height/num_frames, or set train.skip_first_sample / "
+           "train.disable_sampling";
+  }
+  if (phase == "train_step") {
+    if (skippedBatches > 0 && (!step || *step > 10)) {
+      return "some steps ran and some did not: a borderline config; drop the largest resolution bucket (or frames)";
+    }
+    return "it failed in the first training steps: gradient_checkpointing: true, batch_size 1, then drop the largest "
+           "resolution bucket";
+  }
+  if (phase == "vae_decode") return "it failed decoding with the VAE: decode tiled (low_vram) or at a smaller size";
+  if (phase == "inference") return "it failed generating: lower the resolution or batch, use tiled VAE or a low-VRAM mode";
+  if (phase == "save") return "it failed while saving: fewer copies in memory (EMA, optimizer state) or save less often";
+  return "the phase is not clear from the log: follow the rollback plan in order";
+}
+
+void diagnoseLog(const LogAnalysis& log, const TrainerProcess* config, Findings& findings) {
+  if (log.offloaded) {
+    const std::string size = log.offloadedBytes > 0 ? gib(log.offloadedBytes) + " of weights" : "part of the weights";
+    findings.report("OL708", lineRange(log.offloadLine, log.offloadText), "",
+                    std::string(log.tool == "forge" ? "Forge" : "ComfyUI") + " kept " + size +
+                        " in system RAM and streamed them (partial loading): slow, not by itself an out-of-memory error");
+  }
+  const Range at = lineRange(log.oomLine, log.oomText);
+  if (!log.oom) {
+    if (!log.failure.empty()) {
+      findings.report("OL604", lineRange(log.failureLine, log.failure), "",
+                      "the run failed with `" + log.failure.substr(0, 160) +
+                          "`, not for lack of memory: memory settings will not fix it");
+    }
+    return;
+  }
+  const OomNumbers& n = log.numbers;
+  if (log.kind == OomKind::HostRam) {
+    findings.report("OL603", at, "",
+                    "the run ran out of system RAM in " + log.phase +
+                        ", not GPU memory: lower model.layer_offloading percents or low_vram parking (they keep weights in "
+                        "RAM), add RAM or swap, or use a machine with more memory");
+    return;
+  }
+  std::string where = log.phase == "unknown" ? "in an unclear phase" : "during " + log.phase;
+  if (log.step) where += " at step " + std::to_string(*log.step);
+  std::string figures;
+  if (n.triedToAllocate) figures += "; it tried to allocate " + gib(*n.triedToAllocate);
+  if (n.free) figures += " with " + gib(*n.free) + " free";
+  if (n.totalCapacity) figures += " of " + gib(*n.totalCapacity);
+  std::string advice = webUiFirstChange(log);
+  if (advice.empty()) advice = firstChangeFor(log.phase, log.step, log.skippedBatches);
+  if (config != nullptr && (log.phase == "baseline_sample" || log.phase == "sample")) {
+    advice += " (" + config->sample.pathOf("width") + ", " + config->train.pathOf("disable_sampling") + ")";
+  }
+  std::string kind = describeKind(log.kind);
+  if (log.kind == OomKind::CudaError && log.tool.empty()) kind += ", fatal even inside AI Toolkit's training step";
+  findings.report("OL601", at, "", "out of memory " + where + ": " + kind + figures + "; " + advice);
+  if (log.gpuStateSuspect) {
+    findings.report("OL602", at, "",
+                    log.gpuStateReason + ": the GPU or worker state, not the config, is the likely cause; run on a fresh "
+                                         "worker and do not retry the same job here");
+  }
+  if (n.reservedUnallocated && n.triedToAllocate && *n.reservedUnallocated >= (1ll << 30) &&
+      *n.reservedUnallocated >= *n.triedToAllocate) {
+    findings.report("OL605", at, "",
+                    gib(*n.reservedUnallocated) + " was reserved by PyTorch but unallocated, more than the " +
+                        gib(*n.triedToAllocate) + " it needed: set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+                        "(Linux; max_split_size_mb on Windows) before changing the config");
+  }
+  if (log.skippedBatches > 0 && log.continuedAfterOom) {
+    findings.report("OL606", at, "",
+                    "AI Toolkit skipped " + std::to_string(log.skippedBatches) +
+                        " batch(es) after an OOM and went on: the config is borderline; drop the largest resolution bucket "
+                        "(or frames) so the largest batches fit");
+  }
+}
+
+}  // namespace oomlint

@@ -1,0 +1,78 @@
+// Console logs of training and generation runs: what ran out, where, and whether the config is to
+// blame. The scanner takes the log in chunks (a gigabyte log never sits in memory whole) and keeps
+// only what the diagnosis needs: the last OOM message and its numbers, the phase and step it hit.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report/log_analysis.h"
+
+namespace oomlint {
+
+class LogScanner {
+ public:
+  // A training log is mostly redraws of one progress bar. Shortcut: a redraw that differs from the bar
+  // line before it only in digits past the description is taken as that bar at another step, without
+  // parsing it again. LineByLine parses every line; tests and the fuzzer check both give one answer.
+  enum class Redraws { Shortcut, LineByLine };
+  explicit LogScanner(Redraws redraws = Redraws::Shortcut) : redraws_(redraws) {}
+
+  void feed(std::string_view chunk);
+  LogAnalysis finish();
+
+ private:
+  void onLine(std::string_view line);
+  bool onRedraw(std::string_view line);
+  void onBar(std::string_view line, std::string_view description, long step);
+  void onBarStep(std::string_view line, long step);
+  // What a progress bar's description says it is, by its words.
+  enum class BarKind { LatentCache, TextCache, Quantize, Validation, Sampling, Loading, Training, Unnamed };
+  static BarKind classifyBar(std::string_view description);
+  void onOomText(std::string_view line, OomKind kind);
+  std::string phaseFromTraceback() const;
+
+  static constexpr std::size_t kMaxRedrawnLine = 1024;  // a bar line is about 100 bytes
+  struct RedrawnBar {
+    std::string line;                // the bar line as read; empty when the last line was not one
+    std::size_t descriptionEnd = 0;  // a redraw's digits must match before this offset
+    std::size_t stepAt = 0;          // the offset of the step's digits
+  };
+
+  Redraws redraws_;
+  RedrawnBar redrawn_;
+  LogAnalysis result_;
+  std::string pending_;          // a line split across chunks (bounded)
+  bool lastWasCr_ = false;
+  const char* nextNewline_ = nullptr;  // in the current chunk: tqdm lines end in '\r', so remember where '\n' is
+  std::string lastBarDescription_;     // a bar redraws its line thousands of times: classify it once
+  BarKind lastBarKind_ = BarKind::Unnamed;
+  std::string markerPhase_;      // from AI Toolkit's (and other tools') progress markers
+  bool trainingStarted_ = false;
+  std::vector<std::string> frames_;  // function names of the traceback being read
+  std::string codeHint_;
+  int comfyLinesLeft_ = 0;       // lines of ComfyUI's allocation table still to read
+  std::string oomPhaseMarker_;   // the marker phase when the last OOM was seen
+  std::string oomTracebackPhase_;
+  std::optional<long> stepAtOom_;
+  std::optional<long> lastStep_;
+  std::optional<long> announcedStep_;   // "Saving at step N", kohya's "sample images at step N"
+  std::optional<long> announcedAtOom_;
+  std::string announcedPhase_;          // the phase whose marker announced that step
+  std::string announcedPhaseAtOom_;
+  bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
+  std::optional<long> skipStep_;        // the step of the last skipped batch
+  bool aiToolkit_ = false;
+  void detectTool(std::string_view line);
+  std::uint64_t toolLinesLeft_ = 200000;  // the UI shows in its banner and tracebacks: stop looking after this
+};
+
+// Whole-text convenience.
+LogAnalysis analyzeLog(std::string_view text);
+
+// Whether text reads as a console log rather than a config.
+bool looksLikeLog(std::string_view text);
+
+}  // namespace oomlint

@@ -1,0 +1,15 @@
+// The report for a WebUI input (kind "webui-args"): flag and setting findings, the generation's
+// per-phase estimate against the GPU, and the fix plan.
+#pragma once
+
+#include <optional>
+
+#include "base/input.h"
+#include "report/estimate.h"
+#include "report/report.h"
+
+namespace oomlint {
+
+FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu, bool gpuGiven, bool suppressionsAllowed);
+
+}  // namespace oomlint

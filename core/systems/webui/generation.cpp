@@ -1,0 +1,403 @@
+#include "systems/webui/generation.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/knowledge/knowledge.h"
+#include "base/text/ascii.h"
+#include "base/text/suggest.h"
+
+namespace oomlint {
+
+namespace {
+
+bool truthyText(std::string_view text) {
+  const std::string t = lowercase(text);
+  return t == "true" || t == "yes" || t == "on" || t == "1";
+}
+
+constexpr std::string_view kProfileKeys[] = {"tool", "model", "args", "parameters", "width", "height", "batch_size",
+                                             "batch_count", "hires", "controlnet", "vae", "batch_cond_uncond",
+                                             "gpu_weights_mb"};
+
+class Builder {
+ public:
+  Builder(const WebUiInput& input, Findings& findings)
+      : in_(input), findings_(findings), w_(knowledge().webui) {}
+
+  std::optional<GenerationSetup> build() {
+    for (const auto& problem : in_.problems) findings_.report("OL706", problem.range, "generation", problem.message);
+    if (in_.generation) checkProfileKeys();
+    resolveTool();
+    resolveFamily();
+    if (s_.family == nullptr) return std::nullopt;
+    readSize();
+    readHires();
+    readControlNets();
+    readVae();
+    readSettings();
+    for (const auto& flag : in_.flags) applyFlag(flag);
+    finish();
+    return s_;
+  }
+
+ private:
+  const Node* profile(std::string_view key) const { return in_.generation ? in_.generation->find(key) : nullptr; }
+
+  void settingProblem(const Node* at, std::string path, std::string message) {
+    findings_.report("OL706", at ? at->range : Range{}, std::move(path), std::move(message));
+  }
+
+  void checkProfileKeys() {
+    std::vector<std::string> known(std::begin(kProfileKeys), std::end(kProfileKeys));
+    for (const auto& entry : in_.generation->allEntries()) {
+      const std::string key = entry.key->resolved()->text;
+      if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+      std::string message = "unknown generation setting `" + key + "`";
+      if (auto near = closestMatch(key, known)) message += "; did you mean `" + *near + "`?";
+      findings_.report("OL706", entry.key->range, "generation." + key, message);
+    }
+  }
+
+  void resolveTool() {
+    if (const Node* tool = profile("tool")) {
+      if (tool->isScalar() && parseWebUiTool(tool->resolved()->text, s_.tool)) {
+        return;
+      }
+      settingProblem(tool, "generation.tool", "unknown tool `" + (tool->isScalar() ? tool->resolved()->text : std::string("…")) +
+                                                  "`: one of a1111, forge, comfyui");
+    }
+    if (in_.commandTool) {
+      s_.tool = *in_.commandTool;
+      return;
+    }
+    if (const InfoField* version = findInfo(in_, "Version"); version && version->value.starts_with("f")) {
+      s_.tool = WebUiTool::Forge;  // Forge writes "Version: f2.0.1v1.10.1-…"
+      return;
+    }
+    // Flags that exist in one tool only name it.
+    for (const auto& f : in_.flags) {
+      const WebUiFlag* known = w_.flag(f.name);
+      if (known == nullptr || known->tools.size() != 1) continue;
+      parseWebUiTool(known->tools.front(), s_.tool);
+      if (s_.tool != WebUiTool::A1111) return;
+    }
+  }
+
+  void resolveFamily() {
+    std::string name;
+    const Node* at = profile("model");
+    if (at != nullptr && at->isScalar()) {
+      name = at->resolved()->text;
+      s_.family = w_.family(name);
+      if (s_.family == nullptr) {
+        std::vector<std::string> ids;
+        for (const auto& f : w_.families) ids.push_back(f.id);
+        std::string message = "unknown model family `" + name + "`: one of";
+        for (const auto& id : ids) message += " " + id;
+        if (auto near = closestMatch(lowercase(name), ids)) message += "; did you mean `" + *near + "`?";
+        settingProblem(at, "generation.model", message);
+        return;
+      }
+    } else if (const InfoField* model = findInfo(in_, "Model")) {
+      // A checkpoint name: its family from the usual naming.
+      const std::string m = lowercase(model->value);
+      const char* id = m.find("flux") != std::string::npos                                     ? "flux"
+                       : m.find("sd3") != std::string::npos                                    ? "sd3"
+                       : (m.find("xl") != std::string::npos || m.find("pony") != std::string::npos) ? "sdxl"
+                       : (m.find("sd2") != std::string::npos || m.find("v2-1") != std::string::npos ||
+                          m.find("v2_1") != std::string::npos || m.find("768-v") != std::string::npos) ? "sd2"
+                                                                                              : "sd15";
+      s_.family = w_.family(id);
+    } else {
+      s_.family = w_.family("sd15");
+      s_.familyAssumed = true;
+    }
+    if (s_.family) {
+      s_.arch = knowledge().architectures.find(s_.family->arch);
+      if (s_.arch == nullptr) s_.family = nullptr;
+    }
+    if (s_.family && !s_.family->runsIn(s_.tool)) {
+      findings_.report("OL707", at ? at->range : (findInfo(in_, "Model") ? findInfo(in_, "Model")->range : Range{}),
+                       "generation.model",
+                       std::string(displayName(s_.tool)) + " does not run " + s_.arch->label + " models (" +
+                           "Forge and ComfyUI do)");
+    }
+  }
+
+  long positiveInt(const Node* node, std::string path, long low, long high) {
+    if (node == nullptr) return 0;
+    if (!node->isNumber() || node->number() != std::floor(node->number()) || node->number() < low || node->number() > high) {
+      std::string message = "`" + path.substr(path.rfind('.') + 1) + "` is a whole number from " + std::to_string(low) +
+                            " to " + std::to_string(high);
+      settingProblem(node, std::move(path), std::move(message));
+      return 0;
+    }
+    return static_cast<long>(node->number());
+  }
+
+  void readSize() {
+    const bool big = s_.family->id != "sd15" && s_.family->id != "sd2";
+    s_.width = s_.height = big ? 1024 : 512;
+    if (const InfoField* size = findInfo(in_, "Size")) {
+      long w = 0, h = 0;
+      if (std::sscanf(size->value.c_str(), "%ldx%ld", &w, &h) == 2 && w >= 64 && h >= 64 && w <= 16384 && h <= 16384) {
+        s_.width = w;
+        s_.height = h;
+      }
+    }
+    if (long w = positiveInt(profile("width"), "generation.width", 64, 16384)) s_.width = w;
+    if (long h = positiveInt(profile("height"), "generation.height", 64, 16384)) s_.height = h;
+    if (long b = positiveInt(profile("batch_size"), "generation.batch_size", 1, 256)) s_.batchSize = static_cast<int>(b);
+    positiveInt(profile("batch_count"), "generation.batch_count", 1, 100000);  // runs one batch at a time: no memory
+  }
+
+  void readHires() {
+    if (const InfoField* scale = findInfo(in_, "Hires upscale")) s_.hiresScale = std::atof(scale->value.c_str());
+    if (const InfoField* resize = findInfo(in_, "Hires resize")) {  // a target size instead of a factor
+      long w = 0, h = 0;
+      if (std::sscanf(resize->value.c_str(), "%ldx%ld", &w, &h) == 2 && w > 0 && s_.width > 0) {
+        s_.hiresScale = static_cast<double>(w) / static_cast<double>(s_.width);
+      }
+    }
+    if (const InfoField* upscaler = findInfo(in_, "Hires upscaler")) s_.hiresLatent = lowercase(upscaler->value).starts_with("latent");
+    if (const Node* hires = profile("hires")) {
+      if (!hires->isMapping()) return settingProblem(hires, "generation.hires", "`hires` is a mapping: {scale: 2, upscaler: latent}");
+      if (const Node* scale = hires->find("scale")) {
+        if (scale->isNumber() && scale->number() >= 1 && scale->number() <= 8) s_.hiresScale = scale->number();
+        else settingProblem(scale, "generation.hires.scale", "`hires.scale` is the upscale factor, from 1 to 8");
+      }
+      if (const Node* upscaler = hires->find("upscaler"); upscaler && upscaler->isScalar()) {
+        s_.hiresLatent = lowercase(upscaler->resolved()->text).starts_with("latent");
+      }
+    }
+    if (s_.hiresScale < 1.0 || s_.hiresScale > 8.0) s_.hiresScale = 0;
+  }
+
+  void addUnit(std::string name, bool lowVram, const std::string& module) {
+    ControlNetUnit unit;
+    unit.model = w_.controlnet(name, s_.family->id);
+    unit.name = std::move(name);
+    unit.lowVram = lowVram;
+    if (!module.empty()) unit.preprocessor = w_.preprocessor(module);
+    s_.controlnets.push_back(std::move(unit));
+  }
+
+  void readControlNets() {
+    // The parameters block: `ControlNet 0: "Module: canny, Model: control_v11p_sd15_canny [d14c016b], …, Low Vram: False, …"`.
+    for (const auto& field : in_.info) {
+      if (!field.key.starts_with("ControlNet")) continue;
+      const std::string v = field.value;
+      auto part = [&](std::string_view key) -> std::string {
+        const std::string lv = lowercase(v);
+        const std::size_t at = lv.find(lowercase(key) + ": ");
+        if (at == std::string::npos) return {};
+        const std::size_t begin = at + key.size() + 2;
+        const std::size_t end = v.find(", ", begin);
+        return v.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+      };
+      const std::string model = part("Model");
+      std::string module = part("Module");
+      if (module.empty()) module = part("preprocessor");
+      if (!model.empty() && lowercase(model) != "none") addUnit(model, truthyText(part("Low Vram")), module);
+    }
+    const Node* list = profile("controlnet");
+    if (list == nullptr) return;
+    if (!list->isSequence()) {
+      return settingProblem(list, "generation.controlnet", "`controlnet` is a list of units: [{model: control_v11p_sd15_canny, low_vram: false}]");
+    }
+    s_.controlnets.clear();  // the profile describes the units it wants
+    int index = 0;
+    for (const Node* unit : list->resolved()->items) {
+      const std::string path = "generation.controlnet[" + std::to_string(index++) + "]";
+      if (unit->isScalar()) {
+        addUnit(unit->resolved()->text, false, "");
+        continue;
+      }
+      const Node* model = unit->isMapping() ? unit->find("model") : nullptr;
+      if (model == nullptr || !model->isScalar()) {
+        settingProblem(unit, path, "a ControlNet unit names its `model` (control_v11p_sd15_canny, t2iadapter_…, control-lora-128…)");
+        continue;
+      }
+      const Node* low = unit->find("low_vram");
+      const Node* module = unit->find("preprocessor");
+      addUnit(model->resolved()->text, low != nullptr && low->truthy(),
+              module && module->isScalar() ? module->resolved()->text : std::string());
+    }
+  }
+
+  void readVae() {
+    const Node* vae = profile("vae");
+    if (vae == nullptr) return;
+    if (!vae->isMapping()) return settingProblem(vae, "generation.vae", "`vae` is a mapping: {precision: fp16, decode: full, fp16_fix: false}");
+    if (const Node* p = vae->find("precision"); p && p->isScalar()) {
+      const std::string v = lowercase(p->resolved()->text);
+      if (v == "fp32" || v == "float32") s_.fp32Vae = true;
+      else if (v != "fp16" && v != "bf16" && v != "float16" && v != "bfloat16")
+        settingProblem(p, "generation.vae.precision", "`vae.precision` is fp16, bf16 or fp32");
+    }
+    if (const Node* d = vae->find("decode"); d && d->isScalar()) {
+      const std::string v = lowercase(d->resolved()->text);
+      if (v == "tiled") s_.vaeDecode = VaeDecode::Tiled;
+      else if (v == "taesd") s_.vaeDecode = VaeDecode::Taesd;
+      else if (v == "cpu") s_.vaeDecode = VaeDecode::Cpu;
+      else if (v != "full") settingProblem(d, "generation.vae.decode", "`vae.decode` is full, tiled, taesd or cpu");
+    }
+    if (const Node* fix = vae->find("fp16_fix")) s_.vaeFp16Fix = fix->truthy();
+  }
+
+  void readSettings() {
+    if (const Node* b = profile("batch_cond_uncond")) s_.batchCondUncond = b->truthy();
+    if (const Node* g = profile("gpu_weights_mb")) {
+      if (g->isNumber() && g->number() > 0) s_.gpuWeightsBytes = g->number() * 1024 * 1024;
+      else settingProblem(g, "generation.gpu_weights_mb", "`gpu_weights_mb` is Forge's GPU Weights slider, in MB");
+    }
+  }
+
+  void report(const LaunchFlag& f, std::string_view code, std::string message) {
+    findings_.report(code, f.range, "args", std::move(message));
+  }
+
+  void applyFlag(const LaunchFlag& f) {
+    const std::string tool(displayName(s_.tool));
+    const WebUiFlag* flag = w_.flag(f.name);
+    if (flag == nullptr) {
+      std::vector<std::string> names;
+      for (const auto& known : w_.flags) {
+        if (known.existsIn(s_.tool)) names.push_back(known.name);
+      }
+      std::string message = "unknown " + tool + " flag `" + f.name + "`";
+      if (auto near = closestMatch(f.name, names)) message += "; did you mean `" + *near + "`?";
+      return report(f, "OL701", message);
+    }
+    if (!flag->existsIn(s_.tool) && !flag->ignoredIn(s_.tool)) {
+      std::string owners;
+      for (const auto& t : flag->tools) {
+        WebUiTool other;
+        if (parseWebUiTool(t, other)) owners += (owners.empty() ? "" : " and ") + std::string(displayName(other));
+      }
+      return report(f, "OL701", "`" + f.name + "` is not a " + tool + " flag (it is " + owners + "'s)");
+    }
+    if (flag->ignoredIn(s_.tool)) {
+      return report(f, "OL702", "`" + f.name + "` does nothing in " + tool +
+                                    ": Forge removed A1111's memory flags and manages memory itself (lower GPU Weights, "
+                                    "or --always-low-vram / --always-offload-from-vram)");
+    }
+    if (!flag->deprecated.empty()) report(f, "OL703", "`" + f.name + "` " + flag->deprecated);
+    applyEffect(*flag, f);
+  }
+
+  void applyEffect(const WebUiFlag& flag, const LaunchFlag& f) {
+    const std::string& e = flag.effect;
+    if (e.starts_with("attention:")) {
+      if (!attentionFlag_.empty() && attentionFlag_ != f.name) {
+        report(f, "OL704", "`" + f.name + "` and `" + attentionFlag_ + "` both choose the attention; the first one "
+                           "A1111 tries wins, so say only one");
+      }
+      attentionFlag_ = f.name;
+      s_.attention = e.substr(10);
+    } else if (e == "medvram" || e == "medvram_sdxl") {
+      if (s_.offload == Offload::Lowvram) report(f, "OL704", "`" + f.name + "` with `--lowvram`: --lowvram already does everything --medvram does");
+      if (s_.offload != Offload::Lowvram) s_.offload = Offload::Medvram;
+      s_.medvramSdxlOnly = e == "medvram_sdxl" && !sawMedvram_;
+      sawMedvram_ = sawMedvram_ || e == "medvram";
+    } else if (e == "lowvram") {
+      if (s_.tool == WebUiTool::ComfyUi) {
+        setLoadMode(LoadMode::Low, f);
+        s_.textEncoderOnCpu = true;
+      } else {
+        if (s_.offload == Offload::Medvram) report(f, "OL704", "`--lowvram` with `--medvram`: --lowvram already does everything --medvram does");
+        s_.offload = Offload::Lowvram;
+      }
+    } else if (e == "no_half" || e == "precision_full" || e == "all_fp32") {
+      if (e == "precision_full" && lowercase(f.value) != "full") return;
+      s_.fp32Weights = true;
+      if (noHalfFlag_ == nullptr) noHalfFlag_ = &f;
+    } else if (e == "no_half_vae" || e == "vae_fp32") {
+      s_.fp32Vae = true;
+      if (noHalfVaeFlag_ == nullptr) noHalfVaeFlag_ = &f;
+    } else if (e == "vae_fp16" || e == "vae_bf16") {
+      s_.fp32Vae = false;
+    } else if (e == "upcast") {
+      upcast_ = true;
+    } else if (e == "forge_low_vram") {
+      setLoadMode(LoadMode::Low, f);
+    } else if (e == "forge_no_vram" || e == "comfy_novram") {
+      setLoadMode(LoadMode::NoVram, f);
+    } else if (e == "comfy_highvram") {
+      setLoadMode(LoadMode::High, f);
+    } else if (e == "comfy_gpu_only") {
+      setLoadMode(LoadMode::GpuOnly, f);
+    } else if (e == "forge_offload") {
+      s_.alwaysOffload = true;
+    } else if (e == "unet_fp8") {
+      s_.unetFp8 = true;
+    } else if (e == "text_encoder_fp8") {
+      s_.textEncoderFp8 = true;
+    } else if (e == "vae_cpu") {
+      s_.vaeDecode = VaeDecode::Cpu;
+    } else if (e == "comfy_reserve") {
+      char* end = nullptr;
+      const double gb = std::strtod(f.value.c_str(), &end);
+      if (f.value.empty() || end == f.value.c_str() || !(gb >= 0 && gb < 1024)) {
+        report(f, "OL706", "`--reserve-vram` takes the GB to keep free (--reserve-vram 1.5)");
+      } else {
+        s_.reserveBytes = gb * 1024 * 1024 * 1024;
+      }
+    } else if (e == "cpu") {
+      const std::string v = lowercase(f.value);
+      if (f.name != "--use-cpu" || v.find("all") != std::string::npos || v.find("sd") != std::string::npos) s_.runsOnCpu = true;
+      if (f.name == "--use-cpu" && (v.find("controlnet") != std::string::npos || v.find("all") != std::string::npos)) {
+        s_.controlnetOnCpu = true;
+      }
+    }
+  }
+
+  void setLoadMode(LoadMode mode, const LaunchFlag& f) {
+    if (!loadModeFlag_.empty() && loadModeFlag_ != f.name) {
+      report(f, "OL704", "`" + f.name + "` and `" + loadModeFlag_ + "` are mutually exclusive memory modes");
+    }
+    loadModeFlag_ = f.name;
+    s_.loadMode = mode;
+  }
+
+  void finish() {
+    if (s_.attention.empty()) {
+      // A1111 on CUDA without an attention flag picks Doggettx (wl §1.2); Forge and ComfyUI use PyTorch SDP.
+      s_.attention = s_.tool == WebUiTool::A1111 ? "doggettx" : "sdp";
+    }
+    if (s_.medvramSdxlOnly && s_.family->id != "sdxl" && s_.offload == Offload::Medvram) s_.offload = Offload::Normal;
+    if (s_.tool == WebUiTool::A1111 && s_.family->vaeFp16Overflows && !s_.vaeFp16Fix) {
+      // The SDXL VAE NaNs in fp16; A1111 reverts it to fp32 after the first image (auto_vae_precision).
+      s_.fp32Vae = true;
+      if (noHalfVaeFlag_) {
+        report(*noHalfVaeFlag_, "OL705", "`" + noHalfVaeFlag_->name + "` keeps the SDXL VAE in fp32, doubling its decode memory; "
+                                         "the fp16-fix VAE (madebyollin/sdxl-vae-fp16-fix) decodes in fp16 without NaNs");
+      }
+    }
+    if (noHalfFlag_ && !upcast_) {
+      report(*noHalfFlag_, "OL705", "`" + noHalfFlag_->name + (noHalfFlag_->value.empty() ? "" : " " + noHalfFlag_->value) +
+                                       "` keeps the model in fp32: twice the weights and activations; --upcast-sampling "
+                                       "gives the same fix for black images with fp16 weights");
+    }
+  }
+
+  const WebUiInput& in_;
+  Findings& findings_;
+  const WebUiKnowledge& w_;
+  GenerationSetup s_;
+  bool sawMedvram_ = false;
+  bool upcast_ = false;
+  std::string attentionFlag_;
+  std::string loadModeFlag_;
+  const LaunchFlag* noHalfFlag_ = nullptr;
+  const LaunchFlag* noHalfVaeFlag_ = nullptr;
+};
+
+}  // namespace
+
+std::optional<GenerationSetup> buildGeneration(const WebUiInput& input, Findings& findings) {
+  return Builder(input, findings).build();
+}
+
+}  // namespace oomlint

@@ -1,0 +1,391 @@
+#include "systems/webui/generation_estimate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "base/knowledge/knowledge.h"
+#include "engine/estimate_core.h"
+
+namespace oomlint {
+
+namespace {
+
+// TAESD decodes with 64-channel maps: ~150 B per output pixel per element byte [derived from its width].
+constexpr double kTaesdDecodeK = 150;
+
+std::string num(double v, int digits = 2) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string params(double p) { return p >= 1e9 ? num(p / 1e9, 2) + " B params" : num(p / 1e6, 1) + " M params"; }
+
+std::string dtypeName(double bytes) { return bytes >= 4 ? "fp32" : bytes <= 1 ? "fp8" : "fp16"; }
+
+// The tiled-VAE extension's decoder tile (latent px) by total VRAM (wl §1.9).
+int decoderTile(double vramBytes) {
+  const double gb = vramBytes / 1e9;
+  return gb > 30 ? 256 : gb > 16 ? 192 : gb > 12 ? 128 : gb > 8 ? 96 : 64;
+}
+
+class Estimator {
+ public:
+  Estimator(const GenerationSetup& s, const GpuTarget& gpu)
+      : s_(s), gpu_(gpu), m_(knowledge().memory), w_(knowledge().webui) {
+    unetBytes_ = s.unetFp8 ? 1 : s.fp32Weights ? 4 : 2;
+    teBytes_ = s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
+    vaeBytes_ = s.fp32Vae || s.fp32Weights ? 4 : 2;
+    const bool cfg = s.arch->denoiser.cfgInSampling;
+    // A1111 1.6+ batches cond and uncond unless the setting is off; Forge and ComfyUI always do.
+    elements_ = s.batchSize * (cfg && (s.batchCondUncond || s.tool != WebUiTool::A1111) ? 2 : 1);
+    cnLowVram_ = std::any_of(s.controlnets.begin(), s.controlnets.end(), [](const ControlNetUnit& u) { return u.lowVram; });
+  }
+
+  GenerationEstimate run() {
+    GenerationEstimate out;
+    Estimate& e = out.estimate;
+    e.gpu = gpu_;
+    e.coarse = s_.arch->coarse;
+    if (s_.runsOnCpu) {  // --use-cpu all / --cpu / --always-cpu: the GPU holds nothing of the model
+      e.phases.push_back(PhaseEstimate{kDenoisePhase, 0, 0, {fixed()}});
+    } else {
+      addGpuPhases(out);
+    }
+    for (auto& phase : e.phases) finish(phase);
+    concludeEstimate(e);
+    if (out.attentionTooLarge) e.verdict = Verdict::Oom;  // split attention stops before it allocates
+    out.streamedBytes = streamed_;
+    return out;
+  }
+
+ private:
+  void addGpuPhases(GenerationEstimate& out) {
+    Estimate& e = out.estimate;
+    e.phases.push_back(textEncode());
+    if (preprocessorBytes() > 0) e.phases.push_back(preprocess());
+    e.phases.push_back(denoise(kDenoisePhase, s_.width, s_.height, out));
+    long w = s_.width, h = s_.height;
+    if (s_.hiresScale > 1.0) {
+      w = std::lround(s_.width * s_.hiresScale / 8.0) * 8;
+      h = std::lround(s_.height * s_.hiresScale / 8.0) * 8;
+      if (!s_.hiresLatent) e.phases.push_back(vaePhase(kVaeEncodePhase, w, h, false, out));
+      e.phases.push_back(denoise(kHiresPhase, w, h, out));
+    }
+    e.phases.push_back(vaePhase(kVaeDecodePhase, w, h, true, out));
+  }
+
+  bool managed() const { return s_.tool != WebUiTool::A1111; }
+
+  Component fixed() const {
+    return {"CUDA context and display", m_.cudaContextBytes + w_.displayBytes,
+            "CUDA context and workspaces " + num(m_.cudaContextBytes / kGiB, 1) + " GiB + the desktop and browser on the "
+            "display GPU " + num(w_.displayBytes / kGiB, 1) + " GiB",
+            Term::Fixed};
+  }
+
+  Component unetWeights(double fraction = 1.0, std::string note = "") const {
+    const Denoiser& d = s_.arch->denoiser;
+    const double p = d.params * fraction;
+    return {s_.family->unetActBytesPerLatentPixel > 0 ? "UNet weights" : "transformer weights", p * unetBytes_,
+            params(p) + " × " + num(unetBytes_, 0) + " B (" + dtypeName(unetBytes_) + ")" + note, Term::Weights};
+  }
+
+  double textEncoderParams() const {
+    double p = 0;
+    for (const auto& te : s_.arch->textEncoders) p += te.params;
+    return p;
+  }
+
+  Component teWeights() const {
+    const double p = textEncoderParams();
+    return {"text encoder weights", p * teBytes_, params(p) + " × " + num(teBytes_, 0) + " B (" + dtypeName(teBytes_) + ")",
+            Term::Weights};
+  }
+
+  Component vaeWeights() const {
+    const double p = s_.arch->vae.params;
+    return {"VAE weights", p * vaeBytes_, params(p) + " × " + num(vaeBytes_, 0) + " B (" + dtypeName(vaeBytes_) + ")",
+            Term::Weights};
+  }
+
+  double controlnetParams(bool onlyResident) const {
+    if (s_.controlnetOnCpu) return 0;  // --use-cpu controlnet
+    double p = 0;
+    for (const auto& unit : s_.controlnets) {
+      if (unit.model && !(onlyResident && cnLowVram_)) p += unit.model->params;
+    }
+    return p;
+  }
+
+  Component cnWeights(bool onlyResident) const {
+    const double p = controlnetParams(onlyResident);
+    return {"ControlNet weights", p * unetBytes_,
+            std::to_string(s_.controlnets.size()) + " unit(s), " + params(p) + " × " + num(unetBytes_, 0) +
+                " B (cast to the model's dtype)",
+            Term::Weights};
+  }
+
+  double latentPixels(long w, long h) const { return static_cast<double>(w / 8) * static_cast<double>(h / 8); }
+
+  Component activations(long w, long h) const {
+    const double scale = s_.fp32Weights ? 2 : 1;
+    if (s_.family->unetActBytesPerLatentPixel > 0) {
+      const double k = s_.family->unetActBytesPerLatentPixel;
+      return {"UNet activations", k * latentPixels(w, h) * elements_ * scale,
+              num(latentPixels(w, h), 0) + " latent px × " + std::to_string(elements_) + " (batch × cond/uncond) × " +
+                  num(k * scale / 1000, 0) + " KB (" + w_.unetActSource + ")",
+              Term::Activations};
+    }
+    const Denoiser& d = s_.arch->denoiser;
+    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, 1) + d.textTokens);
+    return {"transformer activations", tokens * d.hidden * m_.inferenceBytesPerTokenChannel * elements_ * scale,
+            num(tokens, 0) + " tokens × " + std::to_string(d.hidden) + " ch × " + num(m_.inferenceBytesPerTokenChannel, 0) +
+                " B × " + std::to_string(elements_) + " (batch × guidance passes)",
+            Term::Activations};
+  }
+
+  // The attention score matrices a backend keeps live (0 for xFormers / SDP); adaptive backends slice
+  // to what `free` leaves them.
+  Component attention(long w, long h, double free, GenerationEstimate& out) const {
+    const AttentionBackend* b = w_.backend(s_.attention);
+    const int heads = s_.family->attentionHeads;
+    if (b == nullptr || heads == 0 || b->scoreFactor == 0) return {"attention scores", 0, "", Term::Activations};
+    const double tokens = static_cast<double>(w / s_.family->attentionDownsample) * static_cast<double>(h / s_.family->attentionDownsample);
+    const double score = elements_ * heads * tokens * tokens * (s_.fp32Weights ? 4 : 2);
+    std::string how = b->label + ": " + num(b->scoreFactor, 1) + " × score matrix " + std::to_string(elements_) + " × " +
+                      std::to_string(heads) + " heads × " + num(tokens, 0) + "² tokens";
+    double bytes = b->scoreFactor * score;
+    if (b->adaptive && b->needFactor * score > free) {
+      const double need = b->needFactor * score;
+      const double steps = free > 0 ? std::exp2(std::ceil(std::log2(need / free))) : INFINITY;
+      if (free <= 0) {
+        bytes = need / b->maxSlices;  // the weights alone do not fit: that, not the attention, is the OOM
+        how += ", sliced as far as it goes";
+      } else if (steps > b->maxSlices) {
+        out.attentionTooLarge = true;
+        bytes = need / b->maxSlices;
+        how += ", more than " + std::to_string(b->maxSlices) + " slices: \"Not enough memory, use lower resolution\"";
+      } else {
+        bytes /= steps;
+        how += " in " + num(steps, 0) + " slices (it slices to the free memory)";
+      }
+    }
+    return {"attention scores", bytes, how, Term::Activations};
+  }
+
+  Component vaeWork(long w, long h, bool decode, GenerationEstimate& out, double free) const {
+    const VaeConstants* c = nullptr;
+    for (const auto& v : m_.vaes) {
+      if (v.family == s_.arch->vae.family) c = &v;
+    }
+    // Decoding: the generation measurement (webui.yaml); encoding: memory.yaml's figure.
+    const double k = decode ? w_.vaeDecodeBytesPerPixel : (c ? c->encodeK : 1100);
+    const double px = static_cast<double>(w) * static_cast<double>(h);
+    const std::string what = decode ? "VAE decode" : "VAE encode";
+    if (s_.vaeDecode == VaeDecode::Cpu) return {what, 0, "on the CPU", Term::Vae};
+    if (decode && s_.vaeDecode == VaeDecode::Taesd) {
+      return {what, kTaesdDecodeK * px * vaeBytes_, "TAESD: " + num(px / 1e6, 2) + " Mpx × " + num(kTaesdDecodeK, 0) + " B × " +
+                                                        num(vaeBytes_, 0) + " B",
+              Term::Vae};
+    }
+    auto tiled = [&](std::string why) -> Component {
+      const double tile = std::min<double>(decoderTile(static_cast<double>(gpu_.vramBytes)), std::max(w, h) / 8.0) * 8.0;
+      return {what, k * tile * tile * vaeBytes_,
+              why + num(tile, 0) + "² px tiles × " + num(k, 0) + " B × " + num(vaeBytes_, 0) + " B", Term::Vae};
+    };
+    if (s_.vaeDecode == VaeDecode::Tiled) return tiled("tiled: ");
+    double bytes = k * px * vaeBytes_;
+    std::string how = num(w, 0) + "×" + num(h, 0) + " px × " + num(k, 0) + " B/px/elem × " + num(vaeBytes_, 0) +
+                      " B (one image at a time" + (decode ? "; " + w_.vaeDecodeSource : std::string()) + ")";
+    const AttentionBackend* b = w_.backend(s_.attention);
+    if (b != nullptr && !b->patchesVae) {
+      const double t = latentPixels(w, h);
+      bytes += t * t * vaeBytes_;
+      how += " + the VAE's unoptimised attention matrix " + num(t, 0) + "²";
+    }
+    // Forge and ComfyUI retry a decode that runs out of memory in tiles (wl §2.2).
+    if (managed() && bytes * (1 + m_.uncertaintyVae) > free) {
+      out.decodeFallsBackToTiled = true;
+      return tiled("falls back to tiled decoding: ");
+    }
+    return {what, bytes, how, Term::Vae};
+  }
+
+  // What a Forge/ComfyUI memory manager loads of `bytes` of weights, given the free memory.
+  double loadedOf(double bytes, double free) {
+    double budget = bytes;
+    const double reserve = s_.tool == WebUiTool::Forge
+                               ? w_.forgeInferenceBytes
+                               : w_.comfyInferenceBytes + (s_.reserveBytes >= 0 ? s_.reserveBytes : w_.comfyReserveBytes);
+    switch (s_.loadMode) {
+      case LoadMode::High:
+      case LoadMode::GpuOnly: return bytes;
+      case LoadMode::NoVram: budget = 0; break;
+      case LoadMode::Low:
+      case LoadMode::Normal:
+        if (s_.tool == WebUiTool::Forge) {
+          if (bytes > free - reserve) budget = std::max((free - reserve) / 1.3, free - reserve - 1.25 * kGiB);
+          if (s_.gpuWeightsBytes > 0) budget = std::min(budget, s_.gpuWeightsBytes);
+        } else {
+          budget = free - reserve;
+        }
+        break;
+    }
+    const double loaded = std::clamp(budget, 0.0, bytes);
+    streamed_ = std::max(streamed_, bytes - loaded);
+    return loaded;
+  }
+
+  PhaseEstimate textEncode() {
+    PhaseEstimate p{kTextEncodePhase, 0, 0, {}};
+    p.components.push_back(fixed());
+    Component te = teWeights();
+    if (managed()) {
+      if (s_.textEncoderOnCpu) {
+        te.bytes = 0;
+        te.how = "on the CPU (--lowvram)";
+      } else {
+        te.bytes = loadedOf(te.bytes, gpu_.vramBytes - fixed().bytes);
+      }
+      p.components.push_back(te);
+      return p;
+    }
+    p.components.push_back(te);
+    if (s_.offload == Offload::Normal) {
+      p.components.push_back(unetWeights());
+      p.components.push_back(vaeWeights());
+    }
+    if (!s_.controlnets.empty()) p.components.push_back(cnWeights(true));
+    return p;
+  }
+
+  // The annotators the units run (each kept loaded through the generation), unless on the CPU.
+  double preprocessorBytes() const {
+    if (s_.controlnetOnCpu) return 0;
+    double bytes = 0;
+    for (const auto& unit : s_.controlnets) {
+      if (unit.preprocessor) bytes += unit.preprocessor->bytes;
+    }
+    return bytes;
+  }
+
+  // Before the first step: the annotators at processor_res beside what the previous phase left resident
+  // (A1111 keeps the whole model without flags; with medvram/lowvram the text encoder was the last in).
+  PhaseEstimate preprocess() {
+    PhaseEstimate p{kPreprocessPhase, 0, 0, {}};
+    p.components.push_back(fixed());
+    if (!managed()) {
+      p.components.push_back(teWeights());
+      if (s_.offload == Offload::Normal) {
+        p.components.push_back(unetWeights());
+        p.components.push_back(vaeWeights());
+      }
+      if (!s_.controlnets.empty()) p.components.push_back(cnWeights(true));
+    }
+    std::string names;
+    for (const auto& unit : s_.controlnets) {
+      if (unit.preprocessor && unit.preprocessor->bytes > 0) names += (names.empty() ? "" : " + ") + unit.preprocessor->id;
+    }
+    p.components.push_back({"preprocessor weights", preprocessorBytes(), names + " (fp32 annotator checkpoints)", Term::Weights});
+    const double res = w_.preprocessorResolution;
+    p.components.push_back({"preprocessor activations", w_.preprocessorActBytesPerPixel * res * res,
+                            num(res, 0) + "² px × " + num(w_.preprocessorActBytesPerPixel, 0) + " B (a rough figure)",
+                            Term::Activations});
+    return p;
+  }
+
+  PhaseEstimate denoise(const char* name, long w, long h, GenerationEstimate& out) {
+    PhaseEstimate p{name, 0, 0, {}};
+    p.components.push_back(fixed());
+    const Component act = activations(w, h);
+    Component cnAct{"ControlNet activations", s_.controlnets.empty() ? 0 : 0.5 * act.bytes * s_.controlnets.size(),
+                    "half a UNet encoder's per unit", Term::Activations};
+    if (managed()) {
+      const double models = unetWeights().bytes + cnWeights(false).bytes;
+      const double free = gpu_.vramBytes - fixed().bytes - act.bytes - cnAct.bytes;
+      double loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes);
+      Component weights = unetWeights();
+      weights.bytes = loaded;
+      if (loaded < models) {
+        weights.how += "; " + num(loaded / kGiB, 1) + " GiB loaded, " + num((models - loaded) / kGiB, 1) +
+                       " GiB streamed from RAM each step (partial loading)";
+      }
+      if (!s_.controlnets.empty()) weights.how += ", ControlNet included";
+      p.components.push_back(weights);
+      if (s_.loadMode == LoadMode::NoVram) {
+        const double block = s_.arch->denoiser.largestBlockParams * unetBytes_;
+        p.components.push_back({"streamed block", block, "the largest block while it runs", Term::Weights});
+      }
+      (void)free;
+    } else if (s_.offload == Offload::Lowvram) {
+      const double block = s_.family->lowvramBlockParams > 0 ? s_.family->lowvramBlockParams : s_.arch->denoiser.largestBlockParams;
+      Component blockWeights = unetWeights(block / s_.arch->denoiser.params, " — the largest block; --lowvram keeps one at a time");
+      const double cn = cnWeights(false).bytes;
+      if (cnLowVram_ && cn > 0) {
+        // A1111 sends everything to the CPU before each controlled forward: block and ControlNet alternate.
+        if (cn > blockWeights.bytes) {
+          blockWeights = cnWeights(false);
+          blockWeights.how += " — alternates with the UNet blocks (ControlNet Low VRAM with --lowvram)";
+        }
+        p.components.push_back(blockWeights);
+      } else {
+        p.components.push_back(blockWeights);
+        if (cn > 0) p.components.push_back(cnWeights(false));
+      }
+    } else {
+      p.components.push_back(unetWeights());
+      if (s_.offload == Offload::Normal) {
+        p.components.push_back(teWeights());
+        p.components.push_back(vaeWeights());
+      }
+      // With Low VRAM the ControlNet visits the GPU for its forward while the UNet stays resident.
+      if (!s_.controlnets.empty()) p.components.push_back(cnWeights(false));
+    }
+    p.components.push_back(act);
+    if (cnAct.bytes > 0) p.components.push_back(cnAct);
+    double used = 0;
+    for (const auto& c : p.components) used += c.bytes;
+    p.components.push_back(attention(w, h, gpu_.vramBytes - used, out));
+    return p;
+  }
+
+  PhaseEstimate vaePhase(const char* name, long w, long h, bool decode, GenerationEstimate& out) {
+    PhaseEstimate p{name, 0, 0, {}};
+    p.components.push_back(fixed());
+    p.components.push_back(vaeWeights());
+    if (!managed()) {
+      if (s_.offload == Offload::Normal) {
+        p.components.push_back(unetWeights());
+        p.components.push_back(teWeights());
+      }
+      if (!s_.controlnets.empty()) p.components.push_back(cnWeights(true));
+    }
+    double used = 0;
+    for (const auto& c : p.components) used += c.bytes;
+    p.components.push_back(vaeWork(w, h, decode, out, gpu_.vramBytes - used));
+    return p;
+  }
+
+  // Empty components go, except a text encoder that says where it went ("on the CPU (--lowvram)").
+  void finish(PhaseEstimate& phase) const {
+    std::erase_if(phase.components, [](const Component& c) { return c.bytes <= 0 && c.name != "text encoder weights"; });
+    totalPhase(phase, m_, s_.arch->coarse);
+  }
+
+  const GenerationSetup& s_;
+  const GpuTarget& gpu_;
+  const MemoryModel& m_;
+  const WebUiKnowledge& w_;
+  double unetBytes_ = 2, teBytes_ = 2, vaeBytes_ = 2;
+  int elements_ = 2;
+  bool cnLowVram_ = false;
+  double streamed_ = 0;
+};
+
+}  // namespace
+
+GenerationEstimate estimateGeneration(const GenerationSetup& s, const GpuTarget& gpu) { return Estimator(s, gpu).run(); }
+
+}  // namespace oomlint

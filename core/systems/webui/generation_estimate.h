@@ -1,0 +1,29 @@
+// The VRAM of one generation, phase by phase (text encoding, denoising, the hires pass, VAE decode),
+// following each tool's real offloading: A1111's medvram/lowvram swapping, ControlNet's Low VRAM hook,
+// Forge's and ComfyUI's partial loading with their inference reserves and tiled-VAE fallback.
+#pragma once
+
+#include "report/estimate.h"
+#include "base/knowledge/memory_model.h"
+#include "systems/webui/generation.h"
+
+namespace oomlint {
+
+struct GenerationEstimate {
+  Estimate estimate;
+  double streamedBytes = 0;        // weights a memory manager leaves in system RAM (slow, not an OOM)
+  bool attentionTooLarge = false;  // Doggettx would need more than 64 slices: "Not enough memory"
+  bool decodeFallsBackToTiled = false;
+};
+
+GenerationEstimate estimateGeneration(const GenerationSetup& s, const GpuTarget& gpu);
+
+// Phase ids of a generation (DESIGN.md's vocabulary, extended for generation).
+inline constexpr const char* kTextEncodePhase = "text_encode";
+inline constexpr const char* kPreprocessPhase = "controlnet_preprocess";
+inline constexpr const char* kDenoisePhase = "denoise";
+inline constexpr const char* kHiresPhase = "hires_denoise";
+inline constexpr const char* kVaeEncodePhase = "vae_encode";
+inline constexpr const char* kVaeDecodePhase = "vae_decode";
+
+}  // namespace oomlint

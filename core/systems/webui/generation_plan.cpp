@@ -1,0 +1,328 @@
+#include "systems/webui/generation_plan.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+#include "engine/config_edit.h"
+#include "report/findings.h"
+#include "base/knowledge/knowledge.h"
+#include "base/text/suggest.h"
+
+namespace oomlint {
+
+namespace {
+
+// A change must save at least this much to be listed (a rounding error is not a lever).
+constexpr double kMinSaving = 32.0 * 1024 * 1024;
+
+struct Change {
+  std::string path;      // "args" for a launch flag, else the profile key path
+  std::string fromJson;
+  std::string toJson;
+  std::string why;
+  std::function<void(GenerationSetup&)> apply;
+  std::optional<PlanStep::Edit> edit;
+};
+
+class Planner {
+ public:
+  Planner(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu)
+      : in_(input), s_(setup), gpu_(gpu) {}
+
+  std::vector<PlanStep> plan() {
+    candidates();
+    std::vector<PlanStep> steps;
+    GenerationSetup cumulative = s_;
+    const GenerationEstimate start = estimateGeneration(s_, gpu_);
+    if (start.estimate.verdict == Verdict::Fits) return steps;  // nothing to roll back
+    double peak = start.estimate.peak().peakBytes;
+    Verdict verdict = start.estimate.verdict;
+    // Each round takes the first change, in the fix order, that lowers the peak now: a lever that
+    // saves nothing at today's peak phase (xFormers while the decode is the peak) can matter later.
+    std::vector<Change*> remaining;
+    for (auto& change : changes_) remaining.push_back(&change);
+    bool progress = true;
+    while (progress && !remaining.empty()) {
+      progress = false;
+      for (auto it = remaining.begin(); it != remaining.end(); ++it) {
+        GenerationSetup next = cumulative;
+        (*it)->apply(next);
+        const GenerationEstimate e = estimateGeneration(next, gpu_);
+        const double saves = peak - e.estimate.peak().peakBytes;
+        // A change that ends an out-of-memory verdict counts even when the peak hardly moves (split
+        // attention past 64 slices fails before it allocates).
+        const bool verdictBetter = static_cast<int>(e.estimate.verdict) < static_cast<int>(verdict);
+        if (saves < kMinSaving && !verdictBetter) continue;
+        const Change& change = **it;
+        PlanStep step;
+        step.rank = static_cast<int>(steps.size()) + 1;
+        step.path = change.path;
+        step.fromJson = change.fromJson;
+        step.toJson = change.toJson;
+        step.savesBytes = saves;
+        step.peakBytesAfter = e.estimate.peak().peakBytes;
+        step.fitsAfter = e.estimate.verdict == Verdict::Fits;
+        step.why = change.why;
+        step.edit = change.edit;
+        steps.push_back(std::move(step));
+        kept_.push_back(*it);
+        remaining.erase(it);
+        cumulative = next;
+        peak = e.estimate.peak().peakBytes;
+        verdict = e.estimate.verdict;
+        progress = e.estimate.verdict != Verdict::Fits;
+        break;
+      }
+    }
+    markNeeded(steps);
+    return steps;
+  }
+
+ private:
+  std::string path(std::string key) const { return in_.generation ? "generation." + key : key; }
+
+  // One argument of the launch line as written (a flag with the value it takes), or a new one.
+  struct Token {
+    std::string text;
+    int original = -1;  // index into in_.flags; -1 for an added flag
+  };
+
+  // The flag's own text in the source: with its argument when it takes one (a following word that it
+  // does not take stays where it is).
+  std::string_view flagText(const LaunchFlag& f) const {
+    const std::string_view whole = std::string_view(in_.source->text()).substr(f.begin, f.end - f.begin);
+    const WebUiFlag* known = knowledge().webui.flag(f.name);
+    const bool withValue = f.value.empty() || (known && known->takesValue) || whole.find('=') != std::string_view::npos;
+    return withValue ? whole : whole.substr(0, std::min(whole.size(), f.name.size()));
+  }
+
+  // `add` in place of the first flag named in `replace` (the others removed), or appended; a misspelling
+  // of `add` is replaced rather than kept beside it. An empty `add` only removes.
+  void flagChange(std::string add, std::vector<std::string> replace, std::string why,
+                  std::function<void(GenerationSetup&)> apply) {
+    const bool exact = in_.hasLaunchLine && !(in_.argsNode && in_.argsNode->isSequence()) && !in_.flagInsertNeedsQuoteCheck;
+    std::vector<Token> before, after;
+    for (std::size_t i = 0; i < in_.flags.size(); ++i) {
+      const LaunchFlag& f = in_.flags[i];
+      before.push_back({exact ? std::string(flagText(f)) : f.value.empty() ? f.name : f.name + " " + f.value, static_cast<int>(i)});
+    }
+    auto replaced = [&](const LaunchFlag& f) {
+      return std::find(replace.begin(), replace.end(), f.name) != replace.end() ||
+             (!add.empty() && knowledge().webui.flag(f.name) == nullptr && closestMatch(f.name, {add}));
+    };
+    bool placed = add.empty();
+    for (const Token& t : before) {
+      if (!replaced(in_.flags[static_cast<std::size_t>(t.original)])) {
+        after.push_back(t);
+      } else if (!placed) {
+        after.push_back({add, -1});
+        placed = true;
+      }
+    }
+    if (!placed) after.push_back({add, -1});
+    Change c{path("args"), jsonString(joined(before)), jsonString(joined(after)), std::move(why), std::move(apply), {}};
+    if (exact) {
+      c.edit = argsEdit(before, after);
+    } else if (in_.profile) {
+      if (auto e = editFor(*in_.profile, ValueChange{"generation.args", c.toJson})) {
+        c.edit = PlanStep::Edit{in_.source->rangeOf(e->begin, e->end), e->text};
+      }
+    }
+    changes_.push_back(std::move(c));
+  }
+
+  static std::string joined(const std::vector<Token>& tokens) {
+    std::string out;
+    for (const auto& t : tokens) out += (out.empty() ? "" : " ") + t.text;
+    return out;
+  }
+
+  // The smallest edit of the launch line that turns `before` into `after`: the tokens between the common
+  // prefix and suffix are rewritten; everything else (quotes, other words, line ends) stays.
+  PlanStep::Edit argsEdit(const std::vector<Token>& before, const std::vector<Token>& after) const {
+    const SourceText& src = *in_.source;
+    auto same = [](const Token& a, const Token& b) { return a.original >= 0 && a.original == b.original; };
+    std::size_t k = 0;
+    while (k < before.size() && k < after.size() && same(before[k], after[k])) ++k;
+    std::size_t m = 0;
+    while (m < before.size() - k && m < after.size() - k && same(before[before.size() - 1 - m], after[after.size() - 1 - m])) ++m;
+    const std::vector<Token> middle(after.begin() + static_cast<long>(k), after.end() - static_cast<long>(m));
+    const std::string text = joined(middle);
+    auto flagAt = [&](std::size_t i) -> const LaunchFlag& { return in_.flags[static_cast<std::size_t>(before[i].original)]; };
+    auto endOf = [&](std::size_t i) { return flagAt(i).begin + flagText(flagAt(i)).size(); };
+    if (k + m < before.size()) {  // some written flags change
+      std::size_t begin = flagAt(k).begin, end = endOf(before.size() - m - 1);
+      if (text.empty()) {  // a removal takes one neighbouring space with it
+        if (k > 0) begin = endOf(k - 1);
+        else if (m > 0) end = flagAt(before.size() - m).begin;
+      }
+      return {src.rangeOf(begin, end), text};
+    }
+    if (k < before.size()) return {src.rangeOf(flagAt(k).begin, flagAt(k).begin), text + " "};  // before a kept flag
+    const std::size_t at = before.empty() ? in_.flagInsertOffset : endOf(before.size() - 1);
+    const char previous = at > 0 ? src.text()[at - 1] : '\n';
+    const bool space = !(previous == '=' || previous == '"' || previous == '\'' || previous == '\n' || previous == ' ');
+    return {src.rangeOf(at, at), (space ? " " : "") + text};
+  }
+
+  // A setting of the generation profile (it has no launch-flag spelling).
+  void settingChange(std::string key, std::string from, std::string to, std::string why,
+                     std::function<void(GenerationSetup&)> apply) {
+    Change c{path(key), std::move(from), std::move(to), std::move(why), std::move(apply), {}};
+    if (in_.profile) {
+      if (auto e = editFor(*in_.profile, ValueChange{c.path, c.toJson})) {
+        c.edit = PlanStep::Edit{in_.source->rangeOf(e->begin, e->end), e->text};
+      }
+    }
+    changes_.push_back(std::move(c));
+  }
+
+  // The written flags whose effect is one of `effects` (a trailing ':' matches a family: "attention:").
+  template <typename... E>
+  std::vector<std::string> flagsWith(E... effects) const {
+    std::vector<std::string> names;
+    for (const auto& f : in_.flags) {
+      const WebUiFlag* known = knowledge().webui.flag(f.name);
+      if (known == nullptr) continue;
+      for (std::string_view e : {std::string_view(effects)...}) {
+        if (e.ends_with(':') ? known->effect.starts_with(e) : known->effect == e) names.push_back(f.name);
+      }
+    }
+    return names;
+  }
+
+  void candidates() {
+    const WebUiKnowledge& w = knowledge().webui;
+    const bool sdxl = s_.family->id == "sdxl";
+    if (s_.tool == WebUiTool::A1111) {
+      const AttentionBackend* b = w.backend(s_.attention);
+      if (b && (b->scoreFactor > 0 || !b->patchesVae)) {
+        flagChange("--xformers", flagsWith("attention:"),
+                   "xFormers never builds the attention score matrix, in the UNet or the VAE (A1111 wiki: the fastest and "
+                   "lowest-memory option); --opt-sdp-attention where xformers is not installed",
+                   [](GenerationSetup& g) { g.attention = "xformers"; });
+      }
+      if (s_.fp32Weights) {
+        flagChange("--upcast-sampling", flagsWith("no_half", "precision_full", "all_fp32"),
+                   "fp16 weights with upcast sampling math: the same fix for black images at half the weight memory",
+                   [](GenerationSetup& g) { g.fp32Weights = false; });
+      }
+      if (s_.fp32Vae && s_.family->vaeFp16Overflows && !s_.vaeFp16Fix) {
+        settingChange("vae.fp16_fix", "false", "true",
+                      "use the fp16-fix SDXL VAE (madebyollin/sdxl-vae-fp16-fix) and drop --no-half-vae: it decodes in fp16 "
+                      "without NaNs, half the decode memory",
+                      [](GenerationSetup& g) {
+                        g.vaeFp16Fix = true;
+                        g.fp32Vae = false;
+                      });
+      }
+      if (s_.offload == Offload::Normal) {
+        flagChange(sdxl ? "--medvram-sdxl" : "--medvram", {},
+                   "keep only one of text encoder, UNet and VAE on the GPU at a time; speed: " + w.medvramSpeed,
+                   [](GenerationSetup& g) { g.offload = Offload::Medvram; });
+      }
+      if (s_.batchCondUncond && s_.arch->denoiser.cfgInSampling) {
+        settingChange("batch_cond_uncond", "true", "false",
+                      "Settings › Optimizations › Batch cond/uncond off: the conditional and unconditional passes run one "
+                      "after the other (A1111 1.6 turned batching on by default)",
+                      [](GenerationSetup& g) { g.batchCondUncond = false; });
+      }
+    }
+    if (s_.vaeDecode == VaeDecode::Full) {
+      settingChange("vae.decode", "\"full\"", "\"tiled\"",
+                    std::string("decode in tiles") +
+                        (s_.tool == WebUiTool::A1111 ? " (the Tiled VAE extension, or TAESD for previews)"
+                                                     : " (the VAE Decode (Tiled) node / Never OOM › Enabled for VAE)") +
+                        ": \"saves your VRAM at nearly no cost\"",
+                    [](GenerationSetup& g) { g.vaeDecode = VaeDecode::Tiled; });
+    }
+    if (s_.hiresScale > 1.5) {
+      char scale[32];
+      std::snprintf(scale, sizeof scale, "%g", s_.hiresScale);
+      settingChange("hires.scale", scale, "1.5",
+                    "a smaller hires upscale: the second pass and its decode grow with the upscaled area",
+                    [](GenerationSetup& g) { g.hiresScale = 1.5; });
+    }
+    if (s_.batchSize > 1) {
+      settingChange("batch_size", std::to_string(s_.batchSize), "1",
+                    "one image per batch (raise batch count instead: the same images, one at a time)",
+                    [](GenerationSetup& g) { g.batchSize = 1; });
+    }
+    if (s_.tool == WebUiTool::A1111) {
+      for (std::size_t i = 0; i < s_.controlnets.size(); ++i) {
+        if (s_.controlnets[i].lowVram) continue;
+        settingChange("controlnet[" + std::to_string(i) + "].low_vram", "false", "true",
+                      "ControlNet Low VRAM (any unit turns it on for all): the ControlNet visits the GPU only for its "
+                      "forward; with --lowvram it alternates with the UNet blocks",
+                      [](GenerationSetup& g) {
+                        for (auto& u : g.controlnets) u.lowVram = true;
+                      });
+        break;
+      }
+      if (s_.offload != Offload::Lowvram) {
+        flagChange("--lowvram", flagsWith("medvram", "medvram_sdxl"), "split the UNet into blocks, one on the GPU at a time; speed: " + w.lowvramSpeed,
+                   [](GenerationSetup& g) { g.offload = Offload::Lowvram; });
+      }
+      if (!s_.controlnets.empty() && !s_.controlnetOnCpu) {
+        flagChange("--use-cpu controlnet", {},
+                   "run the ControlNet models and their preprocessors on the CPU: they leave the GPU entirely, at a "
+                   "large cost in speed (every step's ControlNet forward on the CPU)",
+                   [](GenerationSetup& g) { g.controlnetOnCpu = true; });
+      }
+    } else {
+      if (!s_.unetFp8) {
+        flagChange(s_.tool == WebUiTool::Forge ? "--unet-in-fp8-e4m3fn" : "--fp8_e4m3fn-unet", {},
+                   "store the UNet/transformer weights in fp8: half their memory, a small quality cost",
+                   [](GenerationSetup& g) { g.unetFp8 = true; });
+      }
+      if (s_.loadMode == LoadMode::High || s_.loadMode == LoadMode::GpuOnly) {
+        flagChange("", flagsWith("comfy_highvram", "comfy_gpu_only"), "let the memory manager offload: weights that do not fit stream from system RAM (slower, no OOM)",
+                   [](GenerationSetup& g) { g.loadMode = LoadMode::Normal; });
+      }
+      if (s_.loadMode != LoadMode::NoVram) {
+        flagChange(s_.tool == WebUiTool::Forge ? "--always-no-vram" : "--novram", flagsWith("forge_low_vram", "lowvram"),
+                   "keep the weights in system RAM and stream them (much slower)",
+                   [](GenerationSetup& g) { g.loadMode = LoadMode::NoVram; });
+      }
+    }
+  }
+
+  // The smallest set of listed steps that fits, preferring earlier (cheaper) ones.
+  void markNeeded(std::vector<PlanStep>& steps) {
+    const std::size_t n = steps.size();
+    if (n == 0 || n > 12) return;
+    for (std::size_t size = 1; size <= n; ++size) {
+      // Subsets of `size` in lexicographic order of their indices: the first that fits wins.
+      std::vector<std::size_t> pick(size);
+      for (std::size_t i = 0; i < size; ++i) pick[i] = i;
+      while (true) {
+        GenerationSetup g = s_;
+        for (std::size_t i : pick) kept_[i]->apply(g);
+        if (estimateGeneration(g, gpu_).estimate.verdict == Verdict::Fits) {
+          for (std::size_t i : pick) steps[i].needed = true;
+          return;
+        }
+        std::size_t k = size;
+        while (k > 0 && pick[k - 1] == n - size + k - 1) --k;
+        if (k == 0) break;
+        ++pick[k - 1];
+        for (std::size_t j = k; j < size; ++j) pick[j] = pick[j - 1] + 1;
+      }
+    }
+  }
+
+  const WebUiInput& in_;
+  const GenerationSetup& s_;
+  const GpuTarget& gpu_;
+  std::vector<Change> changes_;
+  std::vector<Change*> kept_;
+};
+
+}  // namespace
+
+std::vector<PlanStep> generationPlan(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu) {
+  return Planner(input, setup, gpu).plan();
+}
+
+}  // namespace oomlint
