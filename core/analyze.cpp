@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "engine/config_edit.h"
 #include "policy/suppressions.h"
@@ -182,44 +183,68 @@ std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* 
 
 namespace {
 
-// A config or a log, told apart by content; never throws.
-FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
+// An exception out of the analysis is a bug in oomlint, not a problem of the input (exit 3).
+FileReport internalErrorReport(const Input& input, std::string_view what) {
+  FileReport file;
+  file.path = input.path;
+  file.kind = "ai-toolkit-job";
+  file.unreadable = true;
+  file.internalError = "oomlint failed on this input (" + std::string(what) +
+                       "): this is a bug in oomlint; please report it with the input";
+  return file;
+}
+
+}  // namespace
+
+FileReport analyzeGuarded(const Input& input, const std::function<FileReport()>& analysis) {
   try {
-    const std::string_view head = std::string_view(input.text).substr(0, 1 << 16);
-    auto asLog = [&] {
-      FileReport file = logReport(input.path, analyzeLog(input.text));
-      file.source = std::make_shared<const SourceText>(input.text);
-      return file;
-    };
-    if (isLogText(head)) return asLog();
-    // A launch line or parameters block is a few lines; text with log signs (a traceback, progress
-    // bars, "Loading …") that merely quotes a launch command is a log.
-    if (!startsWithJobKey(head) &&
-        (looksLikeGenerationProfile(head) || (looksLikeWebUiInput(head) && !looksLikeLog(head)))) {
-      return analyzeWebUi(input, resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
-                          options.policy.suppressionsAllowed());
-    }
-    FileReport job = analyzeJob(input, options);
-    // Text that YAML cannot read, with no job keys in sight, is a log without the usual markers; so
-    // is "JSON" that fails at once but reads like a log (`[2025-02-10 22:31:05,118]::[InvokeAI]…`).
-    const bool syntaxError = std::any_of(job.diagnostics.begin(), job.diagnostics.end(),
-                                         [](const Diagnostic& d) { return d.code == "OL101"; });
-    if (syntaxError && !startsWithJobKey(head) && (!looksLikeJson(head) || looksLikeLog(head))) return asLog();
-    return job;
-  } catch (const std::exception& error) {
+    return analysis();
+  } catch (const std::bad_alloc&) {
+    // Memory ran out on this input: a limit of the machine, reported as the input's (exit 2).
     FileReport file;
     file.path = input.path;
     file.kind = "ai-toolkit-job";
     file.unreadable = true;
-    file.diagnostics.push_back({"OL103", Severity::Error, std::string("analysis stopped: ") + error.what(), "", {}, {}});
+    file.diagnostics.push_back({"OL103", Severity::Error, "input limit: out of memory while analysing this input", "", {}, {}});
     return file;
+  } catch (const std::exception& error) {
+    return internalErrorReport(input, error.what());
+  } catch (...) {
+    return internalErrorReport(input, "an unknown exception");
   }
+}
+
+namespace {
+
+// A config or a log, told apart by content.
+FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
+  const std::string_view head = std::string_view(input.text).substr(0, 1 << 16);
+  auto asLog = [&] {
+    FileReport file = logReport(input.path, analyzeLog(input.text));
+    file.source = std::make_shared<const SourceText>(input.text);
+    return file;
+  };
+  if (isLogText(head)) return asLog();
+  // A launch line or parameters block is a few lines; text with log signs (a traceback, progress
+  // bars, "Loading …") that merely quotes a launch command is a log.
+  if (!startsWithJobKey(head) &&
+      (looksLikeGenerationProfile(head) || (looksLikeWebUiInput(head) && !looksLikeLog(head)))) {
+    return analyzeWebUi(input, resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
+                        options.policy.suppressionsAllowed());
+  }
+  FileReport job = analyzeJob(input, options);
+  // Text that YAML cannot read, with no job keys in sight, is a log without the usual markers; so
+  // is "JSON" that fails at once but reads like a log (`[2025-02-10 22:31:05,118]::[InvokeAI]…`).
+  const bool syntaxError = std::any_of(job.diagnostics.begin(), job.diagnostics.end(),
+                                       [](const Diagnostic& d) { return d.code == "OL101"; });
+  if (syntaxError && !startsWithJobKey(head) && (!looksLikeJson(head) || looksLikeLog(head))) return asLog();
+  return job;
 }
 
 }  // namespace
 
 FileReport analyzeInput(const Input& input, const AnalyzeOptions& options) {
-  FileReport file = analyzeText(input, options);
+  FileReport file = analyzeGuarded(input, [&] { return analyzeText(input, options); });
   applyPolicy(file.diagnostics, options.policy);
   return file;
 }
@@ -231,7 +256,7 @@ Report analyze(const std::vector<Input>& inputs, const AnalyzeOptions& options) 
     report.internalError = "the embedded rules data is invalid: " + k.loadErrors.front();
     return report;
   }
-  for (const auto& input : inputs) report.files.push_back(analyzeInput(input, options));
+  for (const auto& input : inputs) report.add(analyzeInput(input, options));
   return report;
 }
 

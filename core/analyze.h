@@ -1,6 +1,7 @@
 // The core's single entry point: inputs (text) in, a Report out. No I/O, no exceptions escape.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,10 @@ struct FixResult {
 FixResult fixConfig(const Input& input, const AnalyzeOptions& options = {});
 
 FileReport analyzeInput(const Input& input, const AnalyzeOptions& options = {});
+
+// Runs one input's analysis so that nothing escapes: running out of memory is the input's limit (OL103,
+// exit 2); any other exception is a bug in oomlint (the file's internalError, exit 3).
+FileReport analyzeGuarded(const Input& input, const std::function<FileReport()>& analysis);
 Report analyze(const std::vector<Input>& inputs, const AnalyzeOptions& options = {});
 
 }  // namespace oomlint

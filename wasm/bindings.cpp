@@ -52,8 +52,8 @@ std::string analyzeWithLog(const std::string& config, const std::string& path, c
     if (!error.empty()) return errorJson(error);
     options.attachedLog = oomlint::analyzeLog(log);
     oomlint::Report report;
-    report.files.push_back(oomlint::logReport("<log>", *options.attachedLog));
-    report.files.push_back(oomlint::analyzeInput(oomlint::Input{path.empty() ? "<input>" : path, config}, options));
+    report.add(oomlint::logReport("<log>", *options.attachedLog));
+    report.add(oomlint::analyzeInput(oomlint::Input{path.empty() ? "<input>" : path, config}, options));
     return oomlint::formatJson(report);
   } catch (const std::exception& e) {
     return errorJson(e.what());

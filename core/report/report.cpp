@@ -4,8 +4,16 @@
 
 namespace oomlint {
 
+void Report::add(FileReport file) {
+  if (internalError.empty() && !file.internalError.empty()) internalError = file.path + ": " + file.internalError;
+  files.push_back(std::move(file));
+}
+
 int exitCode(const Report& report, std::optional<Severity> failOn) {
   if (!report.internalError.empty()) return 3;
+  for (const auto& file : report.files) {
+    if (!file.internalError.empty()) return 3;
+  }
   bool unreadable = false;
   bool failing = false;
   for (const auto& file : report.files) {

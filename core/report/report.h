@@ -40,12 +40,17 @@ struct FileReport {
   std::vector<PlanStep> plan;
   std::optional<LogAnalysis> log;    // a log input, or the log attached to a config (--log)
   std::shared_ptr<const SourceText> source;  // for snippets; not part of the JSON contract
+  // Set when oomlint itself failed on this input (a bug, not the input's fault): exit code 3.
+  std::string internalError;
 };
 
 struct Report {
   std::vector<FileReport> files;
-  // Set when oomlint itself failed (e.g. its embedded knowledge is broken): exit code 3.
+  // Set when oomlint itself failed (its embedded knowledge is broken, or a bug on one input): exit code 3.
   std::string internalError;
+
+  // Adds a file's report; a file oomlint failed on makes the whole report an internal error.
+  void add(FileReport file);
 };
 
 // In reading order: by start position, then code (stable, so equal ones keep their order).

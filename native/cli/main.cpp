@@ -85,7 +85,7 @@ int runCheck(const CheckCommand& check) {
     failed = true;
   };
   auto add = [&](FileReport file, const InputSettings& settings) {
-    report.files.push_back(std::move(file));
+    report.add(std::move(file));
     failLevels.push_back(settings.failOn);
   };
   std::optional<LogAnalysis> attachedLog;
@@ -158,9 +158,9 @@ int runFix(const FixCommand& fix) {
   const FixResult result = fixConfig(std::get<Input>(read), options);
   if (result.before.unreadable) {
     Report report;
-    report.files.push_back(result.before);
+    report.add(result.before);
     std::cerr << formatText(report, TextStyle{false});
-    return kExitUsage;
+    return exitCode(report, std::nullopt);  // 2 for the input, 3 for a bug in oomlint
   }
   // What changed goes to stderr, so stdout can carry the config itself.
   if (result.applied.empty()) {
@@ -259,7 +259,7 @@ int main(int argc, char** argv) {
   try {
     return oomlint::cli::run(argc, argv);
   } catch (const std::exception& error) {
-    std::cerr << "oomlint: internal error: " << error.what() << "\n";
+    std::cerr << "oomlint: internal error (a bug in oomlint; please report it): " << error.what() << "\n";
     return 3;
   }
 }

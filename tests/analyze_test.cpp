@@ -1,0 +1,62 @@
+// The entry point's error contract: an input that runs the machine out of memory is the input's limit
+// (OL103, exit 2); any other exception out of an analysis is a bug in oomlint (exit 3), said so.
+#include <catch2/catch.hpp>
+
+#include <new>
+#include <stdexcept>
+
+#include "analyze.h"
+#include "format/formatters.h"
+
+using namespace oomlint;
+
+TEST_CASE("an exception out of an analysis is an internal error: exit 3, named a bug in oomlint") {
+  const Input input{"train.yaml", "job: extension\n"};
+  FileReport file = analyzeGuarded(input, []() -> FileReport { throw std::out_of_range("map::at"); });
+  CHECK(file.unreadable);
+  CHECK(file.diagnostics.empty());
+  CHECK_THAT(file.internalError, Catch::Contains("map::at") && Catch::Contains("bug in oomlint"));
+
+  Report report;
+  report.add(std::move(file));
+  CHECK(exitCode(report, Severity::Error) == 3);
+  CHECK(exitCode(report, std::nullopt) == 3);
+  CHECK_THAT(report.internalError, Catch::StartsWith("train.yaml: ") && Catch::Contains("bug in oomlint"));
+  CHECK_THAT(formatText(report, TextStyle{false}), Catch::Contains("internal error") && Catch::Contains("bug in oomlint"));
+  CHECK_THAT(formatJson(report), Catch::Contains("\"error\""));
+}
+
+TEST_CASE("running out of memory on an input is its input limit: OL103, exit 2") {
+  const Input input{"huge.yaml", "job: extension\n"};
+  FileReport file = analyzeGuarded(input, []() -> FileReport { throw std::bad_alloc(); });
+  CHECK(file.unreadable);
+  CHECK(file.internalError.empty());
+  REQUIRE(file.diagnostics.size() == 1);
+  CHECK(file.diagnostics.front().code == "OL103");
+  CHECK_THAT(file.diagnostics.front().message, Catch::StartsWith("input limit"));
+
+  Report report;
+  report.add(std::move(file));
+  CHECK(report.internalError.empty());
+  CHECK(exitCode(report, Severity::Error) == 2);
+}
+
+TEST_CASE("an analysis that returns is passed through untouched") {
+  const Input input{"a.yaml", "x"};
+  FileReport file = analyzeGuarded(input, [] {
+    FileReport ok;
+    ok.path = "a.yaml";
+    ok.kind = "log";
+    return ok;
+  });
+  CHECK(file.kind == "log");
+  CHECK_FALSE(file.unreadable);
+  CHECK(file.internalError.empty());
+}
+
+TEST_CASE("a plain config through analyze() is no internal error") {
+  Report report = analyze({Input{"ok.yaml", "job: extension\nconfig:\n  name: x\n  process: []\n"}});
+  REQUIRE(report.files.size() == 1);
+  CHECK(report.internalError.empty());
+  CHECK(report.files.front().internalError.empty());
+}
