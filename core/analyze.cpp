@@ -51,7 +51,7 @@ void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root,
     if (p.name != phase) continue;
     const double capacity = static_cast<double>(*log.numbers.totalCapacity);
     if (p.peakBytes + p.uncertaintyBytes < 0.85 * capacity) {
-      findings.report("OL607", rangeOfPath(root, "job"), "",
+      findings.report(RuleId::OL607, rangeOfPath(root, "job"), "",
                       "the log ran out of memory in " + log.phase + " on a " + formatGiB(capacity) +
                           " card, but this config's " + p.name + " is estimated at " + formatGiB(p.peakBytes) + " ± " +
                           gib(p.uncertaintyBytes) + ": another process was using the GPU, or the log comes from a "
@@ -82,7 +82,7 @@ FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
     file.unreadable = true;
   } else if (const Node* root = doc->root(); root == nullptr || !root->isMapping()) {
     const Range at = root ? Range{root->range.start, root->range.start} : Range{};
-    findings.report("OL107", at, "",
+    findings.report(RuleId::OL107, at, "",
                     root == nullptr || root->isNull()
                         ? "the file is empty: an AI Toolkit job is a mapping with `job` and `config` keys"
                         : "the top level is " + std::string(root->isSequence() ? "a list" : "a single value") +
@@ -205,7 +205,7 @@ FileReport analyzeGuarded(const Input& input, const std::function<FileReport()>&
     file.path = input.path;
     file.kind = "ai-toolkit-job";
     file.unreadable = true;
-    file.diagnostics.push_back({"OL103", Severity::Error, "input limit: out of memory while analysing this input", "", {}, {}});
+    file.diagnostics.push_back({RuleId::OL103, Severity::Error, "input limit: out of memory while analysing this input", "", {}, {}});
     return file;
   } catch (const std::exception& error) {
     return internalErrorReport(input, error.what());
@@ -236,7 +236,7 @@ FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
   // Text that YAML cannot read, with no job keys in sight, is a log without the usual markers; so
   // is "JSON" that fails at once but reads like a log (`[2025-02-10 22:31:05,118]::[InvokeAI]…`).
   const bool syntaxError = std::any_of(job.diagnostics.begin(), job.diagnostics.end(),
-                                       [](const Diagnostic& d) { return d.code == "OL101"; });
+                                       [](const Diagnostic& d) { return d.code == RuleId::OL101; });
   if (syntaxError && !startsWithJobKey(head) && (!looksLikeJson(head) || looksLikeLog(head))) return asLog();
   return job;
 }

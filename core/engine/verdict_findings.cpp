@@ -19,12 +19,12 @@ void reportVerdict(const Estimate& e, const std::vector<PlanStep>& plan, const V
   const std::string path = first ? first->path : anchors.fallbackPath;
   const std::string advice = first ? "; first needed change: " + first->path + " " + first->fromJson + " → " + first->toJson : "";
   if (e.verdict == Verdict::Oom) {
-    findings.report("OL501", at, path, "estimated out of memory: " + anchors.cause + "peak " + figures + advice);
+    findings.report(RuleId::OL501, at, path, "estimated out of memory: " + anchors.cause + "peak " + figures + advice);
   } else {
-    findings.report("OL502", at, path, "borderline: peak " + figures + " is within the estimate's uncertainty of the card" + advice);
+    findings.report(RuleId::OL502, at, path, "borderline: peak " + figures + " is within the estimate's uncertainty of the card" + advice);
   }
   for (const auto& step : plan) {
-    findings.report("OL503", anchors.stepRange(step), step.path,
+    findings.report(RuleId::OL503, anchors.stepRange(step), step.path,
                     "drives the peak: " + step.path + " " + step.fromJson + " → " + step.toJson + " saves " +
                         formatGiB(step.savesBytes) + (step.needed ? " (needed)" : ""));
   }

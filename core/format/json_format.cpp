@@ -93,7 +93,7 @@ std::string formatJson(const Report& report) {
     f["diagnostics"] = nlohmann::ordered_json::array();
     for (const auto& d : file.diagnostics) {
       nlohmann::ordered_json j;
-      j["code"] = d.code;
+      j["code"] = toString(d.code);
       j["severity"] = std::string(toString(d.severity));
       j["message"] = d.message;
       j["path"] = d.path;

@@ -105,7 +105,7 @@ std::string testCase(const FileReport& file, Counts& counts) {
     failed = true;
     // An unparsable file was not checked: that is an error of the test, not a failed assertion.
     const char* element = file.unreadable ? "error" : "failure";
-    body += "      <" + std::string(element) + attr("type", d.code) + attr("message", d.message) + ">" +
+    body += "      <" + std::string(element) + attr("type", toString(d.code)) + attr("message", d.message) + ">" +
             escape(findingLine(file, d), false) + "</" + element + ">\n";
   }
   if (failed) ++(file.unreadable ? counts.errors : counts.failures);

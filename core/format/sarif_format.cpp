@@ -119,7 +119,8 @@ std::vector<std::string> firedRules(const Report& report) {
   std::vector<std::string> fired;
   for (const auto& file : report.files) {
     for (const auto& d : file.diagnostics) {
-      if (std::find(fired.begin(), fired.end(), d.code) == fired.end()) fired.push_back(d.code);
+      const std::string code(toString(d.code));
+      if (std::find(fired.begin(), fired.end(), code) == fired.end()) fired.push_back(code);
     }
   }
   std::vector<std::string> ordered;
@@ -231,9 +232,9 @@ std::optional<TextFix> valueFix(const FileReport& file, const Diagnostic& d) {
 // step. OL501/OL502 get one only when a single step is needed: SARIF's fixes are alternatives, each
 // complete, so the first of several needed changes would not be a fix.
 std::optional<TextFix> planFix(const FileReport& file, const Diagnostic& d) {
-  if (d.code != "OL501" && d.code != "OL502" && d.code != "OL503") return std::nullopt;
+  if (d.code != RuleId::OL501 && d.code != RuleId::OL502 && d.code != RuleId::OL503) return std::nullopt;
   const PlanStep* step = nullptr;
-  if (d.code == "OL503") {
+  if (d.code == RuleId::OL503) {
     auto it = std::find_if(file.plan.begin(), file.plan.end(), [&](const PlanStep& s) { return s.path == d.path; });
     if (it != file.plan.end()) step = &*it;
   } else {
@@ -247,7 +248,7 @@ std::optional<TextFix> planFix(const FileReport& file, const Diagnostic& d) {
   if (step == nullptr || !step->edit || step->path != d.path) return std::nullopt;
   std::string description = "Set " + step->path + " from " + step->fromJson + " to " + step->toJson + " (saves about " +
                             formatGiB(step->savesBytes) + ")";
-  if (d.code != "OL503") description += ": the only change the rollback plan needs for the job to fit";
+  if (d.code != RuleId::OL503) description += ": the only change the rollback plan needs for the job to fit";
   return TextFix{step->edit->range, step->edit->text, std::move(description)};
 }
 
@@ -278,7 +279,7 @@ class Fingerprints {
   std::string next(const std::string& uri, const Diagnostic& d) {
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(fnv1a(uri + '\n' + d.code + '\n' + (d.path.empty() ? d.message : d.path))));
+                  static_cast<unsigned long long>(fnv1a(uri + '\n' + std::string(toString(d.code)) + '\n' + (d.path.empty() ? d.message : d.path))));
     return std::string(hex) + ":" + std::to_string(++seen_[hex]);
   }
 
@@ -344,7 +345,7 @@ Json result(const FileReport& file, const Diagnostic& d, const Json& location, i
     loc["logicalLocations"] = Json::array({{{"fullyQualifiedName", d.path}, {"kind", "property"}}});
   }
   Json r;
-  r["ruleId"] = d.code;
+  r["ruleId"] = toString(d.code);
   r["ruleIndex"] = ruleIndex;
   r["level"] = level(d.severity);
   r["message"] = {{"text", d.message}};
@@ -382,7 +383,7 @@ std::string formatSarif(const Report& report) {
     }
     location["index"] = it->second;
     for (const auto& d : file.diagnostics) {
-      const int ruleIndex = static_cast<int>(std::find(rules.begin(), rules.end(), d.code) - rules.begin());
+      const int ruleIndex = static_cast<int>(std::find(rules.begin(), rules.end(), toString(d.code)) - rules.begin());
       results.push_back(result(file, d, location, ruleIndex, fingerprints));
     }
     if (file.estimate) estimates.push_back(estimateProperties(file, location));

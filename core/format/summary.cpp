@@ -18,10 +18,7 @@ std::string estimateSummary(const FileReport& file) {
   return out;
 }
 
-std::string ruleLabel(const std::string& code) {
-  const RuleInfo* rule = knowledge().catalog.find(code);
-  return rule ? code + " " + rule->name : code;
-}
+std::string ruleLabel(RuleId code) { return std::string(toString(code)) + " " + std::string(ruleName(code)); }
 
 std::int64_t byteCount(double bytes) {
   constexpr double kMax = 9.2e18;  // just under INT64_MAX, exactly representable

@@ -12,7 +12,7 @@ namespace oomlint {
 std::string estimateSummary(const FileReport& file);
 
 // "[OL201 unknown-key]" style label: the code and, when the catalog knows it, the rule's name.
-std::string ruleLabel(const std::string& code);
+std::string ruleLabel(RuleId code);
 
 // An estimate's byte figure as the integer the JSON contract wants, rounded, and clamped to the int64
 // range: an absurd config (a resolution of 1e19) must not overflow the cast. Signed: a ramp-up step's

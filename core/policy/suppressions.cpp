@@ -49,9 +49,8 @@ void parseCodes(std::string_view list, Suppression& out) {
   }
 }
 
-Diagnostic finding(const char* code, const Suppression& s, std::string message) {
-  const RuleInfo* rule = knowledge().catalog.find(code);
-  return Diagnostic{code, rule ? rule->severity : Severity::Warning, std::move(message), "", s.comment, std::nullopt};
+Diagnostic finding(RuleId code, const Suppression& s, std::string message) {
+  return Diagnostic{code, knowledge().catalog.rule(code).severity, std::move(message), "", s.comment, std::nullopt};
 }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -100,7 +99,7 @@ void applySuppressions(std::vector<Diagnostic>& diagnostics, std::vector<Suppres
   std::vector<Diagnostic> added;
   if (!allowed) {
     for (const auto& s : suppressions) {
-      added.push_back(finding("OL109", s, "inline suppressions are forbidden in this project (allow_suppressions: false in .oomlint.yaml); fix the finding instead"));
+      added.push_back(finding(RuleId::OL109, s, "inline suppressions are forbidden in this project (allow_suppressions: false in .oomlint.yaml); fix the finding instead"));
     }
   } else {
     std::erase_if(diagnostics, [&](const Diagnostic& d) {
@@ -115,7 +114,7 @@ void applySuppressions(std::vector<Diagnostic>& diagnostics, std::vector<Suppres
     });
     for (const auto& s : suppressions) {
       if (!s.unknown.empty()) {
-        added.push_back(finding("OL108", s, "this suppression names no rule oomlint has: " + joined(s.unknown) +
+        added.push_back(finding(RuleId::OL108, s, "this suppression names no rule oomlint has: " + joined(s.unknown) +
                                                 " (the form is `# oomlint: disable=OL201` or `disable-file=`)"));
         continue;
       }
@@ -124,7 +123,7 @@ void applySuppressions(std::vector<Diagnostic>& diagnostics, std::vector<Suppres
         if (!s.used[i]) unused.push_back(s.codes[i]);
       }
       if (!unused.empty()) {
-        added.push_back(finding("OL108", s, "unused suppression: no " + joined(unused) +
+        added.push_back(finding(RuleId::OL108, s, "unused suppression: no " + joined(unused) +
                                                 (s.line == 0 ? " finding in this file" : " finding on line " + std::to_string(s.line))));
       }
     }
@@ -133,9 +132,9 @@ void applySuppressions(std::vector<Diagnostic>& diagnostics, std::vector<Suppres
 }
 
 void applyPolicy(std::vector<Diagnostic>& diagnostics, const Policy& policy) {
-  std::erase_if(diagnostics, [&](const Diagnostic& d) { return policy.disabled.contains(d.code); });
+  std::erase_if(diagnostics, [&](const Diagnostic& d) { return policy.disabled.contains(std::string(toString(d.code))); });
   for (auto& d : diagnostics) {
-    if (auto it = policy.severity.find(d.code); it != policy.severity.end()) d.severity = it->second;
+    if (auto it = policy.severity.find(std::string(toString(d.code))); it != policy.severity.end()) d.severity = it->second;
   }
 }
 

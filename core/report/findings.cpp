@@ -7,12 +7,11 @@
 
 namespace oomlint {
 
-void Findings::report(std::string_view code, Range range, std::string path, std::string message,
+void Findings::report(RuleId code, Range range, std::string path, std::string message,
                       std::optional<Severity> severity, std::optional<Fix> fix) {
-  const RuleInfo* rule = knowledge().catalog.find(code);
   Diagnostic d;
-  d.code = std::string(code);
-  d.severity = severity.value_or(rule ? rule->severity : Severity::Error);
+  d.code = code;
+  d.severity = severity.value_or(knowledge().catalog.rule(code).severity);
   d.message = std::move(message);
   d.path = std::move(path);
   d.range = range;

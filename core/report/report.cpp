@@ -31,7 +31,7 @@ const char* toolVersion() { return OOMLINT_VERSION; }
 void sortDiagnostics(std::vector<Diagnostic>& diagnostics) {
   std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     if (a.range.start.offset != b.range.start.offset) return a.range.start.offset < b.range.start.offset;
-    return a.code < b.code;
+    return toString(a.code) < toString(b.code);
   });
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/knowledge/severity.h"
+#include "base/rule_ids.h"
 #include "base/text/source_text.h"
 #include "report/estimate.h"
 #include "report/log_analysis.h"
@@ -22,7 +23,7 @@ struct Fix {
 };
 
 struct Diagnostic {
-  std::string code;
+  RuleId code;
   Severity severity = Severity::Warning;
   std::string message;
   std::string path;  // config.process[0].train.batch_size; empty for whole-file problems

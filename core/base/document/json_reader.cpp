@@ -135,7 +135,7 @@ class JsonParser {
       return;
     }
     if (const Node* first = top.keys.firstWithSameText(*top.pendingKey)) {
-      doc_.addProblem({"OL104",
+      doc_.addProblem({RuleId::OL104,
                        "duplicate key `" + top.pendingKey->text + "`: json.loads keeps only this later value (first at line " +
                            std::to_string(first->range.start.line) + ")",
                        top.pendingKey->range, false});
@@ -329,7 +329,7 @@ std::unique_ptr<Document> readJson(std::shared_ptr<const SourceText> source, con
     doc->setRoot(parser.parse());
   } catch (const JsonError& error) {
     const bool limit = error.message.starts_with("input limit");
-    doc->addProblem({limit ? "OL103" : "OL101", limit ? error.message : "JSON syntax error: " + error.message,
+    doc->addProblem({limit ? RuleId::OL103 : RuleId::OL101, limit ? error.message : "JSON syntax error: " + error.message,
                      source->rangeOf(error.offset, error.offset), true});
   }
   return doc;

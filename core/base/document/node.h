@@ -2,6 +2,8 @@
 // text. Scalars are typed the way AI Toolkit's loader types them (see scalar_resolver.h).
 #pragma once
 
+#include "base/rule_ids.h"
+
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -86,7 +88,7 @@ enum class DocumentFormat { Yaml, Json };
 
 // A problem found while reading the text (syntax, encoding, limits, duplicate keys…).
 struct ReadProblem {
-  std::string code;
+  RuleId code;
   std::string message;
   Range range;
   bool fatal = false;  // the tree is missing or incomplete

@@ -18,7 +18,7 @@ std::unique_ptr<Document> readDocument(std::string text, const ReadLimits& limit
   if (source->size() > limits.maxBytes) {
     // Not the exact size: the CLI stops reading one byte past the limit.
     auto doc = std::make_unique<Document>(source, format);
-    doc->addProblem({"OL103",
+    doc->addProblem({RuleId::OL103,
                      "input limit: the file is larger than " + std::to_string(limits.maxBytes) +
                          " bytes; larger configs are not analysed",
                      source->rangeOf(0, 0), true});
@@ -28,7 +28,7 @@ std::unique_ptr<Document> readDocument(std::string text, const ReadLimits& limit
     auto doc = std::make_unique<Document>(source, format);
     const auto byte = static_cast<unsigned char>(source->text()[*bad]);
     static const char* hex = "0123456789ABCDEF";
-    doc->addProblem({"OL102",
+    doc->addProblem({RuleId::OL102,
                      std::string("invalid UTF-8: byte 0x") + hex[byte >> 4] + hex[byte & 15] +
                          " at this position; save the file as UTF-8 text",
                      source->rangeOf(*bad, *bad + 1), true});
@@ -37,7 +37,7 @@ std::unique_ptr<Document> readDocument(std::string text, const ReadLimits& limit
   for (int line = 1; line <= source->lineCount(); ++line) {
     if (source->line(line).size() > limits.maxLineBytes) {
       auto doc = std::make_unique<Document>(source, format);
-      doc->addProblem({"OL103", "input limit: line " + std::to_string(line) + " is longer than " +
+      doc->addProblem({RuleId::OL103, "input limit: line " + std::to_string(line) + " is longer than " +
                                     std::to_string(limits.maxLineBytes) + " bytes",
                        source->rangeOf(source->lineStart(line), source->lineStart(line)), true});
       return doc;

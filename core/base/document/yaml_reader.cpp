@@ -237,7 +237,7 @@ class TreeBuilder final : public YAML::EventHandler {
   void reportDuplicate(KeyIndex& keys, const Node& key) {
     if (key.kind != NodeKind::Scalar || key.isMergeKey()) return;
     if (const Node* first = keys.firstWithSameText(key)) {
-      doc_.addProblem({"OL104",
+      doc_.addProblem({RuleId::OL104,
                        "duplicate key `" + key.text + "`: the loader keeps only this later value (first at line " +
                            std::to_string(first->range.start.line) + ")",
                        key.range, false});
@@ -303,7 +303,7 @@ std::unique_ptr<Document> readYaml(std::shared_ptr<const SourceText> source, con
     if (const Node* root = builder.root(); root && root->expandedSize > limits.maxExpandedNodes) {
       const Node* alias = largestAlias(root);
       const Range at = alias ? alias->range : Range{root->range.start, root->range.start};
-      doc->addProblem({"OL103",
+      doc->addProblem({RuleId::OL103,
                        "input limit: aliases expand this document to more than " + std::to_string(limits.maxExpandedNodes) +
                            " nodes (an alias bomb); AI Toolkit copies every alias out when it serialises the config, "
                            "so it would hang or run out of memory",
@@ -313,30 +313,30 @@ std::unique_ptr<Document> readYaml(std::shared_ptr<const SourceText> source, con
       DocumentProbe probe(bom);
       parser.HandleNextDocument(probe);
     } catch (const SecondDocument& second) {
-      doc->addProblem({"OL106", "a second YAML document starts here; AI Toolkit reads exactly one document per file",
+      doc->addProblem({RuleId::OL106, "a second YAML document starts here; AI Toolkit reads exactly one document per file",
                        source->rangeOf(second.offset, second.offset), false});
     } catch (const YAML::Exception&) {
       // A broken second document: reported as the second document itself.
-      doc->addProblem({"OL106", "more than one YAML document in this file; AI Toolkit reads exactly one",
+      doc->addProblem({RuleId::OL106, "more than one YAML document in this file; AI Toolkit reads exactly one",
                        source->rangeOf(text.size(), text.size()), false});
     }
   } catch (const SyntaxError& error) {
-    doc->addProblem({"OL101", error.message, source->rangeOf(error.start, error.end), true});
+    doc->addProblem({RuleId::OL101, error.message, source->rangeOf(error.start, error.end), true});
   } catch (const LimitExceeded& limit) {
-    doc->addProblem({"OL103", "input limit: " + limit.message, source->rangeOf(limit.offset, limit.offset), true});
+    doc->addProblem({RuleId::OL103, "input limit: " + limit.message, source->rangeOf(limit.offset, limit.offset), true});
   } catch (const YAML::DeepRecursion& deep) {
     const std::size_t at = deep.mark.pos < 0 ? 0 : static_cast<std::size_t>(deep.mark.pos) + bom;
-    doc->addProblem({"OL103", "input limit: nesting is too deep", source->rangeOf(at, at), true});
+    doc->addProblem({RuleId::OL103, "input limit: nesting is too deep", source->rangeOf(at, at), true});
   } catch (const YAML::Exception& error) {
     std::size_t at = error.mark.pos < 0 ? text.size() : static_cast<std::size_t>(error.mark.pos) + bom;
     if (auto quote = findRunawayQuote(text, at)) {
-      doc->addProblem({"OL101",
+      doc->addProblem({RuleId::OL101,
                        "unclosed quote: the string that starts here is never closed on its line, so it swallows "
                        "the lines after it (YAML error at line " +
                            std::to_string(source->positionAt(at).line) + ": " + error.msg + ")",
                        source->rangeOf(*quote, lineEndAt(text, *quote)), true});
     } else {
-      doc->addProblem({"OL101", "YAML syntax error: " + explainParserMessage(error.msg), source->rangeOf(at, at), true});
+      doc->addProblem({RuleId::OL101, "YAML syntax error: " + explainParserMessage(error.msg), source->rangeOf(at, at), true});
     }
   }
   return doc;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/knowledge/severity.h"
+#include "base/rule_ids.h"
 
 namespace oomlint {
 
@@ -26,6 +27,8 @@ class Catalog {
   // Accepts a code ("OL201", case-insensitive) or a name ("unknown-key").
   const RuleInfo* find(std::string_view codeOrName) const;
   const std::vector<RuleInfo>& rules() const { return rules_; }
+  // Every RuleId has its entry (the loader checks the catalog against the generated ids).
+  const RuleInfo& rule(RuleId id) const { return rules_[static_cast<std::size_t>(id)]; }
   void add(RuleInfo rule) { rules_.push_back(std::move(rule)); }
 
  private:

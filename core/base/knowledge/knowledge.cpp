@@ -98,6 +98,12 @@ class Loader {
       if (auto page = embeddedFile("docs/rules/" + rule.code + ".md")) rule.page = *page;
       k_.catalog.add(std::move(rule));
     }
+    // RuleId is generated from the same file at configure time: a stale build would mismatch here.
+    const auto& loaded = k_.catalog.rules();
+    for (std::size_t i = 0; i < kRuleCount; ++i) {
+      if (i >= loaded.size() || loaded[i].code != kRuleCodes[i]) return error("rules/catalog.yaml: the rules differ from RuleId");
+    }
+    if (loaded.size() != kRuleCount) error("rules/catalog.yaml: the rules differ from RuleId");
   }
 
   void schema() {

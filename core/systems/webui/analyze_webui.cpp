@@ -33,14 +33,14 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
   const Node* tool = in.generation ? in.generation->find("tool") : nullptr;
   const Range where = !in.flags.empty() ? in.flags.front().range : tool ? tool->range : at;
   if (g.streamedBytes > 0.05 * (1u << 30)) {
-    findings.report("OL708", where, "",
+    findings.report(RuleId::OL708, where, "",
                     std::string(displayName(s.tool)) + " keeps " + formatGiB(g.streamedBytes) +
                         " of weights in system RAM and streams them every step (partial loading): it fits, slowly; on "
                         "Windows keep \"CUDA - Sysmem Fallback Policy\" at Prefer No Sysmem Fallback to get an error rather "
                         "than a 10× slowdown");
   }
   if (g.decodeFallsBackToTiled) {
-    findings.report("OL708", where, "",
+    findings.report(RuleId::OL708, where, "",
                     "the full VAE decode does not fit: " + std::string(displayName(s.tool)) +
                         " retries it in tiles (\"Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding\")");
   }
@@ -51,7 +51,7 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
       }
       return at;
     }();
-    findings.report("OL708", flagAt, "args", "--lowvram copies every UNet block to the GPU at every step (A1111 wiki: 5.4 → 1.0 it/s); "
+    findings.report(RuleId::OL708, flagAt, "args", "--lowvram copies every UNet block to the GPU at every step (A1111 wiki: 5.4 → 1.0 it/s); "
                                              "check whether --medvram fits first");
   }
 }
@@ -77,7 +77,7 @@ FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu,
       if (gpuGiven) reportEstimate(in, *setup, g, file.plan, findings);
       file.estimate = std::move(g.estimate);
       if (setup->familyAssumed && gpuGiven) {
-        findings.report("OL706", in.flags.empty() ? Range{} : in.flags.front().range, "generation.model",
+        findings.report(RuleId::OL706, in.flags.empty() ? Range{} : in.flags.front().range, "generation.model",
                         "no model named: estimated for A1111's default, SD1.5 at " + std::to_string(setup->width) + "×" +
                             std::to_string(setup->height) + " (a generation profile or the image's parameters say more)",
                         Severity::Info);

@@ -26,7 +26,7 @@ class Builder {
       : in_(input), findings_(findings), w_(knowledge().webui) {}
 
   std::optional<GenerationSetup> build() {
-    for (const auto& problem : in_.problems) findings_.report("OL706", problem.range, "generation", problem.message);
+    for (const auto& problem : in_.problems) findings_.report(RuleId::OL706, problem.range, "generation", problem.message);
     if (in_.generation) checkProfileKeys();
     resolveTool();
     resolveFamily();
@@ -45,7 +45,7 @@ class Builder {
   const Node* profile(std::string_view key) const { return in_.generation ? in_.generation->find(key) : nullptr; }
 
   void settingProblem(const Node* at, std::string path, std::string message) {
-    findings_.report("OL706", at ? at->range : Range{}, std::move(path), std::move(message));
+    findings_.report(RuleId::OL706, at ? at->range : Range{}, std::move(path), std::move(message));
   }
 
   void checkProfileKeys() {
@@ -55,7 +55,7 @@ class Builder {
       if (std::find(known.begin(), known.end(), key) != known.end()) continue;
       std::string message = "unknown generation setting `" + key + "`";
       if (auto near = closestMatch(key, known)) message += "; did you mean `" + *near + "`?";
-      findings_.report("OL706", entry.key->range, "generation." + key, message);
+      findings_.report(RuleId::OL706, entry.key->range, "generation." + key, message);
     }
   }
 
@@ -118,7 +118,7 @@ class Builder {
       if (s_.arch == nullptr) s_.family = nullptr;
     }
     if (s_.family && !s_.family->runsIn(s_.tool)) {
-      findings_.report("OL707", at ? at->range : (findInfo(in_, "Model") ? findInfo(in_, "Model")->range : Range{}),
+      findings_.report(RuleId::OL707, at ? at->range : (findInfo(in_, "Model") ? findInfo(in_, "Model")->range : Range{}),
                        "generation.model",
                        std::string(displayName(s_.tool)) + " does not run " + s_.arch->label + " models (" +
                            "Forge and ComfyUI do)");
@@ -254,7 +254,7 @@ class Builder {
     }
   }
 
-  void report(const LaunchFlag& f, std::string_view code, std::string message) {
+  void report(const LaunchFlag& f, RuleId code, std::string message) {
     findings_.report(code, f.range, "args", std::move(message));
   }
 
@@ -268,7 +268,7 @@ class Builder {
       }
       std::string message = "unknown " + tool + " flag `" + f.name + "`";
       if (auto near = closestMatch(f.name, names)) message += "; did you mean `" + *near + "`?";
-      return report(f, "OL701", message);
+      return report(f, RuleId::OL701, message);
     }
     if (!flag->existsIn(s_.tool) && !flag->ignoredIn(s_.tool)) {
       std::string owners;
@@ -276,14 +276,14 @@ class Builder {
         WebUiTool other;
         if (parseWebUiTool(t, other)) owners += (owners.empty() ? "" : " and ") + std::string(displayName(other));
       }
-      return report(f, "OL701", "`" + f.name + "` is not a " + tool + " flag (it is " + owners + "'s)");
+      return report(f, RuleId::OL701, "`" + f.name + "` is not a " + tool + " flag (it is " + owners + "'s)");
     }
     if (flag->ignoredIn(s_.tool)) {
-      return report(f, "OL702", "`" + f.name + "` does nothing in " + tool +
+      return report(f, RuleId::OL702, "`" + f.name + "` does nothing in " + tool +
                                     ": Forge removed A1111's memory flags and manages memory itself (lower GPU Weights, "
                                     "or --always-low-vram / --always-offload-from-vram)");
     }
-    if (!flag->deprecated.empty()) report(f, "OL703", "`" + f.name + "` " + flag->deprecated);
+    if (!flag->deprecated.empty()) report(f, RuleId::OL703, "`" + f.name + "` " + flag->deprecated);
     applyEffect(*flag, f);
   }
 
@@ -291,13 +291,13 @@ class Builder {
     const std::string& e = flag.effect;
     if (e.starts_with("attention:")) {
       if (!attentionFlag_.empty() && attentionFlag_ != f.name) {
-        report(f, "OL704", "`" + f.name + "` and `" + attentionFlag_ + "` both choose the attention; the first one "
+        report(f, RuleId::OL704, "`" + f.name + "` and `" + attentionFlag_ + "` both choose the attention; the first one "
                            "A1111 tries wins, so say only one");
       }
       attentionFlag_ = f.name;
       s_.attention = e.substr(10);
     } else if (e == "medvram" || e == "medvram_sdxl") {
-      if (s_.offload == Offload::Lowvram) report(f, "OL704", "`" + f.name + "` with `--lowvram`: --lowvram already does everything --medvram does");
+      if (s_.offload == Offload::Lowvram) report(f, RuleId::OL704, "`" + f.name + "` with `--lowvram`: --lowvram already does everything --medvram does");
       if (s_.offload != Offload::Lowvram) s_.offload = Offload::Medvram;
       s_.medvramSdxlOnly = e == "medvram_sdxl" && !sawMedvram_;
       sawMedvram_ = sawMedvram_ || e == "medvram";
@@ -306,7 +306,7 @@ class Builder {
         setLoadMode(LoadMode::Low, f);
         s_.textEncoderOnCpu = true;
       } else {
-        if (s_.offload == Offload::Medvram) report(f, "OL704", "`--lowvram` with `--medvram`: --lowvram already does everything --medvram does");
+        if (s_.offload == Offload::Medvram) report(f, RuleId::OL704, "`--lowvram` with `--medvram`: --lowvram already does everything --medvram does");
         s_.offload = Offload::Lowvram;
       }
     } else if (e == "no_half" || e == "precision_full" || e == "all_fp32") {
@@ -340,7 +340,7 @@ class Builder {
       char* end = nullptr;
       const double gb = std::strtod(f.value.c_str(), &end);
       if (f.value.empty() || end == f.value.c_str() || !(gb >= 0 && gb < 1024)) {
-        report(f, "OL706", "`--reserve-vram` takes the GB to keep free (--reserve-vram 1.5)");
+        report(f, RuleId::OL706, "`--reserve-vram` takes the GB to keep free (--reserve-vram 1.5)");
       } else {
         s_.reserveBytes = gb * 1024 * 1024 * 1024;
       }
@@ -355,7 +355,7 @@ class Builder {
 
   void setLoadMode(LoadMode mode, const LaunchFlag& f) {
     if (!loadModeFlag_.empty() && loadModeFlag_ != f.name) {
-      report(f, "OL704", "`" + f.name + "` and `" + loadModeFlag_ + "` are mutually exclusive memory modes");
+      report(f, RuleId::OL704, "`" + f.name + "` and `" + loadModeFlag_ + "` are mutually exclusive memory modes");
     }
     loadModeFlag_ = f.name;
     s_.loadMode = mode;
@@ -371,12 +371,12 @@ class Builder {
       // The SDXL VAE NaNs in fp16; A1111 reverts it to fp32 after the first image (auto_vae_precision).
       s_.fp32Vae = true;
       if (noHalfVaeFlag_) {
-        report(*noHalfVaeFlag_, "OL705", "`" + noHalfVaeFlag_->name + "` keeps the SDXL VAE in fp32, doubling its decode memory; "
+        report(*noHalfVaeFlag_, RuleId::OL705, "`" + noHalfVaeFlag_->name + "` keeps the SDXL VAE in fp32, doubling its decode memory; "
                                          "the fp16-fix VAE (madebyollin/sdxl-vae-fp16-fix) decodes in fp16 without NaNs");
       }
     }
     if (noHalfFlag_ && !upcast_) {
-      report(*noHalfFlag_, "OL705", "`" + noHalfFlag_->name + (noHalfFlag_->value.empty() ? "" : " " + noHalfFlag_->value) +
+      report(*noHalfFlag_, RuleId::OL705, "`" + noHalfFlag_->name + (noHalfFlag_->value.empty() ? "" : " " + noHalfFlag_->value) +
                                        "` keeps the model in fp32: twice the weights and activations; --upcast-sampling "
                                        "gives the same fix for black images with fp16 weights");
     }

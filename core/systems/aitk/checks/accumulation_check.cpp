@@ -13,18 +13,18 @@ void checkAccumulation(const TrainerProcess& p, Findings& findings) {
     const double b = t.number("gradient_accumulation_steps", 1);
     // AI Toolkit's test (validate_configs): gradient_accumulation > 1 and gradient_accumulation_steps != 1.
     if (a > 1 && b != 1) {
-      findings.report("OL301", t.keyRange("gradient_accumulation_steps"), t.pathOf("gradient_accumulation_steps"),
+      findings.report(RuleId::OL301, t.keyRange("gradient_accumulation_steps"), t.pathOf("gradient_accumulation_steps"),
                       "gradient_accumulation is above 1 while gradient_accumulation_steps is not 1: AI Toolkit raises "
                       "\"gradient_accumulation and gradient_accumulation_steps are mutually exclusive\"; keep "
                       "gradient_accumulation only");
     } else {
-      findings.report("OL404", t.keyRange("gradient_accumulation_steps"), t.pathOf("gradient_accumulation_steps"),
+      findings.report(RuleId::OL404, t.keyRange("gradient_accumulation_steps"), t.pathOf("gradient_accumulation_steps"),
                       "both gradient_accumulation and the legacy gradient_accumulation_steps are set; keep "
                       "gradient_accumulation only, so a later edit cannot make them conflict");
     }
   }
   if (legacy && t.number("gradient_accumulation_steps", 1) == -1) {
-    findings.report("OL415", t.valueRange("gradient_accumulation_steps"), t.pathOf("gradient_accumulation_steps"),
+    findings.report(RuleId::OL415, t.valueRange("gradient_accumulation_steps"), t.pathOf("gradient_accumulation_steps"),
                     "gradient_accumulation_steps: -1 accumulates a whole epoch before each optimizer step, which AI "
                     "Toolkit's own comment warns can run out of memory; use gradient_accumulation with a fixed count");
   }

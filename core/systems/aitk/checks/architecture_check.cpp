@@ -17,13 +17,13 @@ void checkArchitecture(const TrainerProcess& p, Findings& findings) {
       message += "; did you mean " + code(*near) + "?";
       fix = Fix{p.model.pathOf("arch"), jsonString(p.archWritten), jsonString(*near)};
     }
-    findings.report("OL207", p.model.valueRange("arch"), p.model.pathOf("arch"), message, std::nullopt, fix);
+    findings.report(RuleId::OL207, p.model.valueRange("arch"), p.model.pathOf("arch"), message, std::nullopt, fix);
   }
   if (p.archWritten.empty() || p.arch == nullptr) return;
   for (const auto& arch : archs.all()) {
     if (arch.legacyFlag.empty() || &arch == p.arch || !p.model.flag(arch.legacyFlag)) continue;
     if (p.arch->legacyFlag == arch.legacyFlag) continue;
-    findings.report("OL407", p.model.keyRange(arch.legacyFlag), p.model.pathOf(arch.legacyFlag),
+    findings.report(RuleId::OL407, p.model.keyRange(arch.legacyFlag), p.model.pathOf(arch.legacyFlag),
                     code(arch.legacyFlag + ": true") + " selects " + code(arch.arch) + " but model.arch is " +
                         code(p.archWritten) + "; remove the flag and keep arch");
   }

@@ -14,7 +14,7 @@ void checkFrameCount(const TrainerProcess& p, const Node* value, const std::stri
   if (frames <= 1 || frames != std::floor(frames)) return;
   const long n = static_cast<long>(frames);
   if (!p.arch->isVideo()) {
-    findings.report("OL413", value->range, path,
+    findings.report(RuleId::OL413, value->range, path,
                     archLabel(p) + " is an image model: num_frames " + std::to_string(n) + " has no meaning for it; use 1");
     return;
   }
@@ -23,7 +23,7 @@ void checkFrameCount(const TrainerProcess& p, const Node* value, const std::stri
   const long below = grid.nearestBelow(n);
   const long above = below + grid.multiple;
   const long nearest = (n - below) <= (above - n) ? below : above;
-  findings.report("OL405", value->range, path,
+  findings.report(RuleId::OL405, value->range, path,
                   std::to_string(n) + " frames is off " + archLabel(p) + "'s frame grid (" + grid.describe() +
                       ": its VAE compresses time by " + std::to_string(grid.multiple) + "); use " + std::to_string(below) +
                       " or " + std::to_string(above),

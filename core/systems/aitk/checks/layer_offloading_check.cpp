@@ -10,14 +10,14 @@ void checkLayerOffloading(const TrainerProcess& p, Findings& findings) {
   const std::string_view key = m.has("layer_offloading") || !m.has("auto_memory") ? "layer_offloading" : "auto_memory";
   const bool offloading = m.flag(key);
   if (offloading && p.arch && !p.arch->layerOffloading) {
-    findings.report("OL416", m.keyRange(key), m.pathOf(key),
+    findings.report(RuleId::OL416, m.keyRange(key), m.pathOf(key),
                     archLabel(p) + " does not attach AI Toolkit's layer-offloading manager, so " + std::string(key) +
                         " does nothing here; use low_vram or quantization instead");
   }
   if (!offloading) {
     for (std::string_view percent : {"layer_offloading_transformer_percent", "layer_offloading_text_encoder_percent"}) {
       if (m.has(percent) && m.number(percent, 1.0) != 1.0) {
-        findings.report("OL417", m.keyRange(percent), m.pathOf(percent),
+        findings.report(RuleId::OL417, m.keyRange(percent), m.pathOf(percent),
                         code(percent) + " only applies when layer_offloading is true; nothing is offloaded now");
       }
     }
@@ -33,7 +33,7 @@ void checkLayerOffloading(const TrainerProcess& p, Findings& findings) {
   const bool encoderQ = quantizeTe && bare("qtype_te") == "qfloat8";
   // The swap happens in ModelConfig, whatever the architecture.
   if (transformerQ || encoderQ) {
-    findings.report("OL418", m.keyRange(key), m.pathOf(key),
+    findings.report(RuleId::OL418, m.keyRange(key), m.pathOf(key),
                     "with layer offloading on, AI Toolkit replaces the qfloat8 quantization of the " +
                         std::string(transformerQ && encoderQ ? "transformer and text encoder"
                                                              : transformerQ ? "transformer" : "text encoder") +

@@ -30,12 +30,12 @@ void checkModelOptions(const TrainerProcess& p, Findings& findings) {
   if (p.arch && !p.arch->fluxFamily) {
     for (std::string_view key : {"attn_masking", "split_model_over_gpus"}) {
       if (!m.flag(key) || (wan && key == "split_model_over_gpus")) continue;
-      findings.report("OL302", m.keyRange(key), m.pathOf(key),
+      findings.report(RuleId::OL302, m.keyRange(key), m.pathOf(key),
                       "AI Toolkit raises \"" + std::string(key) + " is only supported with flux models currently\" (this "
                       "model is " + archLabel(p) + ")");
     }
     if (const Node* decorator = p.process.written("decorator"); decorator && !decorator->isNull()) {
-      findings.report("OL302", p.process.keyRange("decorator"), p.process.pathOf("decorator"),
+      findings.report(RuleId::OL302, p.process.keyRange("decorator"), p.process.pathOf("decorator"),
                       "AI Toolkit raises \"Decorators are only supported for Flux models currently\" (this model is " +
                           archLabel(p) + ")");
     }
@@ -43,7 +43,7 @@ void checkModelOptions(const TrainerProcess& p, Findings& findings) {
 
   const bool ara = m.string("qtype").find('|') != std::string::npos || !m.string("accuracy_recovery_adapter").empty();
   if (ara && !m.string("assistant_lora_path").empty()) {
-    findings.report("OL304", m.keyRange("assistant_lora_path"), m.pathOf("assistant_lora_path"),
+    findings.report(RuleId::OL304, m.keyRange("assistant_lora_path"), m.pathOf("assistant_lora_path"),
                     "AI Toolkit raises \"Cannot use accuracy recovery adapter and assistant lora at the same time\"; "
                     "drop the assistant LoRA or use a qtype without `|adapter`");
   }
@@ -51,7 +51,7 @@ void checkModelOptions(const TrainerProcess& p, Findings& findings) {
   if (p.arch && (p.arch->arch == "wan22_14b" || p.arch->arch == "wan22_14b_i2v")) {
     const Node* kwargs = m.written("model_kwargs");
     if (explicitlyFalse(kwargs, "train_high_noise") && explicitlyFalse(kwargs, "train_low_noise")) {
-      findings.report("OL310", m.keyRange("model_kwargs"), m.pathOf("model_kwargs"),
+      findings.report(RuleId::OL310, m.keyRange("model_kwargs"), m.pathOf("model_kwargs"),
                       "AI Toolkit raises \"At least one of train_high_noise or train_low_noise must be True in "
                       "model.model_kwargs\"");
     }
@@ -60,11 +60,11 @@ void checkModelOptions(const TrainerProcess& p, Findings& findings) {
   if (wan) {
     for (std::string_view key : {"assistant_lora_path", "lora_path"}) {
       if (m.string(key).empty()) continue;
-      findings.report("OL311", m.keyRange(key), m.pathOf(key),
+      findings.report(RuleId::OL311, m.keyRange(key), m.pathOf(key),
                       code(key) + " is not supported by the Wan models; AI Toolkit raises at load");
     }
     if (m.flag("split_model_over_gpus")) {
-      findings.report("OL311", m.keyRange("split_model_over_gpus"), m.pathOf("split_model_over_gpus"),
+      findings.report(RuleId::OL311, m.keyRange("split_model_over_gpus"), m.pathOf("split_model_over_gpus"),
                       "split_model_over_gpus is not supported by the Wan models; AI Toolkit raises at load");
     }
   }
@@ -73,7 +73,7 @@ void checkModelOptions(const TrainerProcess& p, Findings& findings) {
     const std::string modelDtype = m.string("dtype");
     const std::string trainDtype = p.train.string("dtype");
     if (!modelDtype.empty() && canonicalDtype(modelDtype) != canonicalDtype(trainDtype)) {
-      findings.report("OL408", m.keyRange("dtype"), m.pathOf("dtype"),
+      findings.report(RuleId::OL408, m.keyRange("dtype"), m.pathOf("dtype"),
                       "model.dtype " + code(modelDtype) + " has no effect: AI Toolkit overwrites it with train.dtype (" +
                           (p.train.has("dtype") ? code(trainDtype) : "fp32 by default") + "); set train.dtype instead");
     }

@@ -10,12 +10,12 @@ void checkPreservation(const TrainerProcess& p, Findings& findings) {
   const bool bpp = t.flag("blank_prompt_preservation");
   const bool network = p.network.present();
   if (dop && bpp) {
-    findings.report("OL307", t.keyRange("blank_prompt_preservation"), t.pathOf("blank_prompt_preservation"),
+    findings.report(RuleId::OL307, t.keyRange("blank_prompt_preservation"), t.pathOf("blank_prompt_preservation"),
                     "AI Toolkit raises \"Cannot use both differential output preservation and blank prompt preservation "
                     "at the same time\"; turn one off");
   }
   auto need = [&](std::string_view key, const std::string& what) {
-    findings.report("OL308", t.keyRange(key), t.pathOf(key), what);
+    findings.report(RuleId::OL308, t.keyRange(key), t.pathOf(key), what);
   };
   if (dop && p.process.string("trigger_word").empty()) {
     need("diff_output_preservation", "AI Toolkit raises \"diff_output_preservation requires a trigger_word to be set\": "

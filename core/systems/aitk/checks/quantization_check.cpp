@@ -15,12 +15,12 @@ void checkQuantization(const TrainerProcess& p, Findings& findings) {
   // quantize_te defaults to the value of quantize (config_modules.py).
   const bool quantizeTe = m.has("quantize_te") ? m.flag("quantize_te") : quantize;
   if (m.has("qtype") && !quantize && !isDefaultQtype(m.string("qtype"))) {
-    findings.report("OL409", m.keyRange("qtype"), m.pathOf("qtype"),
+    findings.report(RuleId::OL409, m.keyRange("qtype"), m.pathOf("qtype"),
                     "qtype " + code(m.string("qtype")) + " is set but quantize is off, so the transformer stays in " +
                         "full precision; set quantize: true or remove qtype");
   }
   if (m.has("qtype_te") && !quantizeTe && !isDefaultQtype(m.string("qtype_te"))) {
-    findings.report("OL409", m.keyRange("qtype_te"), m.pathOf("qtype_te"),
+    findings.report(RuleId::OL409, m.keyRange("qtype_te"), m.pathOf("qtype_te"),
                     "qtype_te " + code(m.string("qtype_te")) + " is set but quantize_te is off, so the text encoder stays " +
                         "in full precision; set quantize_te: true or remove qtype_te");
   }

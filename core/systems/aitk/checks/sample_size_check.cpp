@@ -17,7 +17,7 @@ void checkSize(const TrainerProcess& p, const Node* value, const std::string& pa
   const long n = static_cast<long>(size);
   if (n % step == 0) return;
   const long down = n / step * step;
-  findings.report("OL406", value->range, path,
+  findings.report(RuleId::OL406, value->range, path,
                   std::to_string(n) + " is not a multiple of " + std::to_string(step) + " (" + archLabel(p) +
                       "'s divisibility): the image is made at " + std::to_string(down) + "; write " +
                       std::to_string(down) + " or " + std::to_string(down + step),

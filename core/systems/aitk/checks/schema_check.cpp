@@ -56,7 +56,7 @@ class SchemaWalker {
       const std::string& type = job->value->resolved()->text;
       trainingJob_ = type == "extension" || type == "train";
       if (!trainingJob_ && k_.schema.valueSet("job_type") && k_.schema.valueSet("job_type")->accepts(type)) {
-        findings_.report("OL208", job->value->range, "job",
+        findings_.report(RuleId::OL208, job->value->range, "job",
                          "`job: " + type + "` is not a training job; oomlint checks only its top level");
       }
     }
@@ -71,7 +71,7 @@ class SchemaWalker {
     for (const auto& entry : map->allEntries()) {
       const Node* key = entry.key->resolved();
       if (key->kind != NodeKind::Scalar) {
-        findings_.report("OL202", entry.key->range, path, "keys must be plain names; this key is " + describeValue(key));
+        findings_.report(RuleId::OL202, entry.key->range, path, "keys must be plain names; this key is " + describeValue(key));
         continue;
       }
       const std::string childPath = path.empty() ? key->text : path + "." + key->text;
@@ -83,13 +83,13 @@ class SchemaWalker {
     }
     for (const auto& ks : spec.keys) {
       if (ks.required && map->findEntry(ks.name) == nullptr) {
-        findings_.report("OL205", anchor, path.empty() ? ks.name : path + "." + ks.name,
+        findings_.report(RuleId::OL205, anchor, path.empty() ? ks.name : path + "." + ks.name,
                          "missing required key " + quote(ks.name) + (path.empty() ? " at the top level" : " in " + quote(path)) +
                              "; AI Toolkit refuses to start without it");
       }
     }
     if (spec.name == "process" && map->findEntry("model") == nullptr) {
-      findings_.report("OL205", anchor, path + ".model",
+      findings_.report(RuleId::OL205, anchor, path + ".model",
                        "this trainer process has no `model` section; AI Toolkit raises \"name_or_path must be specified\"");
     }
   }
@@ -104,7 +104,7 @@ class SchemaWalker {
     if (isTrainerProcessType(name)) return true;
     const ValueSet* known = k_.schema.valueSet("process_type");
     if (known != nullptr && known->accepts(name)) {
-      findings_.report("OL208", type->value->range, path + ".type",
+      findings_.report(RuleId::OL208, type->value->range, path + ".type",
                        "process type " + quote(name) + " is not a trainer; oomlint checks only trainer processes, so its "
                        "settings are not checked");
     } else if (const KeySpec* spec = k_.schema.section("process") ? k_.schema.section("process")->find("type") : nullptr) {
@@ -127,7 +127,7 @@ class SchemaWalker {
     } else if (auto home = sectionHolding(name, spec.name)) {
       message += "; " + quote(name) + " is a setting of " + quote(*home) + ": move it there";
     }
-    findings_.report("OL201", entry.key->range, path, message);
+    findings_.report(RuleId::OL201, entry.key->range, path, message);
   }
 
   std::optional<std::string> sectionHolding(std::string_view key, std::string_view except) const {
@@ -142,7 +142,7 @@ class SchemaWalker {
   void checkValue(const MapEntry& entry, const KeySpec& ks, const std::string& path) {
     if (!ks.deprecated.empty()) {
       const bool fatal = ks.deprecated.find("raises") != std::string::npos;
-      findings_.report("OL206", entry.key->range, path, quote(ks.name) + " is deprecated: " + ks.deprecated,
+      findings_.report(RuleId::OL206, entry.key->range, path, quote(ks.name) + " is deprecated: " + ks.deprecated,
                        fatal ? std::optional(Severity::Error) : std::nullopt);
     }
     const Node* value = entry.value->resolved();
@@ -162,7 +162,7 @@ class SchemaWalker {
   void checkList(const MapEntry& entry, const KeySpec& ks, const std::string& path) {
     const auto& items = entry.value->resolved()->items;
     if (items.size() < ks.minItems) {
-      findings_.report("OL205", entry.value->range, path,
+      findings_.report(RuleId::OL205, entry.value->range, path,
                        quote(ks.name) + " needs at least " + std::to_string(ks.minItems) + " item" +
                            (ks.minItems == 1 ? "" : "s") + "; it is empty");
     }
@@ -185,7 +185,7 @@ class SchemaWalker {
   bool checkType(const Node* written, unsigned types, const KeySpec& ks, const std::string& path, const std::string& what) {
     const Node* value = written->resolved();
     if (value->kind == NodeKind::Scalar && value->type == ScalarType::String && value->text.find("${") != std::string::npos) {
-      findings_.report("OL105", written->range, path,
+      findings_.report(RuleId::OL105, written->range, path,
                        "the value comes from an environment variable, substituted before parsing (the job fails if it is "
                        "unset); oomlint cannot check it");
       return false;
@@ -193,7 +193,7 @@ class SchemaWalker {
     const unsigned actual = typeBitOf(value);
     if (actual == kNull) {
       if (ks.acceptsNull() || (types & kNull)) return false;
-      findings_.report("OL202", written->range, path, what + " expects " + describeTypes(types) + ", but the value is empty (null)");
+      findings_.report(RuleId::OL202, written->range, path, what + " expects " + describeTypes(types) + ", but the value is empty (null)");
       return false;
     }
     if (typeAccepts(types, value)) return true;
@@ -217,7 +217,7 @@ class SchemaWalker {
       message += "; use a whole number";
     }
     const bool severe = !(types & kString) || actual == kMap || actual == kList;
-    findings_.report("OL202", written->range, path, message, severe ? std::nullopt : std::optional(Severity::Warning), fix);
+    findings_.report(RuleId::OL202, written->range, path, message, severe ? std::nullopt : std::optional(Severity::Warning), fix);
     return false;
   }
 
@@ -236,7 +236,7 @@ class SchemaWalker {
         !(typeBitOf(value) & ks.types)) {
       const ValueSet* set = k_.schema.valueSet(ks.valueSet);
       if (set != nullptr && !set->accepts(value->text)) {
-        findings_.report("OL203", written->range, path,
+        findings_.report(RuleId::OL203, written->range, path,
                          what + " does not accept " + value->text + " (" + std::string(toString(value->type)) +
                              "); accepted: " + listOf(set->values));
       }
@@ -255,7 +255,7 @@ class SchemaWalker {
         } else {
           message += "; accepted: " + listOf(set->values);
         }
-        findings_.report("OL203", written->range, path, message, std::nullopt, fix);
+        findings_.report(RuleId::OL203, written->range, path, message, std::nullopt, fix);
       }
     }
     if (value->type == ScalarType::Int || value->type == ScalarType::Float) {
@@ -267,7 +267,7 @@ class SchemaWalker {
       if (!bound.empty()) {
         std::string range;
         if (ks.min && ks.max) range = " (accepted: " + numberText(*ks.min) + " to " + numberText(*ks.max) + ")";
-        findings_.report("OL204", written->range, path, what + " must be " + bound + ", got " + value->text + range);
+        findings_.report(RuleId::OL204, written->range, path, what + " must be " + bound + ", got " + value->text + range);
       }
     }
   }

@@ -9,13 +9,13 @@ namespace oomlint {
 void checkTraining(const TrainerProcess& p, Findings& findings) {
   const Section& t = p.train;
   if (t.flag("bypass_guidance_embedding") && t.flag("do_guidance_loss")) {
-    findings.report("OL303", t.keyRange("do_guidance_loss"), t.pathOf("do_guidance_loss"),
+    findings.report(RuleId::OL303, t.keyRange("do_guidance_loss"), t.pathOf("do_guidance_loss"),
                     "AI Toolkit raises \"Cannot bypass guidance embedding and do guidance loss at the same time\"; set "
                     "bypass_guidance_embedding or do_guidance_loss to false");
   }
 
   if (!t.has("dtype")) {
-    findings.report("OL401", t.present() ? t.anchorRange() : p.typeRange, t.pathOf("dtype"),
+    findings.report(RuleId::OL401, t.present() ? t.anchorRange() : p.typeRange, t.pathOf("dtype"),
                     "train.dtype is not set, so AI Toolkit trains and loads the model in fp32 (its default, forced into "
                     "model.dtype too): twice the weight memory of bf16; add dtype: bf16",
                     std::nullopt, Fix{t.pathOf("dtype"), "null", "\"bf16\""});
@@ -26,7 +26,7 @@ void checkTraining(const TrainerProcess& p, Findings& findings) {
     const std::string scheduler = lowercase(t.string("noise_scheduler"));
     if (!sampler.empty() && !scheduler.empty() && sampler != scheduler) {
       const bool atSampler = p.sample.has("sampler");
-      findings.report("OL403", atSampler ? p.sample.valueRange("sampler") : t.valueRange("noise_scheduler"),
+      findings.report(RuleId::OL403, atSampler ? p.sample.valueRange("sampler") : t.valueRange("noise_scheduler"),
                       atSampler ? p.sample.pathOf("sampler") : t.pathOf("noise_scheduler"),
                       "sample.sampler is " + code(sampler) + (p.sample.has("sampler") ? "" : " (default)") +
                           " but train.noise_scheduler is " + code(scheduler) + (t.has("noise_scheduler") ? "" : " (default)") +
@@ -43,14 +43,14 @@ void checkTraining(const TrainerProcess& p, Findings& findings) {
   if (const Node* ema = t.written("ema_config"); ema && ema->isMapping() && ema->find("use_ema") &&
                                                  ema->find("use_ema")->truthy() && !knowledge().memory.emaResident) {
     const Node* use = ema->find("use_ema");
-    findings.report("OL419", use->range, t.pathOf("ema_config") + ".use_ema",
+    findings.report(RuleId::OL419, use->range, t.pathOf("ema_config") + ".use_ema",
                     "AI Toolkit prints \"Using EMA\" but never builds the EMA (setup_ema() is not called, "
                     "ostris/ai-toolkit#524): the saved weights are the raw ones, and the EMA costs no memory");
   }
 
   const std::string optimizer = lowercase(t.string("optimizer"));
   if ((optimizer.starts_with("prodigy") || optimizer.starts_with("dadaptation")) && t.number("lr", 1e-6) < 0.1) {
-    findings.report("OL414", t.has("lr") ? t.valueRange("lr") : t.valueRange("optimizer"), t.pathOf("lr"),
+    findings.report(RuleId::OL414, t.has("lr") ? t.valueRange("lr") : t.valueRange("optimizer"), t.pathOf("lr"),
                     code(t.string("optimizer")) + " adapts the step size itself and AI Toolkit sets an lr below 0.1 to "
                     "1.0; write lr: 1.0 to say what runs");
   }
@@ -58,12 +58,12 @@ void checkTraining(const TrainerProcess& p, Findings& findings) {
 
 void checkJob(const JobModel& job, Findings& findings) {
   if (job.jobType == "train" && !job.config.has("training_folder")) {
-    findings.report("OL314", job.jobRange, "config.training_folder",
+    findings.report(RuleId::OL314, job.jobRange, "config.training_folder",
                     "`job: train` requires config.training_folder; AI Toolkit's TrainJob raises without it");
   }
   for (const auto& p : job.trainers) {
     if (p.type == "ui_trainer" && !p.process.has("sqlite_db_path")) {
-      findings.report("OL314", p.typeRange, p.process.pathOf("sqlite_db_path"),
+      findings.report(RuleId::OL314, p.typeRange, p.process.pathOf("sqlite_db_path"),
                       "the legacy ui_trainer raises without sqlite_db_path (and AITK_JOB_ID): use diffusion_trainer, "
                       "which runs with or without the UI");
     }
