@@ -320,10 +320,13 @@ TEST_CASE("each flag's effect on the estimate") {
     options.gpu = c.gpu;
     const FileReport r = analyzeInput(Input{"effect.yaml", text}, options);
     REQUIRE(r.estimate);
+    std::string names;
     for (const auto& p : r.estimate->phases) {
       if (p.name == c.phase) return p.peakBytes;
+      names += " " + p.name;
     }
-    return r.estimate->peak().peakBytes;  // --cpu: one phase
+    FAIL("the case names phase " << c.phase << ", which the estimate for `" << flags << "` does not have; it has:" << names);
+    return 0.0;
   };
   int checked = 0;
   for (const auto& flag : knowledge().webui.flags) {
