@@ -10,12 +10,11 @@
 
 using namespace oomlint;
 
-TEST_CASE("AI Toolkit's example configs") {
+// Every case here reads ../shared: tagged [shared], so that ctest reports them skipped where it is missing
+// (tests/main.cpp).
+TEST_CASE("AI Toolkit's example configs", "[shared]") {
+  OOMLINT_REQUIRE_SHARED();
   const auto dir = test::sharedDir() / "corpus/ai-toolkit/examples";
-  if (!std::filesystem::is_directory(dir)) {
-    WARN("skipped: " << dir.string() << " is absent (the shared corpus sits beside the clone in CI)");
-    return;
-  }
   int checked = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const auto name = entry.path().filename().string();
@@ -42,12 +41,9 @@ TEST_CASE("AI Toolkit's example configs") {
 }
 
 // Each training example gets an estimate, and one named for a card size (_24gb, _32gb, _48) fits it.
-TEST_CASE("AI Toolkit's example configs fit the card their name promises") {
+TEST_CASE("AI Toolkit's example configs fit the card their name promises", "[shared]") {
+  OOMLINT_REQUIRE_SHARED();
   const auto dir = test::sharedDir() / "corpus/ai-toolkit/examples";
-  if (!std::filesystem::is_directory(dir)) {
-    WARN("skipped: " << dir.string() << " is absent");
-    return;
-  }
   const std::regex sized("_(\\d+)(gb)?\\.ya?ml$");
   int sizedChecked = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -77,12 +73,10 @@ TEST_CASE("AI Toolkit's example configs fit the card their name promises") {
 
 // Issue #3's acceptance: one setting flipped in the FLUX 24 GB example turns it into an OOM on 24 GB, the
 // plan marks that change needed, and writing the needed steps back (oomlint fix) makes it fit again.
-TEST_CASE("one flipped setting in the FLUX 24 GB example, and fix undoes it") {
+TEST_CASE("one flipped setting in the FLUX 24 GB example, and fix undoes it", "[shared]") {
+  OOMLINT_REQUIRE_SHARED();
   const auto file = test::sharedDir() / "corpus/ai-toolkit/examples/train_lora_flux_24gb.yaml";
-  if (!std::filesystem::exists(file)) {
-    WARN("skipped: " << file.string() << " is absent");
-    return;
-  }
+  REQUIRE(std::filesystem::exists(file));
   const std::string original = test::readFile(file);
   struct Flip {
     std::string from, to, path;

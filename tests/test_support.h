@@ -1,8 +1,10 @@
 // Shared helpers for the unit tests.
 #pragma once
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 
@@ -10,12 +12,32 @@
 #include "common/read_file.h"
 #include "base/document/reader.h"
 
+namespace oomlint {
+// Rule ids print as their code in test messages and Catch2's expansions.
+inline std::ostream& operator<<(std::ostream& out, RuleId id) { return out << toString(id); }
+}  // namespace oomlint
+
 namespace oomlint::test {
 
 inline std::string readFile(const std::filesystem::path& path) { return readWholeFile(path); }
 
 inline std::filesystem::path sourceDir() { return OOMLINT_SOURCE_DIR; }
-inline std::filesystem::path sharedDir() { return OOMLINT_SHARED_DIR; }
+// ../shared beside the clone (the corpus and the calibration set); OOMLINT_SHARED_DIR in the environment
+// overrides it. The test cases that read it are tagged [shared] and begin with requireShared() (main.cpp
+// reports them skipped where the folder is missing).
+inline std::filesystem::path sharedDir() {
+  const char* overridden = std::getenv("OOMLINT_SHARED_DIR");
+  return overridden && *overridden ? std::filesystem::path(overridden) : std::filesystem::path(OOMLINT_SHARED_DIR);
+}
+inline bool haveShared() { return std::filesystem::is_directory(sharedDir() / "corpus"); }
+
+// At the start of a [shared] case: fails (never passes silently) when the folder is missing.
+#define OOMLINT_REQUIRE_SHARED()                                                                                \
+  do {                                                                                                          \
+    INFO(::oomlint::test::sharedDir().string() << " is missing: run the [shared] cases alone (ctest -R shared), " \
+                                                  "which reports them skipped");                                \
+    REQUIRE(::oomlint::test::haveShared());                                                                     \
+  } while (false)
 
 inline FileReport check(const std::string& text) { return analyzeInput(Input{"test.yaml", text}); }
 

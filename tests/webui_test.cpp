@@ -198,7 +198,8 @@ TEST_CASE("configs and logs are not taken for WebUI inputs") {
   CHECK(looksLikeWebUiInput("Steps: 20, Sampler: Euler a, Size: 512x512\n"));
 }
 
-TEST_CASE("WebUI logs name their tool and get that tool's levers") {
+TEST_CASE("WebUI logs name their tool and get that tool's levers", "[shared]") {
+  OOMLINT_REQUIRE_SHARED();
   const auto corpus = test::sharedDir() / "corpus/logs";
   auto advice = [&](const char* file) {
     const FileReport r = analyzeInput(Input{file, test::readFile(corpus / file)});
@@ -318,10 +319,13 @@ TEST_CASE("each flag's effect on the estimate") {
     options.gpu = c.gpu;
     const FileReport r = analyzeInput(Input{"effect.yaml", text}, options);
     REQUIRE(r.estimate);
+    std::string names;
     for (const auto& p : r.estimate->phases) {
       if (p.name == c.phase) return p.peakBytes;
+      names += " " + p.name;
     }
-    return r.estimate->peak().peakBytes;  // --cpu: one phase
+    FAIL("the case names phase " << c.phase << ", which the estimate for `" << flags << "` does not have; it has:" << names);
+    return 0.0;
   };
   int checked = 0;
   for (const auto& flag : knowledge().webui.flags) {
@@ -355,7 +359,8 @@ TEST_CASE("each flag's effect on the estimate") {
   CHECK(checked >= 50);  // every flag with an effect (56 today) went through a case above
 }
 
-TEST_CASE("a memory manager's partial loading in a log is reported as slow, with its size") {
+TEST_CASE("a memory manager's partial loading in a log is reported as slow, with its size", "[shared]") {
+  OOMLINT_REQUIRE_SHARED();
   const auto corpus = test::sharedDir() / "corpus/logs";
   const FileReport forge = analyzeInput(Input{"forge.log", test::readFile(corpus / "017_forge_flux-shared-swap-50.log")});
   REQUIRE(forge.log);

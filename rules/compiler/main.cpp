@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "document/reader.h"
+#include "base/document/reader.h"
 
 namespace {
 

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { sharedDir, sourceDir } from '../node/helpers.mjs';
+import { sharedDir, sharedSkip, sourceDir } from '../node/helpers.mjs';
 import { analysedCount, firstAnalysis, settledAfter, sharedLink } from './page-state.mjs';
 import { serveStatic } from './static-server.mjs';
 
@@ -66,7 +66,7 @@ async function analysisAfter(page, action) {
 
 const verdictOf = (page) => page.locator('.results .verdict').getAttribute('data-verdict');
 
-test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by the plan, undoable', async () => {
+test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by the plan, undoable', { skip: sharedSkip }, async () => {
   const page = await openPage(server.url);
   await firstAnalysis(page);
   await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 4090'));
@@ -136,7 +136,7 @@ test('a WebUI generation profile: the seed 4 GB ControlNet case, fixed with --me
   await page.context().close();
 });
 
-test('a pasted log shows its diagnosis on top; a permalink brings back the same state', async () => {
+test('a pasted log shows its diagnosis on top; a permalink brings back the same state', { skip: sharedSkip }, async () => {
   const page = await openPage(server.url);
   await firstAnalysis(page);
   await page.locator('#log-details summary').click();

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { cli, sharedDir, sourceDir } from './helpers.mjs';
+import { cli, sharedDir, sharedSkip, sourceDir } from './helpers.mjs';
 
 const update = process.env.OOMLINT_UPDATE_GOLDEN === '1';
 const goldenDir = path.join(sourceDir, 'tests/golden');
@@ -115,7 +115,7 @@ test('docs examples and fixtures match their golden snapshot', async (t) => {
   await compare(t, [...inputsOf(path.join(sourceDir, 'docs/examples')), ...inputsOf(path.join(sourceDir, 'tests/fixtures'))]);
 });
 
-test('the shared corpus matches its golden snapshot', { skip: !fs.existsSync(path.join(sharedDir, 'corpus')) && '../shared/corpus is missing' }, async (t) => {
+test('the shared corpus matches its golden snapshot', { skip: sharedSkip }, async (t) => {
   await compare(t, inputsOf(path.join(sharedDir, 'corpus')));
 });
 

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import test from 'node:test';
 
-import { runCli, sharedDir, sourceDir } from './helpers.mjs';
+import { runCli, sharedDir, sharedSkip, sourceDir } from './helpers.mjs';
 
 const require = createRequire(path.join(sourceDir, 'web/package.json'));
 const Ajv2020 = require('ajv/dist/2020').default;
@@ -204,9 +204,9 @@ test('the loader used here reads numbers and flags as AI Toolkit does', () => {
 
 const examplesDir = path.join(sharedDir, 'corpus/ai-toolkit/examples');
 const UNPARSABLE = 'train_lora_omnigen2_24gb.yaml';  // deliberately broken YAML (an unclosed quote)
-const examples = fs.readdirSync(examplesDir).filter((f) => /\.ya?ml$/.test(f) && f !== UNPARSABLE).sort();
+const examples = sharedSkip ? [] : fs.readdirSync(examplesDir).filter((f) => /\.ya?ml$/.test(f) && f !== UNPARSABLE).sort();
 
-test('the corpus is all there', () => {
+test('the corpus is all there', { skip: sharedSkip }, () => {
   assert.equal(examples.length, 24);
   assert.ok(fs.existsSync(path.join(examplesDir, UNPARSABLE)));
 });
