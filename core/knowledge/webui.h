@@ -31,9 +31,9 @@ struct AttentionBackend {
   std::string label;
   double scoreFactor = 0;  // live bytes, in fp16 score matrices at the largest attention layer
   bool adaptive = false;   // slices itself to the free memory
-  double needFactor = 3;   // what an adaptive backend believes it needs, in score matrices
-  int maxSlices = 64;
-  bool patchesVae = true;
+  double needFactor = 0;   // adaptive only: what it believes it needs, in score matrices
+  int maxSlices = 0;       // adaptive only
+  bool patchesVae = false;
 };
 
 struct GenerationFamily {
@@ -42,7 +42,7 @@ struct GenerationFamily {
   std::string arch;  // rules/ai-toolkit/architectures.yaml
   std::vector<std::string> tools;
   int attentionHeads = 0;       // 0: no UNet self-attention figure (transformers: attention is fused)
-  int attentionDownsample = 8;  // pixels per token side at the largest attention layer
+  int attentionDownsample = 1;  // pixels per token side at the largest attention layer
   double unetActBytesPerLatentPixel = 0;  // 0: use the transformer token model
   double lowvramBlockParams = 0;          // A1111 --lowvram's unit; 0: the architecture's largest block
   bool vaeFp16Overflows = false;
@@ -69,14 +69,15 @@ struct WebUiKnowledge {
   std::vector<GenerationFamily> families;
   std::vector<ControlNetModel> controlnets;
   std::vector<Preprocessor> preprocessors;
-  double preprocessorActBytesPerPixel = 1024;
-  int preprocessorResolution = 512;
+  // The figures below come from rules/webui.yaml, whose schema requires them: no C++ fallback.
+  double preprocessorActBytesPerPixel = 0;
+  int preprocessorResolution = 0;
   double displayBytes = 0;
-  double vaeDecodeBytesPerPixel = 1260;
+  double vaeDecodeBytesPerPixel = 0;
   std::string vaeDecodeSource;
-  double forgeInferenceBytes = 1 << 30;
-  double comfyInferenceBytes = 0.8 * (1 << 30);
-  double comfyReserveBytes = 400.0 * (1 << 20);
+  double forgeInferenceBytes = 0;
+  double comfyInferenceBytes = 0;
+  double comfyReserveBytes = 0;
   std::string unetActSource;
   std::string medvramSpeed;
   std::string lowvramSpeed;
