@@ -17,7 +17,7 @@ using namespace oomlint;
 
 namespace {
 
-const char* const kRulesFiles[] = {"catalog", "ai-toolkit/schema", "ai-toolkit/architectures", "gpus", "memory", "webui"};
+const char* const kRulesFiles[] = {"catalog", "ai-toolkit/schema", "ai-toolkit/architectures", "gpus", "memory", "webui", "advice"};
 
 std::string slurp(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

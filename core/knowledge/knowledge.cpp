@@ -437,6 +437,25 @@ class Loader {
     }
   }
 
+  void advice() {
+    const Node* root = load("rules/advice.json");
+    if (root == nullptr) return;
+    Advice& a = k_.advice;
+    const Node* steps = root->find("resolution_steps");
+    for (auto [key, list] : {std::pair{"lower", &a.lowerResolutions}, std::pair{"raise", &a.raiseResolutions}}) {
+      const Node* l = steps ? steps->find(key) : nullptr;
+      if (l == nullptr || !l->isSequence()) {
+        error(std::string("advice.yaml: no resolution_steps.") + key);
+        continue;
+      }
+      for (const Node* item : l->resolved()->items) list->push_back(item->isNumber() ? static_cast<int>(item->number()) : 0);
+      std::sort(list->begin(), list->end());
+    }
+    const Node* t = root->find("thresholds");
+    a.logDisagreementFraction = figure(t, "log_disagreement_fraction", "advice.yaml: thresholds");
+    a.negligibleBytes = figure(t, "negligible_gib", "advice.yaml: thresholds") * (1 << 30);
+  }
+
  private:
   Knowledge& k_;
   std::unique_ptr<Document> loaded_;
@@ -450,6 +469,7 @@ std::unique_ptr<Knowledge> build() {
   loader.gpus();
   loader.memory();
   loader.webui();
+  loader.advice();
   loader.schema();  // last: the only file kept, it reuses the memory the others freed
   return k;
 }
