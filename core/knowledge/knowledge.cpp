@@ -376,6 +376,22 @@ class Loader {
     w.unetActSource = str(c, "unet_act_source");
     w.medvramSpeed = str(c, "medvram_speed");
     w.lowvramSpeed = str(c, "lowvram_speed");
+    w.taesdDecodeBytesPerPixel = figure(c, "taesd_decode_bytes_per_pixel", kConstants);
+    const Node* tiles = root->find("tiled_vae_decoder_tile");
+    if (const Node* rows = tiles ? tiles->find("by_vram") : nullptr; rows && rows->isSequence()) {
+      for (const Node* e : rows->resolved()->items) {
+        w.decoderTiles.emplace_back(figure(e, "above_gb", "webui.yaml: tiled_vae_decoder_tile"),
+                                    integer(e, "tile", "webui.yaml: tiled_vae_decoder_tile"));
+      }
+    }
+    w.decoderTileOtherwise = integer(tiles, "otherwise", "webui.yaml: tiled_vae_decoder_tile");
+    const Node* checkpoints = root->find("checkpoint_families");
+    if (const Node* rows = checkpoints ? checkpoints->find("by_name") : nullptr; rows && rows->isSequence()) {
+      for (const Node* e : rows->resolved()->items) w.checkpointFamilies.emplace_back(str(e, "family"), strings(e->find("contains")));
+    }
+    w.checkpointFamilyOtherwise = str(checkpoints, "otherwise");
+    w.profileKeys = strings(root->find("profile_keys"));
+    if (w.profileKeys.empty()) error("webui.yaml: no profile_keys");
     auto list = [&](std::string_view key) -> std::vector<const Node*> {
       const Node* l = root->find(key);
       if (l == nullptr || !l->isSequence()) {
@@ -435,6 +451,10 @@ class Loader {
       }
       w.flags.push_back(std::move(f));
     }
+    for (const auto& [family, substrings] : w.checkpointFamilies) {
+      if (w.family(family) == nullptr) error("webui.yaml: checkpoint_families: unknown family " + family);
+    }
+    if (w.family(w.checkpointFamilyOtherwise) == nullptr) error("webui.yaml: checkpoint_families: unknown family " + w.checkpointFamilyOtherwise);
   }
 
   void advice() {

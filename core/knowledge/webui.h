@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace oomlint {
@@ -81,6 +82,12 @@ struct WebUiKnowledge {
   std::string unetActSource;
   std::string medvramSpeed;
   std::string lowvramSpeed;
+  double taesdDecodeBytesPerPixel = 0;
+  std::vector<std::pair<double, int>> decoderTiles;  // (above GB, tile), first match
+  int decoderTileOtherwise = 0;
+  std::vector<std::pair<std::string, std::vector<std::string>>> checkpointFamilies;  // (family, substrings)
+  std::string checkpointFamilyOtherwise;
+  std::vector<std::string> profileKeys;  // a generation profile's keys (OL706)
 
   const WebUiFlag* flag(std::string_view name) const;
   const AttentionBackend* backend(std::string_view id) const;
@@ -88,6 +95,10 @@ struct WebUiKnowledge {
   // The ControlNet whose match strings occur in the model name, preferring the family's own models.
   const ControlNetModel* controlnet(std::string_view modelName, std::string_view family) const;
   const Preprocessor* preprocessor(std::string_view module) const;  // by the first matching entry
+  // The tiled-VAE extension's decoder tile (latent px) for a card of `vramBytes` in total.
+  int decoderTile(double vramBytes) const;
+  // A checkpoint's family id from its lowercase name.
+  std::string_view checkpointFamily(std::string_view lowercaseName) const;
 };
 
 }  // namespace oomlint
