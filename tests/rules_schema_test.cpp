@@ -10,6 +10,7 @@
 #include <string>
 
 #include "document/reader.h"
+#include "knowledge/knowledge.h"
 #include "rules_schema.h"
 #include "test_support.h"
 
@@ -144,4 +145,33 @@ TEST_CASE("schema specs: unions, optional keys, free-form maps and lists") {
         "1:4: `t.b` must be a string or a list, not a boolean\n"
         "1:1: missing key `a` in `t`\n"
         "1:1: missing key `c` in `t`\n");
+}
+
+TEST_CASE("the tables moved from the C++ into rules/ keep the values the code had") {
+  const Knowledge& k = knowledge();
+  // rules/advice.yaml: the plans' resolution steps (advise/plan.cpp) and the report cut-offs.
+  CHECK(k.advice.stepBelow(2048) == 1024);
+  CHECK(k.advice.stepBelow(1024) == 768);
+  CHECK(k.advice.stepBelow(600) == 512);
+  CHECK(k.advice.stepBelow(512) == 0);
+  CHECK(k.advice.stepAbove(512) == 768);
+  CHECK(k.advice.stepAbove(768) == 1024);
+  CHECK(k.advice.stepAbove(1100) == 1280);
+  CHECK(k.advice.stepAbove(1300) == 1536);
+  CHECK(k.advice.stepAbove(1536) == 0);
+  CHECK(k.advice.logDisagreementFraction == 0.85);
+  CHECK(k.advice.negligibleBytes == 0.05 * (1 << 30));
+  // rules/webui.yaml: the tiled-VAE decoder tile, checkpoint families, TAESD and the profile's keys.
+  CHECK(k.webui.decoderTile(80e9) == 256);
+  CHECK(k.webui.decoderTile(24e9) == 192);
+  CHECK(k.webui.decoderTile(16e9) == 128);
+  CHECK(k.webui.decoderTile(12e9) == 96);
+  CHECK(k.webui.decoderTile(8e9) == 64);
+  CHECK(k.webui.checkpointFamily("flux1-dev-fp8") == "flux");
+  CHECK(k.webui.checkpointFamily("sd3.5_large") == "sd3");
+  CHECK(k.webui.checkpointFamily("ponydiffusionv6") == "sdxl");
+  CHECK(k.webui.checkpointFamily("v2-1_768-ema-pruned") == "sd2");
+  CHECK(k.webui.checkpointFamily("v1-5-pruned-emaonly") == "sd15");
+  CHECK(k.webui.taesdDecodeBytesPerPixel == 150);
+  CHECK(k.webui.profileKeys.size() == 13);
 }
