@@ -50,7 +50,7 @@ void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root,
   for (const auto& p : e.phases) {
     if (p.name != phase) continue;
     const double capacity = static_cast<double>(*log.numbers.totalCapacity);
-    if (p.peakBytes + p.uncertaintyBytes < 0.85 * capacity) {
+    if (p.peakBytes + p.uncertaintyBytes < knowledge().advice.logDisagreementFraction * capacity) {
       findings.report(RuleId::OL607, rangeOfPath(root, "job"), "",
                       "the log ran out of memory in " + log.phase + " on a " + formatGiB(capacity) +
                           " card, but this config's " + p.name + " is estimated at " + formatGiB(p.peakBytes) + " ± " +

@@ -49,6 +49,10 @@ MemoryModel paperConstants() {
   m.uncertaintyActivations = 0.5;
   m.uncertaintyVae = 0;
   m.uncertaintyFixedFraction = 0;
+  // The values MemoryModel's members defaulted to before the loader lost its fallbacks (rules/schema/).
+  m.emaResident = true;
+  m.layerOffloadRingLinears = 4;
+  m.uncertaintyCoarseExtra = 0.25;
   return m;
 }
 

@@ -125,8 +125,9 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
     for (const auto& step : file.plan) {
       const double cost = -step.savesBytes;
       out += "    " + step.path + ": " + step.fromJson + " → " + step.toJson + "   " +
-             (cost < 0.05 * (1 << 30) ? "the peak stays " + formatGiB(step.peakBytesAfter) + " (another phase sets it)"
-                                      : "costs " + formatGiB(cost) + ", peak " + formatGiB(step.peakBytesAfter)) +
+             (cost < knowledge().advice.negligibleBytes
+                  ? "the peak stays " + formatGiB(step.peakBytesAfter) + " (another phase sets it)"
+                  : "costs " + formatGiB(cost) + ", peak " + formatGiB(step.peakBytesAfter)) +
              "\n";
     }
     return;

@@ -47,6 +47,23 @@ class Loader {
 
   static std::string str(const Node* map, std::string_view key) { return scalarText(map, key); }
   static double num(const Node* map, std::string_view key, double fallback) { return numberAt(map, key, fallback); }
+  // A figure the file's schema requires (rules/schema/, checked when the rules are compiled), so there is
+  // no fallback: finding none means the data and its schema disagree, a load error.
+  double figure(const Node* map, std::string_view key, std::string_view where) {
+    const Node* v = map ? map->find(key) : nullptr;
+    if (v && v->isNumber()) return v->number();
+    error(std::string(where) + ": no number `" + std::string(key) + "`");
+    return 0;
+  }
+  int integer(const Node* map, std::string_view key, std::string_view where) {
+    return static_cast<int>(figure(map, key, where));
+  }
+  bool boolean(const Node* map, std::string_view key, std::string_view where) {
+    const Node* v = map ? map->find(key) : nullptr;
+    if (v && v->isScalar() && v->resolved()->type == ScalarType::Bool) return v->resolved()->boolValue;
+    error(std::string(where) + ": no boolean `" + std::string(key) + "`");
+    return false;
+  }
   static bool flag(const Node* map, std::string_view key) {
     const Node* v = map ? map->find(key) : nullptr;
     return v && v->truthy();
@@ -202,6 +219,12 @@ class Loader {
     const Node* d = entry->find("denoiser");
     const Node* vae = entry->find("vae");
     if (d == nullptr || vae == nullptr) return error("architectures.yaml: " + a.arch + ": no denoiser/vae dimensions");
+    // The schema requires every dimension of an arch's denoiser (a variant names only those that differ).
+    for (std::string_view key : {"params", "experts", "blocks", "hidden", "heads", "mlp_ratio", "patch", "text_tokens",
+                                 "joint_attention", "largest_block_params", "lora_params_per_rank", "control_token_factor",
+                                 "cfg_in_sampling", "quantize_whole_on_gpu"}) {
+      if (d->findEntry(key) == nullptr) error("architectures.yaml: " + a.arch + ": no denoiser." + std::string(key));
+    }
     denoiserFields(a.denoiser, d);
     if (a.denoiser.params <= 0) error("architectures.yaml: " + a.arch + ": denoiser.params missing");
     if (const Node* variants = entry->find("variants"); variants && variants->isSequence()) {
@@ -218,13 +241,16 @@ class Loader {
       }
     }
     if (const Node* tes = entry->find("text_encoders"); tes && tes->isSequence()) {
-      for (const Node* te : tes->resolved()->items) a.textEncoders.push_back({str(te, "name"), num(te, "params", 0)});
+      for (const Node* te : tes->resolved()->items) {
+        a.textEncoders.push_back({str(te, "name"), figure(te, "params", "architectures.yaml: " + a.arch + ": text_encoders")});
+      }
     }
     a.vae.family = str(vae, "family");
-    a.vae.params = num(vae, "params", 0);
-    a.vae.latentChannels = static_cast<int>(num(vae, "latent_channels", 4));
-    a.vae.spatial = std::max(1, static_cast<int>(num(vae, "spatial", 8)));
-    a.vae.temporal = std::max(1, static_cast<int>(num(vae, "temporal", 1)));
+    const std::string where = "architectures.yaml: " + a.arch + ": vae";
+    a.vae.params = figure(vae, "params", where);
+    a.vae.latentChannels = integer(vae, "latent_channels", where);
+    a.vae.spatial = std::max(1, integer(vae, "spatial", where));
+    a.vae.temporal = std::max(1, integer(vae, "temporal", where));
     if (const Node* low = entry->find("low_vram_effect"); low && low->isMapping()) {
       const Node* kind = low->find("kind");
       a.lowVramKinds = kind && kind->isSequence() ? strings(kind) : std::vector<std::string>{str(low, "kind")};
@@ -243,9 +269,9 @@ class Loader {
       g.aliases = strings(entry->find("aliases"));
       g.vendor = str(entry, "vendor");
       g.gpuClass = str(entry, "class");
-      g.marketingGb = num(entry, "marketing_gb", 0);
-      g.linuxBytes = static_cast<std::uint64_t>(num(entry, "linux_bytes", 0));
-      g.windowsBytes = static_cast<std::uint64_t>(num(entry, "windows_bytes", 0));
+      g.marketingGb = figure(entry, "marketing_gb", "gpus.yaml: " + g.name);
+      g.linuxBytes = static_cast<std::uint64_t>(figure(entry, "linux_bytes", "gpus.yaml: " + g.name));
+      g.windowsBytes = static_cast<std::uint64_t>(num(entry, "windows_bytes", 0));  // null: not applicable
       g.note = str(entry, "note");
       if (g.name.empty() || g.linuxBytes == 0) error("gpus.yaml: entry without name or linux_bytes");
       k_.gpus.add(std::move(g));
@@ -256,21 +282,22 @@ class Loader {
     const Node* root = load("rules/memory.json");
     if (root == nullptr) return;
     MemoryModel& m = k_.memory;
+    constexpr std::string_view kFile = "memory.yaml";
     if (const Node* list = root->find("weight_formats"); list && list->isSequence()) {
       for (const Node* e : list->resolved()->items) {
-        m.weightFormats.push_back({str(e, "name"), strings(e->find("aliases")), num(e, "bytes_per_param", 2),
-                                   num(e, "full_precision_fraction", 0)});
+        m.weightFormats.push_back({str(e, "name"), strings(e->find("aliases")), figure(e, "bytes_per_param", kFile),
+                                   figure(e, "full_precision_fraction", kFile)});
       }
     }
     if (const Node* list = root->find("optimizers"); list && list->isSequence()) {
       for (const Node* e : list->resolved()->items) {
-        m.optimizers.push_back({str(e, "name"), flag(e, "prefix"), num(e, "state_bytes_per_param", 8)});
+        m.optimizers.push_back({str(e, "name"), boolean(e, "prefix", kFile), figure(e, "state_bytes_per_param", kFile)});
       }
     }
     if (const Node* list = root->find("vae"); list && list->isSequence()) {
       for (const Node* e : list->resolved()->items) {
-        m.vaes.push_back({str(e, "family"), num(e, "decode_k", 2200), num(e, "encode_k", 1100),
-                          static_cast<int>(num(e, "video_frames_in_flight", 1))});
+        m.vaes.push_back({str(e, "family"), figure(e, "decode_k", kFile), figure(e, "encode_k", kFile),
+                          integer(e, "video_frames_in_flight", kFile)});
       }
     }
     if (m.weightFormats.empty() || m.optimizers.empty() || m.vaes.empty()) error("memory.yaml: empty format/optimizer/vae lists");
@@ -279,30 +306,31 @@ class Loader {
         if (v->isNumber()) m.textEncoderEmbeddings.emplace_back(k->resolved()->text, v->number());
       }
     }
-    const Node* ara = root->find("accuracy_recovery_adapter");
-    m.araFractionOfBase = num(ara, "fraction_of_base_params", 0);
+    m.araFractionOfBase = figure(root->find("accuracy_recovery_adapter"), "fraction_of_base_params", "memory.yaml: accuracy_recovery_adapter");
     const Node* t = root->find("trainable");
-    m.loraWeightBytes = num(t, "lora_weight_bytes", 4);
-    m.loraGradBytes = num(t, "lora_grad_bytes", 4);
-    if (const Node* ema = t ? t->find("ema_resident") : nullptr) m.emaResident = ema->truthy();
+    m.loraWeightBytes = figure(t, "lora_weight_bytes", "memory.yaml: trainable");
+    m.loraGradBytes = figure(t, "lora_grad_bytes", "memory.yaml: trainable");
+    m.emaResident = boolean(t, "ema_resident", "memory.yaml: trainable");
     const Node* a = root->find("activations");
-    m.checkpointBytesPerTokenChannel = num(a, "checkpoint_bytes_per_token_channel", 2);
-    m.blockBytesPerTokenChannel = num(a, "block_bytes_per_token_channel", 40);
-    m.activationMultiplier = num(a, "multiplier", 1.3);
-    m.inferenceBytesPerTokenChannel = num(a, "inference_bytes_per_token_channel", 12);
-    m.unetBytesPerLatentPixelCheckpointed = num(a, "unet_bytes_per_latent_pixel_checkpointed", 0);
-    m.unetBytesPerLatentPixelFull = num(a, "unet_bytes_per_latent_pixel_full", 0);
+    constexpr std::string_view kActivations = "memory.yaml: activations";
+    m.checkpointBytesPerTokenChannel = figure(a, "checkpoint_bytes_per_token_channel", kActivations);
+    m.blockBytesPerTokenChannel = figure(a, "block_bytes_per_token_channel", kActivations);
+    m.activationMultiplier = figure(a, "multiplier", kActivations);
+    m.inferenceBytesPerTokenChannel = figure(a, "inference_bytes_per_token_channel", kActivations);
+    m.unetBytesPerLatentPixelCheckpointed = figure(a, "unet_bytes_per_latent_pixel_checkpointed", kActivations);
+    m.unetBytesPerLatentPixelFull = figure(a, "unet_bytes_per_latent_pixel_full", kActivations);
     const Node* o = root->find("overheads");
-    m.cudaContextBytes = num(o, "cuda_context_bytes", m.cudaContextBytes);
-    m.allocatorFraction = num(o, "allocator_fraction", m.allocatorFraction);
-    m.layerOffloadRingLinears = static_cast<int>(num(o, "layer_offload_ring_linears", 4));
+    m.cudaContextBytes = figure(o, "cuda_context_bytes", "memory.yaml: overheads");
+    m.allocatorFraction = figure(o, "allocator_fraction", "memory.yaml: overheads");
+    m.layerOffloadRingLinears = integer(o, "layer_offload_ring_linears", "memory.yaml: overheads");
     const Node* u = root->find("uncertainty");
-    m.uncertaintyWeights = num(u, "weights", m.uncertaintyWeights);
-    m.uncertaintyTrainable = num(u, "trainable", m.uncertaintyTrainable);
-    m.uncertaintyActivations = num(u, "activations", m.uncertaintyActivations);
-    m.uncertaintyVae = num(u, "vae", m.uncertaintyVae);
-    m.uncertaintyFixedFraction = num(u, "fixed_bytes", m.uncertaintyFixedFraction);
-    m.uncertaintyCoarseExtra = num(u, "coarse_model_extra", m.uncertaintyCoarseExtra);
+    constexpr std::string_view kUncertainty = "memory.yaml: uncertainty";
+    m.uncertaintyWeights = figure(u, "weights", kUncertainty);
+    m.uncertaintyTrainable = figure(u, "trainable", kUncertainty);
+    m.uncertaintyActivations = figure(u, "activations", kUncertainty);
+    m.uncertaintyVae = figure(u, "vae", kUncertainty);
+    m.uncertaintyFixedFraction = figure(u, "fixed_bytes", kUncertainty);
+    m.uncertaintyCoarseExtra = figure(u, "coarse_model_extra", kUncertainty);
   }
 
   void architectures() {
@@ -318,13 +346,13 @@ class Loader {
       a.kind = str(entry, "kind");
       if (const Node* bd = entry->find("bucket_divisibility"); bd && bd->isNull()) {
         a.bucketDivisibility = 0;  // not pixel-bucketed (audio)
-      } else if (bd && bd->isNumber()) {
-        a.bucketDivisibility = static_cast<int>(bd->number());
+      } else {
+        a.bucketDivisibility = integer(entry, "bucket_divisibility", "architectures.yaml: " + a.arch);
       }
       if (const Node* grid = entry->find("frame_grid"); grid && grid->isMapping()) {
         FrameGrid g;
-        if (const Node* m = grid->find("multiple"); m && m->isNumber()) g.multiple = std::max(1, static_cast<int>(m->number()));
-        if (const Node* o = grid->find("offset"); o && o->isNumber()) g.offset = static_cast<int>(o->number());
+        g.multiple = std::max(1, integer(grid, "multiple", "architectures.yaml: " + a.arch + ": frame_grid"));
+        g.offset = integer(grid, "offset", "architectures.yaml: " + a.arch + ": frame_grid");
         a.frameGrid = g;
       }
       a.fluxFamily = flag(entry, "flux_family");
@@ -344,15 +372,32 @@ class Loader {
     if (root == nullptr) return;
     WebUiKnowledge& w = k_.webui;
     const Node* c = root->find("constants");
-    w.displayBytes = num(c, "display_bytes", 0);
-    w.vaeDecodeBytesPerPixel = num(c, "vae_decode_bytes_per_pixel", w.vaeDecodeBytesPerPixel);
+    constexpr std::string_view kConstants = "webui.yaml: constants";
+    w.displayBytes = figure(c, "display_bytes", kConstants);
+    w.vaeDecodeBytesPerPixel = figure(c, "vae_decode_bytes_per_pixel", kConstants);
     w.vaeDecodeSource = str(c, "vae_decode_source");
-    w.forgeInferenceBytes = num(c, "forge_inference_bytes", w.forgeInferenceBytes);
-    w.comfyInferenceBytes = num(c, "comfy_inference_bytes", w.comfyInferenceBytes);
-    w.comfyReserveBytes = num(c, "comfy_reserve_bytes", w.comfyReserveBytes);
+    w.forgeInferenceBytes = figure(c, "forge_inference_bytes", kConstants);
+    w.comfyInferenceBytes = figure(c, "comfy_inference_bytes", kConstants);
+    w.comfyReserveBytes = figure(c, "comfy_reserve_bytes", kConstants);
     w.unetActSource = str(c, "unet_act_source");
     w.medvramSpeed = str(c, "medvram_speed");
     w.lowvramSpeed = str(c, "lowvram_speed");
+    w.taesdDecodeBytesPerPixel = figure(c, "taesd_decode_bytes_per_pixel", kConstants);
+    const Node* tiles = root->find("tiled_vae_decoder_tile");
+    if (const Node* rows = tiles ? tiles->find("by_vram") : nullptr; rows && rows->isSequence()) {
+      for (const Node* e : rows->resolved()->items) {
+        w.decoderTiles.emplace_back(figure(e, "above_gb", "webui.yaml: tiled_vae_decoder_tile"),
+                                    integer(e, "tile", "webui.yaml: tiled_vae_decoder_tile"));
+      }
+    }
+    w.decoderTileOtherwise = integer(tiles, "otherwise", "webui.yaml: tiled_vae_decoder_tile");
+    const Node* checkpoints = root->find("checkpoint_families");
+    if (const Node* rows = checkpoints ? checkpoints->find("by_name") : nullptr; rows && rows->isSequence()) {
+      for (const Node* e : rows->resolved()->items) w.checkpointFamilies.emplace_back(str(e, "family"), strings(e->find("contains")));
+    }
+    w.checkpointFamilyOtherwise = str(checkpoints, "otherwise");
+    w.profileKeys = strings(root->find("profile_keys"));
+    if (w.profileKeys.empty()) error("webui.yaml: no profile_keys");
     auto list = [&](std::string_view key) -> std::vector<const Node*> {
       const Node* l = root->find(key);
       if (l == nullptr || !l->isSequence()) {
@@ -362,8 +407,17 @@ class Loader {
       return l->resolved()->items;
     };
     for (const Node* e : list("attention")) {
-      w.attention.push_back({str(e, "id"), str(e, "label"), num(e, "score_factor", 0), flag(e, "adaptive"),
-                             num(e, "need_factor", 3), static_cast<int>(num(e, "max_slices", 64)), flag(e, "patches_vae")});
+      AttentionBackend b;
+      b.id = str(e, "id");
+      b.label = str(e, "label");
+      b.scoreFactor = figure(e, "score_factor", "webui.yaml: attention");
+      b.adaptive = boolean(e, "adaptive", "webui.yaml: attention");
+      if (b.adaptive) {  // only a backend that slices itself reads these (optional in the schema for the others)
+        b.needFactor = figure(e, "need_factor", "webui.yaml: attention " + b.id);
+        b.maxSlices = integer(e, "max_slices", "webui.yaml: attention " + b.id);
+      }
+      b.patchesVae = boolean(e, "patches_vae", "webui.yaml: attention");
+      w.attention.push_back(std::move(b));
     }
     for (const Node* e : list("families")) {
       GenerationFamily f;
@@ -372,21 +426,22 @@ class Loader {
       f.arch = str(e, "arch");
       f.tools = strings(e->find("tools"));
       const Node* attention = e->find("attention");
-      f.attentionHeads = static_cast<int>(num(attention, "heads", 0));
-      f.attentionDownsample = std::max(1, static_cast<int>(num(attention, "downsample", 8)));
-      f.unetActBytesPerLatentPixel = num(e, "unet_act_bytes_per_latent_pixel", 0);
+      f.attentionHeads = integer(attention, "heads", "webui.yaml: family attention");
+      f.attentionDownsample = std::max(1, integer(attention, "downsample", "webui.yaml: family attention"));
+      f.unetActBytesPerLatentPixel = figure(e, "unet_act_bytes_per_latent_pixel", "webui.yaml: family");
       f.lowvramBlockParams = num(e, "lowvram_block_params", 0);
       f.vaeFp16Overflows = flag(e, "vae_fp16_overflows");
       if (k_.architectures.find(f.arch) == nullptr) error("webui.yaml: family " + f.id + ": unknown arch " + f.arch);
       w.families.push_back(std::move(f));
     }
     for (const Node* e : list("controlnets")) {
-      w.controlnets.push_back({str(e, "id"), strings(e->find("match")), str(e, "family"), num(e, "params", 0), str(e, "label")});
+      w.controlnets.push_back({str(e, "id"), strings(e->find("match")), str(e, "family"), figure(e, "params", "webui.yaml: controlnets"),
+                               str(e, "label")});
     }
-    w.preprocessorActBytesPerPixel = num(root, "preprocessor_act_bytes_per_pixel", w.preprocessorActBytesPerPixel);
-    w.preprocessorResolution = static_cast<int>(num(root, "preprocessor_resolution", w.preprocessorResolution));
+    w.preprocessorActBytesPerPixel = figure(root, "preprocessor_act_bytes_per_pixel", "webui.yaml");
+    w.preprocessorResolution = integer(root, "preprocessor_resolution", "webui.yaml");
     for (const Node* e : list("preprocessors")) {
-      w.preprocessors.push_back({str(e, "id"), strings(e->find("match")), num(e, "bytes", 0)});
+      w.preprocessors.push_back({str(e, "id"), strings(e->find("match")), figure(e, "bytes", "webui.yaml: preprocessors")});
     }
     for (const Node* e : list("flags")) {
       WebUiFlag f;
@@ -402,6 +457,29 @@ class Loader {
       }
       w.flags.push_back(std::move(f));
     }
+    for (const auto& [family, substrings] : w.checkpointFamilies) {
+      if (w.family(family) == nullptr) error("webui.yaml: checkpoint_families: unknown family " + family);
+    }
+    if (w.family(w.checkpointFamilyOtherwise) == nullptr) error("webui.yaml: checkpoint_families: unknown family " + w.checkpointFamilyOtherwise);
+  }
+
+  void advice() {
+    const Node* root = load("rules/advice.json");
+    if (root == nullptr) return;
+    Advice& a = k_.advice;
+    const Node* steps = root->find("resolution_steps");
+    for (auto [key, list] : {std::pair{"lower", &a.lowerResolutions}, std::pair{"raise", &a.raiseResolutions}}) {
+      const Node* l = steps ? steps->find(key) : nullptr;
+      if (l == nullptr || !l->isSequence()) {
+        error(std::string("advice.yaml: no resolution_steps.") + key);
+        continue;
+      }
+      for (const Node* item : l->resolved()->items) list->push_back(item->isNumber() ? static_cast<int>(item->number()) : 0);
+      std::sort(list->begin(), list->end());
+    }
+    const Node* t = root->find("thresholds");
+    a.logDisagreementFraction = figure(t, "log_disagreement_fraction", "advice.yaml: thresholds");
+    a.negligibleBytes = figure(t, "negligible_gib", "advice.yaml: thresholds") * (1 << 30);
   }
 
  private:
@@ -417,6 +495,7 @@ std::unique_ptr<Knowledge> build() {
   loader.gpus();
   loader.memory();
   loader.webui();
+  loader.advice();
   loader.schema();  // last: the only file kept, it reuses the memory the others freed
   return k;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/knowledge/advice.h"
 #include "base/knowledge/architectures.h"
 #include "base/knowledge/catalog.h"
 #include "base/knowledge/gpus.h"
@@ -23,6 +24,7 @@ struct Knowledge {
   GpuCatalog gpus;
   MemoryModel memory;
   WebUiKnowledge webui;
+  Advice advice;
   // Problems in the embedded data itself (a build defect; tests require none).
   std::vector<std::string> loadErrors;
   // The parsed schema file, kept alive because its key specs point at their defaults' nodes.

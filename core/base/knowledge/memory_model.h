@@ -1,5 +1,7 @@
 // The physical constants of the memory model (rules/memory.yaml): bytes per parameter of each
 // weight format and optimizer, activation coefficients, VAE working memory, fixed overheads.
+// Every figure comes from the data, which its schema (rules/schema/memory.schema.yaml) requires: the
+// members are zero until loaded, with no C++ value to fall back on when a key is misspelt.
 #pragma once
 
 #include <cstdint>
@@ -12,21 +14,21 @@ namespace oomlint {
 struct WeightFormat {
   std::string name;
   std::vector<std::string> aliases;
-  double bytesPerParam = 2;
+  double bytesPerParam = 0;
   double fullPrecisionFraction = 0;  // left in bf16 by the quantizer
 };
 
 struct OptimizerState {
   std::string name;
   bool prefix = false;
-  double stateBytesPerParam = 8;
+  double stateBytesPerParam = 0;
 };
 
 struct VaeConstants {
   std::string family;
-  double decodeK = 2200;
-  double encodeK = 1100;
-  int videoFramesInFlight = 1;
+  double decodeK = 0;
+  double encodeK = 0;
+  int videoFramesInFlight = 0;
 };
 
 struct MemoryModel {
@@ -34,29 +36,29 @@ struct MemoryModel {
   std::vector<OptimizerState> optimizers;
   std::vector<VaeConstants> vaes;
   std::vector<std::pair<std::string, double>> textEncoderEmbeddings;  // kept in bf16 when the encoder is quantized
-  double araFractionOfBase = 0.0;  // accuracy-recovery adapter weights, as a share of base params
+  double araFractionOfBase = 0;  // accuracy-recovery adapter weights, as a share of base params
   // trainable
-  double loraWeightBytes = 4;
-  double loraGradBytes = 4;
-  bool emaResident = true;  // false: the trainer never builds its EMA (use_ema costs nothing)
+  double loraWeightBytes = 0;
+  double loraGradBytes = 0;
+  bool emaResident = false;  // false: the trainer never builds its EMA (use_ema costs nothing)
   // activations
-  double checkpointBytesPerTokenChannel = 2;
-  double blockBytesPerTokenChannel = 40;
-  double activationMultiplier = 1.3;
-  double inferenceBytesPerTokenChannel = 12;
+  double checkpointBytesPerTokenChannel = 0;
+  double blockBytesPerTokenChannel = 0;
+  double activationMultiplier = 0;
+  double inferenceBytesPerTokenChannel = 0;
   double unetBytesPerLatentPixelCheckpointed = 0;
   double unetBytesPerLatentPixelFull = 0;
   // overheads
-  double cudaContextBytes = 500.0 * (1 << 20);
-  double allocatorFraction = 0.15;
-  int layerOffloadRingLinears = 4;
+  double cudaContextBytes = 0;
+  double allocatorFraction = 0;
+  int layerOffloadRingLinears = 0;
   // uncertainty, as fractions of each term
-  double uncertaintyWeights = 0.03;
-  double uncertaintyTrainable = 0.05;
-  double uncertaintyActivations = 0.35;
-  double uncertaintyVae = 0.3;
+  double uncertaintyWeights = 0;
+  double uncertaintyTrainable = 0;
+  double uncertaintyActivations = 0;
+  double uncertaintyVae = 0;
   double uncertaintyFixedFraction = 0;  // of the fixed terms (CUDA context)
-  double uncertaintyCoarseExtra = 0.25;
+  double uncertaintyCoarseExtra = 0;
 
   // A dtype spelling or a qtype (the part before '|'); null when unknown.
   const WeightFormat* format(std::string_view name) const;

@@ -100,4 +100,21 @@ const Preprocessor* WebUiKnowledge::preprocessor(std::string_view module) const 
   return nullptr;
 }
 
+int WebUiKnowledge::decoderTile(double vramBytes) const {
+  const double gb = vramBytes / 1e9;
+  for (const auto& [above, tile] : decoderTiles) {
+    if (gb > above) return tile;
+  }
+  return decoderTileOtherwise;
+}
+
+std::string_view WebUiKnowledge::checkpointFamily(std::string_view lowercaseName) const {
+  for (const auto& [family, substrings] : checkpointFamilies) {
+    for (const auto& sub : substrings) {
+      if (lowercaseName.find(sub) != std::string_view::npos) return family;
+    }
+  }
+  return checkpointFamilyOtherwise;
+}
+
 }  // namespace oomlint

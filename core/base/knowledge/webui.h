@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace oomlint {
@@ -31,9 +32,9 @@ struct AttentionBackend {
   std::string label;
   double scoreFactor = 0;  // live bytes, in fp16 score matrices at the largest attention layer
   bool adaptive = false;   // slices itself to the free memory
-  double needFactor = 3;   // what an adaptive backend believes it needs, in score matrices
-  int maxSlices = 64;
-  bool patchesVae = true;
+  double needFactor = 0;   // adaptive only: what it believes it needs, in score matrices
+  int maxSlices = 0;       // adaptive only
+  bool patchesVae = false;
 };
 
 struct GenerationFamily {
@@ -42,7 +43,7 @@ struct GenerationFamily {
   std::string arch;  // rules/ai-toolkit/architectures.yaml
   std::vector<std::string> tools;
   int attentionHeads = 0;       // 0: no UNet self-attention figure (transformers: attention is fused)
-  int attentionDownsample = 8;  // pixels per token side at the largest attention layer
+  int attentionDownsample = 1;  // pixels per token side at the largest attention layer
   double unetActBytesPerLatentPixel = 0;  // 0: use the transformer token model
   double lowvramBlockParams = 0;          // A1111 --lowvram's unit; 0: the architecture's largest block
   bool vaeFp16Overflows = false;
@@ -69,17 +70,24 @@ struct WebUiKnowledge {
   std::vector<GenerationFamily> families;
   std::vector<ControlNetModel> controlnets;
   std::vector<Preprocessor> preprocessors;
-  double preprocessorActBytesPerPixel = 1024;
-  int preprocessorResolution = 512;
+  // The figures below come from rules/webui.yaml, whose schema requires them: no C++ fallback.
+  double preprocessorActBytesPerPixel = 0;
+  int preprocessorResolution = 0;
   double displayBytes = 0;
-  double vaeDecodeBytesPerPixel = 1260;
+  double vaeDecodeBytesPerPixel = 0;
   std::string vaeDecodeSource;
-  double forgeInferenceBytes = 1 << 30;
-  double comfyInferenceBytes = 0.8 * (1 << 30);
-  double comfyReserveBytes = 400.0 * (1 << 20);
+  double forgeInferenceBytes = 0;
+  double comfyInferenceBytes = 0;
+  double comfyReserveBytes = 0;
   std::string unetActSource;
   std::string medvramSpeed;
   std::string lowvramSpeed;
+  double taesdDecodeBytesPerPixel = 0;
+  std::vector<std::pair<double, int>> decoderTiles;  // (above GB, tile), first match
+  int decoderTileOtherwise = 0;
+  std::vector<std::pair<std::string, std::vector<std::string>>> checkpointFamilies;  // (family, substrings)
+  std::string checkpointFamilyOtherwise;
+  std::vector<std::string> profileKeys;  // a generation profile's keys (OL706)
 
   const WebUiFlag* flag(std::string_view name) const;
   const AttentionBackend* backend(std::string_view id) const;
@@ -87,6 +95,10 @@ struct WebUiKnowledge {
   // The ControlNet whose match strings occur in the model name, preferring the family's own models.
   const ControlNetModel* controlnet(std::string_view modelName, std::string_view family) const;
   const Preprocessor* preprocessor(std::string_view module) const;  // by the first matching entry
+  // The tiled-VAE extension's decoder tile (latent px) for a card of `vramBytes` in total.
+  int decoderTile(double vramBytes) const;
+  // A checkpoint's family id from its lowercase name.
+  std::string_view checkpointFamily(std::string_view lowercaseName) const;
 };
 
 }  // namespace oomlint

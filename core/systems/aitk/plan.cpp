@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "report/findings.h"
+#include "base/knowledge/knowledge.h"
 
 namespace oomlint {
 
@@ -90,7 +91,7 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
       next.erase(std::max_element(next.begin(), next.end()));
     } else {
       const int res = current.front();
-      const int lower = res > 1024 ? 1024 : res > 768 ? 768 : res > 512 ? 512 : 0;
+      const int lower = knowledge().advice.stepBelow(res);  // rules/advice.yaml resolution_steps
       if (lower == 0) return std::nullopt;
       next = {lower};
     }
@@ -204,9 +205,10 @@ std::vector<Lever> rampUpLevers(const TrainerProcess& p, const TrainingSetup& s)
   std::vector<Lever> out;
   auto largest = std::max_element(s.datasets.begin(), s.datasets.end(),
                                   [](const DatasetShape& a, const DatasetShape& b) { return a.resolution < b.resolution; });
-  if (largest != s.datasets.end() && largest->resolution < 1536) {
+  // The next step up (rules/advice.yaml resolution_steps); 0 at or above the last.
+  const int next = largest != s.datasets.end() ? knowledge().advice.stepAbove(largest->resolution) : 0;
+  if (next > 0) {
     const std::size_t index = largest->index;
-    const int next = largest->resolution < 768 ? 768 : largest->resolution < 1024 ? 1024 : largest->resolution < 1280 ? 1280 : 1536;
     std::vector<int> current = resolutionsOf(s, index);
     std::vector<int> grown = current;
     grown.push_back(next);

@@ -1,6 +1,8 @@
 #include "systems/webui/analyze_webui.h"
 
 #include "engine/verdict_findings.h"
+#include "analyze.h"
+#include "base/knowledge/knowledge.h"
 #include "policy/suppressions.h"
 #include "systems/webui/generation.h"
 #include "systems/webui/generation_estimate.h"
@@ -32,7 +34,7 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
   // Slowness belongs to the launch line, else to the tool the profile names.
   const Node* tool = in.generation ? in.generation->find("tool") : nullptr;
   const Range where = !in.flags.empty() ? in.flags.front().range : tool ? tool->range : at;
-  if (g.streamedBytes > 0.05 * (1u << 30)) {
+  if (g.streamedBytes > knowledge().advice.negligibleBytes) {
     findings.report(RuleId::OL708, where, "",
                     std::string(displayName(s.tool)) + " keeps " + formatGiB(g.streamedBytes) +
                         " of weights in system RAM and streams them every step (partial loading): it fits, slowly; on "

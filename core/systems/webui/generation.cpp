@@ -16,10 +16,6 @@ bool truthyText(std::string_view text) {
   return t == "true" || t == "yes" || t == "on" || t == "1";
 }
 
-constexpr std::string_view kProfileKeys[] = {"tool", "model", "args", "parameters", "width", "height", "batch_size",
-                                             "batch_count", "hires", "controlnet", "vae", "batch_cond_uncond",
-                                             "gpu_weights_mb"};
-
 class Builder {
  public:
   Builder(const WebUiInput& input, Findings& findings)
@@ -49,7 +45,7 @@ class Builder {
   }
 
   void checkProfileKeys() {
-    std::vector<std::string> known(std::begin(kProfileKeys), std::end(kProfileKeys));
+    const std::vector<std::string>& known = w_.profileKeys;  // rules/webui.yaml profile_keys
     for (const auto& entry : in_.generation->allEntries()) {
       const std::string key = entry.key->resolved()->text;
       if (std::find(known.begin(), known.end(), key) != known.end()) continue;
@@ -102,13 +98,7 @@ class Builder {
     } else if (const InfoField* model = findInfo(in_, "Model")) {
       // A checkpoint name: its family from the usual naming.
       const std::string m = lowercase(model->value);
-      const char* id = m.find("flux") != std::string::npos                                     ? "flux"
-                       : m.find("sd3") != std::string::npos                                    ? "sd3"
-                       : (m.find("xl") != std::string::npos || m.find("pony") != std::string::npos) ? "sdxl"
-                       : (m.find("sd2") != std::string::npos || m.find("v2-1") != std::string::npos ||
-                          m.find("v2_1") != std::string::npos || m.find("768-v") != std::string::npos) ? "sd2"
-                                                                                              : "sd15";
-      s_.family = w_.family(id);
+      s_.family = w_.family(w_.checkpointFamily(m));  // rules/webui.yaml checkpoint_families
     } else {
       s_.family = w_.family("sd15");
       s_.familyAssumed = true;

@@ -11,8 +11,6 @@ namespace oomlint {
 
 namespace {
 
-// TAESD decodes with 64-channel maps: ~150 B per output pixel per element byte [derived from its width].
-constexpr double kTaesdDecodeK = 150;
 
 std::string num(double v, int digits = 2) {
   char buf[32];
@@ -23,12 +21,6 @@ std::string num(double v, int digits = 2) {
 std::string params(double p) { return p >= 1e9 ? num(p / 1e9, 2) + " B params" : num(p / 1e6, 1) + " M params"; }
 
 std::string dtypeName(double bytes) { return bytes >= 4 ? "fp32" : bytes <= 1 ? "fp8" : "fp16"; }
-
-// The tiled-VAE extension's decoder tile (latent px) by total VRAM (wl §1.9).
-int decoderTile(double vramBytes) {
-  const double gb = vramBytes / 1e9;
-  return gb > 30 ? 256 : gb > 16 ? 192 : gb > 12 ? 128 : gb > 8 ? 96 : 64;
-}
 
 class Estimator {
  public:
@@ -186,12 +178,13 @@ class Estimator {
     const std::string what = decode ? "VAE decode" : "VAE encode";
     if (s_.vaeDecode == VaeDecode::Cpu) return {what, 0, "on the CPU", Term::Vae};
     if (decode && s_.vaeDecode == VaeDecode::Taesd) {
-      return {what, kTaesdDecodeK * px * vaeBytes_, "TAESD: " + num(px / 1e6, 2) + " Mpx × " + num(kTaesdDecodeK, 0) + " B × " +
-                                                        num(vaeBytes_, 0) + " B",
+      const double taesdK = w_.taesdDecodeBytesPerPixel;
+      return {what, taesdK * px * vaeBytes_, "TAESD: " + num(px / 1e6, 2) + " Mpx × " + num(taesdK, 0) + " B × " +
+                                                 num(vaeBytes_, 0) + " B",
               Term::Vae};
     }
     auto tiled = [&](std::string why) -> Component {
-      const double tile = std::min<double>(decoderTile(static_cast<double>(gpu_.vramBytes)), std::max(w, h) / 8.0) * 8.0;
+      const double tile = std::min<double>(w_.decoderTile(static_cast<double>(gpu_.vramBytes)), std::max(w, h) / 8.0) * 8.0;
       return {what, k * tile * tile * vaeBytes_,
               why + num(tile, 0) + "² px tiles × " + num(k, 0) + " B × " + num(vaeBytes_, 0) + " B", Term::Vae};
     };

@@ -1,0 +1,177 @@
+// The rules/ data schemas (rules/schema/, rules/compiler/rules_schema.h): every data file passes its
+// schema, and the rules compiler turns a misspelt key, a missing figure or a wrong type into a build
+// error at file:line:column.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "base/document/reader.h"
+#include "base/knowledge/knowledge.h"
+#include "rules_schema.h"
+#include "test_support.h"
+
+using namespace oomlint;
+
+namespace {
+
+const char* const kRulesFiles[] = {"catalog", "ai-toolkit/schema", "ai-toolkit/architectures", "gpus", "memory", "webui", "advice"};
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The 1-based line of the first line of `text` that starts with `prefix`.
+int lineOf(const std::string& text, const std::string& prefix) {
+  std::istringstream lines(text);
+  std::string line;
+  for (int n = 1; std::getline(lines, line); ++n) {
+    if (line.rfind(prefix, 0) == 0) return n;
+  }
+  FAIL("no line starts with " << prefix);
+  return 0;
+}
+
+std::string replaceLine(std::string text, const std::string& prefix, const std::string& with) {
+  auto at = text.find("\n" + prefix);
+  REQUIRE(at != std::string::npos);
+  auto end = text.find('\n', at + 1);
+  return text.replace(at + 1, end - at - 1, with);
+}
+
+struct Run {
+  int status;
+  std::string errors;
+};
+
+// Runs the rules compiler on `data` written as <tmp>/rules/memory.yaml, from <tmp>, as CMake runs it.
+Run compile(const std::string& data) {
+  const auto dir = std::filesystem::temp_directory_path() / ("oomlint-rules-schema-test-" + std::to_string(std::rand()));
+  std::filesystem::create_directories(dir / "rules");
+  std::ofstream(dir / "rules/memory.yaml", std::ios::binary) << data;
+  const std::string command = "cd \"" + dir.string() + "\" && \"" OOMLINT_RULES_COMPILER "\" rules/memory.yaml out.json \"" +
+                              (test::sourceDir() / "rules/schema/memory.schema.yaml").string() + "\" 2> errors.txt";
+  Run run{std::system(command.c_str()), slurp(dir / "errors.txt")};
+  CHECK(std::filesystem::exists(dir / "out.json") == (run.status == 0));
+  std::filesystem::remove_all(dir);
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("every rules/ data file passes its schema") {
+  for (const char* name : kRulesFiles) {
+    INFO(name);
+    std::vector<rules::SchemaProblem> problems;
+    auto schema = rules::DataSchema::read(slurp(test::sourceDir() / "rules/schema" / (std::string(name) + ".schema.yaml")), problems);
+    for (const auto& p : problems) FAIL_CHECK(p.at.line << ":" << p.at.column << ": " << p.message);
+    auto doc = readDocument(slurp(test::sourceDir() / "rules" / (std::string(name) + ".yaml")));
+    REQUIRE(doc->problems().empty());
+    for (const auto& p : schema->validate(doc->root(), "data")) FAIL_CHECK(p.at.line << ":" << p.at.column << ": " << p.message);
+  }
+}
+
+TEST_CASE("the rules compiler rejects a broken rules file at file:line:column") {
+  const std::string good = slurp(test::sourceDir() / "rules/memory.yaml");
+  SECTION("the real file compiles") {
+    auto run = compile(good);
+    CHECK(run.status == 0);
+    CHECK(run.errors.empty());
+  }
+  SECTION("a misspelt key names the closest allowed key, and the key it replaced goes missing") {
+    auto run = compile(replaceLine(good, "  multiplier:", "  multiplyer: 1.2"));
+    CHECK(run.status != 0);
+    const int line = lineOf(good, "  multiplier:");
+    const int first = lineOf(good, "activations:") + 1;
+    CHECK_THAT(run.errors, Catch::Contains("rules/memory.yaml:" + std::to_string(line) +
+                                           ":3: error: unknown key `multiplyer` in `memory.activations` (did you mean `multiplier`?)\n"));
+    CHECK_THAT(run.errors, Catch::Contains("rules/memory.yaml:" + std::to_string(first) +
+                                           ":3: error: missing key `multiplier` in `memory.activations`\n"));
+  }
+  SECTION("a missing figure") {
+    auto run = compile(replaceLine(good, "  allocator_fraction:", "  # allocator_fraction removed"));
+    CHECK(run.status != 0);
+    const int first = lineOf(good, "overheads:") + 1;
+    CHECK_THAT(run.errors, Catch::Contains("rules/memory.yaml:" + std::to_string(first) +
+                                           ":3: error: missing key `allocator_fraction` in `memory.overheads`\n"));
+  }
+  SECTION("a wrong type, and an empty figure") {
+    auto broken = replaceLine(good, "  lora_grad_bytes:", "  lora_grad_bytes: four");
+    broken = replaceLine(broken, "  weights:", "  weights:");
+    auto run = compile(broken);
+    CHECK(run.status != 0);
+    CHECK_THAT(run.errors, Catch::Contains("rules/memory.yaml:" + std::to_string(lineOf(good, "  lora_grad_bytes:")) +
+                                           ":20: error: `memory.trainable.lora_grad_bytes` must be a number, not a string\n"));
+    CHECK_THAT(run.errors, Catch::Contains("rules/memory.yaml:" + std::to_string(lineOf(good, "  weights:")) +
+                                           ":11: error: `memory.uncertainty.weights` must be a number, not null\n"));
+  }
+}
+
+TEST_CASE("a schema's own mistakes are reported at its line and column") {
+  std::vector<rules::SchemaProblem> problems;
+  rules::DataSchema::read("types:\n  a: {x: numbr}\nroot: [a]\nextra: 1\n", problems);
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0].at.line == 4);
+  CHECK(problems[0].message == "unknown schema key `extra` (a schema has `types:` and `root:`)");
+  CHECK(problems[1].at.line == 2);
+  CHECK(problems[1].at.column == 10);
+  CHECK(problems[1].message == "unknown type `numbr` (did you mean `number`?)");
+}
+
+TEST_CASE("schema specs: unions, optional keys, free-form maps and lists") {
+  std::vector<rules::SchemaProblem> problems;
+  auto schema = rules::DataSchema::read(
+      "types:\n  pair: [integer]\nroot:\n  a: integer|null\n  b?: string|pair\n  c: {\"*\": number}\n", problems);
+  REQUIRE(problems.empty());
+  auto messages = [&](const char* data) {
+    auto doc = readDocument(data);
+    std::string out;
+    for (const auto& p : schema->validate(doc->root(), "t")) out += std::to_string(p.at.line) + ":" + std::to_string(p.at.column) + ": " + p.message + "\n";
+    return out;
+  };
+  CHECK(messages("a: null\nb: [1, 2]\nc: {x: 1, y: 2.5}\n").empty());
+  CHECK(messages("a: 1\nc: {}\n").empty());
+  CHECK(messages("a: 1.5\nb: [1, x]\nc: {x: s}\n") ==
+        "1:4: `t.a` must be an integer or null, not a number\n"
+        "2:8: `t.b[1]` must be an integer, not a string\n"
+        "3:8: `t.c.x` must be a number, not a string\n");
+  CHECK(messages("b: true\n") ==
+        "1:4: `t.b` must be a string or a list, not a boolean\n"
+        "1:1: missing key `a` in `t`\n"
+        "1:1: missing key `c` in `t`\n");
+}
+
+TEST_CASE("the tables moved from the C++ into rules/ keep the values the code had") {
+  const Knowledge& k = knowledge();
+  // rules/advice.yaml: the plans' resolution steps (advise/plan.cpp) and the report cut-offs.
+  CHECK(k.advice.stepBelow(2048) == 1024);
+  CHECK(k.advice.stepBelow(1024) == 768);
+  CHECK(k.advice.stepBelow(600) == 512);
+  CHECK(k.advice.stepBelow(512) == 0);
+  CHECK(k.advice.stepAbove(512) == 768);
+  CHECK(k.advice.stepAbove(768) == 1024);
+  CHECK(k.advice.stepAbove(1100) == 1280);
+  CHECK(k.advice.stepAbove(1300) == 1536);
+  CHECK(k.advice.stepAbove(1536) == 0);
+  CHECK(k.advice.logDisagreementFraction == 0.85);
+  CHECK(k.advice.negligibleBytes == 0.05 * (1 << 30));
+  // rules/webui.yaml: the tiled-VAE decoder tile, checkpoint families, TAESD and the profile's keys.
+  CHECK(k.webui.decoderTile(80e9) == 256);
+  CHECK(k.webui.decoderTile(24e9) == 192);
+  CHECK(k.webui.decoderTile(16e9) == 128);
+  CHECK(k.webui.decoderTile(12e9) == 96);
+  CHECK(k.webui.decoderTile(8e9) == 64);
+  CHECK(k.webui.checkpointFamily("flux1-dev-fp8") == "flux");
+  CHECK(k.webui.checkpointFamily("sd3.5_large") == "sd3");
+  CHECK(k.webui.checkpointFamily("ponydiffusionv6") == "sdxl");
+  CHECK(k.webui.checkpointFamily("v2-1_768-ema-pruned") == "sd2");
+  CHECK(k.webui.checkpointFamily("v1-5-pruned-emaonly") == "sd15");
+  CHECK(k.webui.taesdDecodeBytesPerPixel == 150);
+  CHECK(k.webui.profileKeys.size() == 13);
+}
