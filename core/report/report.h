@@ -33,7 +33,7 @@ struct Diagnostic {
 
 struct FileReport {
   std::string path;
-  std::string kind;  // "ai-toolkit-job" or "log" (later "webui-args")
+  std::string kind;  // "ai-toolkit-job", "log" or "webui-args" (DESIGN.md)
   bool unreadable = false;  // not parsable: nothing beyond the read problems was checked
   std::vector<Diagnostic> diagnostics;
   std::optional<Estimate> estimate;  // for the first trainer process whose model is known

@@ -1,0 +1,63 @@
+// scripts/add-rule.py: a rule's catalog entry, check (registered), page (and index row) and fixture at once,
+// run on a copy of the files it edits so the tree stays as it is.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { sourceDir } from './helpers.mjs';
+
+const edited = ['scripts/add-rule.py', 'rules/catalog.yaml', 'core/systems/aitk/checks/checks.h',
+  'core/systems/aitk/checks/checks.cpp', 'core/CMakeLists.txt', 'docs/rules/README.md'];
+
+function copyTree() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-add-rule-'));
+  for (const file of edited) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.copyFileSync(path.join(sourceDir, file), path.join(root, file));
+  }
+  fs.mkdirSync(path.join(root, 'tests/fixtures/rules'), { recursive: true });
+  return root;
+}
+
+const run = (root, args) => spawnSync('python3', [path.join(root, 'scripts/add-rule.py'), ...args], { encoding: 'utf8' });
+
+test('add-rule writes the four pieces, in code order, and registers the check', () => {
+  const root = copyTree();
+  const r = run(root, ['OL420', 'sample-too-large', 'warning', 'A sample size beyond the model']);
+  assert.equal(r.status, 0, r.stderr);
+  const read = (file) => fs.readFileSync(path.join(root, file), 'utf8');
+  const catalog = read('rules/catalog.yaml');
+  assert.ok(catalog.indexOf('code: OL419') < catalog.indexOf('code: OL420'));
+  assert.ok(catalog.indexOf('code: OL420') < catalog.indexOf('code: OL501'), 'inserted before the next code');
+  assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), /void checkSampleTooLarge\(const TrainerProcess& process, Findings& findings\)/);
+  assert.match(read('core/systems/aitk/checks/checks.h'), /void checkSampleTooLarge\(const TrainerProcess&, Findings&\);/);
+  assert.match(read('core/systems/aitk/checks/checks.cpp'), /\{"sample-too-large", checkSampleTooLarge\},\n {2}\};/);
+  assert.match(read('core/CMakeLists.txt'), /systems\/aitk\/checks\/sample_too_large_check\.cpp/);
+  const page = read('docs/rules/OL420.md');
+  for (const section of ['## What it does', '## Why it matters', '## Example', '## Use instead', '## Source']) assert.ok(page.includes(section), section);
+  const index = read('docs/rules/README.md');
+  assert.ok(index.indexOf('[OL419]|') < index.indexOf('[OL420]|') && index.indexOf('[OL420]|') < index.indexOf('[OL501]|'));
+  assert.match(index, /^\[OL420\]: OL420\.md$/m);
+  assert.match(read('tests/fixtures/rules/OL420-sample-too-large.yaml'), /# expect: OL420:\d+ "/);
+
+  const again = run(root, ['OL420', 'sample-too-large', 'warning', 'Twice']);
+  assert.notEqual(again.status, 0);
+  assert.match(again.stderr, /OL420 is already in rules\/catalog\.yaml/);
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+test('add-rule refuses a malformed code or name, and --dry-run writes nothing', () => {
+  const root = copyTree();
+  assert.match(run(root, ['OL42', 'x', 'info', 'T']).stderr, /three digits/);
+  assert.match(run(root, ['OL421', 'Not_Kebab', 'info', 'T']).stderr, /kebab-case/);
+  const before = fs.readFileSync(path.join(root, 'rules/catalog.yaml'), 'utf8');
+  const dry = run(root, ['OL421', 'dry-run-rule', 'info', 'T', '--dry-run']);
+  assert.equal(dry.status, 0, dry.stderr);
+  assert.match(dry.stdout, /=== docs\/rules\/OL421\.md/);
+  assert.equal(fs.readFileSync(path.join(root, 'rules/catalog.yaml'), 'utf8'), before);
+  assert.ok(!fs.existsSync(path.join(root, 'docs/rules/OL421.md')));
+  fs.rmSync(root, { recursive: true, force: true });
+});
