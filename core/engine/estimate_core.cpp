@@ -1,7 +1,6 @@
 #include "engine/estimate_core.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace oomlint {
 
@@ -37,12 +36,6 @@ std::int64_t imageTokens(const Architecture& arch, long width, long height, int 
   const long gh = std::max(1L, height / step);
   const long latentFrames = frames > 1 ? (frames - 1) / std::max(1, arch.vae.temporal) + 1 : 1;
   return static_cast<std::int64_t>(gw) * gh * latentFrames;
-}
-
-std::string fixedText(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
 }
 
 std::string paramsText(double p) {

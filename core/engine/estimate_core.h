@@ -19,7 +19,6 @@ void concludeEstimate(Estimate& e);
 // The denoiser's tokens for a latent of this size (patches per frame × latent frames).
 std::int64_t imageTokens(const Architecture& arch, long width, long height, int frames);
 
-std::string fixedText(double value, int digits = 2);  // printf's "%.*f"
 std::string paramsText(double params);                // "11.90 B params", "19.3 M params", "512 k params"
 
 }  // namespace oomlint

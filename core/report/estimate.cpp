@@ -13,11 +13,13 @@ std::string_view toString(Verdict verdict) {
   return "fits";
 }
 
-std::string gib(double bytes) {
+std::string fixedText(double value, int digits) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.1f", bytes / kGiB);
+  std::snprintf(buf, sizeof buf, "%.*f", digits, value);
   return buf;
 }
+
+std::string gib(double bytes) { return fixedText(bytes / kGiB, 1); }
 
 std::string formatGiB(double bytes) { return gib(bytes) + " GiB"; }
 

@@ -49,7 +49,8 @@ struct Estimate {
   const PhaseEstimate& peak() const { return phases[peakPhase]; }
 };
 
-std::string formatGiB(double bytes);  // "22.9 GiB"
-std::string gib(double bytes);        // "22.9"
+std::string fixedText(double value, int digits = 2);  // printf's "%.*f"
+std::string formatGiB(double bytes);                   // "22.9 GiB"
+std::string gib(double bytes);                         // "22.9"
 
 }  // namespace oomlint

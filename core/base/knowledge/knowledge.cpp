@@ -117,10 +117,10 @@ class Loader {
     }
     // RuleId is generated from the same file at configure time: a stale build would mismatch here.
     const auto& loaded = k_.catalog.rules();
-    for (std::size_t i = 0; i < kRuleCount; ++i) {
-      if (i >= loaded.size() || loaded[i].code != kRuleCodes[i]) return error("rules/catalog.yaml: the rules differ from RuleId");
+    if (!std::equal(loaded.begin(), loaded.end(), kRuleCodes.begin(), kRuleCodes.end(),
+                    [](const RuleInfo& rule, std::string_view code) { return rule.code == code; })) {
+      error("rules/catalog.yaml: the rules differ from RuleId (generated at configure time: reconfigure)");
     }
-    if (loaded.size() != kRuleCount) error("rules/catalog.yaml: the rules differ from RuleId");
   }
 
   void schema() {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "base/knowledge/knowledge.h"
 #include "engine/estimate_core.h"
@@ -10,15 +9,6 @@
 namespace oomlint {
 
 namespace {
-
-
-std::string num(double v, int digits = 2) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string params(double p) { return p >= 1e9 ? num(p / 1e9, 2) + " B params" : num(p / 1e6, 1) + " M params"; }
 
 std::string dtypeName(double bytes) { return bytes >= 4 ? "fp32" : bytes <= 1 ? "fp8" : "fp16"; }
 
@@ -72,8 +62,8 @@ class Estimator {
 
   Component fixed() const {
     return {"CUDA context and display", m_.cudaContextBytes + w_.displayBytes,
-            "CUDA context and workspaces " + num(m_.cudaContextBytes / kGiB, 1) + " GiB + the desktop and browser on the "
-            "display GPU " + num(w_.displayBytes / kGiB, 1) + " GiB",
+            "CUDA context and workspaces " + fixedText(m_.cudaContextBytes / kGiB, 1) + " GiB + the desktop and browser on the "
+            "display GPU " + fixedText(w_.displayBytes / kGiB, 1) + " GiB",
             Term::Fixed};
   }
 
@@ -81,7 +71,7 @@ class Estimator {
     const Denoiser& d = s_.arch->denoiser;
     const double p = d.params * fraction;
     return {s_.family->unetActBytesPerLatentPixel > 0 ? "UNet weights" : "transformer weights", p * unetBytes_,
-            params(p) + " × " + num(unetBytes_, 0) + " B (" + dtypeName(unetBytes_) + ")" + note, Term::Weights};
+            paramsText(p) + " × " + fixedText(unetBytes_, 0) + " B (" + dtypeName(unetBytes_) + ")" + note, Term::Weights};
   }
 
   double textEncoderParams() const {
@@ -92,13 +82,13 @@ class Estimator {
 
   Component teWeights() const {
     const double p = textEncoderParams();
-    return {"text encoder weights", p * teBytes_, params(p) + " × " + num(teBytes_, 0) + " B (" + dtypeName(teBytes_) + ")",
+    return {"text encoder weights", p * teBytes_, paramsText(p) + " × " + fixedText(teBytes_, 0) + " B (" + dtypeName(teBytes_) + ")",
             Term::Weights};
   }
 
   Component vaeWeights() const {
     const double p = s_.arch->vae.params;
-    return {"VAE weights", p * vaeBytes_, params(p) + " × " + num(vaeBytes_, 0) + " B (" + dtypeName(vaeBytes_) + ")",
+    return {"VAE weights", p * vaeBytes_, paramsText(p) + " × " + fixedText(vaeBytes_, 0) + " B (" + dtypeName(vaeBytes_) + ")",
             Term::Weights};
   }
 
@@ -114,7 +104,7 @@ class Estimator {
   Component cnWeights(bool onlyResident) const {
     const double p = controlnetParams(onlyResident);
     return {"ControlNet weights", p * unetBytes_,
-            std::to_string(s_.controlnets.size()) + " unit(s), " + params(p) + " × " + num(unetBytes_, 0) +
+            std::to_string(s_.controlnets.size()) + " unit(s), " + paramsText(p) + " × " + fixedText(unetBytes_, 0) +
                 " B (cast to the model's dtype)",
             Term::Weights};
   }
@@ -126,14 +116,14 @@ class Estimator {
     if (s_.family->unetActBytesPerLatentPixel > 0) {
       const double k = s_.family->unetActBytesPerLatentPixel;
       return {"UNet activations", k * latentPixels(w, h) * elements_ * scale,
-              num(latentPixels(w, h), 0) + " latent px × " + std::to_string(elements_) + " (batch × cond/uncond) × " +
-                  num(k * scale / 1000, 0) + " KB (" + w_.unetActSource + ")",
+              fixedText(latentPixels(w, h), 0) + " latent px × " + std::to_string(elements_) + " (batch × cond/uncond) × " +
+                  fixedText(k * scale / 1000, 0) + " KB (" + w_.unetActSource + ")",
               Term::Activations};
     }
     const Denoiser& d = s_.arch->denoiser;
     const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, 1) + d.textTokens);
     return {"transformer activations", tokens * d.hidden * m_.inferenceBytesPerTokenChannel * elements_ * scale,
-            num(tokens, 0) + " tokens × " + std::to_string(d.hidden) + " ch × " + num(m_.inferenceBytesPerTokenChannel, 0) +
+            fixedText(tokens, 0) + " tokens × " + std::to_string(d.hidden) + " ch × " + fixedText(m_.inferenceBytesPerTokenChannel, 0) +
                 " B × " + std::to_string(elements_) + " (batch × guidance passes)",
             Term::Activations};
   }
@@ -146,8 +136,8 @@ class Estimator {
     if (b == nullptr || heads == 0 || b->scoreFactor == 0) return {"attention scores", 0, "", Term::Activations};
     const double tokens = static_cast<double>(w / s_.family->attentionDownsample) * static_cast<double>(h / s_.family->attentionDownsample);
     const double score = elements_ * heads * tokens * tokens * (s_.fp32Weights ? 4 : 2);
-    std::string how = b->label + ": " + num(b->scoreFactor, 1) + " × score matrix " + std::to_string(elements_) + " × " +
-                      std::to_string(heads) + " heads × " + num(tokens, 0) + "² tokens";
+    std::string how = b->label + ": " + fixedText(b->scoreFactor, 1) + " × score matrix " + std::to_string(elements_) + " × " +
+                      std::to_string(heads) + " heads × " + fixedText(tokens, 0) + "² tokens";
     double bytes = b->scoreFactor * score;
     if (b->adaptive && b->needFactor * score > free) {
       const double need = b->needFactor * score;
@@ -161,7 +151,7 @@ class Estimator {
         how += ", more than " + std::to_string(b->maxSlices) + " slices: \"Not enough memory, use lower resolution\"";
       } else {
         bytes /= steps;
-        how += " in " + num(steps, 0) + " slices (it slices to the free memory)";
+        how += " in " + fixedText(steps, 0) + " slices (it slices to the free memory)";
       }
     }
     return {"attention scores", bytes, how, Term::Activations};
@@ -179,24 +169,24 @@ class Estimator {
     if (s_.vaeDecode == VaeDecode::Cpu) return {what, 0, "on the CPU", Term::Vae};
     if (decode && s_.vaeDecode == VaeDecode::Taesd) {
       const double taesdK = w_.taesdDecodeBytesPerPixel;
-      return {what, taesdK * px * vaeBytes_, "TAESD: " + num(px / 1e6, 2) + " Mpx × " + num(taesdK, 0) + " B × " +
-                                                 num(vaeBytes_, 0) + " B",
+      return {what, taesdK * px * vaeBytes_, "TAESD: " + fixedText(px / 1e6, 2) + " Mpx × " + fixedText(taesdK, 0) + " B × " +
+                                                 fixedText(vaeBytes_, 0) + " B",
               Term::Vae};
     }
     auto tiled = [&](std::string why) -> Component {
       const double tile = std::min<double>(w_.decoderTile(static_cast<double>(gpu_.vramBytes)), std::max(w, h) / 8.0) * 8.0;
       return {what, k * tile * tile * vaeBytes_,
-              why + num(tile, 0) + "² px tiles × " + num(k, 0) + " B × " + num(vaeBytes_, 0) + " B", Term::Vae};
+              why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B", Term::Vae};
     };
     if (s_.vaeDecode == VaeDecode::Tiled) return tiled("tiled: ");
     double bytes = k * px * vaeBytes_;
-    std::string how = num(w, 0) + "×" + num(h, 0) + " px × " + num(k, 0) + " B/px/elem × " + num(vaeBytes_, 0) +
+    std::string how = fixedText(w, 0) + "×" + fixedText(h, 0) + " px × " + fixedText(k, 0) + " B/px/elem × " + fixedText(vaeBytes_, 0) +
                       " B (one image at a time" + (decode ? "; " + w_.vaeDecodeSource : std::string()) + ")";
     const AttentionBackend* b = w_.backend(s_.attention);
     if (b != nullptr && !b->patchesVae) {
       const double t = latentPixels(w, h);
       bytes += t * t * vaeBytes_;
-      how += " + the VAE's unoptimised attention matrix " + num(t, 0) + "²";
+      how += " + the VAE's unoptimised attention matrix " + fixedText(t, 0) + "²";
     }
     // Forge and ComfyUI retry a decode that runs out of memory in tiles (wl §2.2).
     if (managed() && bytes * (1 + m_.uncertaintyVae) > free) {
@@ -284,7 +274,7 @@ class Estimator {
     p.components.push_back({"preprocessor weights", preprocessorBytes(), names + " (fp32 annotator checkpoints)", Term::Weights});
     const double res = w_.preprocessorResolution;
     p.components.push_back({"preprocessor activations", w_.preprocessorActBytesPerPixel * res * res,
-                            num(res, 0) + "² px × " + num(w_.preprocessorActBytesPerPixel, 0) + " B (a rough figure)",
+                            fixedText(res, 0) + "² px × " + fixedText(w_.preprocessorActBytesPerPixel, 0) + " B (a rough figure)",
                             Term::Activations});
     return p;
   }
@@ -302,7 +292,7 @@ class Estimator {
       Component weights = unetWeights();
       weights.bytes = loaded;
       if (loaded < models) {
-        weights.how += "; " + num(loaded / kGiB, 1) + " GiB loaded, " + num((models - loaded) / kGiB, 1) +
+        weights.how += "; " + fixedText(loaded / kGiB, 1) + " GiB loaded, " + fixedText((models - loaded) / kGiB, 1) +
                        " GiB streamed from RAM each step (partial loading)";
       }
       if (!s_.controlnets.empty()) weights.how += ", ControlNet included";
