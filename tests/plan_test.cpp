@@ -177,3 +177,25 @@ TEST_CASE("config edits keep formatting: block, flow, JSON, CRLF, empty values, 
         "{\n  \"train\": {\n    \"lr\": 0.0001,\n    \"batch_size\": 1\n  }\n}\n");
   CHECK(edit("d:\n  - resolution: [512, 1024]\n", {{"d[0].resolution", "[512]"}}) == "d:\n  - resolution: [512]\n");
 }
+
+TEST_CASE("the batch step's saving counts short_and_long_captions' doubling, as the estimate does") {
+  // Only the batch step is taken here (checkpointing on already), so the peak after it must be the
+  // estimate of the same job written with batch_size 1: the doubled batch falls to 2, not to 1.
+  std::string text = kFluxJob;
+  text.replace(text.find("gradient_checkpointing: false   # the heavy one"), 47, "gradient_checkpointing: true");
+  text.replace(text.find("batch_size: 4\n"), 14, "batch_size: 4\n        short_and_long_captions: true\n");
+  const FileReport report = analyzeInput(Input{"flux.yaml", text}, card(12));
+  REQUIRE(report.estimate);
+  REQUIRE_FALSE(report.plan.empty());
+  const PlanStep& step = report.plan.front();
+  REQUIRE(step.path == "config.process[0].train.batch_size");
+  CHECK(step.fromJson == "4");
+  CHECK(step.toJson == "1");
+
+  std::string batchOne = text;
+  batchOne.replace(batchOne.find("batch_size: 4\n"), 14, "batch_size: 1\n");
+  const FileReport after = analyzeInput(Input{"flux.yaml", batchOne}, card(12));
+  REQUIRE(after.estimate);
+  CHECK(step.peakBytesAfter == Approx(after.estimate->peak().peakBytes));
+  CHECK(step.savesBytes == Approx(report.estimate->peak().peakBytes - after.estimate->peak().peakBytes));
+}

@@ -69,16 +69,11 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
                    }
                  }};
   });
-  batch.push_back([&p](const TrainingSetup&) -> std::optional<Lever> {
-    const int trainBatch = clampedInt(p.train.number("batch_size", 1));
-    if (trainBatch <= 1) return std::nullopt;
-    return Lever{p.train.pathOf("batch_size"), jsonInt(trainBatch), "1",
+  batch.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+    if (s.trainBatch <= 1) return std::nullopt;
+    return Lever{p.train.pathOf("batch_size"), jsonInt(s.trainBatch), "1",
                  "batch size 1: activations scale with the batch; use gradient_accumulation to keep the effective batch",
-                 [&p](TrainingSetup& t) {
-                   for (auto& d : t.datasets) {
-                     if (!p.datasets[d.index].has("batch_size")) d.batch = 1;
-                   }
-                 }};
+                 [](TrainingSetup& t) { t.setTrainBatch(1); }};
   });
   bucket.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
     auto largest = std::max_element(s.datasets.begin(), s.datasets.end(),
@@ -230,13 +225,8 @@ std::vector<Lever> rampUpLevers(const TrainerProcess& p, const TrainingSetup& s)
     out.push_back({p.train.pathOf("disable_sampling"), "true", "false", "preview samples again",
                    [](TrainingSetup& t) { t.baselineSample = t.periodicSample = true; }});
   }
-  const int batch = clampedInt(p.train.number("batch_size", 1));
-  out.push_back({p.train.pathOf("batch_size"), jsonInt(batch), jsonInt(batch * 2), "a larger batch",
-                 [&p](TrainingSetup& t) {
-                   for (auto& d : t.datasets) {
-                     if (!p.datasets[d.index].has("batch_size")) d.batch *= 2;
-                   }
-                 }});
+  out.push_back({p.train.pathOf("batch_size"), jsonInt(s.trainBatch), jsonInt(s.trainBatch * 2), "a larger batch",
+                 [](TrainingSetup& t) { t.setTrainBatch(t.trainBatch * 2); }});
   if (s.isVideo() && !s.datasets.empty() && s.arch->frameGrid) {
     auto longest = std::max_element(s.datasets.begin(), s.datasets.end(),
                                     [](const DatasetShape& a, const DatasetShape& b) { return a.frames < b.frames; });

@@ -43,6 +43,13 @@ bool TrainingSetup::vaeStaysResident() const {
   return datasets.empty() || std::any_of(datasets.begin(), datasets.end(), [](const DatasetShape& d) { return !d.cachesLatents; });
 }
 
+void TrainingSetup::setTrainBatch(int batch) {
+  trainBatch = batch;
+  for (auto& d : datasets) {
+    if (d.followsTrainBatch) d.batch = batch * captionBatchFactor;
+  }
+}
+
 std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   if (p.arch == nullptr) return std::nullopt;
   TrainingSetup s;
@@ -82,7 +89,9 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   const Node* ema = t.written("ema_config");
   s.ema = ema && ema->isMapping() && ema->find("use_ema") && ema->find("use_ema")->truthy();
   s.gradientCheckpointing = t.flag("gradient_checkpointing");
-  const int trainBatch = std::max(1, clampedInt(t.number("batch_size", 1)));
+  s.trainBatch = std::max(1, clampedInt(t.number("batch_size", 1)));
+  // short_and_long_captions doubles the batch (TrainConfig comment).
+  s.captionBatchFactor = t.flag("short_and_long_captions") ? 2 : 1;
   for (std::size_t i = 0; i < p.datasets.size(); ++i) {
     const Section& d = p.datasets[i];
     const bool augmented = (d.written("augments") && d.written("augments")->truthy()) ||
@@ -92,9 +101,9 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
       shape.index = i;
       shape.resolution = res;
       shape.frames = std::max(1, intOr(d.written("num_frames"), 1));
-      shape.batch = d.has("batch_size") ? std::max(1, clampedInt(d.number("batch_size", trainBatch))) : trainBatch;
-      // short_and_long_captions doubles the batch (TrainConfig comment).
-      if (t.flag("short_and_long_captions")) shape.batch *= 2;
+      shape.followsTrainBatch = !d.has("batch_size");
+      const int batch = shape.followsTrainBatch ? s.trainBatch : std::max(1, clampedInt(d.number("batch_size", s.trainBatch)));
+      shape.batch = batch * s.captionBatchFactor;
       shape.controls = controlCount(d);
       shape.cachesLatents = !augmented && (d.flag("cache_latents") || d.flag("cache_latents_to_disk"));
       s.datasets.push_back(shape);

@@ -17,9 +17,10 @@ struct DatasetShape {
   std::size_t index = 0;        // datasets[index]
   int resolution = 512;         // square-equivalent max side (bucket area ≤ resolution²)
   int frames = 1;
-  int batch = 1;
+  int batch = 1;                // images per step, as the peak sees it (captions doubling included)
   int controls = 0;             // control images per sample (edit models)
   bool cachesLatents = false;
+  bool followsTrainBatch = true;  // no batch_size of its own: train.batch_size sets it
 };
 
 struct TrainingSetup {
@@ -46,6 +47,10 @@ struct TrainingSetup {
   bool ema = false;
   // activations
   bool gradientCheckpointing = true;
+  int trainBatch = 1;          // train.batch_size (at least 1)
+  int captionBatchFactor = 1;  // 2 with short_and_long_captions: each image is seen with both captions
+  // Sets train.batch_size and every dataset that follows it (the plan's batch steps go through here).
+  void setTrainBatch(int batch);
   std::vector<DatasetShape> datasets;
   int extraForwardPasses = 0;  // DOP, blank-prompt preservation, guidance losses: prior passes without grad
   // sampling
