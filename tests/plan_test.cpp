@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/config_edit.h"
+#include "engine/planner.h"
 #include "base/document/reader.h"
 #include "test_support.h"
 
@@ -198,4 +199,32 @@ TEST_CASE("the batch step's saving counts short_and_long_captions' doubling, as 
   REQUIRE(after.estimate);
   CHECK(step.peakBytesAfter == Approx(after.estimate->peak().peakBytes));
   CHECK(step.savesBytes == Approx(report.estimate->peak().peakBytes - after.estimate->peak().peakBytes));
+}
+
+TEST_CASE("needed means one thing for every system: the smallest subset that fits, earliest on a tie") {
+  auto plan = [](std::size_t n) { return std::vector<PlanStep>(n); };
+  // Steps 1 and 3 together fit, as do 2 and 3: the earlier pair is needed, and no single step fits.
+  std::vector<PlanStep> steps = plan(4);
+  int asked = 0;
+  markNeededSteps(steps, [&](const std::vector<std::size_t>& pick) {
+    ++asked;
+    return pick == std::vector<std::size_t>{0, 2} || pick == std::vector<std::size_t>{1, 2};
+  });
+  CHECK(asked == 4 + 2);  // four singles, then {0,1} and {0,2}: the search stops at the first fit
+  CHECK(std::vector<bool>{steps[0].needed, steps[1].needed, steps[2].needed, steps[3].needed} ==
+        std::vector<bool>{true, false, true, false});
+  CHECK(steps[3].rank == 4);
+
+  // Nothing fits even with every step: all are needed (the user needs them all, and more).
+  steps = plan(3);
+  markNeededSteps(steps, [](const std::vector<std::size_t>&) { return false; });
+  CHECK(std::all_of(steps.begin(), steps.end(), [](const PlanStep& s) { return s.needed; }));
+
+  // Too long to search: all are needed, and nothing is estimated.
+  steps = plan(13);
+  asked = 0;
+  markNeededSteps(steps, [&](const std::vector<std::size_t>&) { return ++asked > 0; });
+  CHECK(asked == 0);
+  CHECK(std::all_of(steps.begin(), steps.end(), [](const PlanStep& s) { return s.needed; }));
+  CHECK(steps.back().rank == 13);
 }

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 
+#include "engine/planner.h"
 #include "report/findings.h"
 #include "base/knowledge/knowledge.h"
 
@@ -11,16 +12,7 @@ namespace oomlint {
 
 namespace {
 
-constexpr double kMinSaving = 32.0 * 1024 * 1024;  // below this a change is noise, not a lever
-
-// A candidate change: what it does to the setup and to the config text.
-struct Lever {
-  std::string path;
-  std::string fromJson;
-  std::string toJson;
-  std::string why;
-  std::function<void(TrainingSetup&)> apply;
-};
+using TrainingLever = Lever<TrainingSetup>;
 
 std::string jsonInt(long v) { return std::to_string(v); }
 
@@ -48,12 +40,12 @@ int fewerFrames(const Architecture& arch, int frames) {
 }
 
 // Levers in the guide's order for images, or for video (frames first).
-std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor(const TrainerProcess& p,
+std::vector<std::function<std::optional<TrainingLever>(const TrainingSetup&)>> leversFor(const TrainerProcess& p,
                                                                                   const std::string& failedPhase) {
-  using Maker = std::function<std::optional<Lever>(const TrainingSetup&)>;
+  using Maker = std::function<std::optional<TrainingLever>(const TrainingSetup&)>;
   std::vector<Maker> frames, batch, bucket, sampling, lowMemory;
 
-  frames.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+  frames.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     auto longest = std::max_element(s.datasets.begin(), s.datasets.end(),
                                     [](const DatasetShape& a, const DatasetShape& b) { return a.frames < b.frames; });
     if (!s.isVideo() || longest == s.datasets.end() || longest->frames <= 1) return std::nullopt;
@@ -61,7 +53,7 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
     const int from = longest->frames;
     const int to = fewerFrames(*s.arch, from);
     if (to >= from) return std::nullopt;
-    return Lever{p.datasets[index].pathOf("num_frames"), jsonInt(from), jsonInt(to),
+    return TrainingLever{p.datasets[index].pathOf("num_frames"), jsonInt(from), jsonInt(to),
                  "fewer frames: activations grow with every latent frame",
                  [index, to](TrainingSetup& t) {
                    for (auto& d : t.datasets) {
@@ -69,13 +61,13 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
                    }
                  }};
   });
-  batch.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+  batch.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     if (s.trainBatch <= 1) return std::nullopt;
-    return Lever{p.train.pathOf("batch_size"), jsonInt(s.trainBatch), "1",
+    return TrainingLever{p.train.pathOf("batch_size"), jsonInt(s.trainBatch), "1",
                  "batch size 1: activations scale with the batch; use gradient_accumulation to keep the effective batch",
                  [](TrainingSetup& t) { t.setTrainBatch(1); }};
   });
-  bucket.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+  bucket.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     auto largest = std::max_element(s.datasets.begin(), s.datasets.end(),
                                     [](const DatasetShape& a, const DatasetShape& b) { return a.resolution < b.resolution; });
     if (largest == s.datasets.end()) return std::nullopt;
@@ -92,7 +84,7 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
     }
     const Node* written = p.datasets[index].written("resolution");
     const bool wasList = written && written->isSequence();
-    return Lever{p.datasets[index].pathOf("resolution"), wasList ? jsonIntList(current) : jsonInt(current.front()),
+    return TrainingLever{p.datasets[index].pathOf("resolution"), wasList ? jsonIntList(current) : jsonInt(current.front()),
                  next.size() > 1 || wasList ? jsonIntList(next) : jsonInt(next.front()),
                  "drop the largest resolution bucket: the peak comes from the biggest images",
                  [index, next](TrainingSetup& t) {
@@ -109,30 +101,30 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
                    t.datasets = kept;
                  }};
   });
-  sampling.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+  sampling.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     if (!s.isVideo() || s.sampleFrames <= 1 || !(s.baselineSample || s.periodicSample)) return std::nullopt;
     const int to = fewerFrames(*s.arch, s.sampleFrames);
     if (to >= s.sampleFrames) return std::nullopt;
-    return Lever{p.sample.pathOf("num_frames"), jsonInt(s.sampleFrames), jsonInt(to), "shorter preview videos",
+    return TrainingLever{p.sample.pathOf("num_frames"), jsonInt(s.sampleFrames), jsonInt(to), "shorter preview videos",
                  [to](TrainingSetup& t) { t.sampleFrames = to; }};
   });
-  sampling.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+  sampling.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     if (!s.baselineSample && !s.periodicSample) return std::nullopt;
-    return Lever{p.train.pathOf("disable_sampling"), "false", "true",
+    return TrainingLever{p.train.pathOf("disable_sampling"), "false", "true",
                  "no preview samples: sampling puts the text encoder, the VAE decode and a full-size forward on the GPU "
                  "(re-enable it at a smaller size once training is stable)",
                  [](TrainingSetup& t) { t.baselineSample = t.periodicSample = false; }};
   });
-  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     if (s.lowVram || !s.arch->lowVram) return std::nullopt;
-    return Lever{p.model.pathOf("low_vram"), "false", "true", "the model's low-VRAM path (" + s.arch->label + ")",
+    return TrainingLever{p.model.pathOf("low_vram"), "false", "true", "the model's low-VRAM path (" + s.arch->label + ")",
                  [](TrainingSetup& t) { t.lowVram = true; }};
   });
-  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     if (s.quantize) return std::nullopt;
     // quantize_te follows quantize when it is not written, so this one key quantizes both.
     const bool encoderFollows = !p.model.has("quantize_te");
-    return Lever{p.model.pathOf("quantize"), "false", "true",
+    return TrainingLever{p.model.pathOf("quantize"), "false", "true",
                  encoderFollows ? "quantize the transformer and, since quantize_te follows it, the text encoder (qfloat8: "
                                   "half the bf16 bytes)"
                                 : "quantize the transformer (qfloat8: half the bf16 bytes)",
@@ -145,26 +137,26 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
                    }
                  }};
   });
-  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     if (s.quantizeTe || s.cacheTextEmbeddings || s.arch->textEncoderParams() <= 0) return std::nullopt;
-    return Lever{p.model.pathOf("quantize_te"), "false", "true", "quantize the text encoder",
+    return TrainingLever{p.model.pathOf("quantize_te"), "false", "true", "quantize the text encoder",
                  [](TrainingSetup& t) {
                    t.quantizeTe = true;
                    if (t.qtypeTe.empty()) t.qtypeTe = "qfloat8";
                  }};
   });
-  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     if (s.cacheTextEmbeddings || s.trainTextEncoder || s.arch->textEncoderParams() <= 0) return std::nullopt;
-    return Lever{p.train.pathOf("cache_text_embeddings"), "false", "true",
+    return TrainingLever{p.train.pathOf("cache_text_embeddings"), "false", "true",
                  "cache the text embeddings: the text encoder is freed after caching (captions are kept)",
                  [](TrainingSetup& t) {
                    t.cacheTextEmbeddings = true;
                    t.unloadTextEncoder = false;
                  }};
   });
-  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<Lever> {
+  lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     if (s.layerOffloading || !s.arch->layerOffloading) return std::nullopt;
-    return Lever{p.model.pathOf("layer_offloading"), "false", "true",
+    return TrainingLever{p.model.pathOf("layer_offloading"), "false", "true",
                  "stream the transformer's Linear weights from CPU RAM (slower; needs host RAM)",
                  [](TrainingSetup& t) { t.layerOffloading = true; }};
   });
@@ -173,9 +165,9 @@ std::vector<std::function<std::optional<Lever>(const TrainingSetup&)>> leversFor
   const bool video = p.arch && p.arch->isVideo();
   // The guide: images: checkpointing, batch, bucket, sampling, low_vram/quantization;
   // video: frames first, then the same.
-  Maker checkpointing = [&p](const TrainingSetup& s) -> std::optional<Lever> {
+  Maker checkpointing = [&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     if (s.gradientCheckpointing) return std::nullopt;
-    return Lever{p.train.pathOf("gradient_checkpointing"), "false", "true",
+    return TrainingLever{p.train.pathOf("gradient_checkpointing"), "false", "true",
                  "gradient checkpointing keeps one input per block instead of every activation",
                  [](TrainingSetup& t) { t.gradientCheckpointing = true; }};
   };
@@ -196,8 +188,8 @@ bool fits(const Estimate& e) { return e.verdict == Verdict::Fits; }
 
 // After a stable run, the guide adds back one heavier setting at a time: a larger bucket, richer
 // sampling, a larger batch or a longer video (more steps cost no memory).
-std::vector<Lever> rampUpLevers(const TrainerProcess& p, const TrainingSetup& s) {
-  std::vector<Lever> out;
+std::vector<TrainingLever> rampUpLevers(const TrainerProcess& p, const TrainingSetup& s) {
+  std::vector<TrainingLever> out;
   auto largest = std::max_element(s.datasets.begin(), s.datasets.end(),
                                   [](const DatasetShape& a, const DatasetShape& b) { return a.resolution < b.resolution; });
   // The next step up (rules/advice.yaml resolution_steps); 0 at or above the last.
@@ -245,16 +237,6 @@ std::vector<Lever> rampUpLevers(const TrainerProcess& p, const TrainingSetup& s)
   return out;
 }
 
-// Applies the steps whose bit is set in `mask` (in plan order) and estimates.
-Estimate estimateWith(const TrainingSetup& base, const std::vector<Lever>& levers, unsigned mask, const MemoryModel& m,
-                      const GpuTarget& gpu) {
-  TrainingSetup s = base;
-  for (std::size_t i = 0; i < levers.size(); ++i) {
-    if (mask & (1u << i)) levers[i].apply(s);
-  }
-  return estimate(s, m, gpu);
-}
-
 }  // namespace
 
 std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup& setup, const MemoryModel& m,
@@ -268,14 +250,8 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
       lever.apply(next);
       const Estimate after = estimate(next, m, gpu);
       if (!fits(after)) continue;
-      PlanStep step;
+      PlanStep step = planStep(lever, before.peak().peakBytes, after);  // saves < 0: it costs memory
       step.rank = static_cast<int>(plan.size()) + 1;
-      step.path = lever.path;
-      step.fromJson = lever.fromJson;
-      step.toJson = lever.toJson;
-      step.savesBytes = before.peak().peakBytes - after.peak().peakBytes;  // negative: it costs memory
-      step.peakBytesAfter = after.peak().peakBytes;
-      step.fitsAfter = true;
       step.rampUp = true;
       step.why = "room to add back, one at a time: " + lever.why;
       plan.push_back(step);
@@ -286,7 +262,7 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
   // Walk the levers in order, each applied on top of the previous ones, until the job fits.
   TrainingSetup current = setup;
   double peak = before.peak().peakBytes;
-  std::vector<Lever> taken;
+  std::vector<TrainingLever> taken;
   for (const auto& make : leversFor(p, failedPhase)) {
     auto lever = make(current);
     if (!lever) continue;
@@ -294,15 +270,8 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
     lever->apply(next);
     const Estimate after = estimate(next, m, gpu);
     const double saved = peak - after.peak().peakBytes;
-    if (saved < kMinSaving) continue;  // a step that saves nothing for this config is not listed
-    PlanStep step;
-    step.path = lever->path;
-    step.fromJson = lever->fromJson;
-    step.toJson = lever->toJson;
-    step.savesBytes = saved;
-    step.peakBytesAfter = after.peak().peakBytes;
-    step.fitsAfter = fits(after);
-    step.why = lever->why;
+    if (saved < kMinPlanSaving) continue;  // a step that saves nothing for this config is not listed
+    const PlanStep step = planStep(*lever, peak, after);
     plan.push_back(step);
     taken.push_back(*lever);
     current = next;
@@ -310,40 +279,11 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
     if (step.fitsAfter || taken.size() >= 16) break;
   }
 
-  // Needed: the smallest subset of the plan that fits, the earliest (cheapest in quality) on a tie.
-  // Plans are short (a dozen levers at most); past 10 steps every step is marked needed.
-  const std::size_t n = taken.size();
-  if (n > 10) {
-    for (std::size_t i = 0; i < n; ++i) {
-      plan[i].rank = static_cast<int>(i) + 1;
-      plan[i].needed = true;
-    }
-    return plan;
-  }
-  unsigned best = (1u << n) - 1;
-  int bestCount = static_cast<int>(n) + 1;
-  for (unsigned mask = 1; mask < (1u << n); ++mask) {
-    const int count = __builtin_popcount(mask);
-    if (count > bestCount) continue;
-    if (!fits(estimateWith(setup, taken, mask, m, gpu))) continue;
-    // Same size: prefer the set whose steps come earlier (compare the reversed bit patterns).
-    auto earlier = [n](unsigned a, unsigned b) {
-      for (std::size_t i = 0; i < n; ++i) {
-        const bool ai = a & (1u << i), bi = b & (1u << i);
-        if (ai != bi) return ai;
-      }
-      return false;
-    };
-    if (count < bestCount || earlier(mask, best)) {
-      best = mask;
-      bestCount = count;
-    }
-  }
-  const bool anyFit = bestCount <= static_cast<int>(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    plan[i].rank = static_cast<int>(i) + 1;
-    plan[i].needed = anyFit ? (best & (1u << i)) != 0 : true;
-  }
+  markNeededSteps(plan, [&](const std::vector<std::size_t>& pick) {
+    TrainingSetup s = setup;
+    for (std::size_t k : pick) taken[k].apply(s);
+    return fits(estimate(s, m, gpu));
+  });
   return plan;
 }
 

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "engine/config_edit.h"
+#include "engine/planner.h"
 #include "report/findings.h"
 #include "base/knowledge/knowledge.h"
 #include "base/text/suggest.h"
@@ -13,17 +14,7 @@ namespace oomlint {
 
 namespace {
 
-// A change must save at least this much to be listed (a rounding error is not a lever).
-constexpr double kMinSaving = 32.0 * 1024 * 1024;
-
-struct Change {
-  std::string path;      // "args" for a launch flag, else the profile key path
-  std::string fromJson;
-  std::string toJson;
-  std::string why;
-  std::function<void(GenerationSetup&)> apply;
-  std::optional<PlanStep::Edit> edit;
-};
+using Change = Lever<GenerationSetup>;
 
 class Planner {
  public:
@@ -53,19 +44,8 @@ class Planner {
         // A change that ends an out-of-memory verdict counts even when the peak hardly moves (split
         // attention past 64 slices fails before it allocates).
         const bool verdictBetter = static_cast<int>(e.estimate.verdict) < static_cast<int>(verdict);
-        if (saves < kMinSaving && !verdictBetter) continue;
-        const Change& change = **it;
-        PlanStep step;
-        step.rank = static_cast<int>(steps.size()) + 1;
-        step.path = change.path;
-        step.fromJson = change.fromJson;
-        step.toJson = change.toJson;
-        step.savesBytes = saves;
-        step.peakBytesAfter = e.estimate.peak().peakBytes;
-        step.fitsAfter = e.estimate.verdict == Verdict::Fits;
-        step.why = change.why;
-        step.edit = change.edit;
-        steps.push_back(std::move(step));
+        if (saves < kMinPlanSaving && !verdictBetter) continue;
+        steps.push_back(planStep(**it, peak, e.estimate));
         kept_.push_back(*it);
         remaining.erase(it);
         cumulative = next;
@@ -75,7 +55,11 @@ class Planner {
         break;
       }
     }
-    markNeeded(steps);
+    markNeededSteps(steps, [&](const std::vector<std::size_t>& pick) {
+      GenerationSetup g = s_;
+      for (std::size_t i : pick) kept_[i]->apply(g);
+      return estimateGeneration(g, gpu_).estimate.verdict == Verdict::Fits;
+    });
     return steps;
   }
 
@@ -284,30 +268,6 @@ class Planner {
         flagChange(s_.tool == WebUiTool::Forge ? "--always-no-vram" : "--novram", flagsWith("forge_low_vram", "lowvram"),
                    "keep the weights in system RAM and stream them (much slower)",
                    [](GenerationSetup& g) { g.loadMode = LoadMode::NoVram; });
-      }
-    }
-  }
-
-  // The smallest set of listed steps that fits, preferring earlier (cheaper) ones.
-  void markNeeded(std::vector<PlanStep>& steps) {
-    const std::size_t n = steps.size();
-    if (n == 0 || n > 12) return;
-    for (std::size_t size = 1; size <= n; ++size) {
-      // Subsets of `size` in lexicographic order of their indices: the first that fits wins.
-      std::vector<std::size_t> pick(size);
-      for (std::size_t i = 0; i < size; ++i) pick[i] = i;
-      while (true) {
-        GenerationSetup g = s_;
-        for (std::size_t i : pick) kept_[i]->apply(g);
-        if (estimateGeneration(g, gpu_).estimate.verdict == Verdict::Fits) {
-          for (std::size_t i : pick) steps[i].needed = true;
-          return;
-        }
-        std::size_t k = size;
-        while (k > 0 && pick[k - 1] == n - size + k - 1) --k;
-        if (k == 0) break;
-        ++pick[k - 1];
-        for (std::size_t j = k; j < size; ++j) pick[j] = pick[j - 1] + 1;
       }
     }
   }
