@@ -48,12 +48,12 @@ void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root,
   if (!log.oom || log.kind == OomKind::HostRam || !log.numbers.totalCapacity) return;
   const std::string phase = log.phase == "vae_decode" ? "sample" : log.phase;
   for (const auto& p : e.phases) {
-    if (p.name != phase) continue;
+    if (toString(p.phase) != phase) continue;
     const double capacity = static_cast<double>(*log.numbers.totalCapacity);
     if (p.peakBytes + p.uncertaintyBytes < knowledge().advice.logDisagreementFraction * capacity) {
       findings.report(RuleId::OL607, rangeOfPath(root, "job"), "",
                       "the log ran out of memory in " + log.phase + " on a " + formatGiB(capacity) +
-                          " card, but this config's " + p.name + " is estimated at " + formatGiB(p.peakBytes) + " ± " +
+                          " card, but this config's " + std::string(toString(p.phase)) + " is estimated at " + formatGiB(p.peakBytes) + " ± " +
                           gib(p.uncertaintyBytes) + ": another process was using the GPU, or the log comes from a "
                           "different config");
     }

@@ -79,8 +79,8 @@ TEST_CASE("the replay plan carries every estimate component of every phase at it
   for (std::size_t i = 0; i < e.phases.size(); ++i) {
     const PhaseEstimate& estimated = e.phases[i];
     const PhasePlan& planned = plan.phases[i];
-    INFO(estimated.name);
-    CHECK(planned.name == estimated.name);
+    INFO(toString(estimated.phase));
+    CHECK(planned.name == toString(estimated.phase));
     REQUIRE(planned.components.size() == estimated.components.size());
     // Rounding each component to whole bytes moves the sum by at most half a byte per component.
     CHECK(std::fabs(static_cast<double>(planned.totalBytes()) - estimated.peakBytes) <=

@@ -24,7 +24,7 @@ FileReport checkOn(const std::string& text, const char* gpu) {
 
 const PhaseEstimate& phase(const Estimate& e, std::string_view name) {
   for (const auto& p : e.phases) {
-    if (p.name == name) return p;
+    if (toString(p.phase) == name) return p;
   }
   FAIL("no phase " << name);
   return e.phases.front();
@@ -321,8 +321,8 @@ TEST_CASE("each flag's effect on the estimate") {
     REQUIRE(r.estimate);
     std::string names;
     for (const auto& p : r.estimate->phases) {
-      if (p.name == c.phase) return p.peakBytes;
-      names += " " + p.name;
+      if (toString(p.phase) == c.phase) return p.peakBytes;
+      names += " " + std::string(toString(p.phase));
     }
     FAIL("the case names phase " << c.phase << ", which the estimate for `" << flags << "` does not have; it has:" << names);
     return 0.0;
@@ -399,7 +399,7 @@ TEST_CASE("a ControlNet preprocessor with a model has its own phase; --use-cpu c
   const FileReport moved = checkOn(onCpu, "RTX 3060 12GB");
   REQUIRE(moved.estimate);
   for (const auto& p : moved.estimate->phases) {
-    CHECK(p.name != "controlnet_preprocess");
+    CHECK(p.phase != Phase::ControlnetPreprocess);
     for (const auto& c : p.components) CHECK(c.name != "ControlNet weights");
   }
 }

@@ -12,7 +12,7 @@ const PlanStep* firstNeededStep(const std::vector<PlanStep>& plan) {
 void reportVerdict(const Estimate& e, const std::vector<PlanStep>& plan, const VerdictAnchors& anchors, Findings& findings) {
   if (e.verdict == Verdict::Fits) return;
   const PhaseEstimate& peak = e.peak();
-  const std::string figures = formatGiB(peak.peakBytes) + " ± " + gib(peak.uncertaintyBytes) + " in " + peak.name + " on " +
+  const std::string figures = formatGiB(peak.peakBytes) + " ± " + gib(peak.uncertaintyBytes) + " in " + std::string(toString(peak.phase)) + " on " +
                               e.gpu.describe() + (anchors.context.empty() ? "" : " " + anchors.context);
   const PlanStep* first = firstNeededStep(plan);
   const Range at = first ? anchors.verdictRange(*first) : anchors.fallback;

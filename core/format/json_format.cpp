@@ -22,14 +22,14 @@ nlohmann::ordered_json estimateJson(const Estimate& e) {
   nlohmann::ordered_json j;
   j["gpu"] = {{"name", e.gpu.name}, {"vram_bytes", e.gpu.vramBytes}};
   j["peak_bytes"] = byteCount(e.peak().peakBytes);
-  j["peak_phase"] = e.peak().name;
+  j["peak_phase"] = toString(e.peak().phase);
   j["verdict"] = std::string(toString(e.verdict));
   j["uncertainty_bytes"] = byteCount(e.peak().uncertaintyBytes);
   j["coarse"] = e.coarse;
   j["phases"] = nlohmann::ordered_json::array();
   for (const auto& phase : e.phases) {
     nlohmann::ordered_json p;
-    p["name"] = phase.name;
+    p["name"] = toString(phase.phase);
     p["peak_bytes"] = byteCount(phase.peakBytes);
     p["uncertainty_bytes"] = byteCount(phase.uncertaintyBytes);
     p["components"] = nlohmann::ordered_json::array();

@@ -304,13 +304,13 @@ Json estimateProperties(const FileReport& file, const Json& location) {
   j["summary"] = estimateSummary(file);
   j["gpu"] = {{"name", e.gpu.name}, {"vram_bytes", e.gpu.vramBytes}, {"given", file.gpuGiven}};
   j["peak_bytes"] = byteCount(e.peak().peakBytes);
-  j["peak_phase"] = e.peak().name;
+  j["peak_phase"] = toString(e.peak().phase);
   j["uncertainty_bytes"] = byteCount(e.peak().uncertaintyBytes);
   j["verdict"] = std::string(toString(e.verdict));
   j["coarse"] = e.coarse;
   j["phases"] = Json::array();
   for (const auto& phase : e.phases) {
-    j["phases"].push_back({{"name", phase.name}, {"peak_bytes", byteCount(phase.peakBytes)}, {"uncertainty_bytes", byteCount(phase.uncertaintyBytes)}});
+    j["phases"].push_back({{"name", toString(phase.phase)}, {"peak_bytes", byteCount(phase.peakBytes)}, {"uncertainty_bytes", byteCount(phase.uncertaintyBytes)}});
   }
   j["plan"] = Json::array();
   for (const auto& step : file.plan) {

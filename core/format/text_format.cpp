@@ -102,19 +102,19 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
   const std::string_view verdictColor = e.verdict == Verdict::Oom ? c.red : e.verdict == Verdict::Borderline ? c.yellow : c.blue;
   const std::string card = e.gpu.describe() + (file.gpuGiven ? "" : ", the default card (choose with --gpu or --vram)");
   out += std::string(c.bold) + file.path + ":" + std::string(c.reset) + " estimate on " + card + ": peak " + formatGiB(peak.peakBytes) + " ± " +
-         gib(peak.uncertaintyBytes) + " in " + peak.name + " — " + std::string(verdictColor) + std::string(toString(e.verdict)) +
+         gib(peak.uncertaintyBytes) + " in " + std::string(toString(peak.phase)) + " — " + std::string(verdictColor) + std::string(toString(e.verdict)) +
          std::string(c.reset) + (e.coarse ? " (coarse: this model's dimensions are approximate)" : "") + "\n";
   if (!file.gpuGiven) return;
   double scale = vram;
   for (const auto& phase : e.phases) scale = std::max(scale, phase.peakBytes);
   scale *= 1.05;
   std::size_t nameWidth = 16;  // the longest phase name sets the column (controlnet_preprocess)
-  for (const auto& phase : e.phases) nameWidth = std::max(nameWidth, phase.name.size() + 1);
+  for (const auto& phase : e.phases) nameWidth = std::max(nameWidth, toString(phase.phase).size() + 1);
   for (const auto& phase : e.phases) {
-    out += "  " + padRight(phase.name, nameWidth) + padLeft(formatGiB(phase.peakBytes), 10) + "  " + bar(phase.peakBytes, vram, scale, 40) +
+    out += "  " + padRight(std::string(toString(phase.phase)), nameWidth) + padLeft(formatGiB(phase.peakBytes), 10) + "  " + bar(phase.peakBytes, vram, scale, 40) +
            (&phase == &peak ? "  ← peak" : "") + "\n";
   }
-  out += "  " + std::string(c.dim) + peak.name + " components:" + std::string(c.reset) + "\n";
+  out += "  " + std::string(c.dim) + std::string(toString(peak.phase)) + " components:" + std::string(c.reset) + "\n";
   for (const auto& comp : peak.components) {
     out += "    " + padRight(comp.name, 24) + padLeft(formatGiB(comp.bytes), 10) + "  " + std::string(c.dim) + comp.how +
            std::string(c.reset) + "\n";

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/ids.h"
+
 namespace oomlint {
 
 inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
@@ -23,7 +25,7 @@ struct Component {
 };
 
 struct PhaseEstimate {
-  std::string name;  // DESIGN.md phase id
+  Phase phase = Phase::Load;
   double peakBytes = 0;
   double uncertaintyBytes = 0;
   std::vector<Component> components;

@@ -71,7 +71,7 @@ Result run(const Node* item, const fs::path& dir) {
     // load figure is the larger of oomlint's load and quantize phases.
     const PhaseEstimate* found = nullptr;
     for (const auto& p : e.phases) {
-      const bool match = p.name == r.phase || (r.phase == "load" && p.name == "quantize");
+      const bool match = toString(p.phase) == r.phase || (r.phase == "load" && p.phase == Phase::Quantize);
       if (match && (found == nullptr || p.peakBytes > found->peakBytes)) found = &p;
     }
     if (found == nullptr) {

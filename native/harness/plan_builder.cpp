@@ -251,7 +251,7 @@ DenoiserWorkload samplingWorkload(const TrainingSetup& s, const MemoryModel& m, 
                            static_cast<std::uint64_t>(d.hidden) * kBf16;
   }
   checkAgainst(tokenChannels * m.inferenceBytesPerTokenChannel, componentBytes(estimated, "sampling activations"),
-               estimated.name + " sampling activations", notes);
+               std::string(toString(estimated.phase)) + " sampling activations", notes);
   chooseWeightSource(s, m, phase, w);
   return w;
 }
@@ -343,7 +343,7 @@ ReplayPlan buildReplayPlan(const std::string& config, const Estimate& estimate, 
   }
   for (const PhaseEstimate& estimated : estimate.phases) {
     PhasePlan phase;
-    phase.name = estimated.name;
+    phase.name = std::string(toString(estimated.phase));
     phase.estimatePeakBytes = estimated.peakBytes;
     phase.uncertaintyBytes = estimated.uncertaintyBytes;
     bool activations = false;

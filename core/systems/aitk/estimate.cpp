@@ -230,7 +230,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
 
   // load: modules that are not quantized go to the GPU as they are.
   {
-    PhaseEstimate load{"load", 0, 0, {}};
+    PhaseEstimate load{Phase::Load, 0, 0, {}};
     addComponent(load, context);
     if (!s.quantize && !parksModules(s)) addComponent(load, denoiser);
     if (!s.quantizeTe && !s.cacheTextEmbeddings && !s.unloadTextEncoder) addComponent(load, encoder);
@@ -245,7 +245,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
 
   // quantize: the transformer, then the text encoder.
   if (s.quantize || s.quantizeTe) {
-    PhaseEstimate q{"quantize", 0, 0, {}};
+    PhaseEstimate q{Phase::Quantize, 0, 0, {}};
     addComponent(q, context);
     const double pAll = d.params;
     double transformerPeak = 0;
@@ -287,7 +287,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
 
   // te_cache: captions are encoded with the transformer moved to the CPU.
   if (s.cacheTextEmbeddings) {
-    PhaseEstimate te{"te_cache", 0, 0, {}};
+    PhaseEstimate te{Phase::TeCache, 0, 0, {}};
     addComponent(te, context);
     addComponent(te, encoder);
     finish(te);
@@ -295,7 +295,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
 
   // latent_cache: only the VAE is on the GPU while the dataset is encoded.
   if (s.anyLatentCache()) {
-    PhaseEstimate lc{"latent_cache", 0, 0, {}};
+    PhaseEstimate lc{Phase::LatentCache, 0, 0, {}};
     addComponent(lc, context);
     addComponent(lc, vae);
     Component work{"VAE encode", 0, "", Term::Vae};
@@ -313,8 +313,8 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   // the prompts are encoded and the transformer before the VAE decodes, so only one is resident at a time.
   const Component emaStore{"EMA swap copy", emaOnGpu ? ema.bytes : 0,
                            "sampling with EMA weights stores the live trainable weights first", Term::Trainable};
-  auto samplingPhase = [&](std::string name, bool withTrainingState) {
-    PhaseEstimate sp{std::move(name), 0, 0, {}};
+  auto samplingPhase = [&](Phase phase, bool withTrainingState) {
+    PhaseEstimate sp{phase, 0, 0, {}};
     const Component act = samplingActivations(s, m);
     const Component decode = vaeWork(s, m, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1);
     Component te = encoder;
@@ -323,7 +323,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
     std::vector<Component> state;
     if (withTrainingState) state = {trainWeights, optState, ema, emaStore};
     auto stage = [&](std::vector<Component> parts) {
-      PhaseEstimate p{sp.name, 0, 0, {}};
+      PhaseEstimate p{phase, 0, 0, {}};
       addComponent(p, context);
       for (auto& c : parts) addComponent(p, std::move(c));
       for (const auto& c : state) addComponent(p, c);
@@ -344,11 +344,11 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
     sp.components = worst->components;
     finish(sp);
   };
-  if (s.baselineSample) samplingPhase("baseline_sample", false);
+  if (s.baselineSample) samplingPhase(Phase::BaselineSample, false);
 
   // train_step: weights, trainable state, activations of the largest bucket.
   {
-    PhaseEstimate t{"train_step", 0, 0, {}};
+    PhaseEstimate t{Phase::TrainStep, 0, 0, {}};
     addComponent(t, context);
     addComponent(t, denoiser);
     if (!s.cacheTextEmbeddings && !s.unloadTextEncoder) addComponent(t, encoder);
@@ -365,7 +365,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
     finish(t);
   }
 
-  if (s.periodicSample) samplingPhase("sample", true);
+  if (s.periodicSample) samplingPhase(Phase::Sample, true);
 
   concludeEstimate(e);
   return e;

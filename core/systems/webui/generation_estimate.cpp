@@ -279,7 +279,7 @@ class Estimator {
     return p;
   }
 
-  PhaseEstimate denoise(const char* name, long w, long h, GenerationEstimate& out) {
+  PhaseEstimate denoise(Phase name, long w, long h, GenerationEstimate& out) {
     PhaseEstimate p{name, 0, 0, {}};
     p.components.push_back(fixed());
     const Component act = activations(w, h);
@@ -334,7 +334,7 @@ class Estimator {
     return p;
   }
 
-  PhaseEstimate vaePhase(const char* name, long w, long h, bool decode, GenerationEstimate& out) {
+  PhaseEstimate vaePhase(Phase name, long w, long h, bool decode, GenerationEstimate& out) {
     PhaseEstimate p{name, 0, 0, {}};
     p.components.push_back(fixed());
     p.components.push_back(vaeWeights());

@@ -19,11 +19,11 @@ struct GenerationEstimate {
 GenerationEstimate estimateGeneration(const GenerationSetup& s, const GpuTarget& gpu);
 
 // Phase ids of a generation (DESIGN.md's vocabulary, extended for generation).
-inline constexpr const char* kTextEncodePhase = "text_encode";
-inline constexpr const char* kPreprocessPhase = "controlnet_preprocess";
-inline constexpr const char* kDenoisePhase = "denoise";
-inline constexpr const char* kHiresPhase = "hires_denoise";
-inline constexpr const char* kVaeEncodePhase = "vae_encode";
-inline constexpr const char* kVaeDecodePhase = "vae_decode";
+inline constexpr Phase kTextEncodePhase = Phase::TextEncode;
+inline constexpr Phase kPreprocessPhase = Phase::ControlnetPreprocess;
+inline constexpr Phase kDenoisePhase = Phase::Denoise;
+inline constexpr Phase kHiresPhase = Phase::HiresDenoise;
+inline constexpr Phase kVaeEncodePhase = Phase::VaeEncode;
+inline constexpr Phase kVaeDecodePhase = Phase::VaeDecode;
 
 }  // namespace oomlint
