@@ -5,7 +5,7 @@
 #include <exception>
 #include <new>
 
-#include "engine/config_edit.h"
+#include "engine/edits.h"
 #include "policy/suppressions.h"
 #include "systems/aitk/plan.h"
 #include "engine/verdict_findings.h"
@@ -25,21 +25,21 @@ namespace {
 
 // Where a plan step's setting is written; for a resolution list, the largest entry in it.
 Range peakDriverRange(const Node* root, const PlanStep& step) {
-  const Node* value = valueAtPath(root, step.path);
-  if (value != nullptr && step.path.ends_with(".resolution") && value->isSequence()) {
+  const Node* value = valueAtPath(root, step.fix.path);
+  if (value != nullptr && step.fix.path.lastKey() == "resolution" && value->isSequence()) {
     const Node* largest = nullptr;
     for (const Node* item : value->resolved()->items) {
       if (item->isNumber() && (largest == nullptr || item->number() > largest->number())) largest = item;
     }
     if (largest != nullptr) return largest->range;
   }
-  return rangeOfPath(root, step.path);
+  return rangeOfPath(root, step.fix.path);
 }
 
 void reportEstimate(const TrainerProcess& process, const Node* root, FileReport& file, Findings& findings) {
   // OL501/OL502 sit on the first needed key; OL503 on each step's value (a list's largest entry).
   const VerdictAnchors anchors{process.typeRange, process.path, [&](const PlanStep& step) { return peakDriverRange(root, step); },
-                               [&](const PlanStep& step) { return rangeOfPath(root, step.path); }, "", ""};
+                               [&](const PlanStep& step) { return rangeOfPath(root, step.fix.path); }, "", ""};
   reportVerdict(*file.estimate, file.plan, anchors, findings);
 }
 
@@ -51,7 +51,7 @@ void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root,
     if (toString(p.phase) != phase) continue;
     const double capacity = static_cast<double>(*log.numbers.totalCapacity);
     if (p.peakBytes + p.uncertaintyBytes < knowledge().advice.logDisagreementFraction * capacity) {
-      findings.report(RuleId::OL607, rangeOfPath(root, "job"), "",
+      findings.report(RuleId::OL607, rangeOfPath(root, KeyPath::of({"job"})), {},
                       "the log ran out of memory in " + log.phase + " on a " + formatGiB(capacity) +
                           " card, but this config's " + std::string(toString(p.phase)) + " is estimated at " + formatGiB(p.peakBytes) + " ± " +
                           gib(p.uncertaintyBytes) + ": another process was using the GPU, or the log comes from a "
@@ -61,28 +61,27 @@ void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root,
   }
 }
 
-// Each plan step as a text edit at exact positions, so a front end can apply it where it stands.
-void attachEdits(const Document& doc, std::vector<PlanStep>& plan) {
-  for (auto& step : plan) {
-    if (auto edit = editFor(doc, ValueChange{step.path, step.toJson})) {
-      step.edit = PlanStep::Edit{doc.source().rangeOf(edit->begin, edit->end), std::move(edit->text)};
-    }
+// Every fix as text edits at exact positions, made once here, so front ends apply them as they stand.
+void placeFixes(const Document& doc, std::vector<PlanStep>& plan, std::vector<Diagnostic>& diagnostics) {
+  for (auto& step : plan) placeFix(doc, step.fix);
+  for (auto& d : diagnostics) {
+    if (d.fix) placeFix(doc, *d.fix);
   }
 }
 
 FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
   FileReport file;
   file.path = input.path;
-  file.kind = "ai-toolkit-job";
+  file.kind = InputKind::AiToolkitJob;
   auto doc = readDocument(input.text, options.limits);
   file.source = doc->sharedSource();
   Findings findings;
-  for (const auto& problem : doc->problems()) findings.report(problem.code, problem.range, "", problem.message);
+  for (const auto& problem : doc->problems()) findings.report(problem.code, problem.range, {}, problem.message);
   if (doc->fatal()) {
     file.unreadable = true;
   } else if (const Node* root = doc->root(); root == nullptr || !root->isMapping()) {
     const Range at = root ? Range{root->range.start, root->range.start} : Range{};
-    findings.report(RuleId::OL107, at, "",
+    findings.report(RuleId::OL107, at, {},
                     root == nullptr || root->isNull()
                         ? "the file is empty: an AI Toolkit job is a mapping with `job` and `config` keys"
                         : "the top level is " + std::string(root->isSequence() ? "a list" : "a single value") +
@@ -112,13 +111,15 @@ FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
       const MemoryModel& model = knowledge().memory;
       file.estimate = estimate(*setup, model, *gpu);
       file.plan = rollbackPlan(process, *setup, model, *gpu, options.attachedLog ? options.attachedLog->phase : "");
-      attachEdits(*doc, file.plan);
       if (file.gpuGiven) reportEstimate(process, root, file, findings);
       if (options.attachedLog) compareWithLog(*options.attachedLog, *file.estimate, root, findings);
       break;
     }
   }
-  if (!doc->fatal()) applySuppressions(findings.all(), findSuppressions(*doc), options.policy.suppressionsAllowed());
+  if (!doc->fatal()) {
+    placeFixes(*doc, file.plan, findings.all());
+    applySuppressions(findings.all(), findSuppressions(*doc), options.policy.suppressionsAllowed());
+  }
   file.diagnostics = std::move(findings.all());
   sortDiagnostics(file.diagnostics);
   return file;
@@ -143,7 +144,7 @@ bool isLogText(std::string_view head) {
 FileReport logReport(std::string path, const LogAnalysis& log, const Policy& policy) {
   FileReport file;
   file.path = std::move(path);
-  file.kind = "log";
+  file.kind = InputKind::Log;
   file.log = log;
   Findings findings;
   diagnoseLog(log, nullptr, findings);
@@ -187,7 +188,7 @@ namespace {
 FileReport internalErrorReport(const Input& input, std::string_view what) {
   FileReport file;
   file.path = input.path;
-  file.kind = "ai-toolkit-job";
+  file.kind = InputKind::AiToolkitJob;
   file.unreadable = true;
   file.internalError = "oomlint failed on this input (" + std::string(what) +
                        "): this is a bug in oomlint; please report it with the input";
@@ -203,9 +204,9 @@ FileReport analyzeGuarded(const Input& input, const std::function<FileReport()>&
     // Memory ran out on this input: a limit of the machine, reported as the input's (exit 2).
     FileReport file;
     file.path = input.path;
-    file.kind = "ai-toolkit-job";
+    file.kind = InputKind::AiToolkitJob;
     file.unreadable = true;
-    file.diagnostics.push_back({RuleId::OL103, Severity::Error, "input limit: out of memory while analysing this input", "", {}, {}});
+    file.diagnostics.push_back({RuleId::OL103, Severity::Error, "input limit: out of memory while analysing this input", {}, {}, {}});
     return file;
   } catch (const std::exception& error) {
     return internalErrorReport(input, error.what());
@@ -265,33 +266,19 @@ FixResult fixConfig(const Input& input, const AnalyzeOptions& options) {
   result.before = analyzeInput(input, options);
   result.text = input.text;
   if (result.before.unreadable) return result;
-  std::vector<ValueChange> changes;
+  // The needed steps' edits as the analysis placed them: nothing is parsed or computed again.
+  std::vector<Edit> edits;
   for (const auto& step : result.before.plan) {
     if (!step.needed || step.rampUp) continue;
     result.applied.push_back(step);
-    changes.push_back({step.path, step.toJson});
-  }
-  if (changes.empty()) return result;
-  if (result.before.kind == "webui-args") {
-    // A launch line or generation profile: the plan's exact edits, last first so offsets stay valid.
-    std::vector<const PlanStep*> edits;
-    for (const auto& step : result.applied) {
-      if (step.edit) edits.push_back(&step);
-      else result.skipped.push_back(step.path + ": no place for it in this input (use a generation profile)");
+    if (step.fix.edits.empty()) {
+      result.skipped.push_back(step.fix.unplaced.empty()
+                                   ? step.fix.path.toString() + ": no place for it in this input (use a generation profile)"
+                                   : step.fix.unplaced);
     }
-    std::sort(edits.begin(), edits.end(), [](const PlanStep* a, const PlanStep* b) {
-      return a->edit->range.start.offset > b->edit->range.start.offset;
-    });
-    for (const PlanStep* step : edits) {
-      const std::size_t begin = step->edit->range.start.offset, end = step->edit->range.end.offset;
-      result.text.replace(begin, end - begin, step->edit->text);
-    }
-    return result;
+    edits.insert(edits.end(), step.fix.edits.begin(), step.fix.edits.end());
   }
-  auto doc = readDocument(input.text, options.limits);
-  EditResult edited = applyChanges(*doc, changes);
-  result.text = std::move(edited.text);
-  result.skipped = std::move(edited.skipped);
+  result.text = applyEdits(std::move(result.text), std::move(edits));
   return result;
 }
 

@@ -46,10 +46,10 @@ TEST_CASE("an analysis that returns is passed through untouched") {
   FileReport file = analyzeGuarded(input, [] {
     FileReport ok;
     ok.path = "a.yaml";
-    ok.kind = "log";
+    ok.kind = InputKind::Log;
     return ok;
   });
-  CHECK(file.kind == "log");
+  CHECK(file.kind == InputKind::Log);
   CHECK_FALSE(file.unreadable);
   CHECK(file.internalError.empty());
 }

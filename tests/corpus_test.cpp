@@ -98,7 +98,7 @@ TEST_CASE("one flipped setting in the FLUX 24 GB example, and fix undoes it", "[
       REQUIRE(report.estimate);
       CHECK(report.estimate->verdict == Verdict::Oom);
       const bool flippedIsNeeded = std::any_of(report.plan.begin(), report.plan.end(),
-                                               [&](const PlanStep& s) { return s.needed && s.path == flip.path; });
+                                               [&](const PlanStep& s) { return s.needed && s.fix.path.toString() == flip.path; });
       CHECK(flippedIsNeeded);
       const FixResult fixed = fixConfig(Input{"flux.yaml", text}, card);
       const FileReport after = analyzeInput(Input{"flux.yaml", fixed.text}, card);

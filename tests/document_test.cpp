@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "base/document/key_path.h"
 #include "base/document/reader.h"
 
 using namespace oomlint;
@@ -255,4 +256,30 @@ TEST_CASE("strict JSON with positions") {
   CHECK(deep->problems().front().code == "OL103");
   auto dup = readDocument("{\"a\": 1, \"a\": 2}");
   CHECK(dup->problems().front().code == "OL104");
+}
+
+TEST_CASE("a key path is built from segments, printed once and read back the same") {
+  const KeyPath path = KeyPath::of({"config", "process"}).item(0).key("datasets").item(1).key("resolution");
+  CHECK(path.toString() == "config.process[0].datasets[1].resolution");
+  CHECK(KeyPath::parse(path.toString()) == path);
+  CHECK(path.lastKey() == "resolution");
+  CHECK(path.parent().toString() == "config.process[0].datasets[1]");
+  // A key that is not a plain name stays one key.
+  const KeyPath dotted = KeyPath::of({"model_kwargs"}).key("a.b[0]");
+  CHECK(dotted.toString() == "model_kwargs[\"a.b[0]\"]");
+  CHECK(KeyPath::parse(dotted.toString()) == dotted);
+  for (std::string_view bad : {"a..b", "a.", "a[", "a[x]", "a[]", ".a", "a[\"b"}) {
+    INFO(bad);
+    CHECK_FALSE(KeyPath::parse(bad));
+  }
+}
+
+TEST_CASE("a key path finds the value it names, or the deepest key that is written") {
+  const auto doc = readDocument("train:\n  lr: 1\nd:\n  - resolution: [512]\n  - {x.y: 2}\n");
+  const Node* root = doc->root();
+  CHECK(valueAtPath(root, *KeyPath::parse("train.lr"))->text == "1");
+  CHECK(valueAtPath(root, KeyPath::of({"d"}).item(1).key("x.y"))->text == "2");
+  CHECK(valueAtPath(root, *KeyPath::parse("d[2].resolution")) == nullptr);
+  CHECK(rangeOfPath(root, *KeyPath::parse("train.batch_size")).start.line == 1);  // the `train` key
+  CHECK(rangeOfPath(root, *KeyPath::parse("d[1]")).start.line == 5);
 }

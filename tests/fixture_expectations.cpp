@@ -5,7 +5,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "engine/config_edit.h"
+#include "engine/edits.h"
 #include "common/read_file.h"
 #include "base/document/reader.h"
 
@@ -194,15 +194,12 @@ Expectations expectationsOf(const std::filesystem::path& input, const std::files
 }
 
 std::optional<std::string> fixedText(const std::string& text, const Fix& fix, std::string* why) {
-  const auto doc = readDocument(text);
-  if (doc->fatal()) {
-    *why = "the input does not parse, so the fix cannot be written";
+  // The edits the analysis attached, as `oomlint fix`, SARIF and the page apply them.
+  if (fix.edits.empty()) {
+    *why = fix.unplaced.empty() ? "the fix carries no edit" : fix.unplaced;
     return std::nullopt;
   }
-  const auto edit = editFor(*doc, ValueChange{fix.path, fix.toJson}, why);
-  if (!edit) return std::nullopt;
-  std::string fixed = text;
-  fixed.replace(edit->begin, edit->end - edit->begin, edit->text);
+  const std::string fixed = applyEdits(text, fix.edits);
   // The changed lines: what is left between the lines both texts begin and end with.
   const auto before = splitLines(text);
   const auto after = splitLines(fixed);
@@ -261,7 +258,7 @@ std::vector<std::string> compareWithExpectations(const std::string& text, const 
                          " carries no fix, yet `expect-fix: " + *e->fix + "` is expected");
     } else if (d.fix && !e->fix) {
       problems.push_back(e->where + ": " + e->code + " at " + std::to_string(e->line) + ":" + std::to_string(e->column) +
-                         " carries a fix (" + d.fix->path + " to " + d.fix->toJson + "): add `# expect-fix: …`");
+                         " carries a fix (" + d.fix->path.toString() + " to " + d.fix->toJson + "): add `# expect-fix: …`");
     } else if (d.fix) {
       std::string why;
       const auto got = fixedText(text, *d.fix, &why);
@@ -272,7 +269,7 @@ std::vector<std::string> compareWithExpectations(const std::string& text, const 
           problems.push_back(e->where + ": " + e->code + "'s fix cannot be placed because \"" + why + "\", not \"" + *e->fix + "\"");
         }
       } else if (!got) {
-        problems.push_back(e->where + ": " + e->code + "'s fix (" + d.fix->path + " to " + d.fix->toJson +
+        problems.push_back(e->where + ": " + e->code + "'s fix (" + d.fix->path.toString() + " to " + d.fix->toJson +
                            ") cannot be applied: " + why);
       } else if (*got != *e->fix) {
         problems.push_back(e->where + ": " + e->code + "'s fix gives `" + *got + "`, expected `" + *e->fix + "`");

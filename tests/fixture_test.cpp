@@ -8,6 +8,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "base/document/reader.h"
+#include "engine/edits.h"
 #include "fixture_expectations.h"
 #include "test_support.h"
 
@@ -144,7 +146,8 @@ TEST_CASE("the fixture comparison fails on a wrong column, message or fix, and s
   d.code = RuleId::OL202;
   d.message = "batch_size 0 is below its minimum 1";
   d.range.start = {6, 21, 0};
-  d.fix = Fix{"config.process[0].train.batch_size", "0", "1"};
+  d.fix = Fix{KeyPath::of({"config", "process"}).item(0).key("train").key("batch_size"), "0", "1"};
+  placeFix(*readDocument(text), *d.fix);
   auto compare = [&](const std::string& expectation) {
     return test::compareWithExpectations(text, {d}, test::parseSidecarExpectations("6: " + expectation, "f.expect"), "f.yaml");
   };

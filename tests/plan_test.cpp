@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "engine/config_edit.h"
+#include "engine/edits.h"
 #include "engine/planner.h"
 #include "base/document/reader.h"
 #include "test_support.h"
@@ -68,7 +68,7 @@ config:
 
 std::vector<std::string> planPaths(const FileReport& report) {
   std::vector<std::string> paths;
-  for (const auto& step : report.plan) paths.push_back(step.path.substr(step.path.rfind('.') + 1));
+  for (const auto& step : report.plan) paths.emplace_back(step.fix.path.lastKey());
   return paths;
 }
 
@@ -106,8 +106,8 @@ TEST_CASE("an image plan follows the guide: checkpointing, batch, bucket, sampli
     CHECK(step.peakBytesAfter < previous);
     previous = step.peakBytesAfter;
   }
-  CHECK(report.plan[2].fromJson == "[512, 768, 1024, 1280]");
-  CHECK(report.plan[2].toJson == "[512, 768, 1024]");
+  CHECK(report.plan[2].fix.fromJson == "[512, 768, 1024, 1280]");
+  CHECK(report.plan[2].fix.toJson == "[512, 768, 1024]");
 }
 
 TEST_CASE("a video plan cuts frames first") {
@@ -116,9 +116,9 @@ TEST_CASE("a video plan cuts frames first") {
   REQUIRE_FALSE(report.plan.empty());
   const auto paths = planPaths(report);
   CHECK(paths.front() == "num_frames");
-  CHECK(report.plan.front().fromJson == "81");
+  CHECK(report.plan.front().fix.fromJson == "81");
   // Fewer frames stay on the Wan VAE's 4n+1 grid.
-  const long to = std::stol(report.plan.front().toJson);
+  const long to = std::stol(report.plan.front().fix.toJson);
   CHECK((to - 1) % 4 == 0);
   CHECK(indexOf(paths, "gradient_checkpointing") > 0);
 }
@@ -134,7 +134,7 @@ TEST_CASE("needed marks the smallest set that fits, not every earlier step") {
   REQUIRE(report.estimate->verdict == Verdict::Oom);
   std::vector<std::string> needed;
   for (const auto& step : report.plan) {
-    if (step.needed) needed.push_back(step.path.substr(step.path.rfind('.') + 1));
+    if (step.needed) needed.emplace_back(step.fix.path.lastKey());
   }
   CHECK(needed == std::vector<std::string>{"quantize"});
 }
@@ -163,10 +163,16 @@ TEST_CASE("fix writes the needed steps, byte for byte elsewhere, and the result 
 }
 
 TEST_CASE("config edits keep formatting: block, flow, JSON, CRLF, empty values, new keys") {
-  auto edit = [](const std::string& text, std::vector<ValueChange> changes) {
+  auto edit = [](const std::string& text, std::vector<std::pair<std::string, std::string>> changes) {
     auto doc = readDocument(text);
     REQUIRE_FALSE(doc->fatal());
-    return applyChanges(*doc, changes).text;
+    std::vector<Edit> edits;
+    for (const auto& [path, json] : changes) {
+      auto e = editFor(*doc, KeyPath::parse(path).value(), json);
+      REQUIRE(e);
+      edits.push_back(*e);
+    }
+    return applyEdits(text, edits);
   };
   CHECK(edit("train:\n  batch_size: 8  # big\n", {{"train.batch_size", "1"}}) == "train:\n  batch_size: 1  # big\n");
   CHECK(edit("train: {batch_size: 8, lr: 1e-4}\n", {{"train.batch_size", "1"}}) == "train: {batch_size: 1, lr: 1e-4}\n");
@@ -177,6 +183,13 @@ TEST_CASE("config edits keep formatting: block, flow, JSON, CRLF, empty values, 
   CHECK(edit("{\n  \"train\": {\n    \"lr\": 0.0001\n  }\n}\n", {{"train.batch_size", "1"}}) ==
         "{\n  \"train\": {\n    \"lr\": 0.0001,\n    \"batch_size\": 1\n  }\n}\n");
   CHECK(edit("d:\n  - resolution: [512, 1024]\n", {{"d[0].resolution", "[512]"}}) == "d:\n  - resolution: [512]\n");
+  // A plain string stays plain where YAML reads the new one back as a string; else it is quoted.
+  CHECK(edit("train:\n  optimizer: adamw\n", {{"train.optimizer", "\"adamw8bit\""}}) == "train:\n  optimizer: adamw8bit\n");
+  CHECK(edit("train:\n  optimizer: adamw\n", {{"train.optimizer", "\"yes\""}}) == "train:\n  optimizer: \"yes\"\n");
+  CHECK(edit("train:\n  optimizer: 'adamw'\n", {{"train.optimizer", "\"lion\""}}) == "train:\n  optimizer: \"lion\"\n");
+  // Two edits at one place keep their order; a key with a dot in it is one key.
+  CHECK(edit("t:\n  a: 1\n", {{"t.b", "2"}, {"t.c", "3"}}) == "t:\n  a: 1\n  b: 2\n  c: 3\n");
+  CHECK(edit("t:\n  a.b: 1\n", {{"t[\"a.b\"]", "2"}}) == "t:\n  a.b: 2\n");
 }
 
 TEST_CASE("the batch step's saving counts short_and_long_captions' doubling, as the estimate does") {
@@ -189,9 +202,9 @@ TEST_CASE("the batch step's saving counts short_and_long_captions' doubling, as 
   REQUIRE(report.estimate);
   REQUIRE_FALSE(report.plan.empty());
   const PlanStep& step = report.plan.front();
-  REQUIRE(step.path == "config.process[0].train.batch_size");
-  CHECK(step.fromJson == "4");
-  CHECK(step.toJson == "1");
+  REQUIRE(step.fix.path.toString() == "config.process[0].train.batch_size");
+  CHECK(step.fix.fromJson == "4");
+  CHECK(step.fix.toJson == "1");
 
   std::string batchOne = text;
   batchOne.replace(batchOne.find("batch_size: 4\n"), 14, "batch_size: 1\n");

@@ -127,7 +127,7 @@ TEST_CASE("the seed: SD1.5 512² + one ControlNet on a 4 GB card") {
   CHECK(plain.estimate->verdict == Verdict::Oom);
   bool medvramNeeded = false;
   for (const auto& step : plain.plan) {
-    if (step.needed && (step.toJson.find("--medvram") != std::string::npos || step.toJson.find("--lowvram") != std::string::npos)) {
+    if (step.needed && (step.fix.toJson.find("--medvram") != std::string::npos || step.fix.toJson.find("--lowvram") != std::string::npos)) {
       medvramNeeded = true;
     }
   }
@@ -154,7 +154,7 @@ TEST_CASE("SDXL at 1024² on 4 GB without flags is out of memory; the plan ends 
   CHECK(r.plan.back().fitsAfter);
   // The cheapest levers come first: the fp16-fix VAE and medvram before lowvram.
   std::vector<std::string> order;
-  for (const auto& step : r.plan) order.push_back(step.path + "=" + step.toJson);
+  for (const auto& step : r.plan) order.push_back(step.fix.path.toString() + "=" + step.fix.toJson);
   const auto at = [&](std::string_view what) {
     for (std::size_t i = 0; i < order.size(); ++i) {
       if (order[i].find(what) != std::string::npos) return static_cast<long>(i);

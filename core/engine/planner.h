@@ -19,26 +19,23 @@ inline constexpr double kMinPlanSaving = 32.0 * 1024 * 1024;
 
 template <class Setup>
 struct Lever {
-  std::string path;      // where it is written (a key path, or "args" for a launch line)
-  std::string fromJson;  // the value now and after, as JSON texts
-  std::string toJson;
+  Lever(KeyPath path, std::string fromJson, std::string toJson, std::string why, std::function<void(Setup&)> apply)
+      : fix{std::move(path), std::move(fromJson), std::move(toJson), {}, {}}, why(std::move(why)), apply(std::move(apply)) {}
+
+  Fix fix;  // the change (its edits where the system knows them already; else placed from the document)
   std::string why;
-  std::function<void(Setup&)> apply;   // what the change does to the setup the estimate reads
-  std::optional<PlanStep::Edit> edit;  // the change in the input's text, where the system knows it already
+  std::function<void(Setup&)> apply;  // what the change does to the setup the estimate reads
 };
 
 // The plan step a lever became: `before` is the peak it was taken at, `after` the estimate with it applied.
 template <class Setup>
 PlanStep planStep(const Lever<Setup>& lever, double before, const Estimate& after) {
   PlanStep step;
-  step.path = lever.path;
-  step.fromJson = lever.fromJson;
-  step.toJson = lever.toJson;
+  step.fix = lever.fix;
   step.savesBytes = before - after.peak().peakBytes;
   step.peakBytesAfter = after.peak().peakBytes;
   step.fitsAfter = after.verdict == Verdict::Fits;
   step.why = lever.why;
-  step.edit = lever.edit;
   return step;
 }
 

@@ -2,6 +2,12 @@
 
 namespace oomlint {
 
+namespace {
+
+std::string describeChange(const Fix& fix) { return fix.path.toString() + " " + fix.fromJson + " → " + fix.toJson; }
+
+}  // namespace
+
 const PlanStep* firstNeededStep(const std::vector<PlanStep>& plan) {
   for (const auto& step : plan) {
     if (step.needed) return &step;
@@ -16,16 +22,16 @@ void reportVerdict(const Estimate& e, const std::vector<PlanStep>& plan, const V
                               e.gpu.describe() + (anchors.context.empty() ? "" : " " + anchors.context);
   const PlanStep* first = firstNeededStep(plan);
   const Range at = first ? anchors.verdictRange(*first) : anchors.fallback;
-  const std::string path = first ? first->path : anchors.fallbackPath;
-  const std::string advice = first ? "; first needed change: " + first->path + " " + first->fromJson + " → " + first->toJson : "";
+  const KeyPath path = first ? first->fix.path : anchors.fallbackPath;
+  const std::string advice = first ? "; first needed change: " + describeChange(first->fix) : "";
   if (e.verdict == Verdict::Oom) {
     findings.report(RuleId::OL501, at, path, "estimated out of memory: " + anchors.cause + "peak " + figures + advice);
   } else {
     findings.report(RuleId::OL502, at, path, "borderline: peak " + figures + " is within the estimate's uncertainty of the card" + advice);
   }
   for (const auto& step : plan) {
-    findings.report(RuleId::OL503, anchors.stepRange(step), step.path,
-                    "drives the peak: " + step.path + " " + step.fromJson + " → " + step.toJson + " saves " +
+    findings.report(RuleId::OL503, anchors.stepRange(step), step.fix.path,
+                    "drives the peak: " + describeChange(step.fix) + " saves " +
                         formatGiB(step.savesBytes) + (step.needed ? " (needed)" : ""));
   }
 }

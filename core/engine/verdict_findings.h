@@ -15,7 +15,7 @@ namespace oomlint {
 
 struct VerdictAnchors {
   Range fallback;                 // where OL501/OL502 go when no step is needed
-  std::string fallbackPath;       // and their key path then
+  KeyPath fallbackPath;           // and their key path then
   std::function<Range(const PlanStep&)> stepRange;  // where a step's setting is written (OL503)
   std::function<Range(const PlanStep&)> verdictRange;  // where OL501/OL502 go for the first needed step
   std::string context;            // appended to the figures ("(Forge, SDXL 1024×1024)"), may be empty

@@ -43,17 +43,19 @@ nlohmann::ordered_json planJson(const std::vector<PlanStep>& plan) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const auto& step : plan) {
     nlohmann::ordered_json item = {{"rank", step.rank},
-                   {"path", step.path},
-                   {"from", fixValue(step.fromJson)},
-                   {"to", fixValue(step.toJson)},
+                   {"path", step.fix.path.toString()},
+                   {"from", fixValue(step.fix.fromJson)},
+                   {"to", fixValue(step.fix.toJson)},
                    {"saves_bytes", byteCount(step.savesBytes)},
                    {"peak_bytes_after", byteCount(step.peakBytesAfter)},
                    {"fits_after", step.fitsAfter},
                    {"needed", step.needed},
                    {"why", step.why}};
     if (step.rampUp) item["ramp_up"] = true;
-    if (step.edit) {
-      item["edit"] = {{"range", rangeJson(step.edit->range)}, {"text", step.edit->text}};
+    // A plan step changes one value: one edit.
+    if (step.fix.edits.size() == 1) {
+      const Edit& edit = step.fix.edits.front();
+      item["edit"] = {{"range", rangeJson(edit.range)}, {"text", edit.text}};
     }
     out.push_back(std::move(item));
   }
@@ -89,16 +91,16 @@ std::string formatJson(const Report& report) {
   for (const auto& file : report.files) {
     nlohmann::ordered_json f;
     f["path"] = file.path;
-    f["kind"] = file.kind;
+    f["kind"] = toString(file.kind);
     f["diagnostics"] = nlohmann::ordered_json::array();
     for (const auto& d : file.diagnostics) {
       nlohmann::ordered_json j;
       j["code"] = toString(d.code);
       j["severity"] = std::string(toString(d.severity));
       j["message"] = d.message;
-      j["path"] = d.path;
+      j["path"] = d.path.toString();
       j["range"] = rangeJson(d.range);
-      if (d.fix) j["fix"] = {{"path", d.fix->path}, {"from", fixValue(d.fix->fromJson)}, {"to", fixValue(d.fix->toJson)}};
+      if (d.fix) j["fix"] = {{"path", d.fix->path.toString()}, {"from", fixValue(d.fix->fromJson)}, {"to", fixValue(d.fix->toJson)}};
       f["diagnostics"].push_back(std::move(j));
     }
     if (file.estimate) {

@@ -73,7 +73,7 @@ Json artifactLocation(const std::string& path) {
 }
 
 const char* mimeType(const FileReport& file) {
-  if (file.kind == "log") return "text/plain";
+  if (file.kind == InputKind::Log) return "text/plain";
   if (file.path.ends_with(".json")) return "application/json";
   if (file.path.ends_with(".yaml") || file.path.ends_with(".yml")) return "application/yaml";
   return nullptr;
@@ -148,94 +148,22 @@ Json region(const Range& r) {
 
 // ---- Fixes -------------------------------------------------------------------------------------
 
-struct TextFix {
-  Range range;
-  std::string text;
+Json parseJson(std::string_view text) { return Json::parse(text, nullptr, /*allow_exceptions=*/false); }
+
+// A SARIF fix: a description and the edits the analysis attached (SARIF's fixes are alternatives,
+// each complete, so only a fix whose edits write the whole change is offered).
+struct SarifFix {
+  const Fix& fix;
   std::string description;
 };
 
-Json parseJson(std::string_view text) { return Json::parse(text, nullptr, /*allow_exceptions=*/false); }
-
-// Whether `written` (the source text of a scalar) is the YAML/JSON spelling of `value`. Only the
-// unambiguous spellings count; anything else (aliases, tags, hex numbers) means "not sure".
-bool spells(std::string_view written, const Json& value) {
-  if (written.empty()) return false;
-  if (value.is_string()) {
-    const std::string& s = value.get_ref<const std::string&>();
-    if (written.front() == '"') {
-      const Json parsed = parseJson(written);
-      return parsed.is_string() && parsed.get_ref<const std::string&>() == s;
-    }
-    if (written.front() == '\'') {
-      if (written.size() < 2 || written.back() != '\'') return false;
-      std::string inner;
-      const std::string_view body = written.substr(1, written.size() - 2);
-      for (std::size_t i = 0; i < body.size(); ++i) {
-        inner += body[i];
-        if (body[i] == '\'' && i + 1 < body.size() && body[i + 1] == '\'') ++i;
-      }
-      return inner == s;
-    }
-    return written == s;
-  }
-  if (value.is_number()) {
-    const Json parsed = parseJson(written);
-    return parsed.is_number() && parsed.get<double>() == value.get<double>();
-  }
-  if (value.is_boolean()) {
-    const std::string_view t = value.get<bool>() ? "true" : "false";
-    return written.size() == t.size() && std::equal(written.begin(), written.end(), t.begin(), [](char a, char b) {
-             return std::tolower(static_cast<unsigned char>(a)) == b;
-           });
-  }
-  if (value.is_null()) return written == "null" || written == "Null" || written == "NULL" || written == "~";
-  return false;
-}
-
-// A string YAML reads back as the same string when written without quotes: a word that is not one of
-// YAML 1.1's booleans or nulls (AI Toolkit's loader is PyYAML) and cannot be a number.
-bool plainSafe(std::string_view s) {
-  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s.front()))) return false;
-  for (unsigned char c : s) {
-    if (!std::isalnum(c) && c != '_' && c != '-' && c != '.' && c != '/') return false;
-  }
-  std::string lower(s);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (std::string_view special : {"true", "false", "yes", "no", "on", "off", "y", "n", "null"}) {
-    if (lower == special) return false;
-  }
-  return true;
-}
-
-// A finding's one-value fix as a text edit, when the finding's range is exactly the value it changes:
-// the fix names only a key path and two values, so the written text must be checked to be the `from`
-// value before it may be replaced. The new value keeps an unquoted string unquoted where YAML allows;
-// otherwise its JSON spelling, which is valid YAML as well.
-std::optional<TextFix> valueFix(const FileReport& file, const Diagnostic& d) {
-  if (!d.fix || !file.source || d.fix->path != d.path || d.path.empty()) return std::nullopt;
-  const std::size_t begin = d.range.start.offset, end = d.range.end.offset;
-  const std::string& text = file.source->text();
-  if (begin >= end || end > text.size()) return std::nullopt;
-  const Json from = parseJson(d.fix->fromJson);
-  const Json to = parseJson(d.fix->toJson);
-  if (from.is_discarded() || to.is_discarded()) return std::nullopt;
-  const std::string_view written = std::string_view(text).substr(begin, end - begin);
-  if (!spells(written, from)) return std::nullopt;
-  const bool plain = from.is_string() && written.front() != '"' && written.front() != '\'';
-  std::string replacement = plain && to.is_string() && plainSafe(to.get_ref<const std::string&>())
-                                ? to.get<std::string>()
-                                : d.fix->toJson;
-  return TextFix{d.range, std::move(replacement), "Set " + d.fix->path + " to " + d.fix->toJson};
-}
-
-// Estimate findings take their fix from the rollback plan, whose steps carry exact edits. OL503 is one
-// step. OL501/OL502 get one only when a single step is needed: SARIF's fixes are alternatives, each
-// complete, so the first of several needed changes would not be a fix.
-std::optional<TextFix> planFix(const FileReport& file, const Diagnostic& d) {
+// Estimate findings take their fix from the rollback plan. OL503 is one step. OL501/OL502 get one only
+// when a single step is needed: the first of several needed changes would not be a fix.
+std::optional<SarifFix> planFix(const FileReport& file, const Diagnostic& d) {
   if (d.code != RuleId::OL501 && d.code != RuleId::OL502 && d.code != RuleId::OL503) return std::nullopt;
   const PlanStep* step = nullptr;
   if (d.code == RuleId::OL503) {
-    auto it = std::find_if(file.plan.begin(), file.plan.end(), [&](const PlanStep& s) { return s.path == d.path; });
+    auto it = std::find_if(file.plan.begin(), file.plan.end(), [&](const PlanStep& s) { return s.fix.path == d.path; });
     if (it != file.plan.end()) step = &*it;
   } else {
     const auto needed = std::count_if(file.plan.begin(), file.plan.end(), [](const PlanStep& s) { return s.needed; });
@@ -245,17 +173,26 @@ std::optional<TextFix> planFix(const FileReport& file, const Diagnostic& d) {
       step = &*std::find_if(file.plan.begin(), file.plan.end(), [](const PlanStep& s) { return s.needed; });
     }
   }
-  if (step == nullptr || !step->edit || step->path != d.path) return std::nullopt;
-  std::string description = "Set " + step->path + " from " + step->fromJson + " to " + step->toJson + " (saves about " +
-                            formatGiB(step->savesBytes) + ")";
+  if (step == nullptr || step->fix.edits.empty() || step->fix.path != d.path) return std::nullopt;
+  std::string description = "Set " + step->fix.path.toString() + " from " + step->fix.fromJson + " to " + step->fix.toJson +
+                            " (saves about " + formatGiB(step->savesBytes) + ")";
   if (d.code != RuleId::OL503) description += ": the only change the rollback plan needs for the job to fit";
-  return TextFix{step->edit->range, step->edit->text, std::move(description)};
+  return SarifFix{step->fix, std::move(description)};
 }
 
-Json fixJson(const TextFix& fix, const Json& location) {
-  Json replacement = {{"deletedRegion", region(fix.range)}, {"insertedContent", {{"text", fix.text}}}};
-  return {{"description", {{"text", fix.description}}},
-          {"artifactChanges", Json::array({{{"artifactLocation", location}, {"replacements", Json::array({replacement})}}})}};
+std::optional<SarifFix> sarifFix(const FileReport& file, const Diagnostic& d) {
+  if (auto fromPlan = planFix(file, d)) return fromPlan;
+  if (!d.fix || d.fix->edits.empty()) return std::nullopt;
+  return SarifFix{*d.fix, "Set " + d.fix->path.toString() + " to " + d.fix->toJson};
+}
+
+Json fixJson(const SarifFix& sarif, const Json& location) {
+  Json replacements = Json::array();
+  for (const auto& edit : sarif.fix.edits) {
+    replacements.push_back({{"deletedRegion", region(edit.range)}, {"insertedContent", {{"text", edit.text}}}});
+  }
+  return {{"description", {{"text", sarif.description}}},
+          {"artifactChanges", Json::array({{{"artifactLocation", location}, {"replacements", replacements}}})}};
 }
 
 // ---- Fingerprints ------------------------------------------------------------------------------
@@ -279,7 +216,7 @@ class Fingerprints {
   std::string next(const std::string& uri, const Diagnostic& d) {
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(fnv1a(uri + '\n' + std::string(toString(d.code)) + '\n' + (d.path.empty() ? d.message : d.path))));
+                  static_cast<unsigned long long>(fnv1a(uri + '\n' + std::string(toString(d.code)) + '\n' + (d.path.empty() ? d.message : d.path.toString()))));
     return std::string(hex) + ":" + std::to_string(++seen_[hex]);
   }
 
@@ -315,9 +252,9 @@ Json estimateProperties(const FileReport& file, const Json& location) {
   j["plan"] = Json::array();
   for (const auto& step : file.plan) {
     j["plan"].push_back({{"rank", step.rank},
-                         {"path", step.path},
-                         {"from", jsonValue(step.fromJson)},
-                         {"to", jsonValue(step.toJson)},
+                         {"path", step.fix.path.toString()},
+                         {"from", jsonValue(step.fix.fromJson)},
+                         {"to", jsonValue(step.fix.toJson)},
                          {"saves_bytes", byteCount(step.savesBytes)},
                          {"peak_bytes_after", byteCount(step.peakBytesAfter)},
                          {"fits_after", step.fitsAfter},
@@ -342,7 +279,7 @@ Json result(const FileReport& file, const Diagnostic& d, const Json& location, i
   Json loc = {{"physicalLocation", std::move(physical)}};
   if (!d.path.empty()) {
     // A key path names a property of the config's mapping (SARIF §3.33.7's kind for JSON-like data).
-    loc["logicalLocations"] = Json::array({{{"fullyQualifiedName", d.path}, {"kind", "property"}}});
+    loc["logicalLocations"] = Json::array({{{"fullyQualifiedName", d.path.toString()}, {"kind", "property"}}});
   }
   Json r;
   r["ruleId"] = toString(d.code);
@@ -351,9 +288,7 @@ Json result(const FileReport& file, const Diagnostic& d, const Json& location, i
   r["message"] = {{"text", d.message}};
   r["locations"] = Json::array({std::move(loc)});
   r["partialFingerprints"] = {{"primaryLocationLineHash", fingerprints.next(location["uri"].get<std::string>(), d)}};
-  std::optional<TextFix> fix = planFix(file, d);
-  if (!fix) fix = valueFix(file, d);
-  if (fix) r["fixes"] = Json::array({fixJson(*fix, location)});
+  if (auto fix = sarifFix(file, d)) r["fixes"] = Json::array({fixJson(*fix, location)});
   return r;
 }
 
@@ -378,7 +313,7 @@ std::string formatSarif(const Report& report) {
       Json artifact = {{"location", location}, {"roles", Json::array({"analysisTarget"})}};
       if (file.source) artifact["length"] = file.source->size();
       if (const char* type = mimeType(file)) artifact["mimeType"] = type;
-      artifact["properties"] = {{"kind", file.kind}, {"unreadable", file.unreadable}};
+      artifact["properties"] = {{"kind", toString(file.kind)}, {"unreadable", file.unreadable}};
       artifacts.push_back(std::move(artifact));
     }
     location["index"] = it->second;

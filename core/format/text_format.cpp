@@ -124,7 +124,7 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
     out += "  room to add back, one at a time, once a run is stable:\n";
     for (const auto& step : file.plan) {
       const double cost = -step.savesBytes;
-      out += "    " + step.path + ": " + step.fromJson + " → " + step.toJson + "   " +
+      out += "    " + step.fix.path.toString() + ": " + step.fix.fromJson + " → " + step.fix.toJson + "   " +
              (cost < knowledge().advice.negligibleBytes
                   ? "the peak stays " + formatGiB(step.peakBytesAfter) + " (another phase sets it)"
                   : "costs " + formatGiB(cost) + ", peak " + formatGiB(step.peakBytesAfter)) +
@@ -132,11 +132,11 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
     }
     return;
   }
-  out += file.kind == "webui-args" ? "  fixes, cheapest first (needed steps marked *):\n"
+  out += file.kind == InputKind::WebUiArgs ? "  fixes, cheapest first (needed steps marked *):\n"
                                    : "  rollback plan, in order (needed steps marked *):\n";
   for (const auto& step : file.plan) {
-    out += "  " + std::string(step.needed ? "*" : " ") + std::to_string(step.rank) + ". " + step.path + ": " + step.fromJson +
-           " → " + step.toJson + "   saves " + formatGiB(step.savesBytes) + ", peak after " + formatGiB(step.peakBytesAfter) +
+    out += "  " + std::string(step.needed ? "*" : " ") + std::to_string(step.rank) + ". " + step.fix.path.toString() + ": " + step.fix.fromJson +
+           " → " + step.fix.toJson + "   saves " + formatGiB(step.savesBytes) + ", peak after " + formatGiB(step.peakBytesAfter) +
            (step.fitsAfter ? " (fits)" : "") + "\n      " + std::string(c.dim) + step.why + std::string(c.reset) + "\n";
   }
 }

@@ -50,7 +50,7 @@ void parseCodes(std::string_view list, Suppression& out) {
 }
 
 Diagnostic finding(RuleId code, const Suppression& s, std::string message) {
-  return Diagnostic{code, knowledge().catalog.rule(code).severity, std::move(message), "", s.comment, std::nullopt};
+  return Diagnostic{code, knowledge().catalog.rule(code).severity, std::move(message), {}, s.comment, std::nullopt};
 }
 
 std::string joined(const std::vector<std::string>& items) {

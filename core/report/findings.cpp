@@ -7,7 +7,7 @@
 
 namespace oomlint {
 
-void Findings::report(RuleId code, Range range, std::string path, std::string message,
+void Findings::report(RuleId code, Range range, KeyPath path, std::string message,
                       std::optional<Severity> severity, std::optional<Fix> fix) {
   Diagnostic d;
   d.code = code;

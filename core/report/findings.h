@@ -12,7 +12,7 @@ namespace oomlint {
 
 class Findings {
  public:
-  void report(RuleId code, Range range, std::string path, std::string message,
+  void report(RuleId code, Range range, KeyPath path, std::string message,
               std::optional<Severity> severity = std::nullopt, std::optional<Fix> fix = std::nullopt);
   std::vector<Diagnostic>& all() { return diagnostics_; }
 

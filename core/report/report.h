@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/ids.h"
 #include "base/knowledge/severity.h"
 #include "base/rule_ids.h"
 #include "base/text/source_text.h"
@@ -15,25 +16,18 @@
 
 namespace oomlint {
 
-// A one-value change that resolves a diagnostic; `from`/`to` are JSON texts ("4", "\"adamw8bit\"").
-struct Fix {
-  std::string path;
-  std::string fromJson;
-  std::string toJson;
-};
-
 struct Diagnostic {
   RuleId code;
   Severity severity = Severity::Warning;
   std::string message;
-  std::string path;  // config.process[0].train.batch_size; empty for whole-file problems
+  KeyPath path;  // config.process[0].train.batch_size; empty for whole-file problems
   Range range;
-  std::optional<Fix> fix;
+  std::optional<Fix> fix;  // a one-value change that resolves it
 };
 
 struct FileReport {
   std::string path;
-  std::string kind;  // "ai-toolkit-job", "log" or "webui-args" (DESIGN.md)
+  InputKind kind = InputKind::AiToolkitJob;
   bool unreadable = false;  // not parsable: nothing beyond the read problems was checked
   std::vector<Diagnostic> diagnostics;
   std::optional<Estimate> estimate;  // for the first trainer process whose model is known

@@ -168,7 +168,7 @@ int runFix(const FixCommand& fix) {
               << (result.before.estimate ? "the job is estimated to fit" : "no estimate for this config") << "\n";
   }
   for (const auto& step : result.applied) {
-    std::cerr << "oomlint: set " << step.path << ": " << step.fromJson << " → " << step.toJson << " (saves "
+    std::cerr << "oomlint: set " << step.fix.path.toString() << ": " << step.fix.fromJson << " → " << step.fix.toJson << " (saves "
               << formatGiB(step.savesBytes) << ")\n";
   }
   for (const auto& skipped : result.skipped) std::cerr << "oomlint: not applied: " << skipped << "\n";

@@ -55,9 +55,13 @@ inline void checkReport(const Report& report) {
       require(static_cast<std::size_t>(d.code) < kRuleCount, "a diagnostic's code is not in the catalog");
       require(!d.message.empty(), "a diagnostic has no message");
       if (file.source) checkRange(d.range, size);
+      if (d.fix && file.source) {
+        for (const Edit& edit : d.fix->edits) checkRange(edit.range, size);
+      }
     }
     for (const PlanStep& step : file.plan) {
-      if (step.edit && file.source) checkRange(step.edit->range, size);
+      if (!file.source) continue;
+      for (const Edit& edit : step.fix.edits) checkRange(edit.range, size);
     }
   }
 }

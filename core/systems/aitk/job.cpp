@@ -9,11 +9,11 @@ namespace oomlint {
 
 namespace {
 
-Section sectionOf(const Node* parentMap, std::string_view key, const std::string& basePath) {
+Section sectionOf(const Node* parentMap, std::string_view key, const KeyPath& basePath) {
   const MapEntry* entry = parentMap ? parentMap->findEntry(key) : nullptr;
   const SectionSpec* spec = knowledge().schema.section(key);
-  if (entry == nullptr) return Section(nullptr, nullptr, spec, basePath + "." + std::string(key));
-  return Section(entry->value, entry->key, spec, basePath + "." + std::string(key));
+  if (entry == nullptr) return Section(nullptr, nullptr, spec, basePath.key(key));
+  return Section(entry->value, entry->key, spec, basePath.key(key));
 }
 
 }  // namespace
@@ -83,8 +83,8 @@ JobModel buildJobModel(const Node* root) {
     job.jobRange = e->value->range;
   }
   const MapEntry* configEntry = root->findEntry("config");
-  job.config = configEntry ? Section(configEntry->value, configEntry->key, k.schema.section("config"), "config")
-                           : Section(nullptr, nullptr, k.schema.section("config"), "config");
+  job.config = configEntry ? Section(configEntry->value, configEntry->key, k.schema.section("config"), KeyPath::of({"config"}))
+                           : Section(nullptr, nullptr, k.schema.section("config"), KeyPath::of({"config"}));
   const Node* processes = job.config.written("process");
   if (processes == nullptr || !processes->isSequence()) return job;
   const auto& items = processes->resolved()->items;
@@ -95,7 +95,7 @@ JobModel buildJobModel(const Node* root) {
     if (typeEntry == nullptr || !typeEntry->value->isScalar()) continue;
     TrainerProcess p;
     p.index = i;
-    p.path = "config.process[" + std::to_string(i) + "]";
+    p.path = KeyPath::of({"config", "process"}).item(i);
     p.node = node;
     p.type = typeEntry->value->resolved()->text;
     p.typeRange = typeEntry->value->range;
@@ -109,7 +109,7 @@ JobModel buildJobModel(const Node* root) {
       const auto& list = datasets->resolved()->items;
       for (std::size_t d = 0; d < list.size(); ++d) {
         p.datasets.emplace_back(list[d], nullptr, k.schema.section("dataset"),
-                                p.path + ".datasets[" + std::to_string(d) + "]");
+                                p.path.key("datasets").item(d));
       }
     }
     p.archWritten = p.model.string("arch");
@@ -129,42 +129,5 @@ JobModel buildJobModel(const Node* root) {
   return job;
 }
 
-namespace {
-struct PathWalk {
-  const Node* value = nullptr;  // the value at the full path, if every segment exists
-  Range range;                  // its range, or the deepest existing key's
-};
-
-PathWalk walkPath(const Node* root, std::string_view path) {
-  PathWalk walk;
-  const Node* node = root;
-  if (root) walk.range = Range{root->range.start, root->range.start};
-  while (!path.empty() && node != nullptr) {
-    const std::size_t dot = path.find('.');
-    std::string_view segment = path.substr(0, dot);
-    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
-    std::optional<std::size_t> index;
-    if (const std::size_t bracket = segment.find('['); bracket != std::string_view::npos) {
-      index = static_cast<std::size_t>(std::strtoul(std::string(segment.substr(bracket + 1)).c_str(), nullptr, 10));
-      segment = segment.substr(0, bracket);
-    }
-    const MapEntry* entry = node->findEntry(segment);
-    if (entry == nullptr) return walk;
-    walk.range = path.empty() && !index ? entry->value->range : entry->key->range;
-    node = entry->value->resolved();
-    if (index) {
-      if (!node->isSequence() || *index >= node->items.size()) return walk;
-      walk.range = node->items[*index]->range;
-      node = node->items[*index]->resolved();
-    }
-    if (path.empty()) walk.value = node;
-  }
-  return walk;
-}
-}  // namespace
-
-Range rangeOfPath(const Node* root, std::string_view path) { return walkPath(root, path).range; }
-
-const Node* valueAtPath(const Node* root, std::string_view path) { return walkPath(root, path).value; }
 
 }  // namespace oomlint

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/document/key_path.h"
 #include "base/document/node.h"
 #include "base/knowledge/architectures.h"
 #include "base/knowledge/schema.h"
@@ -17,12 +18,12 @@ namespace oomlint {
 class Section {
  public:
   Section() = default;
-  Section(const Node* map, const Node* key, const SectionSpec* spec, std::string path)
+  Section(const Node* map, const Node* key, const SectionSpec* spec, KeyPath path)
       : map_(map ? map->resolved() : nullptr), key_(key), spec_(spec), path_(std::move(path)) {}
 
   bool present() const { return map_ != nullptr && map_->kind == NodeKind::Mapping; }
-  const std::string& path() const { return path_; }
-  std::string pathOf(std::string_view key) const { return path_ + "." + std::string(key); }
+  const KeyPath& path() const { return path_; }
+  KeyPath pathOf(std::string_view key) const { return path_.key(key); }
 
   // The written value (aliases resolved), or nullptr when the key is absent.
   const Node* written(std::string_view key) const;
@@ -45,12 +46,12 @@ class Section {
   const Node* map_ = nullptr;
   const Node* key_ = nullptr;  // the key that names this section (`train:`), or the list item
   const SectionSpec* spec_ = nullptr;
-  std::string path_;
+  KeyPath path_;
 };
 
 struct TrainerProcess {
   std::size_t index = 0;
-  std::string path;        // config.process[0]
+  KeyPath path;            // config.process[0]
   const Node* node = nullptr;
   std::string type;        // sd_trainer, diffusion_trainer, …
   Range typeRange;
@@ -72,11 +73,5 @@ struct JobModel {
 bool isTrainerProcessType(std::string_view type);
 
 JobModel buildJobModel(const Node* root);
-
-// Where a key path ("config.process[0].datasets[1].resolution") is written: its value's range, or,
-// when the key is absent, the key of the nearest section that is.
-Range rangeOfPath(const Node* root, std::string_view path);
-// The value written at a key path, or nullptr.
-const Node* valueAtPath(const Node* root, std::string_view path);
 
 }  // namespace oomlint

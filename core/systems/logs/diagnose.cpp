@@ -116,14 +116,14 @@ std::string firstChangeFor(const std::string& phase, std::optional<long> step, i
 void diagnoseLog(const LogAnalysis& log, const TrainerProcess* config, Findings& findings) {
   if (log.offloaded) {
     const std::string size = log.offloadedBytes > 0 ? gib(log.offloadedBytes) + " of weights" : "part of the weights";
-    findings.report(RuleId::OL708, lineRange(log.offloadLine, log.offloadText), "",
+    findings.report(RuleId::OL708, lineRange(log.offloadLine, log.offloadText), {},
                     std::string(log.tool == "forge" ? "Forge" : "ComfyUI") + " kept " + size +
                         " in system RAM and streamed them (partial loading): slow, not by itself an out-of-memory error");
   }
   const Range at = lineRange(log.oomLine, log.oomText);
   if (!log.oom) {
     if (!log.failure.empty()) {
-      findings.report(RuleId::OL604, lineRange(log.failureLine, log.failure), "",
+      findings.report(RuleId::OL604, lineRange(log.failureLine, log.failure), {},
                       "the run failed with `" + log.failure.substr(0, 160) +
                           "`, not for lack of memory: memory settings will not fix it");
     }
@@ -131,7 +131,7 @@ void diagnoseLog(const LogAnalysis& log, const TrainerProcess* config, Findings&
   }
   const OomNumbers& n = log.numbers;
   if (log.kind == OomKind::HostRam) {
-    findings.report(RuleId::OL603, at, "",
+    findings.report(RuleId::OL603, at, {},
                     "the run ran out of system RAM in " + log.phase +
                         ", not GPU memory: lower model.layer_offloading percents or low_vram parking (they keep weights in "
                         "RAM), add RAM or swap, or use a machine with more memory");
@@ -146,25 +146,25 @@ void diagnoseLog(const LogAnalysis& log, const TrainerProcess* config, Findings&
   std::string advice = webUiFirstChange(log);
   if (advice.empty()) advice = firstChangeFor(log.phase, log.step, log.skippedBatches);
   if (config != nullptr && (log.phase == "baseline_sample" || log.phase == "sample")) {
-    advice += " (" + config->sample.pathOf("width") + ", " + config->train.pathOf("disable_sampling") + ")";
+    advice += " (" + config->sample.pathOf("width").toString() + ", " + config->train.pathOf("disable_sampling").toString() + ")";
   }
   std::string kind = describeKind(log.kind);
   if (log.kind == OomKind::CudaError && log.tool.empty()) kind += ", fatal even inside AI Toolkit's training step";
-  findings.report(RuleId::OL601, at, "", "out of memory " + where + ": " + kind + figures + "; " + advice);
+  findings.report(RuleId::OL601, at, {}, "out of memory " + where + ": " + kind + figures + "; " + advice);
   if (log.gpuStateSuspect) {
-    findings.report(RuleId::OL602, at, "",
+    findings.report(RuleId::OL602, at, {},
                     log.gpuStateReason + ": the GPU or worker state, not the config, is the likely cause; run on a fresh "
                                          "worker and do not retry the same job here");
   }
   if (n.reservedUnallocated && n.triedToAllocate && *n.reservedUnallocated >= (1ll << 30) &&
       *n.reservedUnallocated >= *n.triedToAllocate) {
-    findings.report(RuleId::OL605, at, "",
+    findings.report(RuleId::OL605, at, {},
                     gib(*n.reservedUnallocated) + " was reserved by PyTorch but unallocated, more than the " +
                         gib(*n.triedToAllocate) + " it needed: set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
                         "(Linux; max_split_size_mb on Windows) before changing the config");
   }
   if (log.skippedBatches > 0 && log.continuedAfterOom) {
-    findings.report(RuleId::OL606, at, "",
+    findings.report(RuleId::OL606, at, {},
                     "AI Toolkit skipped " + std::to_string(log.skippedBatches) +
                         " batch(es) after an OOM and went on: the config is borderline; drop the largest resolution bucket "
                         "(or frames) so the largest batches fit");

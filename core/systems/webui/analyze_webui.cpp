@@ -17,15 +17,15 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
   const PlanStep* first = firstNeededStep(plan);
   const InfoField* size = findInfo(in, "Size");
   // Without an edit of its own a step points at the launch line, else the profile, else the size.
-  const Range at = first && first->edit ? first->edit->range
+  const Range at = first && !first->fix.edits.empty() ? first->fix.edits.front().range
                    : !in.flags.empty()  ? in.flags.front().range
                    : in.generation      ? in.generation->range
                    : size               ? size->range
                                         : Range{};
-  const auto stepRange = [at](const PlanStep& step) { return step.edit ? step.edit->range : at; };
+  const auto stepRange = [at](const PlanStep& step) { return step.fix.edits.empty() ? at : step.fix.edits.front().range; };
   const std::string sizeText = std::to_string(s.width) + "×" + std::to_string(s.height);
   reportVerdict(g.estimate, plan,
-                VerdictAnchors{at, "", stepRange, stepRange,
+                VerdictAnchors{at, {}, stepRange, stepRange,
                                "(" + std::string(displayName(s.tool)) + ", " + s.arch->label + " " + sizeText + ")",
                                g.attentionTooLarge ? "split attention needs more than 64 slices at " + sizeText +
                                                          " (\"Not enough memory, use lower resolution\"); "
@@ -35,14 +35,14 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
   const Node* tool = in.generation ? in.generation->find("tool") : nullptr;
   const Range where = !in.flags.empty() ? in.flags.front().range : tool ? tool->range : at;
   if (g.streamedBytes > knowledge().advice.negligibleBytes) {
-    findings.report(RuleId::OL708, where, "",
+    findings.report(RuleId::OL708, where, {},
                     std::string(displayName(s.tool)) + " keeps " + formatGiB(g.streamedBytes) +
                         " of weights in system RAM and streams them every step (partial loading): it fits, slowly; on "
                         "Windows keep \"CUDA - Sysmem Fallback Policy\" at Prefer No Sysmem Fallback to get an error rather "
                         "than a 10× slowdown");
   }
   if (g.decodeFallsBackToTiled) {
-    findings.report(RuleId::OL708, where, "",
+    findings.report(RuleId::OL708, where, {},
                     "the full VAE decode does not fit: " + std::string(displayName(s.tool)) +
                         " retries it in tiles (\"Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding\")");
   }
@@ -53,7 +53,7 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
       }
       return at;
     }();
-    findings.report(RuleId::OL708, flagAt, "args", "--lowvram copies every UNet block to the GPU at every step (A1111 wiki: 5.4 → 1.0 it/s); "
+    findings.report(RuleId::OL708, flagAt, KeyPath::of({"args"}), "--lowvram copies every UNet block to the GPU at every step (A1111 wiki: 5.4 → 1.0 it/s); "
                                              "check whether --medvram fits first");
   }
 }
@@ -63,12 +63,12 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
 FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu, bool gpuGiven, bool suppressionsAllowed) {
   FileReport file;
   file.path = input.path;
-  file.kind = "webui-args";
+  file.kind = InputKind::WebUiArgs;
   WebUiInput in = readWebUiInput(input.text);
   file.source = in.source;
   Findings findings;
   if (in.profile) {
-    for (const auto& problem : in.profile->problems()) findings.report(problem.code, problem.range, "", problem.message);
+    for (const auto& problem : in.profile->problems()) findings.report(problem.code, problem.range, {}, problem.message);
     if (in.profile->fatal()) file.unreadable = true;
   }
   if (!file.unreadable) {
@@ -79,7 +79,7 @@ FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu,
       if (gpuGiven) reportEstimate(in, *setup, g, file.plan, findings);
       file.estimate = std::move(g.estimate);
       if (setup->familyAssumed && gpuGiven) {
-        findings.report(RuleId::OL706, in.flags.empty() ? Range{} : in.flags.front().range, "generation.model",
+        findings.report(RuleId::OL706, in.flags.empty() ? Range{} : in.flags.front().range, KeyPath::of({"generation", "model"}),
                         "no model named: estimated for A1111's default, SD1.5 at " + std::to_string(setup->width) + "×" +
                             std::to_string(setup->height) + " (a generation profile or the image's parameters say more)",
                         Severity::Info);

@@ -22,7 +22,7 @@ class Builder {
       : in_(input), findings_(findings), w_(knowledge().webui) {}
 
   std::optional<GenerationSetup> build() {
-    for (const auto& problem : in_.problems) findings_.report(RuleId::OL706, problem.range, "generation", problem.message);
+    for (const auto& problem : in_.problems) findings_.report(RuleId::OL706, problem.range, KeyPath::of({"generation"}), problem.message);
     if (in_.generation) checkProfileKeys();
     resolveTool();
     resolveFamily();
@@ -40,7 +40,7 @@ class Builder {
  private:
   const Node* profile(std::string_view key) const { return in_.generation ? in_.generation->find(key) : nullptr; }
 
-  void settingProblem(const Node* at, std::string path, std::string message) {
+  void settingProblem(const Node* at, KeyPath path, std::string message) {
     findings_.report(RuleId::OL706, at ? at->range : Range{}, std::move(path), std::move(message));
   }
 
@@ -51,7 +51,7 @@ class Builder {
       if (std::find(known.begin(), known.end(), key) != known.end()) continue;
       std::string message = "unknown generation setting `" + key + "`";
       if (auto near = closestMatch(key, known)) message += "; did you mean `" + *near + "`?";
-      findings_.report(RuleId::OL706, entry.key->range, "generation." + key, message);
+      findings_.report(RuleId::OL706, entry.key->range, KeyPath::of({"generation"}).key(key), message);
     }
   }
 
@@ -60,7 +60,7 @@ class Builder {
       if (tool->isScalar() && parseWebUiTool(tool->resolved()->text, s_.tool)) {
         return;
       }
-      settingProblem(tool, "generation.tool", "unknown tool `" + (tool->isScalar() ? tool->resolved()->text : std::string("…")) +
+      settingProblem(tool, KeyPath::of({"generation", "tool"}), "unknown tool `" + (tool->isScalar() ? tool->resolved()->text : std::string("…")) +
                                                   "`: one of a1111, forge, comfyui");
     }
     if (in_.commandTool) {
@@ -92,7 +92,7 @@ class Builder {
         std::string message = "unknown model family `" + name + "`: one of";
         for (const auto& id : ids) message += " " + id;
         if (auto near = closestMatch(lowercase(name), ids)) message += "; did you mean `" + *near + "`?";
-        settingProblem(at, "generation.model", message);
+        settingProblem(at, KeyPath::of({"generation", "model"}), message);
         return;
       }
     } else if (const InfoField* model = findInfo(in_, "Model")) {
@@ -109,16 +109,16 @@ class Builder {
     }
     if (s_.family && !s_.family->runsIn(s_.tool)) {
       findings_.report(RuleId::OL707, at ? at->range : (findInfo(in_, "Model") ? findInfo(in_, "Model")->range : Range{}),
-                       "generation.model",
+                       KeyPath::of({"generation", "model"}),
                        std::string(displayName(s_.tool)) + " does not run " + s_.arch->label + " models (" +
                            "Forge and ComfyUI do)");
     }
   }
 
-  long positiveInt(const Node* node, std::string path, long low, long high) {
+  long positiveInt(const Node* node, KeyPath path, long low, long high) {
     if (node == nullptr) return 0;
     if (!node->isNumber() || node->number() != std::floor(node->number()) || node->number() < low || node->number() > high) {
-      std::string message = "`" + path.substr(path.rfind('.') + 1) + "` is a whole number from " + std::to_string(low) +
+      std::string message = "`" + std::string(path.lastKey()) + "` is a whole number from " + std::to_string(low) +
                             " to " + std::to_string(high);
       settingProblem(node, std::move(path), std::move(message));
       return 0;
@@ -136,10 +136,10 @@ class Builder {
         s_.height = h;
       }
     }
-    if (long w = positiveInt(profile("width"), "generation.width", 64, 16384)) s_.width = w;
-    if (long h = positiveInt(profile("height"), "generation.height", 64, 16384)) s_.height = h;
-    if (long b = positiveInt(profile("batch_size"), "generation.batch_size", 1, 256)) s_.batchSize = static_cast<int>(b);
-    positiveInt(profile("batch_count"), "generation.batch_count", 1, 100000);  // runs one batch at a time: no memory
+    if (long w = positiveInt(profile("width"), KeyPath::of({"generation", "width"}), 64, 16384)) s_.width = w;
+    if (long h = positiveInt(profile("height"), KeyPath::of({"generation", "height"}), 64, 16384)) s_.height = h;
+    if (long b = positiveInt(profile("batch_size"), KeyPath::of({"generation", "batch_size"}), 1, 256)) s_.batchSize = static_cast<int>(b);
+    positiveInt(profile("batch_count"), KeyPath::of({"generation", "batch_count"}), 1, 100000);  // runs one batch at a time: no memory
   }
 
   void readHires() {
@@ -152,10 +152,10 @@ class Builder {
     }
     if (const InfoField* upscaler = findInfo(in_, "Hires upscaler")) s_.hiresLatent = lowercase(upscaler->value).starts_with("latent");
     if (const Node* hires = profile("hires")) {
-      if (!hires->isMapping()) return settingProblem(hires, "generation.hires", "`hires` is a mapping: {scale: 2, upscaler: latent}");
+      if (!hires->isMapping()) return settingProblem(hires, KeyPath::of({"generation", "hires"}), "`hires` is a mapping: {scale: 2, upscaler: latent}");
       if (const Node* scale = hires->find("scale")) {
         if (scale->isNumber() && scale->number() >= 1 && scale->number() <= 8) s_.hiresScale = scale->number();
-        else settingProblem(scale, "generation.hires.scale", "`hires.scale` is the upscale factor, from 1 to 8");
+        else settingProblem(scale, KeyPath::of({"generation", "hires", "scale"}), "`hires.scale` is the upscale factor, from 1 to 8");
       }
       if (const Node* upscaler = hires->find("upscaler"); upscaler && upscaler->isScalar()) {
         s_.hiresLatent = lowercase(upscaler->resolved()->text).starts_with("latent");
@@ -194,12 +194,12 @@ class Builder {
     const Node* list = profile("controlnet");
     if (list == nullptr) return;
     if (!list->isSequence()) {
-      return settingProblem(list, "generation.controlnet", "`controlnet` is a list of units: [{model: control_v11p_sd15_canny, low_vram: false}]");
+      return settingProblem(list, KeyPath::of({"generation", "controlnet"}), "`controlnet` is a list of units: [{model: control_v11p_sd15_canny, low_vram: false}]");
     }
     s_.controlnets.clear();  // the profile describes the units it wants
     int index = 0;
     for (const Node* unit : list->resolved()->items) {
-      const std::string path = "generation.controlnet[" + std::to_string(index++) + "]";
+      const KeyPath path = KeyPath::of({"generation", "controlnet"}).item(static_cast<std::size_t>(index++));
       if (unit->isScalar()) {
         addUnit(unit->resolved()->text, false, "");
         continue;
@@ -219,19 +219,19 @@ class Builder {
   void readVae() {
     const Node* vae = profile("vae");
     if (vae == nullptr) return;
-    if (!vae->isMapping()) return settingProblem(vae, "generation.vae", "`vae` is a mapping: {precision: fp16, decode: full, fp16_fix: false}");
+    if (!vae->isMapping()) return settingProblem(vae, KeyPath::of({"generation", "vae"}), "`vae` is a mapping: {precision: fp16, decode: full, fp16_fix: false}");
     if (const Node* p = vae->find("precision"); p && p->isScalar()) {
       const std::string v = lowercase(p->resolved()->text);
       if (v == "fp32" || v == "float32") s_.fp32Vae = true;
       else if (v != "fp16" && v != "bf16" && v != "float16" && v != "bfloat16")
-        settingProblem(p, "generation.vae.precision", "`vae.precision` is fp16, bf16 or fp32");
+        settingProblem(p, KeyPath::of({"generation", "vae", "precision"}), "`vae.precision` is fp16, bf16 or fp32");
     }
     if (const Node* d = vae->find("decode"); d && d->isScalar()) {
       const std::string v = lowercase(d->resolved()->text);
       if (v == "tiled") s_.vaeDecode = VaeDecode::Tiled;
       else if (v == "taesd") s_.vaeDecode = VaeDecode::Taesd;
       else if (v == "cpu") s_.vaeDecode = VaeDecode::Cpu;
-      else if (v != "full") settingProblem(d, "generation.vae.decode", "`vae.decode` is full, tiled, taesd or cpu");
+      else if (v != "full") settingProblem(d, KeyPath::of({"generation", "vae", "decode"}), "`vae.decode` is full, tiled, taesd or cpu");
     }
     if (const Node* fix = vae->find("fp16_fix")) s_.vaeFp16Fix = fix->truthy();
   }
@@ -240,12 +240,12 @@ class Builder {
     if (const Node* b = profile("batch_cond_uncond")) s_.batchCondUncond = b->truthy();
     if (const Node* g = profile("gpu_weights_mb")) {
       if (g->isNumber() && g->number() > 0) s_.gpuWeightsBytes = g->number() * 1024 * 1024;
-      else settingProblem(g, "generation.gpu_weights_mb", "`gpu_weights_mb` is Forge's GPU Weights slider, in MB");
+      else settingProblem(g, KeyPath::of({"generation", "gpu_weights_mb"}), "`gpu_weights_mb` is Forge's GPU Weights slider, in MB");
     }
   }
 
   void report(const LaunchFlag& f, RuleId code, std::string message) {
-    findings_.report(code, f.range, "args", std::move(message));
+    findings_.report(code, f.range, KeyPath::of({"args"}), std::move(message));
   }
 
   void applyFlag(const LaunchFlag& f) {

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <functional>
 
-#include "engine/config_edit.h"
+#include "engine/edits.h"
 #include "engine/planner.h"
 #include "report/findings.h"
 #include "base/knowledge/knowledge.h"
@@ -64,7 +64,8 @@ class Planner {
   }
 
  private:
-  std::string path(std::string key) const { return in_.generation ? "generation." + key : key; }
+  // A setting's path: under `generation` in a profile, at the top otherwise.
+  KeyPath path(const KeyPath& setting) const { return in_.generation ? KeyPath::of({"generation"}).then(setting) : setting; }
 
   // One argument of the launch line as written (a flag with the value it takes), or a new one.
   struct Token {
@@ -105,13 +106,11 @@ class Planner {
       }
     }
     if (!placed) after.push_back({add, -1});
-    Change c{path("args"), jsonString(joined(before)), jsonString(joined(after)), std::move(why), std::move(apply), {}};
+    Change c{path(KeyPath::of({"args"})), jsonString(joined(before)), jsonString(joined(after)), std::move(why), std::move(apply)};
     if (exact) {
-      c.edit = argsEdit(before, after);
+      c.fix.edits.push_back(argsEdit(before, after));
     } else if (in_.profile) {
-      if (auto e = editFor(*in_.profile, ValueChange{"generation.args", c.toJson})) {
-        c.edit = PlanStep::Edit{in_.source->rangeOf(e->begin, e->end), e->text};
-      }
+      placeFix(*in_.profile, c.fix);
     }
     changes_.push_back(std::move(c));
   }
@@ -124,7 +123,7 @@ class Planner {
 
   // The smallest edit of the launch line that turns `before` into `after`: the tokens between the common
   // prefix and suffix are rewritten; everything else (quotes, other words, line ends) stays.
-  PlanStep::Edit argsEdit(const std::vector<Token>& before, const std::vector<Token>& after) const {
+  Edit argsEdit(const std::vector<Token>& before, const std::vector<Token>& after) const {
     const SourceText& src = *in_.source;
     auto same = [](const Token& a, const Token& b) { return a.original >= 0 && a.original == b.original; };
     std::size_t k = 0;
@@ -151,14 +150,10 @@ class Planner {
   }
 
   // A setting of the generation profile (it has no launch-flag spelling).
-  void settingChange(std::string key, std::string from, std::string to, std::string why,
+  void settingChange(const KeyPath& setting, std::string from, std::string to, std::string why,
                      std::function<void(GenerationSetup&)> apply) {
-    Change c{path(key), std::move(from), std::move(to), std::move(why), std::move(apply), {}};
-    if (in_.profile) {
-      if (auto e = editFor(*in_.profile, ValueChange{c.path, c.toJson})) {
-        c.edit = PlanStep::Edit{in_.source->rangeOf(e->begin, e->end), e->text};
-      }
-    }
+    Change c{path(setting), std::move(from), std::move(to), std::move(why), std::move(apply)};
+    if (in_.profile) placeFix(*in_.profile, c.fix);
     changes_.push_back(std::move(c));
   }
 
@@ -193,7 +188,7 @@ class Planner {
                    [](GenerationSetup& g) { g.fp32Weights = false; });
       }
       if (s_.fp32Vae && s_.family->vaeFp16Overflows && !s_.vaeFp16Fix) {
-        settingChange("vae.fp16_fix", "false", "true",
+        settingChange(KeyPath::of({"vae", "fp16_fix"}), "false", "true",
                       "use the fp16-fix SDXL VAE (madebyollin/sdxl-vae-fp16-fix) and drop --no-half-vae: it decodes in fp16 "
                       "without NaNs, half the decode memory",
                       [](GenerationSetup& g) {
@@ -207,14 +202,14 @@ class Planner {
                    [](GenerationSetup& g) { g.offload = Offload::Medvram; });
       }
       if (s_.batchCondUncond && s_.arch->denoiser.cfgInSampling) {
-        settingChange("batch_cond_uncond", "true", "false",
+        settingChange(KeyPath::of({"batch_cond_uncond"}), "true", "false",
                       "Settings › Optimizations › Batch cond/uncond off: the conditional and unconditional passes run one "
                       "after the other (A1111 1.6 turned batching on by default)",
                       [](GenerationSetup& g) { g.batchCondUncond = false; });
       }
     }
     if (s_.vaeDecode == VaeDecode::Full) {
-      settingChange("vae.decode", "\"full\"", "\"tiled\"",
+      settingChange(KeyPath::of({"vae", "decode"}), "\"full\"", "\"tiled\"",
                     std::string("decode in tiles") +
                         (s_.tool == WebUiTool::A1111 ? " (the Tiled VAE extension, or TAESD for previews)"
                                                      : " (the VAE Decode (Tiled) node / Never OOM › Enabled for VAE)") +
@@ -224,19 +219,19 @@ class Planner {
     if (s_.hiresScale > 1.5) {
       char scale[32];
       std::snprintf(scale, sizeof scale, "%g", s_.hiresScale);
-      settingChange("hires.scale", scale, "1.5",
+      settingChange(KeyPath::of({"hires", "scale"}), scale, "1.5",
                     "a smaller hires upscale: the second pass and its decode grow with the upscaled area",
                     [](GenerationSetup& g) { g.hiresScale = 1.5; });
     }
     if (s_.batchSize > 1) {
-      settingChange("batch_size", std::to_string(s_.batchSize), "1",
+      settingChange(KeyPath::of({"batch_size"}), std::to_string(s_.batchSize), "1",
                     "one image per batch (raise batch count instead: the same images, one at a time)",
                     [](GenerationSetup& g) { g.batchSize = 1; });
     }
     if (s_.tool == WebUiTool::A1111) {
       for (std::size_t i = 0; i < s_.controlnets.size(); ++i) {
         if (s_.controlnets[i].lowVram) continue;
-        settingChange("controlnet[" + std::to_string(i) + "].low_vram", "false", "true",
+        settingChange(KeyPath::of({"controlnet"}).item(i).key("low_vram"), "false", "true",
                       "ControlNet Low VRAM (any unit turns it on for all): the ControlNet visits the GPU only for its "
                       "forward; with --lowvram it alternates with the UNet blocks",
                       [](GenerationSetup& g) {

@@ -8,7 +8,7 @@ namespace oomlint {
 
 namespace {
 
-void checkFrameCount(const TrainerProcess& p, const Node* value, const std::string& path, Findings& findings) {
+void checkFrameCount(const TrainerProcess& p, const Node* value, const KeyPath& path, Findings& findings) {
   if (value == nullptr || !value->isNumber()) return;
   const double frames = value->number();
   if (frames <= 1 || frames != std::floor(frames)) return;
@@ -41,8 +41,7 @@ void checkFrames(const TrainerProcess& p, Findings& findings) {
     for (std::size_t i = 0; i < items.size(); ++i) {
       const Node* item = items[i]->resolved();
       if (item->isMapping()) {
-        checkFrameCount(p, item->find("num_frames"), p.sample.pathOf("samples") + "[" + std::to_string(i) + "].num_frames",
-                        findings);
+        checkFrameCount(p, item->find("num_frames"), p.sample.pathOf("samples").item(i).key("num_frames"), findings);
       }
     }
   }

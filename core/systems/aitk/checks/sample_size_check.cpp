@@ -8,7 +8,7 @@ namespace oomlint {
 
 namespace {
 
-void checkSize(const TrainerProcess& p, const Node* value, const std::string& path, Findings& findings) {
+void checkSize(const TrainerProcess& p, const Node* value, const KeyPath& path, Findings& findings) {
   if (value == nullptr || !value->isNumber()) return;
   const double size = value->number();
   const long step = p.arch->bucketDivisibility;
@@ -35,7 +35,7 @@ void checkSampleSizes(const TrainerProcess& p, Findings& findings) {
       const Node* item = items[i]->resolved();
       if (!item->isMapping()) continue;
       for (std::string_view key : {"width", "height"}) {
-        checkSize(p, item->find(key), p.sample.pathOf("samples") + "[" + std::to_string(i) + "]." + std::string(key), findings);
+        checkSize(p, item->find(key), p.sample.pathOf("samples").item(i).key(key), findings);
       }
     }
   }

@@ -18,7 +18,9 @@ constexpr std::string_view kTrainerSections[] = {"model", "train", "sample", "ne
 std::string quote(std::string_view s) { return "`" + std::string(s) + "`"; }
 
 // How a key is named in messages: its last two path segments ("network.type", "datasets[0].type").
-std::string shortPath(std::string_view path) {
+std::string shortPath(const KeyPath& keyPath) {
+  const std::string printed = keyPath.toString();
+  const std::string_view path = printed;
   const auto last = path.rfind('.');
   if (last == std::string_view::npos || last == 0) return std::string(path);
   const auto previous = path.rfind('.', last - 1);
@@ -56,15 +58,15 @@ class SchemaWalker {
       const std::string& type = job->value->resolved()->text;
       trainingJob_ = type == "extension" || type == "train";
       if (!trainingJob_ && k_.schema.valueSet("job_type") && k_.schema.valueSet("job_type")->accepts(type)) {
-        findings_.report(RuleId::OL208, job->value->range, "job",
+        findings_.report(RuleId::OL208, job->value->range, KeyPath::of({"job"}),
                          "`job: " + type + "` is not a training job; oomlint checks only its top level");
       }
     }
-    walkSection(root, *rootSpec, "", start);
+    walkSection(root, *rootSpec, {}, start);
   }
 
  private:
-  void walkSection(const Node* map, const SectionSpec& spec, const std::string& path, Range anchor) {
+  void walkSection(const Node* map, const SectionSpec& spec, const KeyPath& path, Range anchor) {
     map = map->resolved();
     if (!visited_.insert({map, &spec}).second) return;  // an alias target is checked once
     if (spec.name == "process" && !isTrainer(map, path)) return;
@@ -74,7 +76,7 @@ class SchemaWalker {
         findings_.report(RuleId::OL202, entry.key->range, path, "keys must be plain names; this key is " + describeValue(key));
         continue;
       }
-      const std::string childPath = path.empty() ? key->text : path + "." + key->text;
+      const KeyPath childPath = path.key(key->text);
       if (const KeySpec* ks = spec.find(key->text)) {
         checkValue(entry, *ks, childPath);
       } else if (!spec.open) {
@@ -83,20 +85,20 @@ class SchemaWalker {
     }
     for (const auto& ks : spec.keys) {
       if (ks.required && map->findEntry(ks.name) == nullptr) {
-        findings_.report(RuleId::OL205, anchor, path.empty() ? ks.name : path + "." + ks.name,
-                         "missing required key " + quote(ks.name) + (path.empty() ? " at the top level" : " in " + quote(path)) +
+        findings_.report(RuleId::OL205, anchor, path.key(ks.name),
+                         "missing required key " + quote(ks.name) + (path.empty() ? " at the top level" : " in " + quote(path.toString())) +
                              "; AI Toolkit refuses to start without it");
       }
     }
     if (spec.name == "process" && map->findEntry("model") == nullptr) {
-      findings_.report(RuleId::OL205, anchor, path + ".model",
+      findings_.report(RuleId::OL205, anchor, path.key("model"),
                        "this trainer process has no `model` section; AI Toolkit raises \"name_or_path must be specified\"");
     }
   }
 
   // Only trainer processes of training jobs are checked past their type: other process kinds have
   // schemas of their own that oomlint does not model.
-  bool isTrainer(const Node* map, const std::string& path) {
+  bool isTrainer(const Node* map, const KeyPath& path) {
     if (!trainingJob_) return false;
     const MapEntry* type = map->findEntry("type");
     if (type == nullptr || !type->value->isScalar()) return true;  // the walk reports the missing/bad type
@@ -104,16 +106,16 @@ class SchemaWalker {
     if (isTrainerProcessType(name)) return true;
     const ValueSet* known = k_.schema.valueSet("process_type");
     if (known != nullptr && known->accepts(name)) {
-      findings_.report(RuleId::OL208, type->value->range, path + ".type",
+      findings_.report(RuleId::OL208, type->value->range, path.key("type"),
                        "process type " + quote(name) + " is not a trainer; oomlint checks only trainer processes, so its "
                        "settings are not checked");
     } else if (const KeySpec* spec = k_.schema.section("process") ? k_.schema.section("process")->find("type") : nullptr) {
-      checkScalar(type->value, *spec, path + ".type", quote("type"));
+      checkScalar(type->value, *spec, path.key("type"), quote("type"));
     }
     return false;
   }
 
-  void reportUnknown(const MapEntry& entry, const SectionSpec& spec, const std::string& path) {
+  void reportUnknown(const MapEntry& entry, const SectionSpec& spec, const KeyPath& path) {
     const std::string& name = entry.key->resolved()->text;
     std::string message = "unknown key " + quote(name) + " in " + quote(spec.name) + ": AI Toolkit ignores it silently";
     if (auto near = closestMatch(name, spec.keyNames())) {
@@ -139,7 +141,7 @@ class SchemaWalker {
     return std::nullopt;
   }
 
-  void checkValue(const MapEntry& entry, const KeySpec& ks, const std::string& path) {
+  void checkValue(const MapEntry& entry, const KeySpec& ks, const KeyPath& path) {
     if (!ks.deprecated.empty()) {
       const bool fatal = ks.deprecated.find("raises") != std::string::npos;
       findings_.report(RuleId::OL206, entry.key->range, path, quote(ks.name) + " is deprecated: " + ks.deprecated,
@@ -159,7 +161,7 @@ class SchemaWalker {
     if (value->kind == NodeKind::Scalar) checkScalar(entry.value, ks, path, what);
   }
 
-  void checkList(const MapEntry& entry, const KeySpec& ks, const std::string& path) {
+  void checkList(const MapEntry& entry, const KeySpec& ks, const KeyPath& path) {
     const auto& items = entry.value->resolved()->items;
     if (items.size() < ks.minItems) {
       findings_.report(RuleId::OL205, entry.value->range, path,
@@ -168,7 +170,7 @@ class SchemaWalker {
     }
     const SectionSpec* section = ks.itemSection.empty() ? nullptr : k_.schema.section(ks.itemSection);
     for (std::size_t i = 0; i < items.size(); ++i) {
-      const std::string itemPath = path + "[" + std::to_string(i) + "]";
+      const KeyPath itemPath = path.item(i);
       const std::string what = "each item of " + quote(shortPath(path));
       if (!checkType(items[i], section ? kMap : ks.itemTypes, ks, itemPath, what)) continue;
       const Node* item = items[i]->resolved();
@@ -182,7 +184,7 @@ class SchemaWalker {
   }
 
   // Reports OL105 / OL202 and returns false when the value should not be checked further.
-  bool checkType(const Node* written, unsigned types, const KeySpec& ks, const std::string& path, const std::string& what) {
+  bool checkType(const Node* written, unsigned types, const KeySpec& ks, const KeyPath& path, const std::string& what) {
     const Node* value = written->resolved();
     if (value->kind == NodeKind::Scalar && value->type == ScalarType::String && value->text.find("${") != std::string::npos) {
       findings_.report(RuleId::OL105, written->range, path,
@@ -228,7 +230,7 @@ class SchemaWalker {
     return end != nullptr && *end == '\0';
   }
 
-  void checkScalar(const Node* written, const KeySpec& ks, const std::string& path, const std::string& what) {
+  void checkScalar(const Node* written, const KeySpec& ks, const KeyPath& path, const std::string& what) {
     const Node* value = written->resolved();
     // A number or flag where a text key expects one of its names (`type: 5`): Python compares it with
     // the names and matches none. (The type check lets numbers stand for text: names, trigger words.)

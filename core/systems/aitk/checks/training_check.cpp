@@ -43,7 +43,7 @@ void checkTraining(const TrainerProcess& p, Findings& findings) {
   if (const Node* ema = t.written("ema_config"); ema && ema->isMapping() && ema->find("use_ema") &&
                                                  ema->find("use_ema")->truthy() && !knowledge().memory.emaResident) {
     const Node* use = ema->find("use_ema");
-    findings.report(RuleId::OL419, use->range, t.pathOf("ema_config") + ".use_ema",
+    findings.report(RuleId::OL419, use->range, t.pathOf("ema_config").key("use_ema"),
                     "AI Toolkit prints \"Using EMA\" but never builds the EMA (setup_ema() is not called, "
                     "ostris/ai-toolkit#524): the saved weights are the raw ones, and the EMA costs no memory");
   }
@@ -58,7 +58,7 @@ void checkTraining(const TrainerProcess& p, Findings& findings) {
 
 void checkJob(const JobModel& job, Findings& findings) {
   if (job.jobType == "train" && !job.config.has("training_folder")) {
-    findings.report(RuleId::OL314, job.jobRange, "config.training_folder",
+    findings.report(RuleId::OL314, job.jobRange, job.config.pathOf("training_folder"),
                     "`job: train` requires config.training_folder; AI Toolkit's TrainJob raises without it");
   }
   for (const auto& p : job.trainers) {

@@ -1,0 +1,104 @@
+#include "engine/edits.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <nlohmann/json.hpp>
+
+namespace oomlint {
+
+namespace {
+
+std::string lineEnding(const std::string& text) { return text.find("\r\n") != std::string::npos ? "\r\n" : "\n"; }
+
+// A string YAML reads back as the same string when written without quotes: a word that is not one of
+// YAML 1.1's booleans or nulls (AI Toolkit's loader is PyYAML) and cannot be a number.
+bool plainSafe(std::string_view s) {
+  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s.front()))) return false;
+  for (unsigned char c : s) {
+    if (!std::isalnum(c) && c != '_' && c != '-' && c != '.' && c != '/') return false;
+  }
+  std::string lower(s);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view special : {"true", "false", "yes", "no", "on", "off", "y", "n", "null"}) {
+    if (lower == special) return false;
+  }
+  return true;
+}
+
+// The new value's text where `old` is written: a plain YAML string keeps its style.
+std::string valueText(const Document& doc, const Node* old, const std::string& toJson) {
+  const Node* v = old->resolved();
+  const bool plainString = doc.format() == DocumentFormat::Yaml && v->kind == NodeKind::Scalar &&
+                           v->type == ScalarType::String && !v->quoted;
+  if (plainString) {
+    const auto to = nlohmann::json::parse(toJson, nullptr, false);
+    if (to.is_string() && plainSafe(to.get_ref<const std::string&>())) return to.get<std::string>();
+  }
+  return toJson;
+}
+
+// A new `key: value` entry at the end of a mapping, formatted like its siblings.
+std::optional<Edit> insertion(const Document& doc, const Node* map, const std::string& key, const std::string& json) {
+  const std::string& text = doc.source().text();
+  const bool isJson = doc.format() == DocumentFormat::Json;
+  if (map->entries.empty()) return std::nullopt;
+  const MapEntry& last = map->entries.back();
+  const MapEntry& first = map->entries.front();
+  const std::size_t end = last.value->range.end.offset;
+  if (map->flowStyle) {
+    // {a: 1} or JSON: after the last value, on its own line when the siblings are on their own lines.
+    const bool multiline = first.key->range.start.line != map->range.start.line;
+    const std::string quotedKey = isJson ? "\"" + key + "\"" : key;
+    std::string insert = ",";
+    if (multiline) {
+      const std::size_t lineStart = doc.source().lineStart(first.key->range.start.line);
+      insert += lineEnding(text) + text.substr(lineStart, first.key->range.start.offset - lineStart);
+    } else {
+      insert += " ";
+    }
+    insert += quotedKey + ": " + json;
+    return Edit{doc.source().rangeOf(end, end), insert};
+  }
+  // Block mapping: a new line after the last entry's value, indented like the first key.
+  const int indent = first.key->range.start.column - 1;
+  std::size_t at = end;
+  while (at < text.size() && text[at] != '\n' && text[at] != '\r') ++at;  // keep a trailing comment on its line
+  return Edit{doc.source().rangeOf(at, at), lineEnding(text) + std::string(static_cast<std::size_t>(indent), ' ') + key + ": " + json};
+}
+
+}  // namespace
+
+std::optional<Edit> editFor(const Document& doc, const KeyPath& path, const std::string& toJson, std::string* why) {
+  if (const Node* value = valueAtPath(doc.root(), path)) {
+    // An empty YAML value (`key:`) has a zero-width range just after its colon.
+    const bool empty = value->range.end.offset == value->range.start.offset;
+    return Edit{value->range, (empty ? " " : "") + valueText(doc, value, toJson)};
+  }
+  const std::string_view key = path.lastKey();
+  const Node* section = key.empty() ? nullptr : valueAtPath(doc.root(), path.parent());
+  auto insert = section && section->isMapping() ? insertion(doc, section->resolved(), std::string(key), toJson) : std::nullopt;
+  if (!insert && why) *why = path.toString() + ": no `" + path.parent().toString() + "` section to add it to";
+  return insert;
+}
+
+void placeFix(const Document& doc, Fix& fix) {
+  fix.edits.clear();
+  fix.unplaced.clear();
+  if (auto edit = editFor(doc, fix.path, fix.toJson, &fix.unplaced)) fix.edits.push_back(std::move(*edit));
+}
+
+std::string applyEdits(std::string text, std::vector<Edit> edits) {
+  // From the end so earlier offsets stay valid; insertions at one place go in last first, so they keep
+  // their order.
+  std::reverse(edits.begin(), edits.end());
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const Edit& a, const Edit& b) { return a.range.start.offset > b.range.start.offset; });
+  for (const auto& e : edits) {
+    const std::size_t begin = e.range.start.offset, end = e.range.end.offset;
+    if (begin <= end && end <= text.size()) text.replace(begin, end - begin, e.text);
+  }
+  return text;
+}
+
+}  // namespace oomlint
