@@ -256,23 +256,27 @@ test('sarif: a clean run, logs, stdin, several files and odd file names', { skip
   assert.equal(decodeURIComponent(new URL(uri).pathname), odd);
 });
 
-test('sarif: fixes replace exactly the flagged value, and applying them clears the finding', { skip: sharedSkip }, () => {
+test('sarif: fixes replace exactly the flagged value or add the missing key, and applying them clears the finding', { skip: sharedSkip }, () => {
   const input = path.join(tmp, 'fixable.yaml');
   fs.writeFileSync(input, fixable);
   const before = json([input]).files[0].diagnostics;
   const results = sarif([input]).log.runs[0].results;
   const fixed = results.filter((r) => r.fixes);
-  // OL207 arch, OL202 quoted number, OL203 optimizer, OL403 sampler: values written where they are flagged.
-  assert.deepEqual(fixed.map((r) => r.ruleId).sort(), ['OL202', 'OL203', 'OL207', 'OL403']);
-  // OL401's fix adds a key that is not there: no exact text to replace, so no SARIF fix.
+  // OL207 arch, OL202 quoted number, OL203 optimizer, OL403 sampler: values written where they are flagged;
+  // OL401 adds the dtype its section lacks (an insertion: nothing is deleted).
+  assert.deepEqual(fixed.map((r) => r.ruleId).sort(), ['OL202', 'OL203', 'OL207', 'OL401', 'OL403']);
   assert.ok(before.some((d) => d.code === 'OL401' && d.fix));
-  assert.equal(results.find((r) => r.ruleId === 'OL401').fixes, undefined);
   for (const r of fixed) {
     assert.equal(r.fixes.length, 1);
     const [change] = r.fixes[0].artifactChanges;
     assert.deepEqual(change.artifactLocation, r.locations[0].physicalLocation.artifactLocation);
     assert.equal(change.replacements.length, 1);
-    assert.deepEqual(change.replacements[0].deletedRegion, r.locations[0].physicalLocation.region);
+    const deleted = change.replacements[0].deletedRegion;
+    if (r.ruleId === 'OL401') {
+      assert.deepEqual([deleted.startLine, deleted.startColumn], [deleted.endLine, deleted.endColumn]);
+    } else {
+      assert.deepEqual(deleted, r.locations[0].physicalLocation.region);
+    }
     const path_ = r.locations[0].logicalLocations[0].fullyQualifiedName;
     assert.match(r.fixes[0].description.text, new RegExp(`^Set ${path_.replace(/[[\].]/g, '\\$&')} to `));
     const after = json(['-'], applyReplacement(fixable, change.replacements[0])).files[0].diagnostics;
