@@ -5,153 +5,43 @@
 #include <exception>
 #include <new>
 
+#include "base/document/reader.h"
+#include "base/knowledge/knowledge.h"
+#include "base/text/suggest.h"
 #include "engine/edits.h"
 #include "policy/suppressions.h"
-#include "systems/aitk/plan.h"
-#include "engine/verdict_findings.h"
-#include "systems/aitk/checks/checks.h"
-#include "systems/aitk/job.h"
-#include "base/document/reader.h"
-#include "systems/aitk/setup.h"
-#include "base/knowledge/knowledge.h"
-#include "systems/logs/diagnose.h"
-#include "base/text/suggest.h"
-#include "systems/webui/analyze_webui.h"
-#include "systems/webui/webui_input.h"
+#include "systems/aitk/system.h"
+#include "systems/logs/log_analysis.h"
+#include "systems/logs/system.h"
+#include "systems/webui/system.h"
 
 namespace oomlint {
 
 namespace {
 
-// Where a plan step's setting is written; for a resolution list, the largest entry in it.
-Range peakDriverRange(const Node* root, const PlanStep& step) {
-  const Node* value = valueAtPath(root, step.fix.path);
-  if (value != nullptr && step.fix.path.lastKey() == "resolution" && value->isSequence()) {
-    const Node* largest = nullptr;
-    for (const Node* item : value->resolved()->items) {
-      if (item->isNumber() && (largest == nullptr || item->number() > largest->number())) largest = item;
-    }
-    if (largest != nullptr) return largest->range;
-  }
-  return rangeOfPath(root, step.fix.path);
-}
+// The systems, stateless, in the order their certain recognitions are asked.
+struct Systems {
+  AitkSystem aitk;
+  WebUiSystem webui;
+  LogSystem logs;
+};
 
-void reportEstimate(const TrainerProcess& process, const Node* root, FileReport& file, Findings& findings) {
-  // OL501/OL502 sit on the first needed key; OL503 on each step's value (a list's largest entry).
-  const VerdictAnchors anchors{process.typeRange, process.path, [&](const PlanStep& step) { return peakDriverRange(root, step); },
-                               [&](const PlanStep& step) { return rangeOfPath(root, step.fix.path); }, "", ""};
-  reportVerdict(*file.estimate, file.plan, anchors, findings);
-}
-
-// A log that ran out of memory in a phase the estimate says fits with room points away from the config.
-void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root, Findings& findings) {
-  if (!log.oom || log.kind == OomKind::HostRam || !log.numbers.totalCapacity) return;
-  const std::string phase = log.phase == "vae_decode" ? "sample" : log.phase;
-  for (const auto& p : e.phases) {
-    if (toString(p.phase) != phase) continue;
-    const double capacity = static_cast<double>(*log.numbers.totalCapacity);
-    if (p.peakBytes + p.uncertaintyBytes < knowledge().advice.logDisagreementFraction * capacity) {
-      findings.report(RuleId::OL607, rangeOfPath(root, KeyPath::of({"job"})), {},
-                      "the log ran out of memory in " + log.phase + " on a " + formatGiB(capacity) +
-                          " card, but this config's " + std::string(toString(p.phase)) + " is estimated at " + formatGiB(p.peakBytes) + " ± " +
-                          gib(p.uncertaintyBytes) + ": another process was using the GPU, or the log comes from a "
-                          "different config");
-    }
-    return;
+// Which system reads a text: a system's own top-level keys are certain (a job's before a generation
+// profile's); then a log (a launch command quoted in a log, with a traceback, progress bars or
+// "Loading …" around it, is a log); then a launch line or parameters block; any other text is read as a
+// job, whose syntax errors may still show it to be a log (analyzeText).
+const System& systemFor(const Systems& systems, std::string_view head) {
+  for (const System* system : {static_cast<const System*>(&systems.aitk), static_cast<const System*>(&systems.webui)}) {
+    if (system->recognise(head) == Recognition::Certain) return *system;
   }
-}
-
-// Every fix as text edits at exact positions, made once here, so front ends apply them as they stand.
-void placeFixes(const Document& doc, std::vector<PlanStep>& plan, std::vector<Diagnostic>& diagnostics) {
-  for (auto& step : plan) placeFix(doc, step.fix);
-  for (auto& d : diagnostics) {
-    if (d.fix) placeFix(doc, *d.fix);
-  }
-}
-
-FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
-  FileReport file;
-  file.path = input.path;
-  file.kind = InputKind::AiToolkitJob;
-  auto doc = readDocument(input.text, options.limits);
-  file.source = doc->sharedSource();
-  Findings findings;
-  for (const auto& problem : doc->problems()) findings.report(problem.code, problem.range, {}, problem.message);
-  if (doc->fatal()) {
-    file.unreadable = true;
-  } else if (const Node* root = doc->root(); root == nullptr || !root->isMapping()) {
-    const Range at = root ? Range{root->range.start, root->range.start} : Range{};
-    findings.report(RuleId::OL107, at, {},
-                    root == nullptr || root->isNull()
-                        ? "the file is empty: an AI Toolkit job is a mapping with `job` and `config` keys"
-                        : "the top level is " + std::string(root->isSequence() ? "a list" : "a single value") +
-                              ": an AI Toolkit job is a mapping with `job` and `config` keys");
-    file.unreadable = true;
-  } else {
-    checkSchema(root, findings);
-    const JobModel job = buildJobModel(root);
-    checkJob(job, findings);
-    for (const auto& process : job.trainers) {
-      for (const auto& check : trainerChecks()) check.run(process, findings);
-    }
-    // The estimate is for the first trainer whose model is known (jobs run their processes in turn).
-    for (const auto& process : job.trainers) {
-      auto setup = setupFrom(process);
-      auto gpu = resolveGpu(options);
-      if (!setup || !gpu) continue;
-      file.gpuGiven = options.gpu.has_value() || options.vramGib.has_value();
-      if (options.attachedLog) {
-        file.log = options.attachedLog;
-        // The card the run really had beats an assumed one.
-        if (!file.gpuGiven && options.attachedLog->numbers.totalCapacity) {
-          gpu = GpuTarget{"GPU in the log", static_cast<std::uint64_t>(*options.attachedLog->numbers.totalCapacity)};
-          file.gpuGiven = true;
-        }
-      }
-      const MemoryModel& model = knowledge().memory;
-      file.estimate = estimate(*setup, model, *gpu);
-      file.plan = rollbackPlan(process, *setup, model, *gpu, options.attachedLog ? options.attachedLog->phase : "");
-      if (file.gpuGiven) reportEstimate(process, root, file, findings);
-      if (options.attachedLog) compareWithLog(*options.attachedLog, *file.estimate, root, findings);
-      break;
-    }
-  }
-  if (!doc->fatal()) {
-    placeFixes(*doc, file.plan, findings.all());
-    applySuppressions(findings.all(), findSuppressions(*doc), options.policy.suppressionsAllowed());
-  }
-  file.diagnostics = std::move(findings.all());
-  sortDiagnostics(file.diagnostics);
-  return file;
-}
-
-bool startsWithJobKey(std::string_view head) {
-  for (std::size_t pos = 0; pos < head.size();) {
-    const std::size_t end = std::min(head.find('\n', pos), head.size());
-    const std::string_view line = head.substr(pos, end - pos);
-    if (line.starts_with("job:") || line.starts_with("config:") || line.starts_with("\"job\"")) return true;
-    pos = end + 1;
-  }
-  return false;
+  if (systems.logs.recognise(head) != Recognition::No) return systems.logs;
+  if (systems.webui.recognise(head) != Recognition::No && !looksLikeLog(head)) return systems.webui;
+  return systems.aitk;
 }
 
 }  // namespace
 
-bool isLogText(std::string_view head) {
-  return !looksLikeJson(head) && !startsWithJobKey(head) && !looksLikeGenerationProfile(head) && looksLikeLog(head);
-}
-
-FileReport logReport(std::string path, const LogAnalysis& log, const Policy& policy) {
-  FileReport file;
-  file.path = std::move(path);
-  file.kind = InputKind::Log;
-  file.log = log;
-  Findings findings;
-  diagnoseLog(log, nullptr, findings);
-  file.diagnostics = std::move(findings.all());
-  applyPolicy(file.diagnostics, policy);
-  return file;
-}
+bool isLogText(std::string_view head) { return systemFor(Systems{}, head).kind() == InputKind::Log; }
 
 std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* error) {
   if (options.vramGib) {
@@ -219,27 +109,20 @@ namespace {
 
 // A config or a log, told apart by content.
 FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
+  const Systems systems;
   const std::string_view head = std::string_view(input.text).substr(0, 1 << 16);
-  auto asLog = [&] {
-    FileReport file = logReport(input.path, analyzeLog(input.text));
-    file.source = std::make_shared<const SourceText>(input.text);
-    return file;
-  };
-  if (isLogText(head)) return asLog();
-  // A launch line or parameters block is a few lines; text with log signs (a traceback, progress
-  // bars, "Loading …") that merely quotes a launch command is a log.
-  if (!startsWithJobKey(head) &&
-      (looksLikeGenerationProfile(head) || (looksLikeWebUiInput(head) && !looksLikeLog(head)))) {
-    return analyzeWebUi(input, resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
-                        options.policy.suppressionsAllowed());
-  }
-  FileReport job = analyzeJob(input, options);
+  const LogAnalysis* log = options.attachedLog ? &*options.attachedLog : nullptr;
+  const SystemContext context{knowledge(), resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
+                              log, options.limits, options.policy.suppressionsAllowed()};
+  const System& system = systemFor(systems, head);
+  FileReport file = system.analyze(input, context);
+  if (system.kind() != InputKind::AiToolkitJob || systems.aitk.recognise(head) == Recognition::Certain) return file;
   // Text that YAML cannot read, with no job keys in sight, is a log without the usual markers; so
   // is "JSON" that fails at once but reads like a log (`[2025-02-10 22:31:05,118]::[InvokeAI]…`).
-  const bool syntaxError = std::any_of(job.diagnostics.begin(), job.diagnostics.end(),
+  const bool syntaxError = std::any_of(file.diagnostics.begin(), file.diagnostics.end(),
                                        [](const Diagnostic& d) { return d.code == RuleId::OL101; });
-  if (syntaxError && !startsWithJobKey(head) && (!looksLikeJson(head) || looksLikeLog(head))) return asLog();
-  return job;
+  if (syntaxError && (!looksLikeJson(head) || looksLikeLog(head))) return systems.logs.analyze(input, context);
+  return file;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "policy/policy.h"
 #include "report/report.h"
 #include "systems/logs/log_analysis.h"  // LogScanner: front ends stream large logs through it
+#include "systems/logs/system.h"        // logReport: the report of a log so streamed
 
 namespace oomlint {
 
@@ -28,8 +29,6 @@ struct AnalyzeOptions {
 // Whether the text is a console log (else a config), from its first kilobytes.
 bool isLogText(std::string_view head);
 
-// The report of a log already scanned (the CLI streams large logs through a LogScanner).
-FileReport logReport(std::string path, const LogAnalysis& log, const Policy& policy = {});
 
 // The GPU the estimate is made against: the one asked for, else the default (RTX 4090).
 // An unknown name gives nullopt and a message with the closest catalog names.

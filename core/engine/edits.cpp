@@ -88,6 +88,13 @@ void placeFix(const Document& doc, Fix& fix) {
   if (auto edit = editFor(doc, fix.path, fix.toJson, &fix.unplaced)) fix.edits.push_back(std::move(*edit));
 }
 
+void placeFixes(const Document& doc, std::vector<PlanStep>& plan, std::vector<Diagnostic>& diagnostics) {
+  for (auto& step : plan) placeFix(doc, step.fix);
+  for (auto& d : diagnostics) {
+    if (d.fix) placeFix(doc, *d.fix);
+  }
+}
+
 std::string applyEdits(std::string text, std::vector<Edit> edits) {
   // From the end so earlier offsets stay valid; insertions at one place go in last first, so they keep
   // their order.

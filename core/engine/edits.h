@@ -9,6 +9,7 @@
 
 #include "base/document/node.h"
 #include "report/fix.h"
+#include "report/report.h"
 
 namespace oomlint {
 
@@ -20,6 +21,9 @@ std::optional<Edit> editFor(const Document& doc, const KeyPath& path, const std:
 
 // Fills the fix's edits from the document (or says in `unplaced` why it has none).
 void placeFix(const Document& doc, Fix& fix);
+
+// Every fix of a plan and of the findings placed in the document (the one pass each system makes).
+void placeFixes(const Document& doc, std::vector<PlanStep>& plan, std::vector<Diagnostic>& diagnostics);
 
 // `text` with the edits applied. Edits are made against the same text and must not overlap; several
 // insertions at one place keep their order.

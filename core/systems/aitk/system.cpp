@@ -1,0 +1,123 @@
+#include "systems/aitk/system.h"
+
+#include "base/document/reader.h"
+#include "engine/edits.h"
+#include "engine/verdict_findings.h"
+#include "policy/suppressions.h"
+#include "systems/aitk/checks/checks.h"
+#include "systems/aitk/job.h"
+#include "systems/aitk/plan.h"
+#include "systems/aitk/setup.h"
+
+namespace oomlint {
+
+namespace {
+
+// Where a plan step's setting is written; for a resolution list, the largest entry in it.
+Range peakDriverRange(const Node* root, const PlanStep& step) {
+  const Node* value = valueAtPath(root, step.fix.path);
+  if (value != nullptr && step.fix.path.lastKey() == "resolution" && value->isSequence()) {
+    const Node* largest = nullptr;
+    for (const Node* item : value->resolved()->items) {
+      if (item->isNumber() && (largest == nullptr || item->number() > largest->number())) largest = item;
+    }
+    if (largest != nullptr) return largest->range;
+  }
+  return rangeOfPath(root, step.fix.path);
+}
+
+void reportEstimate(const TrainerProcess& process, const Node* root, FileReport& file, Findings& findings) {
+  // OL501/OL502 sit on the first needed key; OL503 on each step's value (a list's largest entry).
+  const VerdictAnchors anchors{process.typeRange, process.path, [&](const PlanStep& step) { return peakDriverRange(root, step); },
+                               [&](const PlanStep& step) { return rangeOfPath(root, step.fix.path); }, "", ""};
+  reportVerdict(*file.estimate, file.plan, anchors, findings);
+}
+
+// A log that ran out of memory in a phase the estimate says fits with room points away from the config.
+void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root, const Advice& advice, Findings& findings) {
+  if (!log.oom || log.kind == OomKind::HostRam || !log.numbers.totalCapacity) return;
+  const std::string phase = log.phase == "vae_decode" ? "sample" : log.phase;
+  for (const auto& p : e.phases) {
+    if (toString(p.phase) != phase) continue;
+    const double capacity = static_cast<double>(*log.numbers.totalCapacity);
+    if (p.peakBytes + p.uncertaintyBytes < advice.logDisagreementFraction * capacity) {
+      findings.report(RuleId::OL607, rangeOfPath(root, KeyPath::of({"job"})), {},
+                      "the log ran out of memory in " + log.phase + " on a " + formatGiB(capacity) +
+                          " card, but this config's " + std::string(toString(p.phase)) + " is estimated at " + formatGiB(p.peakBytes) + " ± " +
+                          gib(p.uncertaintyBytes) + ": another process was using the GPU, or the log comes from a "
+                          "different config");
+    }
+    return;
+  }
+}
+
+}  // namespace
+
+Recognition AitkSystem::recognise(std::string_view head) const {
+  for (std::size_t pos = 0; pos < head.size();) {
+    const std::size_t end = std::min(head.find('\n', pos), head.size());
+    const std::string_view line = head.substr(pos, end - pos);
+    if (line.starts_with("job:") || line.starts_with("config:") || line.starts_with("\"job\"")) return Recognition::Certain;
+    pos = end + 1;
+  }
+  return Recognition::No;
+}
+
+FileReport AitkSystem::analyze(const Input& input, const SystemContext& context) const {
+  FileReport file;
+  file.path = input.path;
+  file.kind = kind();
+  auto doc = readDocument(input.text, context.limits);
+  file.source = doc->sharedSource();
+  Findings findings;
+  for (const auto& problem : doc->problems()) findings.report(problem.code, problem.range, {}, problem.message);
+  if (doc->fatal()) {
+    file.unreadable = true;
+  } else if (const Node* root = doc->root(); root == nullptr || !root->isMapping()) {
+    const Range at = root ? Range{root->range.start, root->range.start} : Range{};
+    findings.report(RuleId::OL107, at, {},
+                    root == nullptr || root->isNull()
+                        ? "the file is empty: an AI Toolkit job is a mapping with `job` and `config` keys"
+                        : "the top level is " + std::string(root->isSequence() ? "a list" : "a single value") +
+                              ": an AI Toolkit job is a mapping with `job` and `config` keys");
+    file.unreadable = true;
+  } else {
+    checkSchema(root, findings);
+    const JobModel job = buildJobModel(root);
+    checkJob(job, findings);
+    for (const auto& process : job.trainers) {
+      for (const auto& check : trainerChecks()) check.run(process, findings);
+    }
+    // The estimate is for the first trainer whose model is known (jobs run their processes in turn).
+    for (const auto& process : job.trainers) {
+      auto setup = setupFrom(process);
+      auto gpu = context.gpu;
+      if (!setup || !gpu) continue;
+      file.gpuGiven = context.gpuGiven;
+      const LogAnalysis* log = context.attachedLog;
+      if (log) {
+        file.log = *log;
+        // The card the run really had beats an assumed one.
+        if (!file.gpuGiven && log->numbers.totalCapacity) {
+          gpu = GpuTarget{"GPU in the log", static_cast<std::uint64_t>(*log->numbers.totalCapacity)};
+          file.gpuGiven = true;
+        }
+      }
+      const MemoryModel& model = context.knowledge.memory;
+      file.estimate = estimate(*setup, model, *gpu);
+      file.plan = rollbackPlan(process, *setup, model, *gpu, log ? log->phase : "");
+      if (file.gpuGiven) reportEstimate(process, root, file, findings);
+      if (log) compareWithLog(*log, *file.estimate, root, context.knowledge.advice, findings);
+      break;
+    }
+  }
+  if (!doc->fatal()) {
+    placeFixes(*doc, file.plan, findings.all());
+    applySuppressions(findings.all(), findSuppressions(*doc), context.suppressionsAllowed);
+  }
+  file.diagnostics = std::move(findings.all());
+  sortDiagnostics(file.diagnostics);
+  return file;
+}
+
+}  // namespace oomlint

@@ -1,0 +1,19 @@
+// The AI Toolkit system: a job (YAML, JSON or the UI's stored JSON) read into a document, checked
+// against the schema and the trainer's rules, set up, estimated for its first trainer process whose
+// model is known (jobs run their processes in turn) and planned.
+#pragma once
+
+#include "systems/system.h"
+
+namespace oomlint {
+
+class AitkSystem final : public System {
+ public:
+  InputKind kind() const override { return InputKind::AiToolkitJob; }
+  // Certain at a top-level `job:` or `config:` key (YAML or JSON); analyze.cpp reads any other text that no
+  // system recognises as a job too.
+  Recognition recognise(std::string_view head) const override;
+  FileReport analyze(const Input& input, const SystemContext& context) const override;
+};
+
+}  // namespace oomlint

@@ -1,0 +1,32 @@
+#include "systems/logs/system.h"
+
+#include "base/document/reader.h"
+#include "policy/suppressions.h"
+#include "systems/logs/diagnose.h"
+#include "systems/logs/log_analysis.h"
+
+namespace oomlint {
+
+Recognition LogSystem::recognise(std::string_view head) const {
+  return !looksLikeJson(head) && looksLikeLog(head) ? Recognition::Likely : Recognition::No;
+}
+
+FileReport LogSystem::analyze(const Input& input, const SystemContext&) const {
+  FileReport file = logReport(input.path, analyzeLog(input.text));
+  file.source = std::make_shared<const SourceText>(input.text);
+  return file;
+}
+
+FileReport logReport(std::string path, const LogAnalysis& log, const Policy& policy) {
+  FileReport file;
+  file.path = std::move(path);
+  file.kind = InputKind::Log;
+  file.log = log;
+  Findings findings;
+  diagnoseLog(log, nullptr, findings);
+  file.diagnostics = std::move(findings.all());
+  applyPolicy(file.diagnostics, policy);
+  return file;
+}
+
+}  // namespace oomlint
