@@ -144,6 +144,16 @@ Report analyze(const std::vector<Input>& inputs, const AnalyzeOptions& options) 
   return report;
 }
 
+Report analyzeWithLog(const Input& config, const Input& log, AnalyzeOptions options) {
+  Report report;
+  report.add(analyzeGuarded(log, [&] {
+    options.attachedLog = analyzeLog(log.text);
+    return logReport(log.path, *options.attachedLog, options.policy);
+  }));
+  report.add(analyzeInput(config, options));
+  return report;
+}
+
 FixResult fixConfig(const Input& input, const AnalyzeOptions& options) {
   FixResult result;
   result.before = analyzeInput(input, options);

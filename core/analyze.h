@@ -51,5 +51,7 @@ FileReport analyzeInput(const Input& input, const AnalyzeOptions& options = {});
 // exit 2); any other exception is a bug in oomlint (the file's internalError, exit 3).
 FileReport analyzeGuarded(const Input& input, const std::function<FileReport()>& analysis);
 Report analyze(const std::vector<Input>& inputs, const AnalyzeOptions& options = {});
+// A config with the log of its failed run (--log): the log's report first, then the config's, advised by it.
+Report analyzeWithLog(const Input& config, const Input& log, AnalyzeOptions options = {});
 
 }  // namespace oomlint

@@ -7,6 +7,7 @@
 
 #include "analyze.h"
 #include "format/formatters.h"
+#include "test_support.h"
 
 using namespace oomlint;
 
@@ -59,4 +60,19 @@ TEST_CASE("a plain config through analyze() is no internal error") {
   REQUIRE(report.files.size() == 1);
   CHECK(report.internalError.empty());
   CHECK(report.files.front().internalError.empty());
+}
+
+TEST_CASE("a config with its log: the log's report first, then the config's, advised by the log") {
+  const std::string config = test::readFile(test::sourceDir() / "docs/examples/flux-lora-24gb.yaml");
+  const std::string log = "Traceback (most recent call last):\n  File \"run.py\", line 90, in <module>\n"
+                          "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+                          "capacity of 23.54 GiB of which 1.20 GiB is free.\n";
+  const Report report = analyzeWithLog(Input{"job.yaml", config}, Input{"run.log", log});
+  REQUIRE(report.files.size() == 2);
+  CHECK(report.files[0].kind == InputKind::Log);
+  CHECK(report.files[0].log->oom);
+  CHECK(report.files[1].kind == InputKind::AiToolkitJob);
+  REQUIRE(report.files[1].log);
+  CHECK(report.files[1].log->numbers.totalCapacity == report.files[0].log->numbers.totalCapacity);
+  CHECK(report.files[1].gpuGiven);  // the card in the log
 }

@@ -50,11 +50,8 @@ std::string analyzeWithLog(const std::string& config, const std::string& path, c
     std::string error;
     oomlint::AnalyzeOptions options = optionsFor(gpu, vramGib, error);
     if (!error.empty()) return errorJson(error);
-    options.attachedLog = oomlint::analyzeLog(log);
-    oomlint::Report report;
-    report.add(oomlint::logReport("<log>", *options.attachedLog));
-    report.add(oomlint::analyzeInput(oomlint::Input{path.empty() ? "<input>" : path, config}, options));
-    return oomlint::formatJson(report);
+    return oomlint::formatJson(
+        oomlint::analyzeWithLog(oomlint::Input{path.empty() ? "<input>" : path, config}, oomlint::Input{"<log>", log}, options));
   } catch (const std::exception& e) {
     return errorJson(e.what());
   } catch (...) {
