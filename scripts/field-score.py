@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Scores oomlint's estimate on the field set (tests/field/cases.yaml): each case's config is checked
+with the CLI against the reported card, and the verdict is compared with the reported outcome.
+
+A report, not a test. Cases whose failure was not the config's VRAM (failure_cause: gpu_state,
+regression, host_ram) are listed but not scored. Groups (AI Toolkit / mapped) are scored apart.
+
+usage: scripts/field-score.py [--cli build/release/native/oomlint] [--markdown]
+"""
+import argparse, json, os, subprocess, sys
+
+import yaml
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def verdict_of(cli, config, vram):
+    out = subprocess.run([cli, "check", "--format", "json", "--vram", str(vram), "--fail-on", "never", config],
+                         capture_output=True, text=True)
+    report = json.loads(out.stdout)
+    f = report["files"][0]
+    est = f.get("estimate")
+    if not est:
+        return None, None, None
+    peak = next((p for p in est["phases"] if p["name"] == est["peak_phase"]), None)
+    return est["verdict"], est["peak_bytes"] / 2**30, est["peak_phase"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", default=os.path.join(root, "build/release/native/oomlint"))
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    field = os.path.join(root, "tests/field")
+    with open(os.path.join(field, "cases.yaml")) as f:
+        cases = yaml.safe_load(f)
+    rows, groups = [], {}
+    for c in cases:
+        verdict, peak, phase = verdict_of(args.cli, os.path.join(field, c["config"]), c["gpu_vram_gib"])
+        outcome, cause = c["outcome"], c.get("failure_cause")
+        group = "mapped" if c.get("mapped") else "ai-toolkit"
+        g = groups.setdefault(group, {"scored": 0, "agree": 0, "fits_wrong": 0, "fits_verdicts": 0, "borderline": 0,
+                                      "peak_errors": []})
+        result = "not scored (" + cause + ")" if cause else ""
+        if not cause and verdict is not None:
+            if outcome == "peak":
+                err = (peak - c["peak_gib"] * 1e9 / 2**30) / (c["peak_gib"] * 1e9 / 2**30)
+                g["peak_errors"].append(err)
+                result = f"peak error {err:+.0%}"
+            else:
+                g["scored"] += 1
+                agree = verdict == outcome
+                g["agree"] += agree
+                g["borderline"] += verdict == "borderline"
+                if verdict == "fits":
+                    g["fits_verdicts"] += 1
+                    g["fits_wrong"] += outcome == "oom"
+                result = "agrees" if agree else ("FITS BUT OOM" if verdict == "fits" and outcome == "oom" else "differs")
+        elif verdict is None:
+            result = "no estimate"
+        rows.append((group, c["id"], c["gpu_vram_gib"], outcome + (f" ({c['phase']})" if c.get("phase") else ""),
+                     "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
+    if args.markdown:
+        print("| group | case | card GiB | reported | oomlint | result |\n|---|---|---|---|---|---|")
+        for r in rows:
+            print("| " + " | ".join(str(x) for x in r) + " |")
+    else:
+        for r in rows:
+            print("\t".join(str(x) for x in r))
+    print()
+    for name, g in groups.items():
+        errs = sorted(abs(e) for e in g["peak_errors"])
+        median = errs[len(errs) // 2] if errs else float("nan")
+        print(f"{name}: fits/oom agreement {g['agree']}/{g['scored']}"
+              f" ({g['agree'] / max(1, g['scored']):.0%}); 'fits' wrong {g['fits_wrong']}/{g['fits_verdicts']} fits verdicts;"
+              f" borderline {g['borderline']}; peak cases {len(errs)}, median |error| {median:.0%}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
