@@ -2,6 +2,7 @@
 // estimate against hand-computed figures, the seed cases, the fix order and `oomlint fix`.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 
 #include "base/knowledge/knowledge.h"
@@ -329,9 +330,11 @@ TEST_CASE("each flag's effect on the estimate") {
   };
   int checked = 0;
   for (const auto& flag : knowledge().webui.flags) {
-    if (flag.effect == "none") continue;
-    INFO(flag.name << " (" << flag.effect << ")");
-    const auto [first, last] = byEffect.equal_range(flag.effect);
+    if (flag.effect == FlagEffect::None) continue;
+    const std::string effect =
+        std::string(toString(flag.effect)) + (flag.effect == FlagEffect::Attention ? ":" + flag.backend : std::string());
+    INFO(flag.name << " (" << effect << ")");
+    const auto [first, last] = byEffect.equal_range(effect);
     REQUIRE(first != last);
     // The case for a tool the flag belongs to.
     const Case* found = nullptr;
@@ -357,6 +360,31 @@ TEST_CASE("each flag's effect on the estimate") {
     ++checked;
   }
   CHECK(checked >= 50);  // every flag with an effect (56 today) went through a case above
+}
+
+// The schema's flag_effect enum (what rules/webui.yaml may say) and FlagEffect (what the setup handles)
+// name the same effects: an effect in one and not the other fails here.
+TEST_CASE("the flag effects of the data schema are FlagEffect's") {
+  auto schema = readDocument(test::readFile(test::sourceDir() / "rules/schema/webui.schema.yaml"));
+  const Node* enums = schema->root() ? schema->root()->find("enums") : nullptr;
+  const Node* values = enums ? enums->find("flag_effect") : nullptr;
+  REQUIRE(values != nullptr);
+  REQUIRE(values->isSequence());
+  std::vector<std::string> names;
+  for (const Node* v : values->resolved()->items) {
+    names.push_back(v->resolved()->text);
+    INFO(names.back());
+    const auto effect = parseFlagEffect(names.back());
+    REQUIRE(effect.has_value());
+    CHECK(toString(*effect) == names.back());
+  }
+  constexpr int kEffects = static_cast<int>(FlagEffect::Cpu) + 1;  // Cpu is the last
+  CHECK(names.size() == kEffects);
+  for (int i = 0; i < kEffects; ++i) {
+    const std::string name(toString(static_cast<FlagEffect>(i)));
+    CHECK(std::find(names.begin(), names.end(), name) != names.end());
+    CHECK((i == 0 || name != "none"));  // each effect has its own name
+  }
 }
 
 TEST_CASE("a memory manager's partial loading in a log is reported as slow, with its size", "[shared]") {

@@ -449,12 +449,15 @@ class Loader {
       f.tools = strings(e->find("tools"));
       f.ignoredBy = strings(e->find("ignored_by"));
       f.takesValue = flag(e, "value");
-      f.effect = str(e, "effect");
+      if (auto effect = parseFlagEffect(str(e, "effect"))) f.effect = *effect;
+      else error("webui.yaml: flag " + f.name + ": effect `" + str(e, "effect") + "` is not a FlagEffect");
+      f.backend = str(e, "backend");
       f.note = str(e, "note");
       f.deprecated = str(e, "deprecated");
-      if (f.effect.starts_with("attention:") && w.backend(f.effect.substr(10)) == nullptr) {
-        error("webui.yaml: flag " + f.name + ": unknown attention backend");
+      if (f.effect == FlagEffect::Attention && w.backend(f.backend) == nullptr) {
+        error("webui.yaml: flag " + f.name + ": unknown attention backend `" + f.backend + "`");
       }
+      if (f.effect != FlagEffect::Attention && !f.backend.empty()) error("webui.yaml: flag " + f.name + ": a backend without the attention effect");
       w.flags.push_back(std::move(f));
     }
     for (const auto& [family, substrings] : w.checkpointFamilies) {

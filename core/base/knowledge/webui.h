@@ -3,6 +3,7 @@
 // ControlNet models and each tool's offloading constants.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,12 +16,44 @@ std::string_view toString(WebUiTool tool);       // "a1111", "forge", "comfyui"
 std::string_view displayName(WebUiTool tool);    // "AUTOMATIC1111", "Forge", "ComfyUI"
 bool parseWebUiTool(std::string_view text, WebUiTool& tool);
 
+// What a launch flag switches in the memory model: rules/webui.yaml's `effect`, one value per name of
+// the schema's flag_effect enum (a misspelt effect fails the build; the loader rejects one this list lacks).
+enum class FlagEffect {
+  None,           // accepted, no memory effect
+  Medvram,        // A1111: one of text encoder / UNet / VAE on the GPU at a time
+  MedvramSdxl,    // --medvram for SDXL models only
+  Lowvram,        // A1111: UNet blocks one at a time; ComfyUI: low-VRAM loading, text encoders on the CPU
+  Attention,      // selects the attention backend named in `backend`
+  NoHalf,         // fp32 weights
+  PrecisionFull,  // fp32 weights when its value is `full`
+  AllFp32,        // fp32 everywhere
+  NoHalfVae,      // fp32 VAE
+  VaeFp32,
+  VaeFp16,
+  VaeBf16,
+  Upcast,         // fp16 weights with upcast sampling math
+  ForgeLowVram,   // Forge's low-VRAM loading
+  ForgeNoVram,    // weights streamed from system RAM
+  ComfyNoVram,
+  ComfyHighVram,  // models kept in VRAM
+  ComfyGpuOnly,
+  ForgeOffload,   // unload every model after use
+  UnetFp8,
+  TextEncoderFp8,
+  VaeCpu,
+  ComfyReserve,   // GB kept free (its value)
+  Cpu,            // everything, or the named modules, on the CPU
+};
+std::string_view toString(FlagEffect effect);  // the data's spelling: "medvram_sdxl"
+std::optional<FlagEffect> parseFlagEffect(std::string_view text);
+
 struct WebUiFlag {
   std::string name;                  // "--medvram"
   std::vector<std::string> tools;    // where it is a real flag
   std::vector<std::string> ignoredBy;  // tools that accept it and do nothing
   bool takesValue = false;
-  std::string effect;                // the memory-model switch ("medvram", "attention:xformers", "none")
+  FlagEffect effect = FlagEffect::None;
+  std::string backend;               // the attention backend of an Attention effect ("xformers")
   std::string note;
   std::string deprecated;            // why it is a no-op now; empty when it is not
   bool existsIn(WebUiTool tool) const;

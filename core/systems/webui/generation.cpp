@@ -278,67 +278,74 @@ class Builder {
   }
 
   void applyEffect(const WebUiFlag& flag, const LaunchFlag& f) {
-    const std::string& e = flag.effect;
-    if (e.starts_with("attention:")) {
-      if (!attentionFlag_.empty() && attentionFlag_ != f.name) {
-        report(f, RuleId::OL704, "`" + f.name + "` and `" + attentionFlag_ + "` both choose the attention; the first one "
-                           "A1111 tries wins, so say only one");
+    switch (flag.effect) {
+      case FlagEffect::None: break;
+      case FlagEffect::Attention:
+        if (!attentionFlag_.empty() && attentionFlag_ != f.name) {
+          report(f, RuleId::OL704, "`" + f.name + "` and `" + attentionFlag_ + "` both choose the attention; the first one "
+                             "A1111 tries wins, so say only one");
+        }
+        attentionFlag_ = f.name;
+        s_.attention = flag.backend;
+        break;
+      case FlagEffect::Medvram:
+      case FlagEffect::MedvramSdxl:
+        if (s_.offload == Offload::Lowvram) report(f, RuleId::OL704, "`" + f.name + "` with `--lowvram`: --lowvram already does everything --medvram does");
+        if (s_.offload != Offload::Lowvram) s_.offload = Offload::Medvram;
+        s_.medvramSdxlOnly = flag.effect == FlagEffect::MedvramSdxl && !sawMedvram_;
+        sawMedvram_ = sawMedvram_ || flag.effect == FlagEffect::Medvram;
+        break;
+      case FlagEffect::Lowvram:
+        if (s_.tool == WebUiTool::ComfyUi) {
+          setLoadMode(LoadMode::Low, f);
+          s_.textEncoderOnCpu = true;
+        } else {
+          if (s_.offload == Offload::Medvram) report(f, RuleId::OL704, "`--lowvram` with `--medvram`: --lowvram already does everything --medvram does");
+          s_.offload = Offload::Lowvram;
+        }
+        break;
+      case FlagEffect::PrecisionFull:
+        if (lowercase(f.value) != "full") break;
+        [[fallthrough]];
+      case FlagEffect::NoHalf:
+      case FlagEffect::AllFp32:
+        s_.fp32Weights = true;
+        if (noHalfFlag_ == nullptr) noHalfFlag_ = &f;
+        break;
+      case FlagEffect::NoHalfVae:
+      case FlagEffect::VaeFp32:
+        s_.fp32Vae = true;
+        if (noHalfVaeFlag_ == nullptr) noHalfVaeFlag_ = &f;
+        break;
+      case FlagEffect::VaeFp16:
+      case FlagEffect::VaeBf16: s_.fp32Vae = false; break;
+      case FlagEffect::Upcast: upcast_ = true; break;
+      case FlagEffect::ForgeLowVram: setLoadMode(LoadMode::Low, f); break;
+      case FlagEffect::ForgeNoVram:
+      case FlagEffect::ComfyNoVram: setLoadMode(LoadMode::NoVram, f); break;
+      case FlagEffect::ComfyHighVram: setLoadMode(LoadMode::High, f); break;
+      case FlagEffect::ComfyGpuOnly: setLoadMode(LoadMode::GpuOnly, f); break;
+      case FlagEffect::ForgeOffload: s_.alwaysOffload = true; break;
+      case FlagEffect::UnetFp8: s_.unetFp8 = true; break;
+      case FlagEffect::TextEncoderFp8: s_.textEncoderFp8 = true; break;
+      case FlagEffect::VaeCpu: s_.vaeDecode = VaeDecode::Cpu; break;
+      case FlagEffect::ComfyReserve: {
+        char* end = nullptr;
+        const double gb = std::strtod(f.value.c_str(), &end);
+        if (f.value.empty() || end == f.value.c_str() || !(gb >= 0 && gb < 1024)) {
+          report(f, RuleId::OL706, "`--reserve-vram` takes the GB to keep free (--reserve-vram 1.5)");
+        } else {
+          s_.reserveBytes = gb * 1024 * 1024 * 1024;
+        }
+        break;
       }
-      attentionFlag_ = f.name;
-      s_.attention = e.substr(10);
-    } else if (e == "medvram" || e == "medvram_sdxl") {
-      if (s_.offload == Offload::Lowvram) report(f, RuleId::OL704, "`" + f.name + "` with `--lowvram`: --lowvram already does everything --medvram does");
-      if (s_.offload != Offload::Lowvram) s_.offload = Offload::Medvram;
-      s_.medvramSdxlOnly = e == "medvram_sdxl" && !sawMedvram_;
-      sawMedvram_ = sawMedvram_ || e == "medvram";
-    } else if (e == "lowvram") {
-      if (s_.tool == WebUiTool::ComfyUi) {
-        setLoadMode(LoadMode::Low, f);
-        s_.textEncoderOnCpu = true;
-      } else {
-        if (s_.offload == Offload::Medvram) report(f, RuleId::OL704, "`--lowvram` with `--medvram`: --lowvram already does everything --medvram does");
-        s_.offload = Offload::Lowvram;
-      }
-    } else if (e == "no_half" || e == "precision_full" || e == "all_fp32") {
-      if (e == "precision_full" && lowercase(f.value) != "full") return;
-      s_.fp32Weights = true;
-      if (noHalfFlag_ == nullptr) noHalfFlag_ = &f;
-    } else if (e == "no_half_vae" || e == "vae_fp32") {
-      s_.fp32Vae = true;
-      if (noHalfVaeFlag_ == nullptr) noHalfVaeFlag_ = &f;
-    } else if (e == "vae_fp16" || e == "vae_bf16") {
-      s_.fp32Vae = false;
-    } else if (e == "upcast") {
-      upcast_ = true;
-    } else if (e == "forge_low_vram") {
-      setLoadMode(LoadMode::Low, f);
-    } else if (e == "forge_no_vram" || e == "comfy_novram") {
-      setLoadMode(LoadMode::NoVram, f);
-    } else if (e == "comfy_highvram") {
-      setLoadMode(LoadMode::High, f);
-    } else if (e == "comfy_gpu_only") {
-      setLoadMode(LoadMode::GpuOnly, f);
-    } else if (e == "forge_offload") {
-      s_.alwaysOffload = true;
-    } else if (e == "unet_fp8") {
-      s_.unetFp8 = true;
-    } else if (e == "text_encoder_fp8") {
-      s_.textEncoderFp8 = true;
-    } else if (e == "vae_cpu") {
-      s_.vaeDecode = VaeDecode::Cpu;
-    } else if (e == "comfy_reserve") {
-      char* end = nullptr;
-      const double gb = std::strtod(f.value.c_str(), &end);
-      if (f.value.empty() || end == f.value.c_str() || !(gb >= 0 && gb < 1024)) {
-        report(f, RuleId::OL706, "`--reserve-vram` takes the GB to keep free (--reserve-vram 1.5)");
-      } else {
-        s_.reserveBytes = gb * 1024 * 1024 * 1024;
-      }
-    } else if (e == "cpu") {
-      const std::string v = lowercase(f.value);
-      if (f.name != "--use-cpu" || v.find("all") != std::string::npos || v.find("sd") != std::string::npos) s_.runsOnCpu = true;
-      if (f.name == "--use-cpu" && (v.find("controlnet") != std::string::npos || v.find("all") != std::string::npos)) {
-        s_.controlnetOnCpu = true;
+      case FlagEffect::Cpu: {
+        const std::string v = lowercase(f.value);
+        if (f.name != "--use-cpu" || v.find("all") != std::string::npos || v.find("sd") != std::string::npos) s_.runsOnCpu = true;
+        if (f.name == "--use-cpu" && (v.find("controlnet") != std::string::npos || v.find("all") != std::string::npos)) {
+          s_.controlnetOnCpu = true;
+        }
+        break;
       }
     }
   }

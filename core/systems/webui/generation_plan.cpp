@@ -162,16 +162,12 @@ class Planner {
     changes_.push_back(std::move(c));
   }
 
-  // The written flags whose effect is one of `effects` (a trailing ':' matches a family: "attention:").
-  template <typename... E>
-  std::vector<std::string> flagsWith(E... effects) const {
+  // The written flags whose effect is one of `effects`.
+  std::vector<std::string> flagsWith(std::initializer_list<FlagEffect> effects) const {
     std::vector<std::string> names;
     for (const auto& f : in_.flags) {
       const WebUiFlag* known = knowledge().webui.flag(f.name);
-      if (known == nullptr) continue;
-      for (std::string_view e : {std::string_view(effects)...}) {
-        if (e.ends_with(':') ? known->effect.starts_with(e) : known->effect == e) names.push_back(f.name);
-      }
+      if (known != nullptr && std::find(effects.begin(), effects.end(), known->effect) != effects.end()) names.push_back(f.name);
     }
     return names;
   }
@@ -182,13 +178,13 @@ class Planner {
     if (s_.tool == WebUiTool::A1111) {
       const AttentionBackend* b = w.backend(s_.attention);
       if (b && (b->scoreFactor > 0 || !b->patchesVae)) {
-        flagChange("--xformers", flagsWith("attention:"),
+        flagChange("--xformers", flagsWith({FlagEffect::Attention}),
                    "xFormers never builds the attention score matrix, in the UNet or the VAE (A1111 wiki: the fastest and "
                    "lowest-memory option); --opt-sdp-attention where xformers is not installed",
                    [](GenerationSetup& g) { g.attention = "xformers"; });
       }
       if (s_.fp32Weights) {
-        flagChange("--upcast-sampling", flagsWith("no_half", "precision_full", "all_fp32"),
+        flagChange("--upcast-sampling", flagsWith({FlagEffect::NoHalf, FlagEffect::PrecisionFull, FlagEffect::AllFp32}),
                    "fp16 weights with upcast sampling math: the same fix for black images at half the weight memory",
                    [](GenerationSetup& g) { g.fp32Weights = false; });
       }
@@ -245,7 +241,7 @@ class Planner {
         break;
       }
       if (s_.offload != Offload::Lowvram) {
-        flagChange("--lowvram", flagsWith("medvram", "medvram_sdxl"), "split the UNet into blocks, one on the GPU at a time; speed: " + w.lowvramSpeed,
+        flagChange("--lowvram", flagsWith({FlagEffect::Medvram, FlagEffect::MedvramSdxl}), "split the UNet into blocks, one on the GPU at a time; speed: " + w.lowvramSpeed,
                    [](GenerationSetup& g) { g.offload = Offload::Lowvram; });
       }
       if (!s_.controlnets.empty() && !s_.controlnetOnCpu) {
@@ -261,11 +257,11 @@ class Planner {
                    [](GenerationSetup& g) { g.unetFp8 = true; });
       }
       if (s_.loadMode == LoadMode::High || s_.loadMode == LoadMode::GpuOnly) {
-        flagChange("", flagsWith("comfy_highvram", "comfy_gpu_only"), "let the memory manager offload: weights that do not fit stream from system RAM (slower, no OOM)",
+        flagChange("", flagsWith({FlagEffect::ComfyHighVram, FlagEffect::ComfyGpuOnly}), "let the memory manager offload: weights that do not fit stream from system RAM (slower, no OOM)",
                    [](GenerationSetup& g) { g.loadMode = LoadMode::Normal; });
       }
       if (s_.loadMode != LoadMode::NoVram) {
-        flagChange(s_.tool == WebUiTool::Forge ? "--always-no-vram" : "--novram", flagsWith("forge_low_vram", "lowvram"),
+        flagChange(s_.tool == WebUiTool::Forge ? "--always-no-vram" : "--novram", flagsWith({FlagEffect::ForgeLowVram, FlagEffect::Lowvram}),
                    "keep the weights in system RAM and stream them (much slower)",
                    [](GenerationSetup& g) { g.loadMode = LoadMode::NoVram; });
       }
