@@ -72,7 +72,7 @@ TEST_CASE("the parameters block is split into fields, quoted ControlNet units ke
   CHECK(findInfo(in, "Version")->value == "v1.10.1");
 
   Findings findings;
-  const auto setup = buildGeneration(in, findings);
+  const auto setup = buildGeneration(in, knowledge().webui, knowledge().architectures, findings);
   REQUIRE(setup);
   CHECK(setup->family->id == "sd15");
   CHECK(setup->width == 512);
@@ -85,9 +85,10 @@ TEST_CASE("the parameters block is split into fields, quoted ControlNet units ke
 TEST_CASE("SD1.5 at 512² in A1111 with xFormers: every component computed by hand") {
   const WebUiInput in = readWebUiInput("generation:\n  tool: a1111\n  model: sd15\n  args: --xformers\n");
   Findings findings;
-  const auto setup = buildGeneration(in, findings);
+  const auto setup = buildGeneration(in, knowledge().webui, knowledge().architectures, findings);
   REQUIRE(setup);
-  const GenerationEstimate g = estimateGeneration(*setup, GpuTarget{"12 GiB", static_cast<std::uint64_t>(12 * kGiB)});
+  const GenerationEstimate g =
+      estimateGeneration(*setup, knowledge().webui, knowledge().memory, GpuTarget{"12 GiB", static_cast<std::uint64_t>(12 * kGiB)});
   const PhaseEstimate& denoise = phase(g.estimate, "denoise");
   // fixed 0.5 + 0.3 GiB; UNet 859.5 M × 2; CLIP-L 123.06 M × 2; VAE 83.65 M × 2;
   // activations 64 × 64 latent px × 2 (cond/uncond) × 15,000 B; xFormers: no score matrix.
@@ -104,8 +105,9 @@ TEST_CASE("Doggettx slices its score matrix to the free memory; no optimisation 
   auto denoiseWith = [](const std::string& args, double vramGiB) {
     const WebUiInput in = readWebUiInput("generation:\n  tool: a1111\n  model: sd15\n  args: " + args + "\n");
     Findings findings;
-    const auto setup = buildGeneration(in, findings);
-    return estimateGeneration(*setup, GpuTarget{"card", static_cast<std::uint64_t>(vramGiB * kGiB)});
+    const auto setup = buildGeneration(in, knowledge().webui, knowledge().architectures, findings);
+    return estimateGeneration(*setup, knowledge().webui, knowledge().memory,
+                              GpuTarget{"card", static_cast<std::uint64_t>(vramGiB * kGiB)});
   };
   // One fp16 score matrix at 512²: 2 elements × 8 heads × 4096² tokens × 2 B = 0.5 GiB.
   const double score = 2.0 * 8 * 4096.0 * 4096.0 * 2;
@@ -417,7 +419,7 @@ TEST_CASE("a ControlNet preprocessor with a model has its own phase; --use-cpu c
   const WebUiInput in = readWebUiInput(
       "Steps: 20, Size: 512x512, Model: v1-5-pruned-emaonly, ControlNet 0: \"Module: openpose_full, Model: control_v11p_sd15_openpose\"\n");
   Findings findings;
-  const auto setup = buildGeneration(in, findings);
+  const auto setup = buildGeneration(in, knowledge().webui, knowledge().architectures, findings);
   REQUIRE(setup);
   REQUIRE(setup->controlnets.size() == 1);
   REQUIRE(setup->controlnets[0].preprocessor != nullptr);

@@ -1,7 +1,6 @@
 #include "systems/webui/analyze_webui.h"
 
 #include "engine/verdict_findings.h"
-#include "analyze.h"
 #include "base/knowledge/knowledge.h"
 #include "policy/suppressions.h"
 #include "systems/webui/generation.h"
@@ -13,7 +12,7 @@ namespace oomlint {
 namespace {
 
 void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const GenerationEstimate& g,
-                    const std::vector<PlanStep>& plan, Findings& findings) {
+                    const std::vector<PlanStep>& plan, const Advice& advice, Findings& findings) {
   const PlanStep* first = firstNeededStep(plan);
   const InfoField* size = findInfo(in, "Size");
   // Without an edit of its own a step points at the launch line, else the profile, else the size.
@@ -34,7 +33,7 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
   // Slowness belongs to the launch line, else to the tool the profile names.
   const Node* tool = in.generation ? in.generation->find("tool") : nullptr;
   const Range where = !in.flags.empty() ? in.flags.front().range : tool ? tool->range : at;
-  if (g.streamedBytes > knowledge().advice.negligibleBytes) {
+  if (g.streamedBytes > advice.negligibleBytes) {
     findings.report(RuleId::OL708, where, "",
                     std::string(displayName(s.tool)) + " keeps " + formatGiB(g.streamedBytes) +
                         " of weights in system RAM and streams them every step (partial loading): it fits, slowly; on "
@@ -61,6 +60,7 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
 }  // namespace
 
 FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu, bool gpuGiven, bool suppressionsAllowed) {
+  const Knowledge& k = knowledge();  // the system's one reach for the loaded knowledge; below, it is passed in
   FileReport file;
   file.path = input.path;
   file.kind = "webui-args";
@@ -72,11 +72,11 @@ FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu,
     if (in.profile->fatal()) file.unreadable = true;
   }
   if (!file.unreadable) {
-    if (auto setup = buildGeneration(in, findings); setup && gpu) {
-      GenerationEstimate g = estimateGeneration(*setup, *gpu);
-      file.plan = generationPlan(in, *setup, *gpu);
+    if (auto setup = buildGeneration(in, k.webui, k.architectures, findings); setup && gpu) {
+      GenerationEstimate g = estimateGeneration(*setup, k.webui, k.memory, *gpu);
+      file.plan = generationPlan(in, *setup, *gpu, k.webui, k.memory);
       file.gpuGiven = gpuGiven;
-      if (gpuGiven) reportEstimate(in, *setup, g, file.plan, findings);
+      if (gpuGiven) reportEstimate(in, *setup, g, file.plan, k.advice, findings);
       file.estimate = std::move(g.estimate);
       if (setup->familyAssumed && gpuGiven) {
         findings.report(RuleId::OL706, in.flags.empty() ? Range{} : in.flags.front().range, "generation.model",

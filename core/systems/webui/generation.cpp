@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "base/knowledge/knowledge.h"
 #include "base/text/ascii.h"
 #include "base/text/suggest.h"
 
@@ -18,8 +17,8 @@ bool truthyText(std::string_view text) {
 
 class Builder {
  public:
-  Builder(const WebUiInput& input, Findings& findings)
-      : in_(input), findings_(findings), w_(knowledge().webui) {}
+  Builder(const WebUiInput& input, const WebUiKnowledge& webui, const Architectures& architectures, Findings& findings)
+      : in_(input), findings_(findings), w_(webui), architectures_(architectures) {}
 
   std::optional<GenerationSetup> build() {
     for (const auto& problem : in_.problems) findings_.report(RuleId::OL706, problem.range, "generation", problem.message);
@@ -104,7 +103,7 @@ class Builder {
       s_.familyAssumed = true;
     }
     if (s_.family) {
-      s_.arch = knowledge().architectures.find(s_.family->arch);
+      s_.arch = architectures_.find(s_.family->arch);
       if (s_.arch == nullptr) s_.family = nullptr;
     }
     if (s_.family && !s_.family->runsIn(s_.tool)) {
@@ -382,6 +381,7 @@ class Builder {
   const WebUiInput& in_;
   Findings& findings_;
   const WebUiKnowledge& w_;
+  const Architectures& architectures_;
   GenerationSetup s_;
   bool sawMedvram_ = false;
   bool upcast_ = false;
@@ -393,8 +393,9 @@ class Builder {
 
 }  // namespace
 
-std::optional<GenerationSetup> buildGeneration(const WebUiInput& input, Findings& findings) {
-  return Builder(input, findings).build();
+std::optional<GenerationSetup> buildGeneration(const WebUiInput& input, const WebUiKnowledge& webui,
+                                               const Architectures& architectures, Findings& findings) {
+  return Builder(input, webui, architectures, findings).build();
 }
 
 }  // namespace oomlint

@@ -58,6 +58,7 @@ struct GenerationSetup {
 
 // Reads the setup and reports OL7xx findings (unknown / ignored / deprecated / conflicting flags,
 // unknown models, settings that cost memory). nullopt when nothing to estimate can be read.
-std::optional<GenerationSetup> buildGeneration(const WebUiInput& input, Findings& findings);
+std::optional<GenerationSetup> buildGeneration(const WebUiInput& input, const WebUiKnowledge& webui,
+                                               const Architectures& architectures, Findings& findings);
 
 }  // namespace oomlint

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "base/knowledge/knowledge.h"
 #include "engine/estimate_core.h"
 
 namespace oomlint {
@@ -14,8 +13,8 @@ std::string dtypeName(double bytes) { return bytes >= 4 ? "fp32" : bytes <= 1 ? 
 
 class Estimator {
  public:
-  Estimator(const GenerationSetup& s, const GpuTarget& gpu)
-      : s_(s), gpu_(gpu), m_(knowledge().memory), w_(knowledge().webui) {
+  Estimator(const GenerationSetup& s, const WebUiKnowledge& webui, const MemoryModel& memory, const GpuTarget& gpu)
+      : s_(s), gpu_(gpu), m_(memory), w_(webui) {
     unetBytes_ = s.unetFp8 ? 1 : s.fp32Weights ? 4 : 2;
     teBytes_ = s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
     vaeBytes_ = s.fp32Vae || s.fp32Weights ? 4 : 2;
@@ -369,6 +368,9 @@ class Estimator {
 
 }  // namespace
 
-GenerationEstimate estimateGeneration(const GenerationSetup& s, const GpuTarget& gpu) { return Estimator(s, gpu).run(); }
+GenerationEstimate estimateGeneration(const GenerationSetup& s, const WebUiKnowledge& webui, const MemoryModel& memory,
+                                      const GpuTarget& gpu) {
+  return Estimator(s, webui, memory, gpu).run();
+}
 
 }  // namespace oomlint

@@ -7,7 +7,6 @@
 #include "engine/config_edit.h"
 #include "engine/planner.h"
 #include "report/findings.h"
-#include "base/knowledge/knowledge.h"
 #include "base/text/suggest.h"
 
 namespace oomlint {
@@ -18,14 +17,15 @@ using Change = Lever<GenerationSetup>;
 
 class Planner {
  public:
-  Planner(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu)
-      : in_(input), s_(setup), gpu_(gpu) {}
+  Planner(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu, const WebUiKnowledge& webui,
+          const MemoryModel& memory)
+      : in_(input), s_(setup), gpu_(gpu), w_(webui), m_(memory) {}
 
   std::vector<PlanStep> plan() {
     candidates();
     std::vector<PlanStep> steps;
     GenerationSetup cumulative = s_;
-    const GenerationEstimate start = estimateGeneration(s_, gpu_);
+    const GenerationEstimate start = estimate(s_);
     if (start.estimate.verdict == Verdict::Fits) return steps;  // nothing to roll back
     double peak = start.estimate.peak().peakBytes;
     Verdict verdict = start.estimate.verdict;
@@ -39,7 +39,7 @@ class Planner {
       for (auto it = remaining.begin(); it != remaining.end(); ++it) {
         GenerationSetup next = cumulative;
         (*it)->apply(next);
-        const GenerationEstimate e = estimateGeneration(next, gpu_);
+        const GenerationEstimate e = estimate(next);
         const double saves = peak - e.estimate.peak().peakBytes;
         // A change that ends an out-of-memory verdict counts even when the peak hardly moves (split
         // attention past 64 slices fails before it allocates).
@@ -58,12 +58,14 @@ class Planner {
     markNeededSteps(steps, [&](const std::vector<std::size_t>& pick) {
       GenerationSetup g = s_;
       for (std::size_t i : pick) kept_[i]->apply(g);
-      return estimateGeneration(g, gpu_).estimate.verdict == Verdict::Fits;
+      return estimate(g).estimate.verdict == Verdict::Fits;
     });
     return steps;
   }
 
  private:
+  GenerationEstimate estimate(const GenerationSetup& g) const { return estimateGeneration(g, w_, m_, gpu_); }
+
   std::string path(std::string key) const { return in_.generation ? "generation." + key : key; }
 
   // One argument of the launch line as written (a flag with the value it takes), or a new one.
@@ -76,7 +78,7 @@ class Planner {
   // does not take stays where it is).
   std::string_view flagText(const LaunchFlag& f) const {
     const std::string_view whole = std::string_view(in_.source->text()).substr(f.begin, f.end - f.begin);
-    const WebUiFlag* known = knowledge().webui.flag(f.name);
+    const WebUiFlag* known = w_.flag(f.name);
     const bool withValue = f.value.empty() || (known && known->takesValue) || whole.find('=') != std::string_view::npos;
     return withValue ? whole : whole.substr(0, std::min(whole.size(), f.name.size()));
   }
@@ -93,7 +95,7 @@ class Planner {
     }
     auto replaced = [&](const LaunchFlag& f) {
       return std::find(replace.begin(), replace.end(), f.name) != replace.end() ||
-             (!add.empty() && knowledge().webui.flag(f.name) == nullptr && closestMatch(f.name, {add}));
+             (!add.empty() && w_.flag(f.name) == nullptr && closestMatch(f.name, {add}));
     };
     bool placed = add.empty();
     for (const Token& t : before) {
@@ -166,17 +168,16 @@ class Planner {
   std::vector<std::string> flagsWith(std::initializer_list<FlagEffect> effects) const {
     std::vector<std::string> names;
     for (const auto& f : in_.flags) {
-      const WebUiFlag* known = knowledge().webui.flag(f.name);
+      const WebUiFlag* known = w_.flag(f.name);
       if (known != nullptr && std::find(effects.begin(), effects.end(), known->effect) != effects.end()) names.push_back(f.name);
     }
     return names;
   }
 
   void candidates() {
-    const WebUiKnowledge& w = knowledge().webui;
     const bool sdxl = s_.family->id == "sdxl";
     if (s_.tool == WebUiTool::A1111) {
-      const AttentionBackend* b = w.backend(s_.attention);
+      const AttentionBackend* b = w_.backend(s_.attention);
       if (b && (b->scoreFactor > 0 || !b->patchesVae)) {
         flagChange("--xformers", flagsWith({FlagEffect::Attention}),
                    "xFormers never builds the attention score matrix, in the UNet or the VAE (A1111 wiki: the fastest and "
@@ -199,7 +200,7 @@ class Planner {
       }
       if (s_.offload == Offload::Normal) {
         flagChange(sdxl ? "--medvram-sdxl" : "--medvram", {},
-                   "keep only one of text encoder, UNet and VAE on the GPU at a time; speed: " + w.medvramSpeed,
+                   "keep only one of text encoder, UNet and VAE on the GPU at a time; speed: " + w_.medvramSpeed,
                    [](GenerationSetup& g) { g.offload = Offload::Medvram; });
       }
       if (s_.batchCondUncond && s_.arch->denoiser.cfgInSampling) {
@@ -241,7 +242,7 @@ class Planner {
         break;
       }
       if (s_.offload != Offload::Lowvram) {
-        flagChange("--lowvram", flagsWith({FlagEffect::Medvram, FlagEffect::MedvramSdxl}), "split the UNet into blocks, one on the GPU at a time; speed: " + w.lowvramSpeed,
+        flagChange("--lowvram", flagsWith({FlagEffect::Medvram, FlagEffect::MedvramSdxl}), "split the UNet into blocks, one on the GPU at a time; speed: " + w_.lowvramSpeed,
                    [](GenerationSetup& g) { g.offload = Offload::Lowvram; });
       }
       if (!s_.controlnets.empty() && !s_.controlnetOnCpu) {
@@ -271,14 +272,17 @@ class Planner {
   const WebUiInput& in_;
   const GenerationSetup& s_;
   const GpuTarget& gpu_;
+  const WebUiKnowledge& w_;
+  const MemoryModel& m_;
   std::vector<Change> changes_;
   std::vector<Change*> kept_;
 };
 
 }  // namespace
 
-std::vector<PlanStep> generationPlan(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu) {
-  return Planner(input, setup, gpu).plan();
+std::vector<PlanStep> generationPlan(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu,
+                                     const WebUiKnowledge& webui, const MemoryModel& memory) {
+  return Planner(input, setup, gpu, webui, memory).plan();
 }
 
 }  // namespace oomlint
