@@ -1,21 +1,23 @@
 #include "systems/webui/analyze_webui.h"
 
-#include "engine/verdict_findings.h"
 #include "base/knowledge/knowledge.h"
+#include "engine/verdict_findings.h"
 #include "policy/suppressions.h"
-#include "systems/webui/generation.h"
+#include "systems/webui/checks/checks.h"
 #include "systems/webui/generation_estimate.h"
 #include "systems/webui/generation_plan.h"
+#include "systems/webui/setup.h"
 
 namespace oomlint {
 
 namespace {
 
+// OL501–OL503 at the plan's steps, then the estimate's own checks. Without an edit of its own a step
+// points at the launch line, else the profile, else the size.
 void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const GenerationEstimate& g,
                     const std::vector<PlanStep>& plan, const Advice& advice, Findings& findings) {
   const PlanStep* first = firstNeededStep(plan);
   const InfoField* size = findInfo(in, "Size");
-  // Without an edit of its own a step points at the launch line, else the profile, else the size.
   const Range at = first && first->edit ? first->edit->range
                    : !in.flags.empty()  ? in.flags.front().range
                    : in.generation      ? in.generation->range
@@ -30,31 +32,8 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
                                                          " (\"Not enough memory, use lower resolution\"); "
                                                    : ""},
                 findings);
-  // Slowness belongs to the launch line, else to the tool the profile names.
-  const Node* tool = in.generation ? in.generation->find("tool") : nullptr;
-  const Range where = !in.flags.empty() ? in.flags.front().range : tool ? tool->range : at;
-  if (g.streamedBytes > advice.negligibleBytes) {
-    findings.report(RuleId::OL708, where, "",
-                    std::string(displayName(s.tool)) + " keeps " + formatGiB(g.streamedBytes) +
-                        " of weights in system RAM and streams them every step (partial loading): it fits, slowly; on "
-                        "Windows keep \"CUDA - Sysmem Fallback Policy\" at Prefer No Sysmem Fallback to get an error rather "
-                        "than a 10× slowdown");
-  }
-  if (g.decodeFallsBackToTiled) {
-    findings.report(RuleId::OL708, where, "",
-                    "the full VAE decode does not fit: " + std::string(displayName(s.tool)) +
-                        " retries it in tiles (\"Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding\")");
-  }
-  if (s.tool == WebUiTool::A1111 && s.offload == Offload::Lowvram && g.estimate.verdict == Verdict::Fits) {
-    const Range flagAt = [&] {
-      for (const auto& f : in.flags) {
-        if (f.name == "--lowvram") return f.range;
-      }
-      return at;
-    }();
-    findings.report(RuleId::OL708, flagAt, "args", "--lowvram copies every UNet block to the GPU at every step (A1111 wiki: 5.4 → 1.0 it/s); "
-                                             "check whether --medvram fits first");
-  }
+  const WebUiEstimateContext context{in, s, g, at, advice};
+  for (const auto& check : webuiEstimateChecks()) check.run(context, findings);
 }
 
 }  // namespace
@@ -72,18 +51,15 @@ FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu,
     if (in.profile->fatal()) file.unreadable = true;
   }
   if (!file.unreadable) {
-    if (auto setup = buildGeneration(in, k.webui, k.architectures, findings); setup && gpu) {
-      GenerationEstimate g = estimateGeneration(*setup, k.webui, k.memory, *gpu);
-      file.plan = generationPlan(in, *setup, *gpu, k.webui, k.memory);
+    const GenerationSetup setup = setupGeneration(in, k.webui, k.architectures);
+    const WebUiCheckContext context{in, setup, k.webui};
+    for (const auto& check : webuiChecks()) check.run(context, findings);
+    if (setup.estimable() && gpu) {
+      GenerationEstimate g = estimateGeneration(setup, k.webui, k.memory, *gpu);
+      file.plan = generationPlan(in, setup, *gpu, k.webui, k.memory);
       file.gpuGiven = gpuGiven;
-      if (gpuGiven) reportEstimate(in, *setup, g, file.plan, k.advice, findings);
+      if (gpuGiven) reportEstimate(in, setup, g, file.plan, k.advice, findings);
       file.estimate = std::move(g.estimate);
-      if (setup->familyAssumed && gpuGiven) {
-        findings.report(RuleId::OL706, in.flags.empty() ? Range{} : in.flags.front().range, "generation.model",
-                        "no model named: estimated for A1111's default, SD1.5 at " + std::to_string(setup->width) + "×" +
-                            std::to_string(setup->height) + " (a generation profile or the image's parameters say more)",
-                        Severity::Info);
-      }
     }
   }
   if (in.profile && !in.profile->fatal()) {

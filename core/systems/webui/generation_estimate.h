@@ -6,7 +6,7 @@
 #include "report/estimate.h"
 #include "base/knowledge/memory_model.h"
 #include "base/knowledge/webui.h"
-#include "systems/webui/generation.h"
+#include "systems/webui/setup.h"
 
 namespace oomlint {
 

@@ -66,6 +66,10 @@ class Planner {
  private:
   GenerationEstimate estimate(const GenerationSetup& g) const { return estimateGeneration(g, w_, m_, gpu_); }
 
+  // The catalog entry of written flag i (the setup read every written flag: it is estimable); null
+  // for an unknown flag.
+  const WebUiFlag* known(std::size_t i) const { return s_.flags[i].known; }
+
   std::string path(std::string key) const { return in_.generation ? "generation." + key : key; }
 
   // One argument of the launch line as written (a flag with the value it takes), or a new one.
@@ -76,10 +80,10 @@ class Planner {
 
   // The flag's own text in the source: with its argument when it takes one (a following word that it
   // does not take stays where it is).
-  std::string_view flagText(const LaunchFlag& f) const {
+  std::string_view flagText(std::size_t i) const {
+    const LaunchFlag& f = in_.flags[i];
     const std::string_view whole = std::string_view(in_.source->text()).substr(f.begin, f.end - f.begin);
-    const WebUiFlag* known = w_.flag(f.name);
-    const bool withValue = f.value.empty() || (known && known->takesValue) || whole.find('=') != std::string_view::npos;
+    const bool withValue = f.value.empty() || (known(i) && known(i)->takesValue) || whole.find('=') != std::string_view::npos;
     return withValue ? whole : whole.substr(0, std::min(whole.size(), f.name.size()));
   }
 
@@ -91,15 +95,16 @@ class Planner {
     std::vector<Token> before, after;
     for (std::size_t i = 0; i < in_.flags.size(); ++i) {
       const LaunchFlag& f = in_.flags[i];
-      before.push_back({exact ? std::string(flagText(f)) : f.value.empty() ? f.name : f.name + " " + f.value, static_cast<int>(i)});
+      before.push_back({exact ? std::string(flagText(i)) : f.value.empty() ? f.name : f.name + " " + f.value, static_cast<int>(i)});
     }
-    auto replaced = [&](const LaunchFlag& f) {
-      return std::find(replace.begin(), replace.end(), f.name) != replace.end() ||
-             (!add.empty() && w_.flag(f.name) == nullptr && closestMatch(f.name, {add}));
+    auto replaced = [&](std::size_t i) {
+      const std::string& name = in_.flags[i].name;
+      return std::find(replace.begin(), replace.end(), name) != replace.end() ||
+             (!add.empty() && known(i) == nullptr && closestMatch(name, {add}));
     };
     bool placed = add.empty();
     for (const Token& t : before) {
-      if (!replaced(in_.flags[static_cast<std::size_t>(t.original)])) {
+      if (!replaced(static_cast<std::size_t>(t.original))) {
         after.push_back(t);
       } else if (!placed) {
         after.push_back({add, -1});
@@ -136,7 +141,7 @@ class Planner {
     const std::vector<Token> middle(after.begin() + static_cast<long>(k), after.end() - static_cast<long>(m));
     const std::string text = joined(middle);
     auto flagAt = [&](std::size_t i) -> const LaunchFlag& { return in_.flags[static_cast<std::size_t>(before[i].original)]; };
-    auto endOf = [&](std::size_t i) { return flagAt(i).begin + flagText(flagAt(i)).size(); };
+    auto endOf = [&](std::size_t i) { return flagAt(i).begin + flagText(static_cast<std::size_t>(before[i].original)).size(); };
     if (k + m < before.size()) {  // some written flags change
       std::size_t begin = flagAt(k).begin, end = endOf(before.size() - m - 1);
       if (text.empty()) {  // a removal takes one neighbouring space with it
@@ -167,9 +172,10 @@ class Planner {
   // The written flags whose effect is one of `effects`.
   std::vector<std::string> flagsWith(std::initializer_list<FlagEffect> effects) const {
     std::vector<std::string> names;
-    for (const auto& f : in_.flags) {
-      const WebUiFlag* known = w_.flag(f.name);
-      if (known != nullptr && std::find(effects.begin(), effects.end(), known->effect) != effects.end()) names.push_back(f.name);
+    for (const ReadFlag& f : s_.flags) {
+      if (f.known != nullptr && std::find(effects.begin(), effects.end(), f.known->effect) != effects.end()) {
+        names.push_back(f.written->name);
+      }
     }
     return names;
   }
