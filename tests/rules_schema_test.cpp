@@ -203,4 +203,16 @@ TEST_CASE("the tables moved from the C++ into rules/ keep the values the code ha
   CHECK(k.webui.checkpointFamily("v1-5-pruned-emaonly") == "sd15");
   CHECK(k.webui.taesdDecodeBytesPerPixel == 150);
   CHECK(k.webui.profileKeys.size() == 13);
+  // rules/webui.yaml: the default sizes, attention backends, Forge's partial-load budget and the ControlNet
+  // activation share the WebUI code had as literals.
+  CHECK(k.webui.family("sd15")->defaultSize == 512);
+  CHECK(k.webui.family("sd2")->defaultSize == 512);
+  CHECK(k.webui.family("sdxl")->defaultSize == 1024);
+  CHECK(k.webui.family("flux")->defaultSize == 1024);
+  CHECK(k.webui.defaultAttention(WebUiTool::A1111) == "doggettx");
+  CHECK(k.webui.defaultAttention(WebUiTool::Forge) == "sdp");
+  CHECK(k.webui.defaultAttention(WebUiTool::ComfyUi) == "sdp");
+  CHECK(k.webui.forgePartialLoadDivisor == 1.3);
+  CHECK(k.webui.forgePartialLoadMarginBytes == 1.25 * (1 << 30));
+  CHECK(k.webui.controlnetActivationShare == 0.5);
 }

@@ -3,6 +3,7 @@
 // ControlNet models and each tool's offloading constants.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -74,6 +75,7 @@ struct GenerationFamily {
   std::string id;
   std::vector<std::string> aliases;
   std::string arch;  // rules/ai-toolkit/architectures.yaml
+  int defaultSize = 0;  // the image side when nothing says it (the base checkpoints' training resolution)
   std::vector<std::string> tools;
   int attentionHeads = 0;       // 0: no UNet self-attention figure (transformers: attention is fused)
   int attentionDownsample = 1;  // pixels per token side at the largest attention layer
@@ -112,8 +114,11 @@ struct WebUiKnowledge {
   double forgeInferenceBytes = 0;
   double comfyInferenceBytes = 0;
   double comfyReserveBytes = 0;
+  double forgePartialLoadDivisor = 0;      // Forge's budget for a model that does not fit: max((free − inference)
+  double forgePartialLoadMarginBytes = 0;  //   / divisor, free − inference − margin)
+  double controlnetActivationShare = 0;    // a ControlNet unit's activations, as a share of the UNet's
   std::string unetActSource;
-  std::string medvramSpeed;
+  std::string medvramSpeed;  // the measured slowdown with its source ("A1111 wiki: 5.4 → 4.1 it/s …")
   std::string lowvramSpeed;
   double taesdDecodeBytesPerPixel = 0;
   std::vector<std::pair<double, int>> decoderTiles;  // (above GB, tile), first match
@@ -121,6 +126,7 @@ struct WebUiKnowledge {
   std::vector<std::pair<std::string, std::vector<std::string>>> checkpointFamilies;  // (family, substrings)
   std::string checkpointFamilyOtherwise;
   std::vector<std::string> profileKeys;  // a generation profile's keys (OL706)
+  std::array<std::string, 3> defaultAttentions;  // by WebUiTool: the backend without an attention flag
 
   const WebUiFlag* flag(std::string_view name) const;
   const AttentionBackend* backend(std::string_view id) const;
@@ -132,6 +138,7 @@ struct WebUiKnowledge {
   int decoderTile(double vramBytes) const;
   // A checkpoint's family id from its lowercase name.
   std::string_view checkpointFamily(std::string_view lowercaseName) const;
+  const std::string& defaultAttention(WebUiTool tool) const { return defaultAttentions[static_cast<std::size_t>(tool)]; }
 };
 
 }  // namespace oomlint

@@ -12,10 +12,16 @@ namespace oomlint {
 
 namespace {
 
+// How far the setup's (adaptive) attention backend slices before it gives up.
+std::string maxSlices(const GenerationSetup& s, const WebUiKnowledge& webui) {
+  const AttentionBackend* b = webui.backend(s.attention);
+  return std::to_string(b ? b->maxSlices : 0);
+}
+
 // OL501–OL503 at the plan's steps, then the estimate's own checks. Without an edit of its own a step
 // points at the launch line, else the profile, else the size.
 void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const GenerationEstimate& g,
-                    const std::vector<PlanStep>& plan, const Advice& advice, Findings& findings) {
+                    const std::vector<PlanStep>& plan, const Knowledge& k, Findings& findings) {
   const PlanStep* first = firstNeededStep(plan);
   const InfoField* size = findInfo(in, "Size");
   const Range at = first && first->edit ? first->edit->range
@@ -28,11 +34,11 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
   reportVerdict(g.estimate, plan,
                 VerdictAnchors{at, "", stepRange, stepRange,
                                "(" + std::string(displayName(s.tool)) + ", " + s.arch->label + " " + sizeText + ")",
-                               g.attentionTooLarge ? "split attention needs more than 64 slices at " + sizeText +
-                                                         " (\"Not enough memory, use lower resolution\"); "
+                               g.attentionTooLarge ? "split attention needs more than " + maxSlices(s, k.webui) + " slices at " +
+                                                         sizeText + " (\"Not enough memory, use lower resolution\"); "
                                                    : ""},
                 findings);
-  const WebUiEstimateContext context{in, s, g, at, advice};
+  const WebUiEstimateContext context{in, s, g, at, k.webui, k.advice};
   for (const auto& check : webuiEstimateChecks()) check.run(context, findings);
 }
 
@@ -58,7 +64,7 @@ FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu,
       GenerationEstimate g = estimateGeneration(setup, k.webui, k.memory, *gpu);
       file.plan = generationPlan(in, setup, *gpu, k.webui, k.memory);
       file.gpuGiven = gpuGiven;
-      if (gpuGiven) reportEstimate(in, setup, g, file.plan, k.advice, findings);
+      if (gpuGiven) reportEstimate(in, setup, g, file.plan, k, findings);
       file.estimate = std::move(g.estimate);
     }
   }

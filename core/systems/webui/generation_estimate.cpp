@@ -157,12 +157,10 @@ class Estimator {
   }
 
   Component vaeWork(long w, long h, bool decode, GenerationEstimate& out, double free) const {
-    const VaeConstants* c = nullptr;
-    for (const auto& v : m_.vaes) {
-      if (v.family == s_.arch->vae.family) c = &v;
-    }
-    // Decoding: the generation measurement (webui.yaml); encoding: memory.yaml's figure.
-    const double k = decode ? w_.vaeDecodeBytesPerPixel : (c ? c->encodeK : 1100);
+    // Decoding: the generation measurement (webui.yaml); encoding: memory.yaml's figure (the loader
+    // requires one for every WebUI family's VAE).
+    const VaeConstants* c = m_.vae(s_.arch->vae.family);
+    const double k = decode ? w_.vaeDecodeBytesPerPixel : c ? c->encodeK : 0;
     const double px = static_cast<double>(w) * static_cast<double>(h);
     const std::string what = decode ? "VAE decode" : "VAE encode";
     if (s_.vaeDecode == VaeDecode::Cpu) return {what, 0, "on the CPU", Term::Vae};
@@ -208,7 +206,9 @@ class Estimator {
       case LoadMode::Low:
       case LoadMode::Normal:
         if (s_.tool == WebUiTool::Forge) {
-          if (bytes > free - reserve) budget = std::max((free - reserve) / 1.3, free - reserve - 1.25 * kGiB);
+          if (bytes > free - reserve) {
+            budget = std::max((free - reserve) / w_.forgePartialLoadDivisor, free - reserve - w_.forgePartialLoadMarginBytes);
+          }
           if (s_.gpuWeightsBytes > 0) budget = std::min(budget, s_.gpuWeightsBytes);
         } else {
           budget = free - reserve;
@@ -282,7 +282,8 @@ class Estimator {
     PhaseEstimate p{name, 0, 0, {}};
     p.components.push_back(fixed());
     const Component act = activations(w, h);
-    Component cnAct{"ControlNet activations", s_.controlnets.empty() ? 0 : 0.5 * act.bytes * s_.controlnets.size(),
+    Component cnAct{"ControlNet activations",
+                    s_.controlnets.empty() ? 0 : w_.controlnetActivationShare * act.bytes * s_.controlnets.size(),
                     "half a UNet encoder's per unit", Term::Activations};
     if (managed()) {
       const double models = unetWeights().bytes + cnWeights(false).bytes;

@@ -206,7 +206,7 @@ class Planner {
       }
       if (s_.offload == Offload::Normal) {
         flagChange(sdxl ? "--medvram-sdxl" : "--medvram", {},
-                   "keep only one of text encoder, UNet and VAE on the GPU at a time; speed: " + w_.medvramSpeed,
+                   "keep only one of text encoder, UNet and VAE on the GPU at a time; speed: a little slower (" + w_.medvramSpeed + ")",
                    [](GenerationSetup& g) { g.offload = Offload::Medvram; });
       }
       if (s_.batchCondUncond && s_.arch->denoiser.cfgInSampling) {
@@ -248,7 +248,8 @@ class Planner {
         break;
       }
       if (s_.offload != Offload::Lowvram) {
-        flagChange("--lowvram", flagsWith({FlagEffect::Medvram, FlagEffect::MedvramSdxl}), "split the UNet into blocks, one on the GPU at a time; speed: " + w_.lowvramSpeed,
+        flagChange("--lowvram", flagsWith({FlagEffect::Medvram, FlagEffect::MedvramSdxl}), "split the UNet into blocks, one on the GPU at a time; speed: devastating for speed: every UNet block is copied to the GPU at "
+                   "every step (" + w_.lowvramSpeed + ")",
                    [](GenerationSetup& g) { g.offload = Offload::Lowvram; });
       }
       if (!s_.controlnets.empty() && !s_.controlnetOnCpu) {

@@ -111,8 +111,7 @@ class SetupReader {
   }
 
   void readSize() {
-    const bool big = s_.family->id != "sd15" && s_.family->id != "sd2";
-    s_.width = s_.height = big ? 1024 : 512;
+    s_.width = s_.height = s_.family->defaultSize;
     if (const InfoField* size = findInfo(in_, "Size")) {
       long w = 0, h = 0;
       if (std::sscanf(size->value.c_str(), "%ldx%ld", &w, &h) == 2 && w >= 64 && h >= 64 && w <= 16384 && h <= 16384) {
@@ -316,10 +315,7 @@ class SetupReader {
   }
 
   void finish() {
-    if (s_.attention.empty()) {
-      // A1111 on CUDA without an attention flag picks Doggettx (wl §1.2); Forge and ComfyUI use PyTorch SDP.
-      s_.attention = s_.tool == WebUiTool::A1111 ? "doggettx" : "sdp";
-    }
+    if (s_.attention.empty()) s_.attention = w_.defaultAttention(s_.tool);
     if (s_.medvramSdxlOnly && s_.family->id != "sdxl" && s_.offload == Offload::Medvram) {
       s_.offload = Offload::Normal;
       s_.offloadFlag = nullptr;

@@ -28,6 +28,7 @@ struct WebUiEstimateContext {
   const GenerationSetup& setup;
   const GenerationEstimate& estimate;
   Range anchor;  // where the estimate's findings go when nothing closer says it (the verdict's range)
+  const WebUiKnowledge& webui;
   const Advice& advice;
 };
 

@@ -25,8 +25,8 @@ void checkSlowOffload(const WebUiEstimateContext& c, Findings& findings) {
   }
   if (s.tool == WebUiTool::A1111 && s.offload == Offload::Lowvram && g.estimate.verdict == Verdict::Fits) {
     findings.report(RuleId::OL708, s.offloadFlag ? s.offloadFlag->range : c.anchor, "args",
-                    "--lowvram copies every UNet block to the GPU at every step (A1111 wiki: 5.4 → 1.0 it/s); "
-                    "check whether --medvram fits first");
+                    "--lowvram copies every UNet block to the GPU at every step (" + c.webui.lowvramSpeed +
+                        "); check whether --medvram fits first");
   }
 }
 
