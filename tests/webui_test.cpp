@@ -121,7 +121,8 @@ TEST_CASE("the setup derives each setting once and keeps the text that set it") 
   CHECK(s.problems[0].path == "generation.width");
   CHECK(at(s.problems[0].range) == "70000");
   // Without a known model there is nothing to estimate, and the flags are not read.
-  const GenerationSetup unknown = setupOf(readWebUiInput("generation:\n  model: sdxxl\n  args: --bogus\n"));
+  const WebUiInput unknownModel = readWebUiInput("generation:\n  model: sdxxl\n  args: --bogus\n");
+  const GenerationSetup unknown = setupOf(unknownModel);  // it points into the input, which outlives it
   CHECK_FALSE(unknown.estimable());
   CHECK(unknown.flags.empty());
   REQUIRE(unknown.problems.size() == 1);
