@@ -118,7 +118,7 @@ TEST_CASE("a schema's own mistakes are reported at its line and column") {
   rules::DataSchema::read("types:\n  a: {x: numbr}\nroot: [a]\nextra: 1\n", problems);
   REQUIRE(problems.size() == 2);
   CHECK(problems[0].at.line == 4);
-  CHECK(problems[0].message == "unknown schema key `extra` (a schema has `types:` and `root:`)");
+  CHECK(problems[0].message == "unknown schema key `extra` (a schema has `types:`, `enums:` and `root:`)");
   CHECK(problems[1].at.line == 2);
   CHECK(problems[1].at.column == 10);
   CHECK(problems[1].message == "unknown type `numbr` (did you mean `number`?)");
@@ -145,6 +145,35 @@ TEST_CASE("schema specs: unions, optional keys, free-form maps and lists") {
         "1:4: `t.b` must be a string or a list, not a boolean\n"
         "1:1: missing key `a` in `t`\n"
         "1:1: missing key `c` in `t`\n");
+}
+
+TEST_CASE("schema enums: a value from a named list, a misspelt one with the closest") {
+  std::vector<rules::SchemaProblem> problems;
+  auto schema = rules::DataSchema::read("enums:\n  mode: [low, high]\nroot:\n  a: mode\n  b?: [mode]\n  c?: mode|integer\n",
+                                        problems);
+  REQUIRE(problems.empty());
+  auto messages = [&](const char* data) {
+    auto doc = readDocument(data);
+    std::string out;
+    for (const auto& p : schema->validate(doc->root(), "t")) out += std::to_string(p.at.line) + ":" + std::to_string(p.at.column) + ": " + p.message + "\n";
+    return out;
+  };
+  CHECK(messages("a: low\nb: [high, low]\nc: 3\n").empty());
+  CHECK(messages("a: lwo\nb: [medium]\nc: true\n") ==
+        "1:4: `t.a`: `lwo` is not a mode (one of low, high); did you mean `low`?\n"
+        "2:5: `t.b[0]`: `medium` is not a mode (one of low, high)\n"
+        "3:4: `t.c` must be a mode or an integer, not a boolean\n");
+  CHECK(messages("a: 1\n") == "1:4: `t.a` must be a mode, not an integer\n");
+  // The enum's own defects.
+  std::vector<rules::SchemaProblem> own;
+  rules::DataSchema::read("enums:\n  mode: [low, low]\n  number: [x]\n  odd: low\nroot: {a: mod}\n", own);
+  std::string text;
+  for (const auto& p : own) text += std::to_string(p.at.line) + ": " + p.message + "\n";
+  CHECK(text ==
+        "2: enum `mode`: `low` twice\n"
+        "3: enum `number` has the name of a type\n"
+        "4: enum `odd` is a list of its values\n"
+        "5: unknown type `mod` (did you mean `mode`?)\n");
 }
 
 TEST_CASE("the tables moved from the C++ into rules/ keep the values the code had") {
@@ -174,4 +203,16 @@ TEST_CASE("the tables moved from the C++ into rules/ keep the values the code ha
   CHECK(k.webui.checkpointFamily("v1-5-pruned-emaonly") == "sd15");
   CHECK(k.webui.taesdDecodeBytesPerPixel == 150);
   CHECK(k.webui.profileKeys.size() == 13);
+  // rules/webui.yaml: the default sizes, attention backends, Forge's partial-load budget and the ControlNet
+  // activation share the WebUI code had as literals.
+  CHECK(k.webui.family("sd15")->defaultSize == 512);
+  CHECK(k.webui.family("sd2")->defaultSize == 512);
+  CHECK(k.webui.family("sdxl")->defaultSize == 1024);
+  CHECK(k.webui.family("flux")->defaultSize == 1024);
+  CHECK(k.webui.defaultAttention(WebUiTool::A1111) == "doggettx");
+  CHECK(k.webui.defaultAttention(WebUiTool::Forge) == "sdp");
+  CHECK(k.webui.defaultAttention(WebUiTool::ComfyUi) == "sdp");
+  CHECK(k.webui.forgePartialLoadDivisor == 1.3);
+  CHECK(k.webui.forgePartialLoadMarginBytes == 1.25 * (1 << 30));
+  CHECK(k.webui.controlnetActivationShare == 0.5);
 }

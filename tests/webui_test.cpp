@@ -2,11 +2,12 @@
 // estimate against hand-computed figures, the seed cases, the fix order and `oomlint fix`.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 
 #include "base/knowledge/knowledge.h"
 #include "test_support.h"
-#include "systems/webui/generation.h"
+#include "systems/webui/setup.h"
 #include "systems/webui/generation_estimate.h"
 #include "systems/webui/webui_input.h"
 
@@ -20,6 +21,14 @@ FileReport checkOn(const std::string& text, const char* gpu) {
   AnalyzeOptions options;
   options.gpu = gpu;
   return analyzeInput(Input{"webui", text}, options);
+}
+
+GenerationSetup setupOf(const WebUiInput& in) {
+  return setupGeneration(in, knowledge().webui, knowledge().architectures);
+}
+
+GenerationEstimate estimateOf(const GenerationSetup& setup, const GpuTarget& gpu) {
+  return estimateGeneration(setup, knowledge().webui, knowledge().memory, gpu);
 }
 
 const PhaseEstimate& phase(const Estimate& e, std::string_view name) {
@@ -70,23 +79,61 @@ TEST_CASE("the parameters block is split into fields, quoted ControlNet units ke
   CHECK(cn->value.find("Low Vram: True") != std::string::npos);
   CHECK(findInfo(in, "Version")->value == "v1.10.1");
 
-  Findings findings;
-  const auto setup = buildGeneration(in, findings);
-  REQUIRE(setup);
-  CHECK(setup->family->id == "sd15");
-  CHECK(setup->width == 512);
-  CHECK(setup->height == 768);
-  REQUIRE(setup->controlnets.size() == 1);
-  CHECK(setup->controlnets[0].lowVram);
-  CHECK(setup->controlnets[0].model->id == "sd15-controlnet");
+  const auto setup = setupOf(in);
+  REQUIRE(setup.estimable());
+  CHECK(setup.family->id == "sd15");
+  CHECK(setup.width == 512);
+  CHECK(setup.height == 768);
+  REQUIRE(setup.controlnets.size() == 1);
+  CHECK(setup.controlnets[0].lowVram);
+  CHECK(setup.controlnets[0].model->id == "sd15-controlnet");
+}
+
+TEST_CASE("the setup derives each setting once and keeps the text that set it") {
+  const std::string text = "generation:\n  tool: a1111\n  model: sdxl\n  width: 70000\n"
+                           "  args: --medvram --lowvram --xformers --opt-split-attention --no-half-vae --bogus --always-low-vram\n";
+  const WebUiInput in = readWebUiInput(text);
+  const GenerationSetup s = setupOf(in);
+  REQUIRE(s.estimable());
+  auto at = [&](const Range& r) { return text.substr(r.start.offset, r.end.offset - r.start.offset); };
+  CHECK(at(s.modelRange) == "sdxl");
+  // The flags in order, as A1111 takes them.
+  REQUIRE(s.flags.size() == 7);
+  CHECK(s.flags[0].choice == FlagChoice::Offload);
+  CHECK(s.flags[2].choice == FlagChoice::Attention);
+  CHECK(s.flags[3].choice == FlagChoice::Attention);
+  CHECK(s.flags[5].standing == FlagStanding::Unknown);
+  CHECK(s.flags[6].standing == FlagStanding::OtherTool);  // Forge's
+  CHECK(s.flags[6].choice == FlagChoice::Other);          // not applied
+  // The values, each with its source.
+  CHECK(s.offload == Offload::Lowvram);
+  REQUIRE(s.offloadFlag != nullptr);
+  CHECK(s.offloadFlag->name == "--lowvram");
+  CHECK(s.attention == "doggettx");  // the last attention flag
+  CHECK(s.fp32Vae);
+  CHECK(s.vaeFp32Fallback);  // SDXL's VAE in A1111 without the fp16 fix
+  REQUIRE(s.fp32VaeFlag != nullptr);
+  CHECK(at(s.fp32VaeFlag->range) == "--no-half-vae");
+  CHECK(s.loadMode == LoadMode::Normal);
+  // The unreadable width keeps the default and says why.
+  CHECK(s.width == 1024);
+  REQUIRE(s.problems.size() == 1);
+  CHECK(s.problems[0].path.toString() == "generation.width");
+  CHECK(at(s.problems[0].range) == "70000");
+  // Without a known model there is nothing to estimate, and the flags are not read.
+  const WebUiInput unknownModel = readWebUiInput("generation:\n  model: sdxxl\n  args: --bogus\n");
+  const GenerationSetup unknown = setupOf(unknownModel);  // it points into the input, which outlives it
+  CHECK_FALSE(unknown.estimable());
+  CHECK(unknown.flags.empty());
+  REQUIRE(unknown.problems.size() == 1);
+  CHECK(unknown.problems[0].message.find("did you mean `sdxl`?") != std::string::npos);
 }
 
 TEST_CASE("SD1.5 at 512² in A1111 with xFormers: every component computed by hand") {
   const WebUiInput in = readWebUiInput("generation:\n  tool: a1111\n  model: sd15\n  args: --xformers\n");
-  Findings findings;
-  const auto setup = buildGeneration(in, findings);
-  REQUIRE(setup);
-  const GenerationEstimate g = estimateGeneration(*setup, GpuTarget{"12 GiB", static_cast<std::uint64_t>(12 * kGiB)});
+  const auto setup = setupOf(in);
+  REQUIRE(setup.estimable());
+  const GenerationEstimate g = estimateOf(setup, GpuTarget{"12 GiB", static_cast<std::uint64_t>(12 * kGiB)});
   const PhaseEstimate& denoise = phase(g.estimate, "denoise");
   // fixed 0.5 + 0.3 GiB; UNet 859.5 M × 2; CLIP-L 123.06 M × 2; VAE 83.65 M × 2;
   // activations 64 × 64 latent px × 2 (cond/uncond) × 15,000 B; xFormers: no score matrix.
@@ -102,9 +149,7 @@ TEST_CASE("SD1.5 at 512² in A1111 with xFormers: every component computed by ha
 TEST_CASE("Doggettx slices its score matrix to the free memory; no optimisation keeps 3.5 of them") {
   auto denoiseWith = [](const std::string& args, double vramGiB) {
     const WebUiInput in = readWebUiInput("generation:\n  tool: a1111\n  model: sd15\n  args: " + args + "\n");
-    Findings findings;
-    const auto setup = buildGeneration(in, findings);
-    return estimateGeneration(*setup, GpuTarget{"card", static_cast<std::uint64_t>(vramGiB * kGiB)});
+    return estimateOf(setupOf(in), GpuTarget{"card", static_cast<std::uint64_t>(vramGiB * kGiB)});
   };
   // One fp16 score matrix at 512²: 2 elements × 8 heads × 4096² tokens × 2 B = 0.5 GiB.
   const double score = 2.0 * 8 * 4096.0 * 4096.0 * 2;
@@ -329,9 +374,11 @@ TEST_CASE("each flag's effect on the estimate") {
   };
   int checked = 0;
   for (const auto& flag : knowledge().webui.flags) {
-    if (flag.effect == "none") continue;
-    INFO(flag.name << " (" << flag.effect << ")");
-    const auto [first, last] = byEffect.equal_range(flag.effect);
+    if (flag.effect == FlagEffect::None) continue;
+    const std::string effect =
+        std::string(toString(flag.effect)) + (flag.effect == FlagEffect::Attention ? ":" + flag.backend : std::string());
+    INFO(flag.name << " (" << effect << ")");
+    const auto [first, last] = byEffect.equal_range(effect);
     REQUIRE(first != last);
     // The case for a tool the flag belongs to.
     const Case* found = nullptr;
@@ -357,6 +404,31 @@ TEST_CASE("each flag's effect on the estimate") {
     ++checked;
   }
   CHECK(checked >= 50);  // every flag with an effect (56 today) went through a case above
+}
+
+// The schema's flag_effect enum (what rules/webui.yaml may say) and FlagEffect (what the setup handles)
+// name the same effects: an effect in one and not the other fails here.
+TEST_CASE("the flag effects of the data schema are FlagEffect's") {
+  auto schema = readDocument(test::readFile(test::sourceDir() / "rules/schema/webui.schema.yaml"));
+  const Node* enums = schema->root() ? schema->root()->find("enums") : nullptr;
+  const Node* values = enums ? enums->find("flag_effect") : nullptr;
+  REQUIRE(values != nullptr);
+  REQUIRE(values->isSequence());
+  std::vector<std::string> names;
+  for (const Node* v : values->resolved()->items) {
+    names.push_back(v->resolved()->text);
+    INFO(names.back());
+    const auto effect = parseFlagEffect(names.back());
+    REQUIRE(effect.has_value());
+    CHECK(toString(*effect) == names.back());
+  }
+  constexpr int kEffects = static_cast<int>(FlagEffect::Cpu) + 1;  // Cpu is the last
+  CHECK(names.size() == kEffects);
+  for (int i = 0; i < kEffects; ++i) {
+    const std::string name(toString(static_cast<FlagEffect>(i)));
+    CHECK(std::find(names.begin(), names.end(), name) != names.end());
+    CHECK((i == 0 || name != "none"));  // each effect has its own name
+  }
 }
 
 TEST_CASE("a memory manager's partial loading in a log is reported as slow, with its size", "[shared]") {
@@ -388,12 +460,11 @@ TEST_CASE("a ControlNet preprocessor with a model has its own phase; --use-cpu c
   // The parameters block names the module too.
   const WebUiInput in = readWebUiInput(
       "Steps: 20, Size: 512x512, Model: v1-5-pruned-emaonly, ControlNet 0: \"Module: openpose_full, Model: control_v11p_sd15_openpose\"\n");
-  Findings findings;
-  const auto setup = buildGeneration(in, findings);
-  REQUIRE(setup);
-  REQUIRE(setup->controlnets.size() == 1);
-  REQUIRE(setup->controlnets[0].preprocessor != nullptr);
-  CHECK(setup->controlnets[0].preprocessor->id == "openpose");
+  const auto setup = setupOf(in);
+  REQUIRE(setup.estimable());
+  REQUIRE(setup.controlnets.size() == 1);
+  REQUIRE(setup.controlnets[0].preprocessor != nullptr);
+  CHECK(setup.controlnets[0].preprocessor->id == "openpose");
   // On the CPU: no preprocess phase, no ControlNet weights on the GPU.
   const std::string onCpu = std::string(profile).replace(profile.find("--xformers"), 10, "--xformers --use-cpu controlnet");
   const FileReport moved = checkOn(onCpu, "RTX 3060 12GB");

@@ -1,5 +1,6 @@
 #include "rules_schema.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "base/document/reader.h"
@@ -55,9 +56,16 @@ std::pair<std::string, bool> keyName(const Node* key) {
   return {name, optional};
 }
 
+// The values an enum allows, as text.
+std::vector<std::string> enumValues(const Node* values) {
+  std::vector<std::string> out;
+  for (const Node* item : values->resolved()->items) out.push_back(item->resolved()->text);
+  return out;
+}
+
 class Checker {
  public:
-  Checker(const Node* types, std::vector<SchemaProblem>& out) : types_(types), out_(&out) {}
+  Checker(const Node* types, const Node* enums, std::vector<SchemaProblem>& out) : types_(types), enums_(enums), out_(&out) {}
 
   void check(const Node* spec, const Node* value, const std::string& path, int depth) {
     spec = spec->resolved();
@@ -107,6 +115,7 @@ class Checker {
       else if (alt == "any") one = "any value";
       else if (alt == "list") one = "a list";
       else if (alt == "map") one = "a mapping";
+      else if (enumNamed(alt)) one = "a " + std::string(alt);
       else if (const Node* named = types_ ? types_->find(alt) : nullptr; named && depth < 8) one = describeSpec(named, depth + 1);
       else one = std::string(alt);
       if (out.find(one) != std::string::npos) continue;
@@ -132,6 +141,7 @@ class Checker {
     if (alt == "null") return value->isNull();
     if (alt == "list") return value->isSequence();
     if (alt == "map") return value->isMapping();
+    if (enumNamed(alt)) return value->isScalar() && value->type == ScalarType::String;
     const Node* named = types_ ? types_->find(alt) : nullptr;
     if (named == nullptr || depth > 64) return false;
     named = named->resolved();
@@ -148,8 +158,23 @@ class Checker {
       if (!kindFits(name, value, depth)) typeError(spec, value, path);
       return;
     }
+    if (const Node* values = enumNamed(name)) return checkEnum(spec, name, values, value, path);
     if (const Node* named = types_ ? types_->find(name) : nullptr) return check(named, value, path, depth + 1);
     error(value, "`" + path + "`: the schema names no type `" + std::string(name) + "`");
+  }
+
+  const Node* enumNamed(std::string_view name) const { return enums_ ? enums_->find(name) : nullptr; }
+
+  // A string from the enum's list; a misspelt one names the closest value.
+  void checkEnum(const Node* spec, std::string_view name, const Node* values, const Node* value, const std::string& path) {
+    if (!value->isScalar() || value->type != ScalarType::String) return typeError(spec, value, path);
+    const std::vector<std::string> allowed = enumValues(values);
+    if (std::find(allowed.begin(), allowed.end(), value->text) != allowed.end()) return;
+    std::string message = "`" + path + "`: `" + value->text + "` is not a " + std::string(name) + " (one of ";
+    for (std::size_t i = 0; i < allowed.size(); ++i) message += (i ? ", " : "") + allowed[i];
+    message += ")";
+    if (auto near = closestMatch(value->text, allowed)) message += "; did you mean `" + *near + "`?";
+    error(value, message);
   }
 
   void checkShape(const Node* shape, const Node* value, const std::string& path, int depth) {
@@ -195,24 +220,26 @@ class Checker {
   }
 
   const Node* types_;
+  const Node* enums_;
   std::vector<SchemaProblem>* out_;
 };
 
 // The schema file's own defects: every type name must exist, a list spec has one item.
-void checkSpec(const Node* spec, const Node* types, std::vector<SchemaProblem>& problems, int depth) {
+void checkSpec(const Node* spec, const Node* types, const Node* enums, std::vector<SchemaProblem>& problems, int depth) {
   spec = spec->resolved();
   if (depth > 64) return;
   if (spec->isSequence()) {
     if (spec->items.size() != 1) problems.push_back({spec->range.start, "a list spec has exactly one item, the items' spec"});
-    for (const Node* item : spec->items) checkSpec(item, types, problems, depth + 1);
+    for (const Node* item : spec->items) checkSpec(item, types, enums, problems, depth + 1);
   } else if (spec->isMapping()) {
-    for (const auto& entry : spec->allEntries()) checkSpec(entry.value, types, problems, depth + 1);
+    for (const auto& entry : spec->allEntries()) checkSpec(entry.value, types, enums, problems, depth + 1);
   } else if (spec->isScalar() && spec->type == ScalarType::String) {
     for (auto alt : alternatives(spec->text)) {
-      if (isBuiltin(alt) || (types && types->find(alt))) continue;
+      if (isBuiltin(alt) || (types && types->find(alt)) || (enums && enums->find(alt))) continue;
       std::vector<std::string> names(std::begin(kBuiltins), std::end(kBuiltins));
-      if (types) {
-        for (const auto& entry : types->allEntries()) names.push_back(entry.key->resolved()->text);
+      for (const Node* named : {types, enums}) {
+        if (named == nullptr) continue;
+        for (const auto& entry : named->allEntries()) names.push_back(entry.key->resolved()->text);
       }
       std::string message = "unknown type `" + std::string(alt) + "`";
       if (auto near = closestMatch(alt, names)) message += " (did you mean `" + *near + "`?)";
@@ -220,6 +247,32 @@ void checkSpec(const Node* spec, const Node* types, std::vector<SchemaProblem>& 
     }
   } else {
     problems.push_back({spec->range.start, "a spec is a type name, a one-item list or a mapping"});
+  }
+}
+
+// An enum is a list of distinct strings, and its name is not also a type's.
+void checkEnums(const Node* enums, const Node* types, std::vector<SchemaProblem>& problems) {
+  for (const auto& entry : enums->allEntries()) {
+    const std::string& name = entry.key->resolved()->text;
+    if (isBuiltin(name) || (types && types->find(name))) {
+      problems.push_back({entry.key->range.start, "enum `" + name + "` has the name of a type"});
+    }
+    const Node* values = entry.value->resolved();
+    if (!values->isSequence() || values->items.empty()) {
+      problems.push_back({entry.value->range.start, "enum `" + name + "` is a list of its values"});
+      continue;
+    }
+    std::vector<std::string> seen;
+    for (const Node* item : values->items) {
+      const Node* v = item->resolved();
+      if (!v->isScalar() || v->type != ScalarType::String) {
+        problems.push_back({item->range.start, "enum `" + name + "`: a value is a string"});
+      } else if (std::find(seen.begin(), seen.end(), v->text) != seen.end()) {
+        problems.push_back({item->range.start, "enum `" + name + "`: `" + v->text + "` twice"});
+      } else {
+        seen.push_back(v->text);
+      }
+    }
   }
 }
 
@@ -231,27 +284,29 @@ std::unique_ptr<DataSchema> DataSchema::read(std::string text, std::vector<Schem
   for (const auto& p : schema->doc_->problems()) problems.push_back({p.range.start, p.message});
   const Node* top = schema->doc_->root();
   if (top == nullptr || !top->isMapping()) {
-    problems.push_back({{}, "a schema is a mapping with `root:` (and optional `types:`)"});
+    problems.push_back({{}, "a schema is a mapping with `root:` (and optional `types:` and `enums:`)"});
     return schema;
   }
   for (const auto& entry : top->allEntries()) {
     const std::string& key = entry.key->resolved()->text;
     if (key == "root") schema->root_ = entry.value;
     else if (key == "types" && entry.value->isMapping()) schema->types_ = entry.value->resolved();
-    else problems.push_back({entry.key->range.start, "unknown schema key `" + key + "` (a schema has `types:` and `root:`)"});
+    else if (key == "enums" && entry.value->isMapping()) schema->enums_ = entry.value->resolved();
+    else problems.push_back({entry.key->range.start, "unknown schema key `" + key + "` (a schema has `types:`, `enums:` and `root:`)"});
   }
   if (schema->root_ == nullptr) problems.push_back({top->range.start, "missing key `root`"});
+  if (schema->enums_) checkEnums(schema->enums_, schema->types_, problems);
   if (schema->types_) {
-    for (const auto& entry : schema->types_->allEntries()) checkSpec(entry.value, schema->types_, problems, 0);
+    for (const auto& entry : schema->types_->allEntries()) checkSpec(entry.value, schema->types_, schema->enums_, problems, 0);
   }
-  if (schema->root_) checkSpec(schema->root_, schema->types_, problems, 0);
+  if (schema->root_) checkSpec(schema->root_, schema->types_, schema->enums_, problems, 0);
   return schema;
 }
 
 std::vector<SchemaProblem> DataSchema::validate(const Node* root, std::string_view name) const {
   std::vector<SchemaProblem> problems;
   if (root_ == nullptr || root == nullptr) return problems;
-  Checker checker(types_, problems);
+  Checker checker(types_, enums_, problems);
   checker.check(root_, root, std::string(name), 0);
   return problems;
 }

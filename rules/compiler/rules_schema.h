@@ -2,12 +2,14 @@
 // it emits JSON, so an unknown or misspelt key, a missing figure or a wrong type fails the build at
 // file:line:column instead of leaving the loader to read nothing.
 //
-// A schema file has two top-level keys:
+// A schema file has up to three top-level keys:
 //   types: NAME: SPEC, ...   (optional) named specs, usable wherever a type name is
+//   enums: NAME: [a, b, ...] (optional) named sets of strings, usable wherever a type name is: the value
+//                            is one of them (a misspelt one names the closest)
 //   root:  SPEC              the whole file
 // A SPEC is one of:
 //   a type name   number (int or float), integer, string, bool, null, any, list (any list), map (any
-//                 mapping) or a name from `types:`; alternatives are joined with `|` (`integer|null`)
+//                 mapping) or a name from `types:` or `enums:`; alternatives are joined with `|` (`integer|null`)
 //   [SPEC]        a list whose every item is SPEC
 //   {key: SPEC}   a mapping with exactly these keys: `key?` marks an optional key, the others are
 //                 required, and `"*": SPEC` admits any other key (a free-form map keyed by names)
@@ -38,6 +40,7 @@ class DataSchema {
  private:
   std::unique_ptr<Document> doc_;
   const Node* types_ = nullptr;
+  const Node* enums_ = nullptr;
   const Node* root_ = nullptr;
 };
 

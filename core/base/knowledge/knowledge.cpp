@@ -380,6 +380,9 @@ class Loader {
     w.comfyInferenceBytes = figure(c, "comfy_inference_bytes", kConstants);
     w.comfyReserveBytes = figure(c, "comfy_reserve_bytes", kConstants);
     w.unetActSource = str(c, "unet_act_source");
+    w.forgePartialLoadDivisor = figure(c, "forge_partial_load_divisor", kConstants);
+    w.forgePartialLoadMarginBytes = figure(c, "forge_partial_load_margin_bytes", kConstants);
+    w.controlnetActivationShare = figure(c, "controlnet_activation_share", kConstants);
     w.medvramSpeed = str(c, "medvram_speed");
     w.lowvramSpeed = str(c, "lowvram_speed");
     w.taesdDecodeBytesPerPixel = figure(c, "taesd_decode_bytes_per_pixel", kConstants);
@@ -396,6 +399,10 @@ class Loader {
       for (const Node* e : rows->resolved()->items) w.checkpointFamilies.emplace_back(str(e, "family"), strings(e->find("contains")));
     }
     w.checkpointFamilyOtherwise = str(checkpoints, "otherwise");
+    const Node* attentionDefaults = root->find("default_attention");
+    for (WebUiTool tool : {WebUiTool::A1111, WebUiTool::Forge, WebUiTool::ComfyUi}) {
+      w.defaultAttentions[static_cast<std::size_t>(tool)] = str(attentionDefaults, toString(tool));
+    }
     w.profileKeys = strings(root->find("profile_keys"));
     if (w.profileKeys.empty()) error("webui.yaml: no profile_keys");
     auto list = [&](std::string_view key) -> std::vector<const Node*> {
@@ -424,6 +431,7 @@ class Loader {
       f.id = str(e, "id");
       f.aliases = strings(e->find("aliases"));
       f.arch = str(e, "arch");
+      f.defaultSize = integer(e, "default_size", "webui.yaml: family");
       f.tools = strings(e->find("tools"));
       const Node* attention = e->find("attention");
       f.attentionHeads = integer(attention, "heads", "webui.yaml: family attention");
@@ -431,7 +439,11 @@ class Loader {
       f.unetActBytesPerLatentPixel = figure(e, "unet_act_bytes_per_latent_pixel", "webui.yaml: family");
       f.lowvramBlockParams = num(e, "lowvram_block_params", 0);
       f.vaeFp16Overflows = flag(e, "vae_fp16_overflows");
-      if (k_.architectures.find(f.arch) == nullptr) error("webui.yaml: family " + f.id + ": unknown arch " + f.arch);
+      if (const Architecture* a = k_.architectures.find(f.arch); a == nullptr) {
+        error("webui.yaml: family " + f.id + ": unknown arch " + f.arch);
+      } else if (k_.memory.vae(a->vae.family) == nullptr) {  // the hires pass's VAE encode reads its figure
+        error("webui.yaml: family " + f.id + ": memory.yaml has no vae `" + a->vae.family + "`");
+      }
       w.families.push_back(std::move(f));
     }
     for (const Node* e : list("controlnets")) {
@@ -449,18 +461,24 @@ class Loader {
       f.tools = strings(e->find("tools"));
       f.ignoredBy = strings(e->find("ignored_by"));
       f.takesValue = flag(e, "value");
-      f.effect = str(e, "effect");
+      if (auto effect = parseFlagEffect(str(e, "effect"))) f.effect = *effect;
+      else error("webui.yaml: flag " + f.name + ": effect `" + str(e, "effect") + "` is not a FlagEffect");
+      f.backend = str(e, "backend");
       f.note = str(e, "note");
       f.deprecated = str(e, "deprecated");
-      if (f.effect.starts_with("attention:") && w.backend(f.effect.substr(10)) == nullptr) {
-        error("webui.yaml: flag " + f.name + ": unknown attention backend");
+      if (f.effect == FlagEffect::Attention && w.backend(f.backend) == nullptr) {
+        error("webui.yaml: flag " + f.name + ": unknown attention backend `" + f.backend + "`");
       }
+      if (f.effect != FlagEffect::Attention && !f.backend.empty()) error("webui.yaml: flag " + f.name + ": a backend without the attention effect");
       w.flags.push_back(std::move(f));
     }
     for (const auto& [family, substrings] : w.checkpointFamilies) {
       if (w.family(family) == nullptr) error("webui.yaml: checkpoint_families: unknown family " + family);
     }
     if (w.family(w.checkpointFamilyOtherwise) == nullptr) error("webui.yaml: checkpoint_families: unknown family " + w.checkpointFamilyOtherwise);
+    for (const auto& id : w.defaultAttentions) {
+      if (w.backend(id) == nullptr) error("webui.yaml: default_attention: unknown backend `" + id + "`");
+    }
   }
 
   void advice() {

@@ -12,6 +12,33 @@ bool contains(const std::vector<std::string>& list, std::string_view value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
 
+constexpr std::pair<FlagEffect, std::string_view> kFlagEffects[] = {
+    {FlagEffect::None, "none"},
+    {FlagEffect::Medvram, "medvram"},
+    {FlagEffect::MedvramSdxl, "medvram_sdxl"},
+    {FlagEffect::Lowvram, "lowvram"},
+    {FlagEffect::Attention, "attention"},
+    {FlagEffect::NoHalf, "no_half"},
+    {FlagEffect::PrecisionFull, "precision_full"},
+    {FlagEffect::AllFp32, "all_fp32"},
+    {FlagEffect::NoHalfVae, "no_half_vae"},
+    {FlagEffect::VaeFp32, "vae_fp32"},
+    {FlagEffect::VaeFp16, "vae_fp16"},
+    {FlagEffect::VaeBf16, "vae_bf16"},
+    {FlagEffect::Upcast, "upcast"},
+    {FlagEffect::ForgeLowVram, "forge_low_vram"},
+    {FlagEffect::ForgeNoVram, "forge_no_vram"},
+    {FlagEffect::ComfyNoVram, "comfy_novram"},
+    {FlagEffect::ComfyHighVram, "comfy_highvram"},
+    {FlagEffect::ComfyGpuOnly, "comfy_gpu_only"},
+    {FlagEffect::ForgeOffload, "forge_offload"},
+    {FlagEffect::UnetFp8, "unet_fp8"},
+    {FlagEffect::TextEncoderFp8, "text_encoder_fp8"},
+    {FlagEffect::VaeCpu, "vae_cpu"},
+    {FlagEffect::ComfyReserve, "comfy_reserve"},
+    {FlagEffect::Cpu, "cpu"},
+};
+
 }  // namespace
 
 std::string_view toString(WebUiTool tool) {
@@ -44,6 +71,20 @@ bool parseWebUiTool(std::string_view text, WebUiTool& tool) {
     return false;
   }
   return true;
+}
+
+std::string_view toString(FlagEffect effect) {
+  for (const auto& [e, name] : kFlagEffects) {
+    if (e == effect) return name;
+  }
+  return "none";
+}
+
+std::optional<FlagEffect> parseFlagEffect(std::string_view text) {
+  for (const auto& [e, name] : kFlagEffects) {
+    if (name == text) return e;
+  }
+  return std::nullopt;
 }
 
 bool WebUiFlag::existsIn(WebUiTool tool) const { return contains(tools, toString(tool)); }

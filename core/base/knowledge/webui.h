@@ -3,6 +3,8 @@
 // ControlNet models and each tool's offloading constants.
 #pragma once
 
+#include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,12 +17,44 @@ std::string_view toString(WebUiTool tool);       // "a1111", "forge", "comfyui"
 std::string_view displayName(WebUiTool tool);    // "AUTOMATIC1111", "Forge", "ComfyUI"
 bool parseWebUiTool(std::string_view text, WebUiTool& tool);
 
+// What a launch flag switches in the memory model: rules/webui.yaml's `effect`, one value per name of
+// the schema's flag_effect enum (a misspelt effect fails the build; the loader rejects one this list lacks).
+enum class FlagEffect {
+  None,           // accepted, no memory effect
+  Medvram,        // A1111: one of text encoder / UNet / VAE on the GPU at a time
+  MedvramSdxl,    // --medvram for SDXL models only
+  Lowvram,        // A1111: UNet blocks one at a time; ComfyUI: low-VRAM loading, text encoders on the CPU
+  Attention,      // selects the attention backend named in `backend`
+  NoHalf,         // fp32 weights
+  PrecisionFull,  // fp32 weights when its value is `full`
+  AllFp32,        // fp32 everywhere
+  NoHalfVae,      // fp32 VAE
+  VaeFp32,
+  VaeFp16,
+  VaeBf16,
+  Upcast,         // fp16 weights with upcast sampling math
+  ForgeLowVram,   // Forge's low-VRAM loading
+  ForgeNoVram,    // weights streamed from system RAM
+  ComfyNoVram,
+  ComfyHighVram,  // models kept in VRAM
+  ComfyGpuOnly,
+  ForgeOffload,   // unload every model after use
+  UnetFp8,
+  TextEncoderFp8,
+  VaeCpu,
+  ComfyReserve,   // GB kept free (its value)
+  Cpu,            // everything, or the named modules, on the CPU
+};
+std::string_view toString(FlagEffect effect);  // the data's spelling: "medvram_sdxl"
+std::optional<FlagEffect> parseFlagEffect(std::string_view text);
+
 struct WebUiFlag {
   std::string name;                  // "--medvram"
   std::vector<std::string> tools;    // where it is a real flag
   std::vector<std::string> ignoredBy;  // tools that accept it and do nothing
   bool takesValue = false;
-  std::string effect;                // the memory-model switch ("medvram", "attention:xformers", "none")
+  FlagEffect effect = FlagEffect::None;
+  std::string backend;               // the attention backend of an Attention effect ("xformers")
   std::string note;
   std::string deprecated;            // why it is a no-op now; empty when it is not
   bool existsIn(WebUiTool tool) const;
@@ -41,6 +75,7 @@ struct GenerationFamily {
   std::string id;
   std::vector<std::string> aliases;
   std::string arch;  // rules/ai-toolkit/architectures.yaml
+  int defaultSize = 0;  // the image side when nothing says it (the base checkpoints' training resolution)
   std::vector<std::string> tools;
   int attentionHeads = 0;       // 0: no UNet self-attention figure (transformers: attention is fused)
   int attentionDownsample = 1;  // pixels per token side at the largest attention layer
@@ -79,8 +114,11 @@ struct WebUiKnowledge {
   double forgeInferenceBytes = 0;
   double comfyInferenceBytes = 0;
   double comfyReserveBytes = 0;
+  double forgePartialLoadDivisor = 0;      // Forge's budget for a model that does not fit: max((free − inference)
+  double forgePartialLoadMarginBytes = 0;  //   / divisor, free − inference − margin)
+  double controlnetActivationShare = 0;    // a ControlNet unit's activations, as a share of the UNet's
   std::string unetActSource;
-  std::string medvramSpeed;
+  std::string medvramSpeed;  // the measured slowdown with its source ("A1111 wiki: 5.4 → 4.1 it/s …")
   std::string lowvramSpeed;
   double taesdDecodeBytesPerPixel = 0;
   std::vector<std::pair<double, int>> decoderTiles;  // (above GB, tile), first match
@@ -88,6 +126,7 @@ struct WebUiKnowledge {
   std::vector<std::pair<std::string, std::vector<std::string>>> checkpointFamilies;  // (family, substrings)
   std::string checkpointFamilyOtherwise;
   std::vector<std::string> profileKeys;  // a generation profile's keys (OL706)
+  std::array<std::string, 3> defaultAttentions;  // by WebUiTool: the backend without an attention flag
 
   const WebUiFlag* flag(std::string_view name) const;
   const AttentionBackend* backend(std::string_view id) const;
@@ -99,6 +138,7 @@ struct WebUiKnowledge {
   int decoderTile(double vramBytes) const;
   // A checkpoint's family id from its lowercase name.
   std::string_view checkpointFamily(std::string_view lowercaseName) const;
+  const std::string& defaultAttention(WebUiTool tool) const { return defaultAttentions[static_cast<std::size_t>(tool)]; }
 };
 
 }  // namespace oomlint

@@ -1,22 +1,29 @@
 #include "systems/webui/analyze_webui.h"
 
-#include "engine/verdict_findings.h"
-#include "analyze.h"
 #include "base/knowledge/knowledge.h"
+#include "engine/verdict_findings.h"
 #include "policy/suppressions.h"
-#include "systems/webui/generation.h"
+#include "systems/webui/checks/checks.h"
 #include "systems/webui/generation_estimate.h"
 #include "systems/webui/generation_plan.h"
+#include "systems/webui/setup.h"
 
 namespace oomlint {
 
 namespace {
 
+// How far the setup's (adaptive) attention backend slices before it gives up.
+std::string maxSlices(const GenerationSetup& s, const WebUiKnowledge& webui) {
+  const AttentionBackend* b = webui.backend(s.attention);
+  return std::to_string(b ? b->maxSlices : 0);
+}
+
+// OL501–OL503 at the plan's steps, then the estimate's own checks. Without an edit of its own a step
+// points at the launch line, else the profile, else the size.
 void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const GenerationEstimate& g,
-                    const std::vector<PlanStep>& plan, Findings& findings) {
+                    const std::vector<PlanStep>& plan, const Knowledge& k, Findings& findings) {
   const PlanStep* first = firstNeededStep(plan);
   const InfoField* size = findInfo(in, "Size");
-  // Without an edit of its own a step points at the launch line, else the profile, else the size.
   const Range at = first && !first->fix.edits.empty() ? first->fix.edits.front().range
                    : !in.flags.empty()  ? in.flags.front().range
                    : in.generation      ? in.generation->range
@@ -27,40 +34,20 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
   reportVerdict(g.estimate, plan,
                 VerdictAnchors{at, {}, stepRange, stepRange,
                                "(" + std::string(displayName(s.tool)) + ", " + s.arch->label + " " + sizeText + ")",
-                               g.attentionTooLarge ? "split attention needs more than 64 slices at " + sizeText +
-                                                         " (\"Not enough memory, use lower resolution\"); "
+                               g.attentionTooLarge ? "split attention needs more than " + maxSlices(s, k.webui) + " slices at " +
+                                                         sizeText + " (\"Not enough memory, use lower resolution\"); "
                                                    : ""},
                 findings);
-  // Slowness belongs to the launch line, else to the tool the profile names.
-  const Node* tool = in.generation ? in.generation->find("tool") : nullptr;
-  const Range where = !in.flags.empty() ? in.flags.front().range : tool ? tool->range : at;
-  if (g.streamedBytes > knowledge().advice.negligibleBytes) {
-    findings.report(RuleId::OL708, where, {},
-                    std::string(displayName(s.tool)) + " keeps " + formatGiB(g.streamedBytes) +
-                        " of weights in system RAM and streams them every step (partial loading): it fits, slowly; on "
-                        "Windows keep \"CUDA - Sysmem Fallback Policy\" at Prefer No Sysmem Fallback to get an error rather "
-                        "than a 10× slowdown");
-  }
-  if (g.decodeFallsBackToTiled) {
-    findings.report(RuleId::OL708, where, {},
-                    "the full VAE decode does not fit: " + std::string(displayName(s.tool)) +
-                        " retries it in tiles (\"Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding\")");
-  }
-  if (s.tool == WebUiTool::A1111 && s.offload == Offload::Lowvram && g.estimate.verdict == Verdict::Fits) {
-    const Range flagAt = [&] {
-      for (const auto& f : in.flags) {
-        if (f.name == "--lowvram") return f.range;
-      }
-      return at;
-    }();
-    findings.report(RuleId::OL708, flagAt, KeyPath::of({"args"}), "--lowvram copies every UNet block to the GPU at every step (A1111 wiki: 5.4 → 1.0 it/s); "
-                                             "check whether --medvram fits first");
-  }
+  const WebUiEstimateContext context{in, s, g, at, k.webui, k.advice};
+  for (const auto& check : webuiEstimateChecks()) check.run(context, findings);
 }
 
 }  // namespace
 
-FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu, bool gpuGiven, bool suppressionsAllowed) {
+FileReport analyzeWebUi(const Input& input, const SystemContext& context) {
+  const Knowledge& k = context.knowledge;
+  const std::optional<GpuTarget>& gpu = context.gpu;
+  const bool gpuGiven = context.gpuGiven;
   FileReport file;
   file.path = input.path;
   file.kind = InputKind::WebUiArgs;
@@ -72,22 +59,19 @@ FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu,
     if (in.profile->fatal()) file.unreadable = true;
   }
   if (!file.unreadable) {
-    if (auto setup = buildGeneration(in, findings); setup && gpu) {
-      GenerationEstimate g = estimateGeneration(*setup, *gpu);
-      file.plan = generationPlan(in, *setup, *gpu);
+    const GenerationSetup setup = setupGeneration(in, k.webui, k.architectures);
+    const WebUiCheckContext context{in, setup, k.webui};
+    for (const auto& check : webuiChecks()) check.run(context, findings);
+    if (setup.estimable() && gpu) {
+      GenerationEstimate g = estimateGeneration(setup, k.webui, k.memory, *gpu);
+      file.plan = generationPlan(in, setup, *gpu, k.webui, k.memory);
       file.gpuGiven = gpuGiven;
-      if (gpuGiven) reportEstimate(in, *setup, g, file.plan, findings);
+      if (gpuGiven) reportEstimate(in, setup, g, file.plan, k, findings);
       file.estimate = std::move(g.estimate);
-      if (setup->familyAssumed && gpuGiven) {
-        findings.report(RuleId::OL706, in.flags.empty() ? Range{} : in.flags.front().range, KeyPath::of({"generation", "model"}),
-                        "no model named: estimated for A1111's default, SD1.5 at " + std::to_string(setup->width) + "×" +
-                            std::to_string(setup->height) + " (a generation profile or the image's parameters say more)",
-                        Severity::Info);
-      }
     }
   }
   if (in.profile && !in.profile->fatal()) {
-    applySuppressions(findings.all(), findSuppressions(*in.profile), suppressionsAllowed);
+    applySuppressions(findings.all(), findSuppressions(*in.profile), context.suppressionsAllowed);
   }
   file.diagnostics = std::move(findings.all());
   sortDiagnostics(file.diagnostics);

@@ -7,9 +7,10 @@
 #include "base/input.h"
 #include "report/estimate.h"
 #include "report/report.h"
+#include "systems/system.h"
 
 namespace oomlint {
 
-FileReport analyzeWebUi(const Input& input, const std::optional<GpuTarget>& gpu, bool gpuGiven, bool suppressionsAllowed);
+FileReport analyzeWebUi(const Input& input, const SystemContext& context);
 
 }  // namespace oomlint

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "base/knowledge/knowledge.h"
 #include "engine/estimate_core.h"
 
 namespace oomlint {
@@ -14,8 +13,8 @@ std::string dtypeName(double bytes) { return bytes >= 4 ? "fp32" : bytes <= 1 ? 
 
 class Estimator {
  public:
-  Estimator(const GenerationSetup& s, const GpuTarget& gpu)
-      : s_(s), gpu_(gpu), m_(knowledge().memory), w_(knowledge().webui) {
+  Estimator(const GenerationSetup& s, const WebUiKnowledge& webui, const MemoryModel& memory, const GpuTarget& gpu)
+      : s_(s), gpu_(gpu), m_(memory), w_(webui) {
     unetBytes_ = s.unetFp8 ? 1 : s.fp32Weights ? 4 : 2;
     teBytes_ = s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
     vaeBytes_ = s.fp32Vae || s.fp32Weights ? 4 : 2;
@@ -158,12 +157,10 @@ class Estimator {
   }
 
   Component vaeWork(long w, long h, bool decode, GenerationEstimate& out, double free) const {
-    const VaeConstants* c = nullptr;
-    for (const auto& v : m_.vaes) {
-      if (v.family == s_.arch->vae.family) c = &v;
-    }
-    // Decoding: the generation measurement (webui.yaml); encoding: memory.yaml's figure.
-    const double k = decode ? w_.vaeDecodeBytesPerPixel : (c ? c->encodeK : 1100);
+    // Decoding: the generation measurement (webui.yaml); encoding: memory.yaml's figure (the loader
+    // requires one for every WebUI family's VAE).
+    const VaeConstants* c = m_.vae(s_.arch->vae.family);
+    const double k = decode ? w_.vaeDecodeBytesPerPixel : c ? c->encodeK : 0;
     const double px = static_cast<double>(w) * static_cast<double>(h);
     const std::string what = decode ? "VAE decode" : "VAE encode";
     if (s_.vaeDecode == VaeDecode::Cpu) return {what, 0, "on the CPU", Term::Vae};
@@ -209,7 +206,9 @@ class Estimator {
       case LoadMode::Low:
       case LoadMode::Normal:
         if (s_.tool == WebUiTool::Forge) {
-          if (bytes > free - reserve) budget = std::max((free - reserve) / 1.3, free - reserve - 1.25 * kGiB);
+          if (bytes > free - reserve) {
+            budget = std::max((free - reserve) / w_.forgePartialLoadDivisor, free - reserve - w_.forgePartialLoadMarginBytes);
+          }
           if (s_.gpuWeightsBytes > 0) budget = std::min(budget, s_.gpuWeightsBytes);
         } else {
           budget = free - reserve;
@@ -283,7 +282,8 @@ class Estimator {
     PhaseEstimate p{name, 0, 0, {}};
     p.components.push_back(fixed());
     const Component act = activations(w, h);
-    Component cnAct{"ControlNet activations", s_.controlnets.empty() ? 0 : 0.5 * act.bytes * s_.controlnets.size(),
+    Component cnAct{"ControlNet activations",
+                    s_.controlnets.empty() ? 0 : w_.controlnetActivationShare * act.bytes * s_.controlnets.size(),
                     "half a UNet encoder's per unit", Term::Activations};
     if (managed()) {
       const double models = unetWeights().bytes + cnWeights(false).bytes;
@@ -369,6 +369,9 @@ class Estimator {
 
 }  // namespace
 
-GenerationEstimate estimateGeneration(const GenerationSetup& s, const GpuTarget& gpu) { return Estimator(s, gpu).run(); }
+GenerationEstimate estimateGeneration(const GenerationSetup& s, const WebUiKnowledge& webui, const MemoryModel& memory,
+                                      const GpuTarget& gpu) {
+  return Estimator(s, webui, memory, gpu).run();
+}
 
 }  // namespace oomlint

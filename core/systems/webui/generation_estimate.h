@@ -5,7 +5,8 @@
 
 #include "report/estimate.h"
 #include "base/knowledge/memory_model.h"
-#include "systems/webui/generation.h"
+#include "base/knowledge/webui.h"
+#include "systems/webui/setup.h"
 
 namespace oomlint {
 
@@ -16,7 +17,10 @@ struct GenerationEstimate {
   bool decodeFallsBackToTiled = false;
 };
 
-GenerationEstimate estimateGeneration(const GenerationSetup& s, const GpuTarget& gpu);
+// The tools' constants (webui) and the memory model's (memory) are passed in, so the arithmetic can be
+// checked on synthetic ones (tests/webui_estimate_test.cpp).
+GenerationEstimate estimateGeneration(const GenerationSetup& s, const WebUiKnowledge& webui, const MemoryModel& memory,
+                                      const GpuTarget& gpu);
 
 // Phase ids of a generation (DESIGN.md's vocabulary, extended for generation).
 inline constexpr Phase kTextEncodePhase = Phase::TextEncode;

@@ -7,7 +7,6 @@
 #include "engine/edits.h"
 #include "engine/planner.h"
 #include "report/findings.h"
-#include "base/knowledge/knowledge.h"
 #include "base/text/suggest.h"
 
 namespace oomlint {
@@ -18,14 +17,15 @@ using Change = Lever<GenerationSetup>;
 
 class Planner {
  public:
-  Planner(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu)
-      : in_(input), s_(setup), gpu_(gpu) {}
+  Planner(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu, const WebUiKnowledge& webui,
+          const MemoryModel& memory)
+      : in_(input), s_(setup), gpu_(gpu), w_(webui), m_(memory) {}
 
   std::vector<PlanStep> plan() {
     candidates();
     std::vector<PlanStep> steps;
     GenerationSetup cumulative = s_;
-    const GenerationEstimate start = estimateGeneration(s_, gpu_);
+    const GenerationEstimate start = estimate(s_);
     if (start.estimate.verdict == Verdict::Fits) return steps;  // nothing to roll back
     double peak = start.estimate.peak().peakBytes;
     Verdict verdict = start.estimate.verdict;
@@ -39,7 +39,7 @@ class Planner {
       for (auto it = remaining.begin(); it != remaining.end(); ++it) {
         GenerationSetup next = cumulative;
         (*it)->apply(next);
-        const GenerationEstimate e = estimateGeneration(next, gpu_);
+        const GenerationEstimate e = estimate(next);
         const double saves = peak - e.estimate.peak().peakBytes;
         // A change that ends an out-of-memory verdict counts even when the peak hardly moves (split
         // attention past 64 slices fails before it allocates).
@@ -58,12 +58,18 @@ class Planner {
     markNeededSteps(steps, [&](const std::vector<std::size_t>& pick) {
       GenerationSetup g = s_;
       for (std::size_t i : pick) kept_[i]->apply(g);
-      return estimateGeneration(g, gpu_).estimate.verdict == Verdict::Fits;
+      return estimate(g).estimate.verdict == Verdict::Fits;
     });
     return steps;
   }
 
  private:
+  GenerationEstimate estimate(const GenerationSetup& g) const { return estimateGeneration(g, w_, m_, gpu_); }
+
+  // The catalog entry of written flag i (the setup read every written flag: it is estimable); null
+  // for an unknown flag.
+  const WebUiFlag* known(std::size_t i) const { return s_.flags[i].known; }
+
   // A setting's path: under `generation` in a profile, at the top otherwise.
   KeyPath path(const KeyPath& setting) const { return in_.generation ? KeyPath::of({"generation"}).then(setting) : setting; }
 
@@ -75,10 +81,10 @@ class Planner {
 
   // The flag's own text in the source: with its argument when it takes one (a following word that it
   // does not take stays where it is).
-  std::string_view flagText(const LaunchFlag& f) const {
+  std::string_view flagText(std::size_t i) const {
+    const LaunchFlag& f = in_.flags[i];
     const std::string_view whole = std::string_view(in_.source->text()).substr(f.begin, f.end - f.begin);
-    const WebUiFlag* known = knowledge().webui.flag(f.name);
-    const bool withValue = f.value.empty() || (known && known->takesValue) || whole.find('=') != std::string_view::npos;
+    const bool withValue = f.value.empty() || (known(i) && known(i)->takesValue) || whole.find('=') != std::string_view::npos;
     return withValue ? whole : whole.substr(0, std::min(whole.size(), f.name.size()));
   }
 
@@ -90,15 +96,16 @@ class Planner {
     std::vector<Token> before, after;
     for (std::size_t i = 0; i < in_.flags.size(); ++i) {
       const LaunchFlag& f = in_.flags[i];
-      before.push_back({exact ? std::string(flagText(f)) : f.value.empty() ? f.name : f.name + " " + f.value, static_cast<int>(i)});
+      before.push_back({exact ? std::string(flagText(i)) : f.value.empty() ? f.name : f.name + " " + f.value, static_cast<int>(i)});
     }
-    auto replaced = [&](const LaunchFlag& f) {
-      return std::find(replace.begin(), replace.end(), f.name) != replace.end() ||
-             (!add.empty() && knowledge().webui.flag(f.name) == nullptr && closestMatch(f.name, {add}));
+    auto replaced = [&](std::size_t i) {
+      const std::string& name = in_.flags[i].name;
+      return std::find(replace.begin(), replace.end(), name) != replace.end() ||
+             (!add.empty() && known(i) == nullptr && closestMatch(name, {add}));
     };
     bool placed = add.empty();
     for (const Token& t : before) {
-      if (!replaced(in_.flags[static_cast<std::size_t>(t.original)])) {
+      if (!replaced(static_cast<std::size_t>(t.original))) {
         after.push_back(t);
       } else if (!placed) {
         after.push_back({add, -1});
@@ -133,7 +140,7 @@ class Planner {
     const std::vector<Token> middle(after.begin() + static_cast<long>(k), after.end() - static_cast<long>(m));
     const std::string text = joined(middle);
     auto flagAt = [&](std::size_t i) -> const LaunchFlag& { return in_.flags[static_cast<std::size_t>(before[i].original)]; };
-    auto endOf = [&](std::size_t i) { return flagAt(i).begin + flagText(flagAt(i)).size(); };
+    auto endOf = [&](std::size_t i) { return flagAt(i).begin + flagText(static_cast<std::size_t>(before[i].original)).size(); };
     if (k + m < before.size()) {  // some written flags change
       std::size_t begin = flagAt(k).begin, end = endOf(before.size() - m - 1);
       if (text.empty()) {  // a removal takes one neighbouring space with it
@@ -157,33 +164,29 @@ class Planner {
     changes_.push_back(std::move(c));
   }
 
-  // The written flags whose effect is one of `effects` (a trailing ':' matches a family: "attention:").
-  template <typename... E>
-  std::vector<std::string> flagsWith(E... effects) const {
+  // The written flags whose effect is one of `effects`.
+  std::vector<std::string> flagsWith(std::initializer_list<FlagEffect> effects) const {
     std::vector<std::string> names;
-    for (const auto& f : in_.flags) {
-      const WebUiFlag* known = knowledge().webui.flag(f.name);
-      if (known == nullptr) continue;
-      for (std::string_view e : {std::string_view(effects)...}) {
-        if (e.ends_with(':') ? known->effect.starts_with(e) : known->effect == e) names.push_back(f.name);
+    for (const ReadFlag& f : s_.flags) {
+      if (f.known != nullptr && std::find(effects.begin(), effects.end(), f.known->effect) != effects.end()) {
+        names.push_back(f.written->name);
       }
     }
     return names;
   }
 
   void candidates() {
-    const WebUiKnowledge& w = knowledge().webui;
     const bool sdxl = s_.family->id == "sdxl";
     if (s_.tool == WebUiTool::A1111) {
-      const AttentionBackend* b = w.backend(s_.attention);
+      const AttentionBackend* b = w_.backend(s_.attention);
       if (b && (b->scoreFactor > 0 || !b->patchesVae)) {
-        flagChange("--xformers", flagsWith("attention:"),
+        flagChange("--xformers", flagsWith({FlagEffect::Attention}),
                    "xFormers never builds the attention score matrix, in the UNet or the VAE (A1111 wiki: the fastest and "
                    "lowest-memory option); --opt-sdp-attention where xformers is not installed",
                    [](GenerationSetup& g) { g.attention = "xformers"; });
       }
       if (s_.fp32Weights) {
-        flagChange("--upcast-sampling", flagsWith("no_half", "precision_full", "all_fp32"),
+        flagChange("--upcast-sampling", flagsWith({FlagEffect::NoHalf, FlagEffect::PrecisionFull, FlagEffect::AllFp32}),
                    "fp16 weights with upcast sampling math: the same fix for black images at half the weight memory",
                    [](GenerationSetup& g) { g.fp32Weights = false; });
       }
@@ -198,7 +201,7 @@ class Planner {
       }
       if (s_.offload == Offload::Normal) {
         flagChange(sdxl ? "--medvram-sdxl" : "--medvram", {},
-                   "keep only one of text encoder, UNet and VAE on the GPU at a time; speed: " + w.medvramSpeed,
+                   "keep only one of text encoder, UNet and VAE on the GPU at a time; speed: a little slower (" + w_.medvramSpeed + ")",
                    [](GenerationSetup& g) { g.offload = Offload::Medvram; });
       }
       if (s_.batchCondUncond && s_.arch->denoiser.cfgInSampling) {
@@ -240,7 +243,8 @@ class Planner {
         break;
       }
       if (s_.offload != Offload::Lowvram) {
-        flagChange("--lowvram", flagsWith("medvram", "medvram_sdxl"), "split the UNet into blocks, one on the GPU at a time; speed: " + w.lowvramSpeed,
+        flagChange("--lowvram", flagsWith({FlagEffect::Medvram, FlagEffect::MedvramSdxl}), "split the UNet into blocks, one on the GPU at a time; speed: devastating for speed: every UNet block is copied to the GPU at "
+                   "every step (" + w_.lowvramSpeed + ")",
                    [](GenerationSetup& g) { g.offload = Offload::Lowvram; });
       }
       if (!s_.controlnets.empty() && !s_.controlnetOnCpu) {
@@ -256,11 +260,11 @@ class Planner {
                    [](GenerationSetup& g) { g.unetFp8 = true; });
       }
       if (s_.loadMode == LoadMode::High || s_.loadMode == LoadMode::GpuOnly) {
-        flagChange("", flagsWith("comfy_highvram", "comfy_gpu_only"), "let the memory manager offload: weights that do not fit stream from system RAM (slower, no OOM)",
+        flagChange("", flagsWith({FlagEffect::ComfyHighVram, FlagEffect::ComfyGpuOnly}), "let the memory manager offload: weights that do not fit stream from system RAM (slower, no OOM)",
                    [](GenerationSetup& g) { g.loadMode = LoadMode::Normal; });
       }
       if (s_.loadMode != LoadMode::NoVram) {
-        flagChange(s_.tool == WebUiTool::Forge ? "--always-no-vram" : "--novram", flagsWith("forge_low_vram", "lowvram"),
+        flagChange(s_.tool == WebUiTool::Forge ? "--always-no-vram" : "--novram", flagsWith({FlagEffect::ForgeLowVram, FlagEffect::Lowvram}),
                    "keep the weights in system RAM and stream them (much slower)",
                    [](GenerationSetup& g) { g.loadMode = LoadMode::NoVram; });
       }
@@ -270,14 +274,17 @@ class Planner {
   const WebUiInput& in_;
   const GenerationSetup& s_;
   const GpuTarget& gpu_;
+  const WebUiKnowledge& w_;
+  const MemoryModel& m_;
   std::vector<Change> changes_;
   std::vector<Change*> kept_;
 };
 
 }  // namespace
 
-std::vector<PlanStep> generationPlan(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu) {
-  return Planner(input, setup, gpu).plan();
+std::vector<PlanStep> generationPlan(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu,
+                                     const WebUiKnowledge& webui, const MemoryModel& memory) {
+  return Planner(input, setup, gpu, webui, memory).plan();
 }
 
 }  // namespace oomlint

@@ -12,6 +12,7 @@
 
 namespace oomlint {
 
-std::vector<PlanStep> generationPlan(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu);
+std::vector<PlanStep> generationPlan(const WebUiInput& input, const GenerationSetup& setup, const GpuTarget& gpu,
+                                     const WebUiKnowledge& webui, const MemoryModel& memory);
 
 }  // namespace oomlint

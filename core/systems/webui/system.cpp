@@ -11,7 +11,7 @@ Recognition WebUiSystem::recognise(std::string_view head) const {
 }
 
 FileReport WebUiSystem::analyze(const Input& input, const SystemContext& context) const {
-  return analyzeWebUi(input, context.gpu, context.gpuGiven, context.suppressionsAllowed);
+  return analyzeWebUi(input, context);
 }
 
 }  // namespace oomlint

@@ -1,9 +1,9 @@
-#include "systems/webui/generation.h"
+#include "systems/webui/setup.h"
 
-#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
-#include "base/knowledge/knowledge.h"
 #include "base/text/ascii.h"
 #include "base/text/suggest.h"
 
@@ -16,23 +16,21 @@ bool truthyText(std::string_view text) {
   return t == "true" || t == "yes" || t == "on" || t == "1";
 }
 
-class Builder {
+class SetupReader {
  public:
-  Builder(const WebUiInput& input, Findings& findings)
-      : in_(input), findings_(findings), w_(knowledge().webui) {}
+  SetupReader(const WebUiInput& input, const WebUiKnowledge& webui, const Architectures& architectures)
+      : in_(input), w_(webui), architectures_(architectures) {}
 
-  std::optional<GenerationSetup> build() {
-    for (const auto& problem : in_.problems) findings_.report(RuleId::OL706, problem.range, KeyPath::of({"generation"}), problem.message);
-    if (in_.generation) checkProfileKeys();
-    resolveTool();
-    resolveFamily();
-    if (s_.family == nullptr) return std::nullopt;
+  GenerationSetup read() {
+    readTool();
+    readFamily();
+    if (!s_.estimable()) return s_;
     readSize();
     readHires();
     readControlNets();
     readVae();
     readSettings();
-    for (const auto& flag : in_.flags) applyFlag(flag);
+    for (const auto& flag : in_.flags) readFlag(flag);
     finish();
     return s_;
   }
@@ -40,22 +38,14 @@ class Builder {
  private:
   const Node* profile(std::string_view key) const { return in_.generation ? in_.generation->find(key) : nullptr; }
 
+  void problem(Range at, KeyPath path, std::string message) {
+    s_.problems.push_back({at, std::move(path), std::move(message)});
+  }
   void settingProblem(const Node* at, KeyPath path, std::string message) {
-    findings_.report(RuleId::OL706, at ? at->range : Range{}, std::move(path), std::move(message));
+    problem(at ? at->range : Range{}, std::move(path), std::move(message));
   }
 
-  void checkProfileKeys() {
-    const std::vector<std::string>& known = w_.profileKeys;  // rules/webui.yaml profile_keys
-    for (const auto& entry : in_.generation->allEntries()) {
-      const std::string key = entry.key->resolved()->text;
-      if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-      std::string message = "unknown generation setting `" + key + "`";
-      if (auto near = closestMatch(key, known)) message += "; did you mean `" + *near + "`?";
-      findings_.report(RuleId::OL706, entry.key->range, KeyPath::of({"generation"}).key(key), message);
-    }
-  }
-
-  void resolveTool() {
+  void readTool() {
     if (const Node* tool = profile("tool")) {
       if (tool->isScalar() && parseWebUiTool(tool->resolved()->text, s_.tool)) {
         return;
@@ -80,11 +70,12 @@ class Builder {
     }
   }
 
-  void resolveFamily() {
-    std::string name;
+  void readFamily() {
     const Node* at = profile("model");
+    const InfoField* model = findInfo(in_, "Model");
+    s_.modelRange = at ? at->range : model ? model->range : Range{};
     if (at != nullptr && at->isScalar()) {
-      name = at->resolved()->text;
+      const std::string name = at->resolved()->text;
       s_.family = w_.family(name);
       if (s_.family == nullptr) {
         std::vector<std::string> ids;
@@ -95,23 +86,16 @@ class Builder {
         settingProblem(at, KeyPath::of({"generation", "model"}), message);
         return;
       }
-    } else if (const InfoField* model = findInfo(in_, "Model")) {
-      // A checkpoint name: its family from the usual naming.
-      const std::string m = lowercase(model->value);
-      s_.family = w_.family(w_.checkpointFamily(m));  // rules/webui.yaml checkpoint_families
+    } else if (model != nullptr) {
+      // A checkpoint name: its family from the usual naming (rules/webui.yaml checkpoint_families).
+      s_.family = w_.family(w_.checkpointFamily(lowercase(model->value)));
     } else {
       s_.family = w_.family("sd15");
       s_.familyAssumed = true;
     }
     if (s_.family) {
-      s_.arch = knowledge().architectures.find(s_.family->arch);
+      s_.arch = architectures_.find(s_.family->arch);
       if (s_.arch == nullptr) s_.family = nullptr;
-    }
-    if (s_.family && !s_.family->runsIn(s_.tool)) {
-      findings_.report(RuleId::OL707, at ? at->range : (findInfo(in_, "Model") ? findInfo(in_, "Model")->range : Range{}),
-                       KeyPath::of({"generation", "model"}),
-                       std::string(displayName(s_.tool)) + " does not run " + s_.arch->label + " models (" +
-                           "Forge and ComfyUI do)");
     }
   }
 
@@ -127,8 +111,7 @@ class Builder {
   }
 
   void readSize() {
-    const bool big = s_.family->id != "sd15" && s_.family->id != "sd2";
-    s_.width = s_.height = big ? 1024 : 512;
+    s_.width = s_.height = s_.family->defaultSize;
     if (const InfoField* size = findInfo(in_, "Size")) {
       long w = 0, h = 0;
       if (std::sscanf(size->value.c_str(), "%ldx%ld", &w, &h) == 2 && w >= 64 && h >= 64 && w <= 16384 && h <= 16384) {
@@ -244,150 +227,117 @@ class Builder {
     }
   }
 
-  void report(const LaunchFlag& f, RuleId code, std::string message) {
-    findings_.report(code, f.range, KeyPath::of({"args"}), std::move(message));
+  // Forge removed A1111's memory flags but accepts them (ignored_by); a flag that exists in the tool and
+  // is also listed as ignored there is ignored.
+  void readFlag(const LaunchFlag& f) {
+    ReadFlag r{&f, w_.flag(f.name), FlagStanding::Honoured, FlagChoice::Other};
+    if (r.known == nullptr) r.standing = FlagStanding::Unknown;
+    else if (r.known->ignoredIn(s_.tool)) r.standing = FlagStanding::Ignored;
+    else if (!r.known->existsIn(s_.tool)) r.standing = FlagStanding::OtherTool;
+    s_.flags.push_back(r);
+    if (r.standing == FlagStanding::Honoured) s_.flags.back().choice = apply(*r.known, f);
   }
 
-  void applyFlag(const LaunchFlag& f) {
-    const std::string tool(displayName(s_.tool));
-    const WebUiFlag* flag = w_.flag(f.name);
-    if (flag == nullptr) {
-      std::vector<std::string> names;
-      for (const auto& known : w_.flags) {
-        if (known.existsIn(s_.tool)) names.push_back(known.name);
-      }
-      std::string message = "unknown " + tool + " flag `" + f.name + "`";
-      if (auto near = closestMatch(f.name, names)) message += "; did you mean `" + *near + "`?";
-      return report(f, RuleId::OL701, message);
-    }
-    if (!flag->existsIn(s_.tool) && !flag->ignoredIn(s_.tool)) {
-      std::string owners;
-      for (const auto& t : flag->tools) {
-        WebUiTool other;
-        if (parseWebUiTool(t, other)) owners += (owners.empty() ? "" : " and ") + std::string(displayName(other));
-      }
-      return report(f, RuleId::OL701, "`" + f.name + "` is not a " + tool + " flag (it is " + owners + "'s)");
-    }
-    if (flag->ignoredIn(s_.tool)) {
-      return report(f, RuleId::OL702, "`" + f.name + "` does nothing in " + tool +
-                                    ": Forge removed A1111's memory flags and manages memory itself (lower GPU Weights, "
-                                    "or --always-low-vram / --always-offload-from-vram)");
-    }
-    if (!flag->deprecated.empty()) report(f, RuleId::OL703, "`" + f.name + "` " + flag->deprecated);
-    applyEffect(*flag, f);
-  }
-
-  void applyEffect(const WebUiFlag& flag, const LaunchFlag& f) {
-    const std::string& e = flag.effect;
-    if (e.starts_with("attention:")) {
-      if (!attentionFlag_.empty() && attentionFlag_ != f.name) {
-        report(f, RuleId::OL704, "`" + f.name + "` and `" + attentionFlag_ + "` both choose the attention; the first one "
-                           "A1111 tries wins, so say only one");
-      }
-      attentionFlag_ = f.name;
-      s_.attention = e.substr(10);
-    } else if (e == "medvram" || e == "medvram_sdxl") {
-      if (s_.offload == Offload::Lowvram) report(f, RuleId::OL704, "`" + f.name + "` with `--lowvram`: --lowvram already does everything --medvram does");
-      if (s_.offload != Offload::Lowvram) s_.offload = Offload::Medvram;
-      s_.medvramSdxlOnly = e == "medvram_sdxl" && !sawMedvram_;
-      sawMedvram_ = sawMedvram_ || e == "medvram";
-    } else if (e == "lowvram") {
-      if (s_.tool == WebUiTool::ComfyUi) {
-        setLoadMode(LoadMode::Low, f);
-        s_.textEncoderOnCpu = true;
-      } else {
-        if (s_.offload == Offload::Medvram) report(f, RuleId::OL704, "`--lowvram` with `--medvram`: --lowvram already does everything --medvram does");
+  FlagChoice apply(const WebUiFlag& flag, const LaunchFlag& f) {
+    switch (flag.effect) {
+      case FlagEffect::None: break;
+      case FlagEffect::Attention:
+        s_.attention = flag.backend;
+        return FlagChoice::Attention;
+      case FlagEffect::Medvram:
+      case FlagEffect::MedvramSdxl:
+        if (s_.offload == Offload::Normal) s_.offloadFlag = &f;
+        if (s_.offload != Offload::Lowvram) s_.offload = Offload::Medvram;
+        // --medvram-sdxl limits medvram to SDXL unless a plain --medvram came first.
+        s_.medvramSdxlOnly = flag.effect == FlagEffect::MedvramSdxl && !sawMedvram_;
+        sawMedvram_ = sawMedvram_ || flag.effect == FlagEffect::Medvram;
+        return FlagChoice::Offload;
+      case FlagEffect::Lowvram:
+        if (s_.tool == WebUiTool::ComfyUi) {  // ComfyUI's --lowvram is a loading mode, and moves the text encoders
+          s_.loadMode = LoadMode::Low;
+          s_.textEncoderOnCpu = true;
+          return FlagChoice::LoadMode;
+        }
+        if (s_.offload != Offload::Lowvram) s_.offloadFlag = &f;
         s_.offload = Offload::Lowvram;
+        return FlagChoice::Offload;
+      case FlagEffect::PrecisionFull:
+        if (lowercase(f.value) != "full") break;
+        [[fallthrough]];
+      case FlagEffect::NoHalf:
+      case FlagEffect::AllFp32:
+        s_.fp32Weights = true;
+        if (s_.fp32WeightsFlag == nullptr) s_.fp32WeightsFlag = &f;
+        break;
+      case FlagEffect::NoHalfVae:
+      case FlagEffect::VaeFp32:
+        s_.fp32Vae = true;
+        if (s_.fp32VaeFlag == nullptr) s_.fp32VaeFlag = &f;
+        break;
+      case FlagEffect::VaeFp16:
+      case FlagEffect::VaeBf16: s_.fp32Vae = false; break;
+      case FlagEffect::Upcast: s_.upcastSampling = true; break;
+      case FlagEffect::ForgeLowVram: return loadMode(LoadMode::Low);
+      case FlagEffect::ForgeNoVram:
+      case FlagEffect::ComfyNoVram: return loadMode(LoadMode::NoVram);
+      case FlagEffect::ComfyHighVram: return loadMode(LoadMode::High);
+      case FlagEffect::ComfyGpuOnly: return loadMode(LoadMode::GpuOnly);
+      case FlagEffect::ForgeOffload: s_.alwaysOffload = true; break;
+      case FlagEffect::UnetFp8: s_.unetFp8 = true; break;
+      case FlagEffect::TextEncoderFp8: s_.textEncoderFp8 = true; break;
+      case FlagEffect::VaeCpu: s_.vaeDecode = VaeDecode::Cpu; break;
+      case FlagEffect::ComfyReserve: {
+        char* end = nullptr;
+        const double gb = std::strtod(f.value.c_str(), &end);
+        if (f.value.empty() || end == f.value.c_str() || !(gb >= 0 && gb < 1024)) {
+          problem(f.range, KeyPath::of({"args"}), "`--reserve-vram` takes the GB to keep free (--reserve-vram 1.5)");
+        } else {
+          s_.reserveBytes = gb * 1024 * 1024 * 1024;
+        }
+        break;
       }
-    } else if (e == "no_half" || e == "precision_full" || e == "all_fp32") {
-      if (e == "precision_full" && lowercase(f.value) != "full") return;
-      s_.fp32Weights = true;
-      if (noHalfFlag_ == nullptr) noHalfFlag_ = &f;
-    } else if (e == "no_half_vae" || e == "vae_fp32") {
-      s_.fp32Vae = true;
-      if (noHalfVaeFlag_ == nullptr) noHalfVaeFlag_ = &f;
-    } else if (e == "vae_fp16" || e == "vae_bf16") {
-      s_.fp32Vae = false;
-    } else if (e == "upcast") {
-      upcast_ = true;
-    } else if (e == "forge_low_vram") {
-      setLoadMode(LoadMode::Low, f);
-    } else if (e == "forge_no_vram" || e == "comfy_novram") {
-      setLoadMode(LoadMode::NoVram, f);
-    } else if (e == "comfy_highvram") {
-      setLoadMode(LoadMode::High, f);
-    } else if (e == "comfy_gpu_only") {
-      setLoadMode(LoadMode::GpuOnly, f);
-    } else if (e == "forge_offload") {
-      s_.alwaysOffload = true;
-    } else if (e == "unet_fp8") {
-      s_.unetFp8 = true;
-    } else if (e == "text_encoder_fp8") {
-      s_.textEncoderFp8 = true;
-    } else if (e == "vae_cpu") {
-      s_.vaeDecode = VaeDecode::Cpu;
-    } else if (e == "comfy_reserve") {
-      char* end = nullptr;
-      const double gb = std::strtod(f.value.c_str(), &end);
-      if (f.value.empty() || end == f.value.c_str() || !(gb >= 0 && gb < 1024)) {
-        report(f, RuleId::OL706, "`--reserve-vram` takes the GB to keep free (--reserve-vram 1.5)");
-      } else {
-        s_.reserveBytes = gb * 1024 * 1024 * 1024;
-      }
-    } else if (e == "cpu") {
-      const std::string v = lowercase(f.value);
-      if (f.name != "--use-cpu" || v.find("all") != std::string::npos || v.find("sd") != std::string::npos) s_.runsOnCpu = true;
-      if (f.name == "--use-cpu" && (v.find("controlnet") != std::string::npos || v.find("all") != std::string::npos)) {
-        s_.controlnetOnCpu = true;
+      case FlagEffect::Cpu: {
+        // --use-cpu names the modules (sd, controlnet, all, …); --cpu and --always-cpu move everything.
+        const std::string v = lowercase(f.value);
+        if (f.name != "--use-cpu" || v.find("all") != std::string::npos || v.find("sd") != std::string::npos) s_.runsOnCpu = true;
+        if (f.name == "--use-cpu" && (v.find("controlnet") != std::string::npos || v.find("all") != std::string::npos)) {
+          s_.controlnetOnCpu = true;
+        }
+        break;
       }
     }
+    return FlagChoice::Other;
   }
 
-  void setLoadMode(LoadMode mode, const LaunchFlag& f) {
-    if (!loadModeFlag_.empty() && loadModeFlag_ != f.name) {
-      report(f, RuleId::OL704, "`" + f.name + "` and `" + loadModeFlag_ + "` are mutually exclusive memory modes");
-    }
-    loadModeFlag_ = f.name;
+  FlagChoice loadMode(LoadMode mode) {
     s_.loadMode = mode;
+    return FlagChoice::LoadMode;
   }
 
   void finish() {
-    if (s_.attention.empty()) {
-      // A1111 on CUDA without an attention flag picks Doggettx (wl §1.2); Forge and ComfyUI use PyTorch SDP.
-      s_.attention = s_.tool == WebUiTool::A1111 ? "doggettx" : "sdp";
+    if (s_.attention.empty()) s_.attention = w_.defaultAttention(s_.tool);
+    if (s_.medvramSdxlOnly && s_.family->id != "sdxl" && s_.offload == Offload::Medvram) {
+      s_.offload = Offload::Normal;
+      s_.offloadFlag = nullptr;
     }
-    if (s_.medvramSdxlOnly && s_.family->id != "sdxl" && s_.offload == Offload::Medvram) s_.offload = Offload::Normal;
     if (s_.tool == WebUiTool::A1111 && s_.family->vaeFp16Overflows && !s_.vaeFp16Fix) {
       // The SDXL VAE NaNs in fp16; A1111 reverts it to fp32 after the first image (auto_vae_precision).
       s_.fp32Vae = true;
-      if (noHalfVaeFlag_) {
-        report(*noHalfVaeFlag_, RuleId::OL705, "`" + noHalfVaeFlag_->name + "` keeps the SDXL VAE in fp32, doubling its decode memory; "
-                                         "the fp16-fix VAE (madebyollin/sdxl-vae-fp16-fix) decodes in fp16 without NaNs");
-      }
-    }
-    if (noHalfFlag_ && !upcast_) {
-      report(*noHalfFlag_, RuleId::OL705, "`" + noHalfFlag_->name + (noHalfFlag_->value.empty() ? "" : " " + noHalfFlag_->value) +
-                                       "` keeps the model in fp32: twice the weights and activations; --upcast-sampling "
-                                       "gives the same fix for black images with fp16 weights");
+      s_.vaeFp32Fallback = true;
     }
   }
 
   const WebUiInput& in_;
-  Findings& findings_;
   const WebUiKnowledge& w_;
+  const Architectures& architectures_;
   GenerationSetup s_;
   bool sawMedvram_ = false;
-  bool upcast_ = false;
-  std::string attentionFlag_;
-  std::string loadModeFlag_;
-  const LaunchFlag* noHalfFlag_ = nullptr;
-  const LaunchFlag* noHalfVaeFlag_ = nullptr;
 };
 
 }  // namespace
 
-std::optional<GenerationSetup> buildGeneration(const WebUiInput& input, Findings& findings) {
-  return Builder(input, findings).build();
+GenerationSetup setupGeneration(const WebUiInput& input, const WebUiKnowledge& webui, const Architectures& architectures) {
+  return SetupReader(input, webui, architectures).read();
 }
 
 }  // namespace oomlint

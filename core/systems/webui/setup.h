@@ -1,0 +1,105 @@
+// A generation job as the memory model sees it: the tool, the model family, the image size, the passes
+// (hires fix), ControlNet units and every launch flag or setting that moves weights or activations.
+// Derived once from a WebUiInput (setupGeneration), purely: the checks read it and report, the estimate
+// reads its values, the plan changes them. Each value keeps where it came from (the launch flag, the
+// profile node, the parameters field) so a check points at the text that set it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "base/document/key_path.h"
+#include "base/knowledge/architectures.h"
+#include "base/knowledge/webui.h"
+#include "base/text/source_text.h"
+#include "systems/webui/webui_input.h"
+
+namespace oomlint {
+
+struct ControlNetUnit {
+  std::string name;
+  const ControlNetModel* model = nullptr;
+  bool lowVram = false;
+  const Preprocessor* preprocessor = nullptr;  // the annotator its module runs, if any
+};
+
+enum class Offload { Normal, Medvram, Lowvram };                 // A1111
+enum class LoadMode { Normal, Low, NoVram, High, GpuOnly };      // Forge / ComfyUI memory managers
+enum class VaeDecode { Full, Tiled, Taesd, Cpu };
+
+// How the setup's tool takes a written launch flag.
+enum class FlagStanding {
+  Unknown,    // in no tool's list
+  OtherTool,  // another tool's flag
+  Ignored,    // accepted and ignored (Forge and A1111's memory flags)
+  Honoured,   // its effect is in the setup
+};
+
+// Which setting a honoured flag chose, where two flags can contradict each other.
+enum class FlagChoice { Other, Attention, LoadMode, Offload };
+
+struct ReadFlag {
+  const LaunchFlag* written = nullptr;  // in the WebUiInput
+  const WebUiFlag* known = nullptr;     // null when Unknown
+  FlagStanding standing = FlagStanding::Unknown;
+  FlagChoice choice = FlagChoice::Other;
+};
+
+// A setting written but not readable (kept at its default), with the sentence that says why.
+struct SettingProblem {
+  Range range;
+  KeyPath path;
+  std::string message;
+};
+
+struct GenerationSetup {
+  WebUiTool tool = WebUiTool::A1111;
+  const GenerationFamily* family = nullptr;  // null: nothing to estimate (the model is unknown)
+  const Architecture* arch = nullptr;
+  bool familyAssumed = false;  // nothing named the model: A1111's default SD1.5
+  long width = 512, height = 512;
+  int batchSize = 1;
+  double hiresScale = 0;       // 0: no hires pass
+  bool hiresLatent = true;     // a latent upscaler (no decode/encode between the passes)
+  std::vector<ControlNetUnit> controlnets;
+  // A1111
+  Offload offload = Offload::Normal;
+  bool medvramSdxlOnly = false;  // --medvram-sdxl: medvram for SDXL models only
+  std::string attention;         // backend id
+  bool fp32Weights = false;      // --no-half / --precision full / --all-in-fp32 / --force-fp32
+  bool fp32Vae = false;          // --no-half-vae, --vae-in-fp32, or A1111's SDXL fp32 fallback
+  bool vaeFp16Fix = false;       // an fp16-safe VAE (madebyollin/sdxl-vae-fp16-fix)
+  bool batchCondUncond = true;   // A1111 1.6+ setting (Optimizations › Batch cond/uncond)
+  bool upcastSampling = false;   // --upcast-sampling: fp16 weights, fp32 sampling math (no memory cost)
+  bool vaeFp32Fallback = false;  // A1111 reverts a VAE that overflows in fp16 (SDXL's) to fp32
+  VaeDecode vaeDecode = VaeDecode::Full;
+  // Forge / ComfyUI
+  LoadMode loadMode = LoadMode::Normal;
+  bool alwaysOffload = false;
+  bool unetFp8 = false;
+  bool textEncoderFp8 = false;
+  bool textEncoderOnCpu = false;   // ComfyUI --lowvram
+  double gpuWeightsBytes = 0;      // Forge's GPU Weights slider; 0: its default (total − 1024 MB)
+  double reserveBytes = -1;        // ComfyUI --reserve-vram; <0: its default
+  bool runsOnCpu = false;          // --use-cpu all / --cpu / --always-cpu
+  bool controlnetOnCpu = false;    // --use-cpu controlnet: ControlNet models and annotators
+
+  // Where the values came from (pointers into the WebUiInput, which outlives the setup).
+  // Every written flag in order, as the tool takes it. Read only once the model is known: without a
+  // model there is nothing to estimate, and the flag checks stay silent.
+  std::vector<ReadFlag> flags;
+  Range modelRange;                             // the profile's `model`, else the parameters' Model field
+  const LaunchFlag* offloadFlag = nullptr;      // the first flag that chose `offload` as it ends
+  const LaunchFlag* fp32WeightsFlag = nullptr;  // the first flag that asked for fp32 weights
+  const LaunchFlag* fp32VaeFlag = nullptr;      // the first flag that asked for an fp32 VAE
+  std::vector<SettingProblem> problems;         // settings written but not readable, in reading order
+
+  bool estimable() const { return family != nullptr; }
+};
+
+// Everything the input says about the generation. Never fails: what cannot be read is in `problems`,
+// and an unknown model leaves the setup without a family (not estimable).
+GenerationSetup setupGeneration(const WebUiInput& input, const WebUiKnowledge& webui, const Architectures& architectures);
+
+}  // namespace oomlint

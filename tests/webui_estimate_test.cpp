@@ -1,0 +1,126 @@
+// The generation estimator's arithmetic on a synthetic model and synthetic tool constants, every
+// component computed by hand (the numbers in the comments), so the test does not move with the data.
+#include <catch2/catch.hpp>
+
+#include "systems/webui/generation_estimate.h"
+
+using namespace oomlint;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+Architecture paperUnet() {
+  Architecture a;
+  a.arch = "paper";
+  a.label = "Paper UNet";
+  a.kind = "image";
+  a.denoiser.params = 1e9;
+  a.denoiser.largestBlockParams = 2e8;
+  a.denoiser.cfgInSampling = true;
+  a.textEncoders = {{"te", 2e8}};
+  a.vae = {"paper-vae", 1e8, 4, 8, 1};
+  a.coarse = false;
+  return a;
+}
+
+GenerationFamily paperFamily() {
+  GenerationFamily f;
+  f.id = "paper";
+  f.arch = "paper";
+  f.tools = {"a1111", "comfyui"};
+  f.attentionHeads = 4;
+  f.attentionDownsample = 8;
+  f.unetActBytesPerLatentPixel = 10000;
+  return f;
+}
+
+WebUiKnowledge paperTools() {
+  WebUiKnowledge w;
+  w.attention = {{"paper", "paper attention", 2, false, 0, 0, true}};  // two fp16 score matrices live
+  w.displayBytes = 256 * kMiB;
+  w.vaeDecodeBytesPerPixel = 1000;
+  w.comfyInferenceBytes = 512 * kMiB;
+  w.comfyReserveBytes = 256 * kMiB;
+  return w;
+}
+
+MemoryModel paperMemory() {
+  MemoryModel m;
+  m.cudaContextBytes = 512 * kMiB;
+  m.vaes = {{"paper-vae", 2000, 1000, 1}};
+  return m;  // every uncertainty 0: the verdict is the peak against the card
+}
+
+GenerationSetup paperSetup(const GenerationFamily& family, const Architecture& arch) {
+  GenerationSetup s;
+  s.tool = WebUiTool::A1111;
+  s.family = &family;
+  s.arch = &arch;
+  s.width = s.height = 512;
+  s.attention = "paper";
+  return s;
+}
+
+const PhaseEstimate& phase(const Estimate& e, std::string_view name) {
+  for (const auto& p : e.phases) {
+    if (toString(p.phase) == name) return p;
+  }
+  FAIL("no phase " << name);
+  return e.phases.front();
+}
+
+GpuTarget card(double gib) { return GpuTarget{"card", static_cast<std::uint64_t>(gib * 1024 * kMiB)}; }
+
+}  // namespace
+
+TEST_CASE("the generation estimate on a paper UNet: every phase by hand") {
+  const Architecture arch = paperUnet();
+  const GenerationFamily family = paperFamily();
+  const WebUiKnowledge tools = paperTools();
+  const MemoryModel memory = paperMemory();
+  GenerationSetup s = paperSetup(family, arch);
+  // fixed: context 512 MiB + display 256 MiB = 805,306,368 B.
+  // fp16 weights: UNet 1e9 × 2, text encoder 2e8 × 2, VAE 1e8 × 2 = 2.6e9 B.
+  const double fixed = 805306368;
+  const double unet = 2e9, te = 4e8, vae = 2e8;
+  // 512² px: 64 × 64 = 4096 latent px × 2 (cond/uncond batched) × 10,000 B = 81,920,000 B.
+  const double activations = 81920000;
+  // One score matrix: 2 elements × 4 heads × 4096² tokens × 2 B = 268,435,456 B; the backend keeps 2.
+  const double attention = 2 * 268435456.0;
+  // The decode: 512² px × 1000 B × 2 B = 524,288,000 B, one image at a time.
+  const double decode = 524288000;
+
+  SECTION("A1111 without flags keeps the whole model resident") {
+    const GenerationEstimate g = estimateGeneration(s, tools, memory, card(8));
+    CHECK_THAT(phase(g.estimate, "text_encode").peakBytes, WithinRel(fixed + unet + te + vae, 1e-12));
+    CHECK_THAT(phase(g.estimate, "denoise").peakBytes, WithinRel(fixed + unet + te + vae + activations + attention, 1e-12));
+    CHECK_THAT(phase(g.estimate, "vae_decode").peakBytes, WithinRel(fixed + unet + te + vae + decode, 1e-12));
+    CHECK(g.estimate.peak().phase == Phase::Denoise);  // 4,024,097,280 B = 3.75 GiB
+    CHECK(g.estimate.verdict == Verdict::Fits);
+    CHECK(estimateGeneration(s, tools, memory, card(3.5)).estimate.verdict == Verdict::Oom);
+  }
+
+  SECTION("--medvram keeps one of text encoder, UNet and VAE at a time") {
+    s.offload = Offload::Medvram;
+    const GenerationEstimate g = estimateGeneration(s, tools, memory, card(8));
+    CHECK_THAT(phase(g.estimate, "text_encode").peakBytes, WithinRel(fixed + te, 1e-12));
+    CHECK_THAT(phase(g.estimate, "denoise").peakBytes, WithinRel(fixed + unet + activations + attention, 1e-12));
+    CHECK_THAT(phase(g.estimate, "vae_decode").peakBytes, WithinRel(fixed + vae + decode, 1e-12));
+  }
+
+  SECTION("ComfyUI loads what its budget leaves and streams the rest") {
+    s.tool = WebUiTool::ComfyUi;
+    s.attention = "sdp";  // not in the synthetic backends: no score matrix
+    // 3 GiB − fixed 768 MiB − (inference 512 MiB + reserve 256 MiB) = a 1536 MiB weights budget:
+    // 1,610,612,736 B of the UNet's 2e9 loaded, 389,387,264 B streamed.
+    const GenerationEstimate g = estimateGeneration(s, tools, memory, card(3));
+    const double loaded = 1536 * kMiB;
+    CHECK_THAT(phase(g.estimate, "text_encode").peakBytes, WithinRel(fixed + te, 1e-12));
+    CHECK_THAT(phase(g.estimate, "denoise").peakBytes, WithinRel(fixed + loaded + activations, 1e-12));
+    CHECK_THAT(g.streamedBytes, WithinRel(unet - loaded, 1e-12));
+    CHECK_THAT(phase(g.estimate, "vae_decode").peakBytes, WithinRel(fixed + vae + decode, 1e-12));
+    CHECK_FALSE(g.decodeFallsBackToTiled);
+  }
+}
