@@ -7,6 +7,7 @@
 #include "engine/estimate_core.h"
 #include "systems/aitk/job.h"
 #include "base/document/reader.h"
+#include "base/knowledge/knowledge.h"
 
 namespace oomlint::harness {
 
@@ -300,7 +301,7 @@ PlanInput analyzeForReplay(const Input& input, const AnalyzeOptions& options) {
     // The core estimates the first trainer process whose model it knows: take that process's settings.
     auto doc = readDocument(input.text, options.limits);
     if (doc->fatal() || doc->root() == nullptr || !doc->root()->isMapping()) return out;
-    const JobModel job = buildJobModel(doc->root());
+    const JobModel job = buildJobModel(doc->root(), knowledge());
     for (const auto& process : job.trainers) {
       if (auto setup = setupFrom(process)) {
         out.setup = std::move(setup);

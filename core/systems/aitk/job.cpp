@@ -3,15 +3,13 @@
 #include <cstdlib>
 #include <optional>
 
-#include "base/knowledge/knowledge.h"
-
 namespace oomlint {
 
 namespace {
 
-Section sectionOf(const Node* parentMap, std::string_view key, const KeyPath& basePath) {
+Section sectionOf(const Schema& schema, const Node* parentMap, std::string_view key, const KeyPath& basePath) {
   const MapEntry* entry = parentMap ? parentMap->findEntry(key) : nullptr;
-  const SectionSpec* spec = knowledge().schema.section(key);
+  const SectionSpec* spec = schema.section(key);
   if (entry == nullptr) return Section(nullptr, nullptr, spec, basePath.key(key));
   return Section(entry->value, entry->key, spec, basePath.key(key));
 }
@@ -68,13 +66,12 @@ Range Section::anchorRange() const {
   return {};
 }
 
-bool isTrainerProcessType(std::string_view type) {
-  const ValueSet* trainers = knowledge().schema.valueSet("trainer_process_type");
+bool isTrainerProcessType(const Schema& schema, std::string_view type) {
+  const ValueSet* trainers = schema.valueSet("trainer_process_type");
   return trainers != nullptr && trainers->accepts(type);
 }
 
-JobModel buildJobModel(const Node* root) {
-  const Knowledge& k = knowledge();
+JobModel buildJobModel(const Node* root, const Knowledge& k) {
   JobModel job;
   job.root = root;
   if (root == nullptr || !root->isMapping()) return job;
@@ -99,11 +96,11 @@ JobModel buildJobModel(const Node* root) {
     p.node = node;
     p.type = typeEntry->value->resolved()->text;
     p.typeRange = typeEntry->value->range;
-    if (!isTrainerProcessType(p.type)) continue;
+    if (!isTrainerProcessType(k.schema, p.type)) continue;
     p.process = Section(node, nullptr, k.schema.section("process"), p.path);
     for (auto [field, key] : {std::pair{&p.model, "model"}, {&p.train, "train"}, {&p.sample, "sample"},
                               {&p.network, "network"}, {&p.save, "save"}, {&p.logging, "logging"}}) {
-      *field = sectionOf(node, key, p.path);
+      *field = sectionOf(k.schema, node, key, p.path);
     }
     if (const Node* datasets = node->find("datasets"); datasets && datasets->isSequence()) {
       const auto& list = datasets->resolved()->items;
@@ -128,6 +125,5 @@ JobModel buildJobModel(const Node* root) {
   }
   return job;
 }
-
 
 }  // namespace oomlint

@@ -10,6 +10,7 @@
 #include "base/document/key_path.h"
 #include "base/document/node.h"
 #include "base/knowledge/architectures.h"
+#include "base/knowledge/knowledge.h"
 #include "base/knowledge/schema.h"
 
 namespace oomlint {
@@ -70,8 +71,9 @@ struct JobModel {
 };
 
 // Process types that run the SD trainer family (the ones whose settings oomlint checks).
-bool isTrainerProcessType(std::string_view type);
+bool isTrainerProcessType(const Schema& schema, std::string_view type);
 
-JobModel buildJobModel(const Node* root);
+// The typed view of the job at `root`, its sections' defaults and architectures read from `knowledge`.
+JobModel buildJobModel(const Node* root, const Knowledge& knowledge);
 
 }  // namespace oomlint

@@ -6,7 +6,6 @@
 
 #include "engine/planner.h"
 #include "report/findings.h"
-#include "base/knowledge/knowledge.h"
 
 namespace oomlint {
 
@@ -41,6 +40,7 @@ int fewerFrames(const Architecture& arch, int frames) {
 
 // Levers in the guide's order for images, or for video (frames first).
 std::vector<std::function<std::optional<TrainingLever>(const TrainingSetup&)>> leversFor(const TrainerProcess& p,
+                                                                                  const Advice& advice,
                                                                                   const std::string& failedPhase) {
   using Maker = std::function<std::optional<TrainingLever>(const TrainingSetup&)>;
   std::vector<Maker> frames, batch, bucket, sampling, lowMemory;
@@ -67,7 +67,7 @@ std::vector<std::function<std::optional<TrainingLever>(const TrainingSetup&)>> l
                  "batch size 1: activations scale with the batch; use gradient_accumulation to keep the effective batch",
                  [](TrainingSetup& t) { t.setTrainBatch(1); }};
   });
-  bucket.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
+  bucket.push_back([&p, &advice](const TrainingSetup& s) -> std::optional<TrainingLever> {
     auto largest = std::max_element(s.datasets.begin(), s.datasets.end(),
                                     [](const DatasetShape& a, const DatasetShape& b) { return a.resolution < b.resolution; });
     if (largest == s.datasets.end()) return std::nullopt;
@@ -78,7 +78,7 @@ std::vector<std::function<std::optional<TrainingLever>(const TrainingSetup&)>> l
       next.erase(std::max_element(next.begin(), next.end()));
     } else {
       const int res = current.front();
-      const int lower = knowledge().advice.stepBelow(res);  // rules/advice.yaml resolution_steps
+      const int lower = advice.stepBelow(res);  // rules/advice.yaml resolution_steps
       if (lower == 0) return std::nullopt;
       next = {lower};
     }
@@ -188,12 +188,12 @@ bool fits(const Estimate& e) { return e.verdict == Verdict::Fits; }
 
 // After a stable run, the guide adds back one heavier setting at a time: a larger bucket, richer
 // sampling, a larger batch or a longer video (more steps cost no memory).
-std::vector<TrainingLever> rampUpLevers(const TrainerProcess& p, const TrainingSetup& s) {
+std::vector<TrainingLever> rampUpLevers(const TrainerProcess& p, const TrainingSetup& s, const Advice& advice) {
   std::vector<TrainingLever> out;
   auto largest = std::max_element(s.datasets.begin(), s.datasets.end(),
                                   [](const DatasetShape& a, const DatasetShape& b) { return a.resolution < b.resolution; });
   // The next step up (rules/advice.yaml resolution_steps); 0 at or above the last.
-  const int next = largest != s.datasets.end() ? knowledge().advice.stepAbove(largest->resolution) : 0;
+  const int next = largest != s.datasets.end() ? advice.stepAbove(largest->resolution) : 0;
   if (next > 0) {
     const std::size_t index = largest->index;
     std::vector<int> current = resolutionsOf(s, index);
@@ -240,12 +240,12 @@ std::vector<TrainingLever> rampUpLevers(const TrainerProcess& p, const TrainingS
 }  // namespace
 
 std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup& setup, const MemoryModel& m,
-                                   const GpuTarget& gpu, const std::string& failedPhase) {
+                                   const Advice& advice, const GpuTarget& gpu, const std::string& failedPhase) {
   std::vector<PlanStep> plan;
   const Estimate before = estimate(setup, m, gpu);
   if (fits(before)) {
     // Room to spare: what can be added back, each on its own, and still fit.
-    for (auto& lever : rampUpLevers(p, setup)) {
+    for (auto& lever : rampUpLevers(p, setup, advice)) {
       TrainingSetup next = setup;
       lever.apply(next);
       const Estimate after = estimate(next, m, gpu);
@@ -263,7 +263,7 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
   TrainingSetup current = setup;
   double peak = before.peak().peakBytes;
   std::vector<TrainingLever> taken;
-  for (const auto& make : leversFor(p, failedPhase)) {
+  for (const auto& make : leversFor(p, advice, failedPhase)) {
     auto lever = make(current);
     if (!lever) continue;
     TrainingSetup next = current;

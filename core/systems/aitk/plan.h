@@ -7,15 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "base/knowledge/advice.h"
 #include "report/plan_step.h"
 #include "systems/aitk/estimate.h"
 #include "systems/aitk/job.h"
 
 namespace oomlint {
 
-// `failedPhase` (from a crash log) puts the levers of that phase first: sampling settings for a
-// sampling OOM, quantization and low_vram for a load OOM; the guide's order otherwise.
+// `advice` gives the resolution steps a bucket moves by. `failedPhase` (from a crash log) puts the levers
+// of that phase first: sampling settings for a sampling OOM, quantization and low_vram for a load OOM;
+// the guide's order otherwise.
 std::vector<PlanStep> rollbackPlan(const TrainerProcess& process, const TrainingSetup& setup, const MemoryModel& model,
-                                   const GpuTarget& gpu, const std::string& failedPhase = "");
+                                   const Advice& advice, const GpuTarget& gpu, const std::string& failedPhase = "");
 
 }  // namespace oomlint

@@ -83,7 +83,7 @@ FileReport AitkSystem::analyze(const Input& input, const SystemContext& context)
     file.unreadable = true;
   } else {
     checkSchema(root, findings);
-    const JobModel job = buildJobModel(root);
+    const JobModel job = buildJobModel(root, context.knowledge);
     checkJob(job, findings);
     for (const auto& process : job.trainers) {
       for (const auto& check : trainerChecks()) check.run(process, findings);
@@ -105,7 +105,7 @@ FileReport AitkSystem::analyze(const Input& input, const SystemContext& context)
       }
       const MemoryModel& model = context.knowledge.memory;
       file.estimate = estimate(*setup, model, *gpu);
-      file.plan = rollbackPlan(process, *setup, model, *gpu, log ? log->phase : "");
+      file.plan = rollbackPlan(process, *setup, model, context.knowledge.advice, *gpu, log ? log->phase : "");
       if (file.gpuGiven) reportEstimate(process, root, file, findings);
       if (log) compareWithLog(*log, *file.estimate, root, context.knowledge.advice, findings);
       break;

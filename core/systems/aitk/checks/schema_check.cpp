@@ -103,7 +103,7 @@ class SchemaWalker {
     const MapEntry* type = map->findEntry("type");
     if (type == nullptr || !type->value->isScalar()) return true;  // the walk reports the missing/bad type
     const std::string& name = type->value->resolved()->text;
-    if (isTrainerProcessType(name)) return true;
+    if (isTrainerProcessType(k_.schema, name)) return true;
     const ValueSet* known = k_.schema.valueSet("process_type");
     if (known != nullptr && known->accepts(name)) {
       findings_.report(RuleId::OL208, type->value->range, path.key("type"),
