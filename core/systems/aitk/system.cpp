@@ -82,11 +82,10 @@ FileReport AitkSystem::analyze(const Input& input, const SystemContext& context)
                               ": an AI Toolkit job is a mapping with `job` and `config` keys");
     file.unreadable = true;
   } else {
-    checkSchema(root, findings);
     const JobModel job = buildJobModel(root, context.knowledge);
-    checkJob(job, findings);
+    for (const auto& check : aitkJobChecks()) check.run({job, context.knowledge}, findings);
     for (const auto& process : job.trainers) {
-      for (const auto& check : trainerChecks()) check.run(process, findings);
+      for (const auto& check : aitkTrainerChecks()) check.run({process, context.knowledge}, findings);
     }
     // The estimate is for the first trainer whose model is known (jobs run their processes in turn).
     for (const auto& process : job.trainers) {

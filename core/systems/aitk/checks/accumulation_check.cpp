@@ -4,7 +4,8 @@
 
 namespace oomlint {
 
-void checkAccumulation(const TrainerProcess& p, Findings& findings) {
+void checkAccumulation(const AitkCheckContext& c, Findings& findings) {
+  const TrainerProcess& p = c.process;
   const Section& t = p.train;
   const bool modern = t.has("gradient_accumulation");
   const bool legacy = t.has("gradient_accumulation_steps");

@@ -1,13 +1,13 @@
 // OL207 unknown-arch, OL407 legacy-flag-conflict.
 #include "systems/aitk/checks/checks.h"
 #include "systems/aitk/checks/util.h"
-#include "base/knowledge/knowledge.h"
 #include "base/text/suggest.h"
 
 namespace oomlint {
 
-void checkArchitecture(const TrainerProcess& p, Findings& findings) {
-  const Architectures& archs = knowledge().architectures;
+void checkArchitecture(const AitkCheckContext& c, Findings& findings) {
+  const TrainerProcess& p = c.process;
+  const Architectures& archs = c.knowledge.architectures;
   if (!p.archWritten.empty() && p.arch == nullptr) {
     const std::string bare = p.archWritten.substr(0, p.archWritten.find(':'));
     std::string message = code(p.archWritten) + " is not an architecture AI Toolkit knows: no model class matches it, "

@@ -1,42 +1,42 @@
-// The registry of AI Toolkit checks. Each rule family lives in its own file and is listed once,
-// in checks.cpp; nothing else knows the list.
+// The registry of AI Toolkit checks. Each rule lives in its own file, named for the rule, and is listed
+// once, in checks.cpp; nothing else knows the list. A check reads the job and the knowledge it is
+// given, never the global knowledge(), so it runs as well on synthetic data.
 #pragma once
 
 #include <span>
 #include <string_view>
 
+#include "base/knowledge/knowledge.h"
 #include "report/findings.h"
 #include "systems/aitk/job.h"
 
 namespace oomlint {
 
-// Keys, types, values, ranges, required and deprecated keys (OL2xx), against rules/ai-toolkit/schema.yaml.
-void checkSchema(const Node* root, Findings& findings);
-
-using TrainerCheck = void (*)(const TrainerProcess&, Findings&);
-
-struct CheckEntry {
-  std::string_view name;
-  TrainerCheck run;
+// What a check of the job as a whole reads: the schema walk (job.root is the document as written, every
+// process included) and the job-level requirements.
+struct AitkJobCheckContext {
+  const JobModel& job;
+  const Knowledge& knowledge;
 };
 
-// Checks that need the typed view of one trainer process (OL3xx start-up errors, OL4xx traps).
-std::span<const CheckEntry> trainerChecks();
+// What a check of one trainer process reads (OL3xx start-up errors, OL4xx traps).
+struct AitkCheckContext {
+  const TrainerProcess& process;
+  const Knowledge& knowledge;
+};
 
-// Checks on the job as a whole (job type requirements).
-void checkJob(const JobModel& job, Findings& findings);
+using AitkJobCheck = void (*)(const AitkJobCheckContext&, Findings&);
+using AitkCheck = void (*)(const AitkCheckContext&, Findings&);
 
-// The trainer checks, one family per file.
-void checkArchitecture(const TrainerProcess&, Findings&);
-void checkAccumulation(const TrainerProcess&, Findings&);
-void checkTextEncoder(const TrainerProcess&, Findings&);
-void checkPreservation(const TrainerProcess&, Findings&);
-void checkModelOptions(const TrainerProcess&, Findings&);
-void checkQuantization(const TrainerProcess&, Findings&);
-void checkLayerOffloading(const TrainerProcess&, Findings&);
-void checkDatasets(const TrainerProcess&, Findings&);
-void checkFrames(const TrainerProcess&, Findings&);
-void checkSampleSizes(const TrainerProcess&, Findings&);
-void checkTraining(const TrainerProcess&, Findings&);
+template <typename Check>
+struct AitkCheckEntry {
+  std::string_view name;  // the rule's name in rules/catalog.yaml
+  Check run;
+};
+
+// Checks run once per job.
+std::span<const AitkCheckEntry<AitkJobCheck>> aitkJobChecks();
+// Checks run on each trainer process.
+std::span<const AitkCheckEntry<AitkCheck>> aitkTrainerChecks();
 
 }  // namespace oomlint

@@ -5,7 +5,8 @@
 
 namespace oomlint {
 
-void checkDatasets(const TrainerProcess& p, Findings& findings) {
+void checkDatasets(const AitkCheckContext& c, Findings& findings) {
+  const TrainerProcess& p = c.process;
   const bool firstBuckets = p.datasets.empty() || p.datasets.front().flag("buckets");
   for (const auto& d : p.datasets) {
     if (!d.present()) continue;

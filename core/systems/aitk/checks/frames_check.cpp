@@ -32,7 +32,8 @@ void checkFrameCount(const TrainerProcess& p, const Node* value, const KeyPath& 
 
 }  // namespace
 
-void checkFrames(const TrainerProcess& p, Findings& findings) {
+void checkFrames(const AitkCheckContext& c, Findings& findings) {
+  const TrainerProcess& p = c.process;
   if (p.arch == nullptr) return;
   for (const auto& d : p.datasets) checkFrameCount(p, d.written("num_frames"), d.pathOf("num_frames"), findings);
   checkFrameCount(p, p.sample.written("num_frames"), p.sample.pathOf("num_frames"), findings);

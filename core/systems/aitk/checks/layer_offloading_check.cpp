@@ -4,7 +4,8 @@
 
 namespace oomlint {
 
-void checkLayerOffloading(const TrainerProcess& p, Findings& findings) {
+void checkLayerOffloading(const AitkCheckContext& c, Findings& findings) {
+  const TrainerProcess& p = c.process;
   const Section& m = p.model;
   // auto_memory is the deprecated spelling of layer_offloading (and its default).
   const std::string_view key = m.has("layer_offloading") || !m.has("auto_memory") ? "layer_offloading" : "auto_memory";

@@ -24,7 +24,8 @@ bool explicitlyFalse(const Node* map, std::string_view key) {
 
 }  // namespace
 
-void checkModelOptions(const TrainerProcess& p, Findings& findings) {
+void checkModelOptions(const AitkCheckContext& c, Findings& findings) {
+  const TrainerProcess& p = c.process;
   const Section& m = p.model;
   const bool wan = p.arch && p.arch->wanFamily;
   if (p.arch && !p.arch->fluxFamily) {

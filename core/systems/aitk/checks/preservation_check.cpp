@@ -4,7 +4,8 @@
 
 namespace oomlint {
 
-void checkPreservation(const TrainerProcess& p, Findings& findings) {
+void checkPreservation(const AitkCheckContext& c, Findings& findings) {
+  const TrainerProcess& p = c.process;
   const Section& t = p.train;
   const bool dop = t.flag("diff_output_preservation");
   const bool bpp = t.flag("blank_prompt_preservation");

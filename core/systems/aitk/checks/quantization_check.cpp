@@ -9,7 +9,8 @@ namespace {
 bool isDefaultQtype(const std::string& qtype) { return qtype.empty() || qtype == "qfloat8"; }
 }  // namespace
 
-void checkQuantization(const TrainerProcess& p, Findings& findings) {
+void checkQuantization(const AitkCheckContext& c, Findings& findings) {
+  const TrainerProcess& p = c.process;
   const Section& m = p.model;
   const bool quantize = m.flag("quantize");
   // quantize_te defaults to the value of quantize (config_modules.py).

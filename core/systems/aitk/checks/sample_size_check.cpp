@@ -26,7 +26,8 @@ void checkSize(const TrainerProcess& p, const Node* value, const KeyPath& path, 
 
 }  // namespace
 
-void checkSampleSizes(const TrainerProcess& p, Findings& findings) {
+void checkSampleSizes(const AitkCheckContext& c, Findings& findings) {
+  const TrainerProcess& p = c.process;
   if (p.arch == nullptr || !p.sample.present()) return;
   for (std::string_view key : {"width", "height"}) checkSize(p, p.sample.written(key), p.sample.pathOf(key), findings);
   if (const Node* samples = p.sample.written("samples"); samples && samples->isSequence()) {

@@ -5,7 +5,6 @@
 
 #include "systems/aitk/checks/checks.h"
 #include "base/document/scalar_resolver.h"
-#include "base/knowledge/knowledge.h"
 #include "base/text/suggest.h"
 
 namespace oomlint {
@@ -48,7 +47,7 @@ std::string describeValue(const Node* v) {
 
 class SchemaWalker {
  public:
-  explicit SchemaWalker(Findings& findings) : k_(knowledge()), findings_(findings) {}
+  SchemaWalker(const Knowledge& knowledge, Findings& findings) : k_(knowledge), findings_(findings) {}
 
   void walk(const Node* root) {
     const SectionSpec* rootSpec = k_.schema.section("root");
@@ -297,6 +296,6 @@ class SchemaWalker {
 
 }  // namespace
 
-void checkSchema(const Node* root, Findings& findings) { SchemaWalker(findings).walk(root); }
+void checkSchema(const AitkJobCheckContext& c, Findings& findings) { SchemaWalker(c.knowledge, findings).walk(c.job.root); }
 
 }  // namespace oomlint

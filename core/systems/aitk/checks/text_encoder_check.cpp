@@ -5,7 +5,8 @@
 
 namespace oomlint {
 
-void checkTextEncoder(const TrainerProcess& p, Findings& findings) {
+void checkTextEncoder(const AitkCheckContext& c, Findings& findings) {
+  const TrainerProcess& p = c.process;
   const Section& t = p.train;
   const bool unload = t.flag("unload_text_encoder");
   const bool cache = t.flag("cache_text_embeddings");

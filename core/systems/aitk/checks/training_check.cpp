@@ -2,11 +2,11 @@
 // OL419 ema-never-built.
 #include "systems/aitk/checks/checks.h"
 #include "systems/aitk/checks/util.h"
-#include "base/knowledge/knowledge.h"
 
 namespace oomlint {
 
-void checkTraining(const TrainerProcess& p, Findings& findings) {
+void checkTraining(const AitkCheckContext& c, Findings& findings) {
+  const TrainerProcess& p = c.process;
   const Section& t = p.train;
   if (t.flag("bypass_guidance_embedding") && t.flag("do_guidance_loss")) {
     findings.report(RuleId::OL303, t.keyRange("do_guidance_loss"), t.pathOf("do_guidance_loss"),
@@ -41,7 +41,7 @@ void checkTraining(const TrainerProcess& p, Findings& findings) {
   // BaseSDTrainProcess.setup_ema() is defined and never called (ostris/ai-toolkit#524): the run prints
   // "Using EMA" and trains without one. memory.yaml's ema_resident says the same to the estimate.
   if (const Node* ema = t.written("ema_config"); ema && ema->isMapping() && ema->find("use_ema") &&
-                                                 ema->find("use_ema")->truthy() && !knowledge().memory.emaResident) {
+                                                 ema->find("use_ema")->truthy() && !c.knowledge.memory.emaResident) {
     const Node* use = ema->find("use_ema");
     findings.report(RuleId::OL419, use->range, t.pathOf("ema_config").key("use_ema"),
                     "AI Toolkit prints \"Using EMA\" but never builds the EMA (setup_ema() is not called, "
@@ -56,7 +56,8 @@ void checkTraining(const TrainerProcess& p, Findings& findings) {
   }
 }
 
-void checkJob(const JobModel& job, Findings& findings) {
+void checkJob(const AitkJobCheckContext& c, Findings& findings) {
+  const JobModel& job = c.job;
   if (job.jobType == "train" && !job.config.has("training_folder")) {
     findings.report(RuleId::OL314, job.jobRange, job.config.pathOf("training_folder"),
                     "`job: train` requires config.training_folder; AI Toolkit's TrainJob raises without it");
