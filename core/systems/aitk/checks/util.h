@@ -1,7 +1,8 @@
-// Small helpers shared by the check files.
+// Small helpers shared by the check files: what several rules read the same way.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,42 @@ inline bool hasTriggerWord(const TrainerProcess& p) {
 
 inline std::string archLabel(const TrainerProcess& p) {
   return p.arch ? (p.arch->label.empty() ? p.arch->arch : p.arch->label) : p.archWritten;
+}
+
+// Both the modern and the legacy accumulation key are written: OL301 when they conflict, else OL404.
+inline bool bothAccumulationKeys(const Section& t) {
+  return t.has("gradient_accumulation") && t.has("gradient_accumulation_steps");
+}
+
+// AI Toolkit's test (validate_configs): gradient_accumulation > 1 and gradient_accumulation_steps != 1.
+inline bool accumulationKeysConflict(const Section& t) {
+  return t.number("gradient_accumulation", 1) > 1 && t.number("gradient_accumulation_steps", 1) != 1;
+}
+
+// quantize_te defaults to the value of quantize (config_modules.py).
+inline bool quantizesTextEncoder(const Section& model) {
+  return model.has("quantize_te") ? model.flag("quantize_te") : model.flag("quantize");
+}
+
+// Every frame count a process writes (each dataset's num_frames, sample.num_frames, each
+// sample.samples[i].num_frames) that is a whole number above 1: `visit(node, frames, path)`.
+template <typename Visit>
+void forEachFrameCount(const TrainerProcess& p, Visit visit) {
+  auto one = [&](const Node* value, const KeyPath& path) {
+    if (value == nullptr || !value->isNumber()) return;
+    const double frames = value->number();
+    if (frames <= 1 || frames != std::floor(frames)) return;
+    visit(*value, static_cast<long>(frames), path);
+  };
+  for (const auto& d : p.datasets) one(d.written("num_frames"), d.pathOf("num_frames"));
+  one(p.sample.written("num_frames"), p.sample.pathOf("num_frames"));
+  if (const Node* samples = p.sample.written("samples"); samples && samples->isSequence()) {
+    const auto& items = samples->resolved()->items;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const Node* item = items[i]->resolved();
+      if (item->isMapping()) one(item->find("num_frames"), p.sample.pathOf("samples").item(i).key("num_frames"));
+    }
+  }
 }
 
 }  // namespace oomlint

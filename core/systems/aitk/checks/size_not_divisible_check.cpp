@@ -26,7 +26,7 @@ void checkSize(const TrainerProcess& p, const Node* value, const KeyPath& path, 
 
 }  // namespace
 
-void checkSampleSizes(const AitkCheckContext& c, Findings& findings) {
+void checkSizeNotDivisible(const AitkCheckContext& c, Findings& findings) {
   const TrainerProcess& p = c.process;
   if (p.arch == nullptr || !p.sample.present()) return;
   for (std::string_view key : {"width", "height"}) checkSize(p, p.sample.written(key), p.sample.pathOf(key), findings);

@@ -1,20 +1,14 @@
-// OL307 preservation-conflict, OL308 preservation-requirements.
+// OL308 preservation-requirements: a preservation loss without the trigger word or network it needs.
 #include "systems/aitk/checks/checks.h"
-#include "systems/aitk/checks/util.h"
 
 namespace oomlint {
 
-void checkPreservation(const AitkCheckContext& c, Findings& findings) {
+void checkPreservationRequirements(const AitkCheckContext& c, Findings& findings) {
   const TrainerProcess& p = c.process;
   const Section& t = p.train;
   const bool dop = t.flag("diff_output_preservation");
   const bool bpp = t.flag("blank_prompt_preservation");
   const bool network = p.network.present();
-  if (dop && bpp) {
-    findings.report(RuleId::OL307, t.keyRange("blank_prompt_preservation"), t.pathOf("blank_prompt_preservation"),
-                    "AI Toolkit raises \"Cannot use both differential output preservation and blank prompt preservation "
-                    "at the same time\"; turn one off");
-  }
   auto need = [&](std::string_view key, const std::string& what) {
     findings.report(RuleId::OL308, t.keyRange(key), t.pathOf(key), what);
   };

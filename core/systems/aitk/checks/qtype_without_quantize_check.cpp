@@ -1,4 +1,4 @@
-// OL409 qtype-without-quantize.
+// OL409 qtype-without-quantize: a quantization type is set but quantization is off.
 #include "systems/aitk/checks/checks.h"
 #include "systems/aitk/checks/util.h"
 
@@ -9,12 +9,10 @@ namespace {
 bool isDefaultQtype(const std::string& qtype) { return qtype.empty() || qtype == "qfloat8"; }
 }  // namespace
 
-void checkQuantization(const AitkCheckContext& c, Findings& findings) {
-  const TrainerProcess& p = c.process;
-  const Section& m = p.model;
+void checkQtypeWithoutQuantize(const AitkCheckContext& c, Findings& findings) {
+  const Section& m = c.process.model;
   const bool quantize = m.flag("quantize");
-  // quantize_te defaults to the value of quantize (config_modules.py).
-  const bool quantizeTe = m.has("quantize_te") ? m.flag("quantize_te") : quantize;
+  const bool quantizeTe = quantizesTextEncoder(m);
   if (m.has("qtype") && !quantize && !isDefaultQtype(m.string("qtype"))) {
     findings.report(RuleId::OL409, m.keyRange("qtype"), m.pathOf("qtype"),
                     "qtype " + code(m.string("qtype")) + " is set but quantize is off, so the transformer stays in " +
