@@ -38,6 +38,12 @@ inline bool quantizesTextEncoder(const Section& model) {
   return model.has("quantize_te") ? model.flag("quantize_te") : model.flag("quantize");
 }
 
+// The key that turns layer offloading on: auto_memory is its deprecated spelling (and its default), read
+// when it alone is written.
+inline std::string_view layerOffloadingKey(const Section& model) {
+  return model.has("layer_offloading") || !model.has("auto_memory") ? "layer_offloading" : "auto_memory";
+}
+
 // Every frame count a process writes (each dataset's num_frames, sample.num_frames, each
 // sample.samples[i].num_frames) that is a whole number above 1: `visit(node, frames, path)`.
 template <typename Visit>
