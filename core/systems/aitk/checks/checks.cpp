@@ -4,40 +4,48 @@
 
 namespace oomlint {
 
-// Each defined in its own file, named for what it checks.
+// Each defined in its own file, named for what it checks; in the lists' order.
 void checkSchema(const AitkJobCheckContext&, Findings&);
-void checkJob(const AitkJobCheckContext&, Findings&);
+void checkJobRequirements(const AitkJobCheckContext&, Findings&);
 
-void checkUnknownArch(const AitkCheckContext&, Findings&);                      // OL207
-void checkAccumulationConflict(const AitkCheckContext&, Findings&);             // OL301
-void checkFluxOnlyOption(const AitkCheckContext&, Findings&);                   // OL302
-void checkAdapterConflict(const AitkCheckContext&, Findings&);                  // OL304
-void checkPreservationConflict(const AitkCheckContext&, Findings&);             // OL307
-void checkPreservationRequirements(const AitkCheckContext&, Findings&);         // OL308
-void checkNoWan22Stage(const AitkCheckContext&, Findings&);                     // OL310
-void checkUnsupportedOnWan(const AitkCheckContext&, Findings&);                 // OL311
-void checkDatasetBatchNeedsBuckets(const AitkCheckContext&, Findings&);         // OL312
-void checkMixedBucketing(const AitkCheckContext&, Findings&);                   // OL313
-void checkRedundantAccumulationKeys(const AitkCheckContext&, Findings&);        // OL404
-void checkFramesOffGrid(const AitkCheckContext&, Findings&);                    // OL405
-void checkSizeNotDivisible(const AitkCheckContext&, Findings&);                 // OL406
-void checkLegacyFlagConflict(const AitkCheckContext&, Findings&);               // OL407
-void checkModelDtypeOverridden(const AitkCheckContext&, Findings&);             // OL408
-void checkQtypeWithoutQuantize(const AitkCheckContext&, Findings&);             // OL409
-void checkAugmentsDisableLatentCache(const AitkCheckContext&, Findings&);       // OL410
-void checkAutoFrameCountBatch(const AitkCheckContext&, Findings&);              // OL412
-void checkVideoSettingOnImageModel(const AitkCheckContext&, Findings&);         // OL413
-void checkWholeEpochAccumulation(const AitkCheckContext&, Findings&);           // OL415
-void checkLayerOffloadingUnsupported(const AitkCheckContext&, Findings&);       // OL416
-void checkOffloadPercentWithoutOffloading(const AitkCheckContext&, Findings&);  // OL417
-void checkQfloat8BecomesFloat8(const AitkCheckContext&, Findings&);             // OL418
-void checkTextEncoder(const AitkCheckContext&, Findings&);
-void checkTraining(const AitkCheckContext&, Findings&);
+void checkUnknownArch(const AitkCheckContext&, Findings&);
+void checkAccumulationConflict(const AitkCheckContext&, Findings&);
+void checkFluxOnlyOption(const AitkCheckContext&, Findings&);
+void checkGuidanceConflict(const AitkCheckContext&, Findings&);
+void checkAdapterConflict(const AitkCheckContext&, Findings&);
+void checkPartialTextEmbeddingCache(const AitkCheckContext&, Findings&);
+void checkCannotUnloadTextEncoder(const AitkCheckContext&, Findings&);
+void checkPreservationConflict(const AitkCheckContext&, Findings&);
+void checkPreservationRequirements(const AitkCheckContext&, Findings&);
+void checkTextEncoderTrainingConflict(const AitkCheckContext&, Findings&);
+void checkNoWan22Stage(const AitkCheckContext&, Findings&);
+void checkUnsupportedOnWan(const AitkCheckContext&, Findings&);
+void checkDatasetBatchNeedsBuckets(const AitkCheckContext&, Findings&);
+void checkMixedBucketing(const AitkCheckContext&, Findings&);
+void checkDtypeDefaultsToFp32(const AitkCheckContext&, Findings&);
+void checkUnloadAndCacheTextEncoder(const AitkCheckContext&, Findings&);
+void checkSamplerMismatch(const AitkCheckContext&, Findings&);
+void checkRedundantAccumulationKeys(const AitkCheckContext&, Findings&);
+void checkFramesOffGrid(const AitkCheckContext&, Findings&);
+void checkSizeNotDivisible(const AitkCheckContext&, Findings&);
+void checkLegacyFlagConflict(const AitkCheckContext&, Findings&);
+void checkModelDtypeOverridden(const AitkCheckContext&, Findings&);
+void checkQtypeWithoutQuantize(const AitkCheckContext&, Findings&);
+void checkAugmentsDisableLatentCache(const AitkCheckContext&, Findings&);
+void checkCaptionsIgnored(const AitkCheckContext&, Findings&);
+void checkAutoFrameCountBatch(const AitkCheckContext&, Findings&);
+void checkVideoSettingOnImageModel(const AitkCheckContext&, Findings&);
+void checkOptimizerOverridesLr(const AitkCheckContext&, Findings&);
+void checkWholeEpochAccumulation(const AitkCheckContext&, Findings&);
+void checkLayerOffloadingUnsupported(const AitkCheckContext&, Findings&);
+void checkOffloadPercentWithoutOffloading(const AitkCheckContext&, Findings&);
+void checkQfloat8BecomesFloat8(const AitkCheckContext&, Findings&);
+void checkEmaNeverBuilt(const AitkCheckContext&, Findings&);
 
 std::span<const AitkCheckEntry<AitkJobCheck>> aitkJobChecks() {
   static constexpr AitkCheckEntry<AitkJobCheck> kChecks[] = {
-      {"schema", checkSchema},
-      {"job-requirements", checkJob},
+      {"schema", checkSchema},                     // OL105, OL201-OL206, OL208: one walk of the document
+      {"job-requirements", checkJobRequirements},  // OL314
   };
   return kChecks;
 }
@@ -47,13 +55,20 @@ std::span<const AitkCheckEntry<AitkCheck>> aitkTrainerChecks() {
       {"unknown-arch", checkUnknownArch},                                            // OL207
       {"accumulation-conflict", checkAccumulationConflict},                          // OL301
       {"flux-only-option", checkFluxOnlyOption},                                     // OL302
+      {"guidance-conflict", checkGuidanceConflict},                                  // OL303
       {"adapter-conflict", checkAdapterConflict},                                    // OL304
+      {"partial-text-embedding-cache", checkPartialTextEmbeddingCache},              // OL305
+      {"cannot-unload-text-encoder", checkCannotUnloadTextEncoder},                  // OL306
       {"preservation-conflict", checkPreservationConflict},                          // OL307
       {"preservation-requirements", checkPreservationRequirements},                  // OL308
+      {"text-encoder-training-conflict", checkTextEncoderTrainingConflict},          // OL309
       {"no-wan22-stage", checkNoWan22Stage},                                         // OL310
       {"unsupported-on-wan", checkUnsupportedOnWan},                                 // OL311
       {"dataset-batch-needs-buckets", checkDatasetBatchNeedsBuckets},                // OL312
       {"mixed-bucketing", checkMixedBucketing},                                      // OL313
+      {"dtype-defaults-to-fp32", checkDtypeDefaultsToFp32},                          // OL401
+      {"unload-and-cache-text-encoder", checkUnloadAndCacheTextEncoder},             // OL402
+      {"sampler-mismatch", checkSamplerMismatch},                                    // OL403
       {"redundant-accumulation-keys", checkRedundantAccumulationKeys},               // OL404
       {"frames-off-grid", checkFramesOffGrid},                                       // OL405
       {"size-not-divisible", checkSizeNotDivisible},                                 // OL406
@@ -61,14 +76,15 @@ std::span<const AitkCheckEntry<AitkCheck>> aitkTrainerChecks() {
       {"model-dtype-overridden", checkModelDtypeOverridden},                         // OL408
       {"qtype-without-quantize", checkQtypeWithoutQuantize},                         // OL409
       {"augments-disable-latent-cache", checkAugmentsDisableLatentCache},            // OL410
+      {"captions-ignored", checkCaptionsIgnored},                                    // OL411
       {"auto-frame-count-batch", checkAutoFrameCountBatch},                          // OL412
       {"video-setting-on-image-model", checkVideoSettingOnImageModel},               // OL413
+      {"optimizer-overrides-lr", checkOptimizerOverridesLr},                         // OL414
       {"whole-epoch-accumulation", checkWholeEpochAccumulation},                     // OL415
       {"layer-offloading-unsupported", checkLayerOffloadingUnsupported},             // OL416
       {"offload-percent-without-offloading", checkOffloadPercentWithoutOffloading},  // OL417
       {"qfloat8-becomes-float8", checkQfloat8BecomesFloat8},                         // OL418
-      {"text-encoder", checkTextEncoder},
-      {"training", checkTraining},
+      {"ema-never-built", checkEmaNeverBuilt},                                       // OL419
   };
   return kChecks;
 }

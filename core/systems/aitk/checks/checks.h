@@ -1,6 +1,7 @@
-// The registry of AI Toolkit checks. Each rule lives in its own file, named for the rule, and is listed
-// once, in checks.cpp; nothing else knows the list. A check reads the job and the knowledge it is
-// given, never the global knowledge(), so it runs as well on synthetic data.
+// The registry of AI Toolkit checks. Each rule lives in its own file, <rule_name>_check.cpp, and is listed
+// once, in checks.cpp; nothing else knows the list. The schema rules (OL105, OL201-OL206, OL208) share one
+// walk of the document, in schema_check.cpp. A check reads the job and the knowledge it is given, never
+// the global knowledge(), so it runs as well on synthetic data.
 #pragma once
 
 #include <span>

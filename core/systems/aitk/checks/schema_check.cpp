@@ -1,4 +1,6 @@
-// OL105, OL201-OL206, OL208: every key against rules/ai-toolkit/schema.yaml, in one walk.
+// OL105, OL201-OL206, OL208: every key against rules/ai-toolkit/schema.yaml. These rules share one walk
+// of the document (each key's spec decides its type, value, range, required and deprecated findings at
+// once, and an alias target is walked once), so they stay in one file, unlike the other checks.
 #include <cmath>
 #include <cstdlib>
 #include <set>

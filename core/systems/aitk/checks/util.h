@@ -19,6 +19,11 @@ inline bool hasTriggerWord(const TrainerProcess& p) {
   return std::any_of(p.datasets.begin(), p.datasets.end(), [](const Section& d) { return !d.string("trigger_word").empty(); });
 }
 
+// Whether any dataset caches its text embeddings (OL305 when not all do, OL309 with a trained text encoder).
+inline bool anyDatasetCachesTextEmbeddings(const TrainerProcess& p) {
+  return std::any_of(p.datasets.begin(), p.datasets.end(), [](const Section& d) { return d.flag("cache_text_embeddings"); });
+}
+
 inline std::string archLabel(const TrainerProcess& p) {
   return p.arch ? (p.arch->label.empty() ? p.arch->arch : p.arch->label) : p.archWritten;
 }
