@@ -2,8 +2,9 @@
 """Adds a rule's pieces at once, as clang-tidy's add_new_check.py does, so the pattern never decays:
 
   - its entry in rules/catalog.yaml (the RuleId enum is generated from it: RuleId::OLnnn compiles after);
-  - an AI Toolkit check in core/systems/aitk/checks/<name>_check.cpp, registered in checks.h, checks.cpp
-    and core/CMakeLists.txt;
+  - an AI Toolkit check in core/systems/aitk/checks/<name>_check.cpp, taking the AitkCheckContext (the
+    trainer process and the knowledge), listed in the registry (checks.cpp, in code order) and in
+    core/CMakeLists.txt;
   - its page docs/rules/OLnnn.md with the sections every page has, and its row and link in the index;
   - its fixture tests/fixtures/rules/OLnnn-<name>.yaml with an expectation to fill in.
 
@@ -31,6 +32,36 @@ def insert_sorted_block(text, code, block, pattern):
     return None
 
 
+def insert_line_sorted(text, key, line, pattern):
+    """Inserts `line` before the first line matching `pattern` whose group 1 sorts after `key`, else after
+    the last matching line."""
+    matches = list(re.finditer(pattern, text, re.M))
+    after = next((m for m in matches if m.group(1) > key), None)
+    at = after.start() if after else matches[-1].end() + 1
+    return text[:at] + line + text[at:]
+
+
+TRAINER_ENTRY = r'^      \{"[a-z0-9-]+", (check\w+)\}, +// (OL\d{3})$'
+TRAINER_DECLARATION = r"^void (check\w+)\(const AitkCheckContext&, Findings&\);$"
+
+
+def register_check(checks_cpp, code, name, fn):
+    """Lists the check in aitkTrainerChecks() in code order, and declares it where the declarations follow
+    the list's order."""
+    body = re.search(r"aitkTrainerChecks\(\) \{\n.*?\n  return kChecks;", checks_cpp, re.S)
+    entries = list(re.finditer(TRAINER_ENTRY, body.group(0), re.M))
+    following = next((m for m in entries if m.group(2) > code), None)
+    entry = f'      {{"{name}", {fn}}},'
+    entry = f"{entry:<{entries[0].group(0).index('//') - 2}}  // {code}\n"
+    at = following.start() if following else entries[-1].end() + 1
+    listed = body.group(0)[:at] + entry + body.group(0)[at:]
+    declarations = list(re.finditer(TRAINER_DECLARATION, checks_cpp, re.M))
+    before = next((m for m in declarations if following and m.group(1) == following.group(1)), None)
+    declared_at = before.start() if before else declarations[-1].end() + 1  # the declarations precede the list
+    return (checks_cpp[:declared_at] + f"void {fn}(const AitkCheckContext&, Findings&);\n" +
+            checks_cpp[declared_at:body.start()] + listed + checks_cpp[body.end():])
+
+
 def plan(code, name, severity, title):
     fn = f"check{camel(name)}"
     files = {}
@@ -45,30 +76,27 @@ def plan(code, name, severity, title):
         updated = catalog.rstrip("\n") + "\n" + entry
     files["rules/catalog.yaml"] = updated
 
-    files[f"core/systems/aitk/checks/{name.replace('-', '_')}_check.cpp"] = f"""// {code} {name}: {title}.
+    source = f"{name.replace('-', '_')}_check.cpp"
+    files[f"core/systems/aitk/checks/{source}"] = f"""// {code} {name}: {title}.
 #include "systems/aitk/checks/checks.h"
+#include "systems/aitk/checks/util.h"
 
 namespace oomlint {{
 
-void {fn}(const TrainerProcess& process, Findings& findings) {{
-  // Read the setting through the process's sections (they keep each value's node for its range) and
-  // report with findings.report(RuleId::{code}, range, path, message).
-  (void)process;
+void {fn}(const AitkCheckContext& c, Findings& findings) {{
+  // Read the setting through c.process's sections (they keep each value's node for its range) and any
+  // figure from c.knowledge; report with findings.report(RuleId::{code}, range, path, message).
+  (void)c;
   (void)findings;
 }}
 
 }}  // namespace oomlint
 """
-    checks_h = (ROOT / "core/systems/aitk/checks/checks.h").read_text()
-    files["core/systems/aitk/checks/checks.h"] = checks_h.replace(
-        "\n}  // namespace oomlint", f"void {fn}(const TrainerProcess&, Findings&);\n\n}}  // namespace oomlint", 1)
     checks_cpp = (ROOT / "core/systems/aitk/checks/checks.cpp").read_text()
-    files["core/systems/aitk/checks/checks.cpp"] = checks_cpp.replace(
-        "  };\n  return kChecks;", f"      {{\"{name}\", {fn}}},\n  }};\n  return kChecks;", 1)
+    files["core/systems/aitk/checks/checks.cpp"] = register_check(checks_cpp, code, name, fn)
     cmake = (ROOT / "core/CMakeLists.txt").read_text()
-    files["core/CMakeLists.txt"] = cmake.replace(
-        "  systems/aitk/checks/training_check.cpp",
-        f"  systems/aitk/checks/training_check.cpp\n  systems/aitk/checks/{name.replace('-', '_')}_check.cpp", 1)
+    files["core/CMakeLists.txt"] = insert_line_sorted(cmake, source, f"  systems/aitk/checks/{source}\n",
+                                                      r"^  systems/aitk/checks/(\w+_check\.cpp)$")
 
     files[f"docs/rules/{code}.md"] = f"""# {code} {name}
 

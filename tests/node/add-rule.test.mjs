@@ -9,8 +9,8 @@ import { test } from 'node:test';
 
 import { sourceDir } from './helpers.mjs';
 
-const edited = ['scripts/add-rule.py', 'rules/catalog.yaml', 'core/systems/aitk/checks/checks.h',
-  'core/systems/aitk/checks/checks.cpp', 'core/CMakeLists.txt', 'docs/rules/README.md'];
+const edited = ['scripts/add-rule.py', 'rules/catalog.yaml', 'core/systems/aitk/checks/checks.cpp',
+  'core/CMakeLists.txt', 'docs/rules/README.md'];
 
 function copyTree() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-add-rule-'));
@@ -32,9 +32,12 @@ test('add-rule writes the four pieces, in code order, and registers the check', 
   const catalog = read('rules/catalog.yaml');
   assert.ok(catalog.indexOf('code: OL419') < catalog.indexOf('code: OL420'));
   assert.ok(catalog.indexOf('code: OL420') < catalog.indexOf('code: OL501'), 'inserted before the next code');
-  assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), /void checkSampleTooLarge\(const TrainerProcess& process, Findings& findings\)/);
-  assert.match(read('core/systems/aitk/checks/checks.h'), /void checkSampleTooLarge\(const TrainerProcess&, Findings&\);/);
-  assert.match(read('core/systems/aitk/checks/checks.cpp'), /\{"sample-too-large", checkSampleTooLarge\},\n {2}\};/);
+  assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), /^\/\/ OL420 sample-too-large: /);
+  assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), /void checkSampleTooLarge\(const AitkCheckContext& c, Findings& findings\)/);
+  const registry = read('core/systems/aitk/checks/checks.cpp');
+  assert.match(registry, /^void checkEmaNeverBuilt\(const AitkCheckContext&, Findings&\);\nvoid checkSampleTooLarge\(const AitkCheckContext&, Findings&\);$/m);
+  // The last of the trainer checks, after OL419.
+  assert.match(registry, /\{"ema-never-built", checkEmaNeverBuilt\}, +\/\/ OL419\n {6}\{"sample-too-large", checkSampleTooLarge\}, +\/\/ OL420\n {2}\};/);
   assert.match(read('core/CMakeLists.txt'), /systems\/aitk\/checks\/sample_too_large_check\.cpp/);
   const page = read('docs/rules/OL420.md');
   for (const section of ['## What it does', '## Why it matters', '## Example', '## Use instead', '## Source']) assert.ok(page.includes(section), section);
@@ -46,6 +49,19 @@ test('add-rule writes the four pieces, in code order, and registers the check', 
   const again = run(root, ['OL420', 'sample-too-large', 'warning', 'Twice']);
   assert.notEqual(again.status, 0);
   assert.match(again.stderr, /OL420 is already in rules\/catalog\.yaml/);
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+test('add-rule lists a check between others in code order, among the trainer checks, and its file in name order', () => {
+  const root = copyTree();
+  const r = run(root, ['OL320', 'fine-bar', 'info', 'T']);
+  assert.equal(r.status, 0, r.stderr);
+  const read = (file) => fs.readFileSync(path.join(root, file), 'utf8');
+  const registry = read('core/systems/aitk/checks/checks.cpp');
+  assert.match(registry, /\/\/ OL313\n {6}\{"fine-bar", checkFineBar\}, +\/\/ OL320\n {6}\{"dtype-defaults-to-fp32"/);
+  assert.match(registry, /^void checkFineBar\(const AitkCheckContext&, Findings&\);\nvoid checkDtypeDefaultsToFp32\(/m);
+  assert.ok(registry.indexOf('{"fine-bar"') > registry.indexOf('aitkTrainerChecks()'), 'not among the job checks');
+  assert.match(read('core/CMakeLists.txt'), /checks\/ema_never_built_check\.cpp\n {2}systems\/aitk\/checks\/fine_bar_check\.cpp\n {2}systems\/aitk\/checks\/flux_only_option_check\.cpp/);
   fs.rmSync(root, { recursive: true, force: true });
 });
 
