@@ -46,13 +46,13 @@ void reportEstimate(const TrainerProcess& process, const Node* root, FileReport&
 // A log that ran out of memory in a phase the estimate says fits with room points away from the config.
 void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root, Findings& findings) {
   if (!log.oom || log.kind == OomKind::HostRam || !log.numbers.totalCapacity) return;
-  const std::string phase = log.phase == "vae_decode" ? "sample" : log.phase;
+  const Phase phase = log.phase == Phase::VaeDecode ? Phase::Sample : log.phase;
   for (const auto& p : e.phases) {
-    if (p.name != phase) continue;
+    if (p.name != toString(phase)) continue;
     const double capacity = static_cast<double>(*log.numbers.totalCapacity);
     if (p.peakBytes + p.uncertaintyBytes < knowledge().advice.logDisagreementFraction * capacity) {
       findings.report(RuleId::OL607, rangeOfPath(root, "job"), "",
-                      "the log ran out of memory in " + log.phase + " on a " + formatGiB(capacity) +
+                      "the log ran out of memory in " + std::string(toString(log.phase)) + " on a " + formatGiB(capacity) +
                           " card, but this config's " + p.name + " is estimated at " + formatGiB(p.peakBytes) + " ± " +
                           gib(p.uncertaintyBytes) + ": another process was using the GPU, or the log comes from a "
                           "different config");
@@ -111,7 +111,8 @@ FileReport analyzeJob(const Input& input, const AnalyzeOptions& options) {
       }
       const MemoryModel& model = knowledge().memory;
       file.estimate = estimate(*setup, model, *gpu);
-      file.plan = rollbackPlan(process, *setup, model, *gpu, options.attachedLog ? options.attachedLog->phase : "");
+      file.plan = rollbackPlan(process, *setup, model, *gpu,
+                               options.attachedLog ? std::optional(options.attachedLog->phase) : std::nullopt);
       attachEdits(*doc, file.plan);
       if (file.gpuGiven) reportEstimate(process, root, file, findings);
       if (options.attachedLog) compareWithLog(*options.attachedLog, *file.estimate, root, findings);

@@ -91,19 +91,19 @@ TEST_CASE("AI Toolkit's phases, the step from its bar, and an OOM hidden behind 
   const LogAnalysis a = analyzeLog(log);
   CHECK(a.oom);
   CHECK(a.kind == OomKind::CudaAlloc);
-  CHECK(a.phase == "train_step");
+  CHECK(a.phase == Phase::TrainStep);
   CHECK(a.step == 5);
   CHECK(a.skippedBatches == 1);
   CHECK_FALSE(a.continuedAfterOom);
   CHECK(a.failure.empty());  // the later error is the OOM's consequence, not another failure
 
   CHECK(analyzeLog("Loading Flux model\nQuantizing Transformer\ntorch.OutOfMemoryError: CUDA out of memory. Tried to "
-                   "allocate 72.00 MiB.\n").phase == "quantize");
+                   "allocate 72.00 MiB.\n").phase == Phase::Quantize);
   CHECK(analyzeLog("Running 1 job\nGenerating baseline samples before training\ntorch.OutOfMemoryError: CUDA out of "
-                   "memory.\n").phase == "baseline_sample");
+                   "memory.\n").phase == Phase::BaselineSample);
   const LogAnalysis nan = analyzeLog("Running 1 job\nValueError: NaN loss detected\n");
   CHECK_FALSE(nan.oom);
-  CHECK(nan.phase == "none");
+  CHECK(nan.phase == Phase::None);
   CHECK_FALSE(nan.failure.empty());
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/ids.h"
+
 namespace oomlint {
 
 // DESIGN.md's log kinds.
@@ -28,7 +30,7 @@ struct OomNumbers {
 struct LogAnalysis {
   bool oom = false;
   OomKind kind = OomKind::None;
-  std::string phase = "none";        // DESIGN.md phase id, or "unknown" / "none"
+  Phase phase = Phase::None;         // where it ran out: Unknown when unclear, None without an OOM
   std::optional<long> step;          // training step being run
   bool gpuStateSuspect = false;
   std::string gpuStateReason;

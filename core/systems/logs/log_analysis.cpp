@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "base/text/ascii.h"
+#include "systems/logs/traceback.h"
 
 namespace oomlint {
 
@@ -184,53 +185,6 @@ std::string withoutAnsi(std::string_view s) {
   return out;
 }
 
-// "│ C:\kohya_ss\library\train_util.py:1764 in cache_latents   │" → "cache_latents"
-std::optional<std::string> richFrame(std::string_view t) {
-  if (!t.starts_with("│")) return std::nullopt;
-  const std::size_t py = t.find(".py:");
-  if (py == std::string_view::npos) return std::nullopt;
-  const std::size_t in = t.find(" in ", py);
-  if (in == std::string_view::npos) return std::nullopt;
-  std::size_t end = in + 4;
-  while (end < t.size() && (std::isalnum(static_cast<unsigned char>(t[end])) || t[end] == '_' || t[end] == '<' || t[end] == '>')) ++end;
-  return std::string(t.substr(in + 4, end - in - 4));
-}
-
-// Source lines quoted in a traceback that name what runs ("vae.decode(", "decode_tiled_").
-std::string phaseOfCode(const std::string& code) {
-  const std::string c = lowercase(code);
-  if (containsAny(c, {"vae.decode(", "decode_tiled", "first_stage_model.decode", "vae_decode"})) return "vae_decode";
-  if (containsAny(c, {"vae.encode(", "model.encode(", "encode_tiled", "cache_latents"})) return "latent_cache";
-  return {};
-}
-
-// What a traceback's frames say the process was doing.
-std::string phaseOfFrame(const std::string& fn) {
-  if (fn.starts_with("code:")) return fn.substr(5);
-  const std::string f = lowercase(fn);
-  if (f == "decode" || f == "_decode") return "vae_decode";
-  if (containsAny(f, {"text_encoder"})) return "te_cache";
-  if (containsAny(f, {"common_ksampler", "launch_sampling", "sample_euler", "sample_dpm", "ksampler"})) return "inference";
-  if (containsAny(f, {"training_step", "validation_step", "shared_step"})) return "train_step";
-  if (containsAny(f, {"prepare_model", "_prepare_one"})) return "load";
-  if (containsAny(f, {"load_models_gpu", "load_model_gpu"})) return "model_load";
-  if (f == "_apply" || f == "convert") return "load";  // Module.to(): weights moving onto the GPU
-  if (f == "train") return "train_outer";  // kohya's trainer.train() wraps loading too: the weakest evidence
-  if (containsAny(f, {"quantize", "quantiz"})) return "quantize";
-  if (containsAny(f, {"cache_latents", "cache_latent", "encode_images", "encode_video", "vae_encode", "encode_first_stage"})) {
-    return "latent_cache";
-  }
-  if (containsAny(f, {"cache_text", "encode_prompt", "encode_tokens", "text_encoder_outputs", "get_text_embeddings"})) return "te_cache";
-  if (containsAny(f, {"decode_first_stage", "vae_decode", "decode_tiled", "decode_latents", "_decode"})) return "vae_decode";
-  if (containsAny(f, {"generate_images", "sample_images", "log_validation", "validation"})) return "sample";
-  if (containsAny(f, {"backward", "train_loop", "hook_train_loop", "training_step", "train_step"})) return "train_step";
-  if (containsAny(f, {"load_model", "from_pretrained", "load_state_dict", "load_checkpoint", "load_models", "load_file",
-                      "load_target_model", "load_unet", "load_vae", "load_text_encoder", "move_to", "load_model_gpu"})) {
-    return "load";
-  }
-  return {};
-}
-
 }  // namespace
 
 void LogScanner::feed(std::string_view chunk) {
@@ -277,17 +231,16 @@ LogAnalysis LogScanner::finish() {
   LogAnalysis r = result_;
   if (r.oom) {
     // The traceback names the operation that failed; markers name the stage the run had reached.
-    std::string phase = oomTracebackPhase_.empty() ? oomPhaseMarker_ : oomTracebackPhase_;
-    if (phase == "sample" && !oomPhaseMarker_.empty() && oomPhaseMarker_ == "baseline_sample") phase = "baseline_sample";
-    if (phase == "train_step" || (phase.empty() && oomPhaseMarker_ == "train_step")) phase = "train_step";
-    r.phase = phase.empty() ? "unknown" : phase;
+    std::optional<Phase> phase = oomTracebackPhase_ ? oomTracebackPhase_ : oomPhaseMarker_;
+    if (phase == Phase::Sample && oomPhaseMarker_ == Phase::BaselineSample) phase = Phase::BaselineSample;
+    r.phase = phase.value_or(Phase::Unknown);
     // The step being trained; for a sample or save, the step it announces (AI Toolkit samples at the bar's step).
-    if (r.phase == "train_step") r.step = stepAtOom_;
+    if (r.phase == Phase::TrainStep) r.step = stepAtOom_;
     const bool announcedHere = announcedAtOom_ && announcedPhaseAtOom_ == r.phase;
-    if (r.phase == "sample" || r.phase == "save") {
+    if (r.phase == Phase::Sample || r.phase == Phase::Save) {
       // AI Toolkit samples at the step its bar reached; kohya announces the step it samples at.
       r.step = announcedHere ? announcedAtOom_ : (aiToolkit_ ? stepAtOom_ : std::nullopt);
-      if (aiToolkit_ && announcedAtOom_ && stepAtOom_ && r.phase == "sample") r.step = std::max(*announcedAtOom_, *stepAtOom_);
+      if (aiToolkit_ && announcedAtOom_ && stepAtOom_ && r.phase == Phase::Sample) r.step = std::max(*announcedAtOom_, *stepAtOom_);
     }
     const OomNumbers& n = r.numbers;
     // Memory this process's PyTorch pool does not account for, beyond a CUDA context's worth.
@@ -311,29 +264,9 @@ LogAnalysis LogScanner::finish() {
       r.gpuStateReason = "the GPU is full but this process holds little of it";
     }
   } else {
-    r.phase = "none";
+    r.phase = Phase::None;
   }
   return r;
-}
-
-std::string LogScanner::phaseFromTraceback() const {
-  // Several frames may speak: a trainer's sampling call outranks the VAE decode inside it, which outranks
-  // a generation tool's sampler; module moves (.to(), _apply) mean loading when nothing more specific speaks.
-  // "model_load" (a UI loading weights onto the GPU inside a sampler call) counts as load; quoted source
-  // lines are the weakest evidence, used only when no frame name speaks.
-  static constexpr std::string_view kPriority[] = {"sample",     "quantize",   "latent_cache", "te_cache", "model_load",
-                                                   "vae_decode", "train_step", "inference",    "load",     "train_outer"};
-  std::vector<std::string> seen, quoted;
-  for (const auto& f : frames_) (f.starts_with("code:") ? quoted : seen).push_back(phaseOfFrame(f));
-  for (const auto* list : {&seen, &quoted}) {
-    for (auto phase : kPriority) {
-      if (std::find(list->begin(), list->end(), phase) == list->end()) continue;
-      if (phase == "model_load") return "load";
-      if (phase == "train_outer") return "train_step";
-      return std::string(phase);
-    }
-  }
-  return {};
 }
 
 void LogScanner::onOomText(std::string_view line, OomKind kind) {
@@ -401,23 +334,23 @@ void LogScanner::onBar(std::string_view t, std::string_view description, long st
 
 void LogScanner::onBarStep(std::string_view t, long step) {
   switch (lastBarKind_) {
-    case BarKind::LatentCache: markerPhase_ = "latent_cache"; break;
-    case BarKind::TextCache: markerPhase_ = "te_cache"; break;
-    case BarKind::Quantize: markerPhase_ = "quantize"; break;
+    case BarKind::LatentCache: markerPhase_ = Phase::LatentCache; break;
+    case BarKind::TextCache: markerPhase_ = Phase::TeCache; break;
+    case BarKind::Quantize: markerPhase_ = Phase::Quantize; break;
     case BarKind::Validation: break;
-    case BarKind::Sampling: markerPhase_ = trainingStarted_ ? "sample" : "baseline_sample"; break;
-    case BarKind::Loading: markerPhase_ = "load"; break;
+    case BarKind::Sampling: markerPhase_ = trainingStarted_ ? Phase::Sample : Phase::BaselineSample; break;
+    case BarKind::Loading: markerPhase_ = Phase::Load; break;
     case BarKind::Training:
       trainingStarted_ = true;
-      markerPhase_ = "train_step";
+      markerPhase_ = Phase::TrainStep;
       lastStep_ = step + 1;
       if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
       break;
     case BarKind::Unnamed:
       // An unnamed bar is a generation tool's sampler (a trainer's caching bars are unnamed too: those
       // keep their phase); once it completes, the VAE decodes.
-      if (markerPhase_ != "latent_cache" && markerPhase_ != "te_cache") {
-        markerPhase_ = step > 0 && contains(t, "100%") ? "vae_decode" : "inference";
+      if (markerPhase_ != Phase::LatentCache && markerPhase_ != Phase::TeCache) {
+        markerPhase_ = step > 0 && contains(t, "100%") ? Phase::VaeDecode : Phase::Inference;
       }
       break;
   }
@@ -501,17 +434,7 @@ void LogScanner::onLine(std::string_view raw) {
     return;
   }
 
-  // Tracebacks: remember the function of each frame.
-  if (t.starts_with("Traceback (most recent call last)")) frames_.clear();
-  if (t.starts_with("File \"") && contains(t, ", in ")) {
-    frames_.emplace_back(t.substr(t.rfind(", in ") + 5));
-  } else if (auto frame = richFrame(t)) {
-    frames_.emplace_back(*frame);  // rich's boxed traceback: "│ C:\…\train_util.py:1764 in cache_latents │"
-  } else if (!frames_.empty() && (raw.starts_with("    ") || t.starts_with("│"))) {
-    codeHint_ = std::string(t.substr(0, 200));  // the source line under the last frame
-    if (auto p = phaseOfCode(codeHint_); !p.empty()) frames_.push_back("code:" + p);
-  }
-  if (frames_.size() > 256) frames_.erase(frames_.begin());
+  traceback_.read(raw, t);
 
   if (toolLinesLeft_ > 0 && result_.tool != "forge") {
     --toolLinesLeft_;
@@ -532,46 +455,46 @@ void LogScanner::onLine(std::string_view raw) {
   // Markers (AI Toolkit first, common ones of other tools after).
   if (containsAny(t, {"ai-toolkit", "toolkit/", "Saving at step", "Running  1 process"})) aiToolkit_ = true;
   if (t.starts_with("Loading") || containsAny(t, {"Loading checkpoint shards", "Making pipe", "Preparing Model"})) {
-    if (!trainingStarted_) markerPhase_ = "load";
+    if (!trainingStarted_) markerPhase_ = Phase::Load;
   } else if (containsAny(t, {"Quantizing", " - quantizing"})) {
-    markerPhase_ = "quantize";
+    markerPhase_ = Phase::Quantize;
   } else if (t.starts_with("Caching latents")) {
-    markerPhase_ = "latent_cache";
+    markerPhase_ = Phase::LatentCache;
   } else if (containsAny(t, {"Caching text_embeddings", "Caching text embeddings", "Caching embeddings and unloading"})) {
-    markerPhase_ = "te_cache";
+    markerPhase_ = Phase::TeCache;
   } else if (containsAny(t, {"Generating baseline samples", "Generating first sample"})) {
-    markerPhase_ = "baseline_sample";
+    markerPhase_ = Phase::BaselineSample;
   } else if (containsAny(t, {"caching latents", "Caching latents"})) {
-    markerPhase_ = "latent_cache";
+    markerPhase_ = Phase::LatentCache;
   } else if (containsAny(t, {"prepare optimizer, data loader", "running training"})) {
-    markerPhase_ = "train_step";  // kohya: the next thing it does is the first step
+    markerPhase_ = Phase::TrainStep;  // kohya: the next thing it does is the first step
     lastStep_ = 1;
   } else if (contains(t, "generating sample images at step")) {
     // kohya: "generating sample images at step / サンプル画像生成 ステップ: 250   flux_train_utils.py:46"
-    markerPhase_ = "sample";
+    markerPhase_ = Phase::Sample;
     const std::size_t colon = t.find(':', t.find("at step"));
     if (colon != std::string_view::npos) announcedStep_ = std::strtol(std::string(t.substr(colon + 1)).c_str(), nullptr, 10);
-    announcedPhase_ = "sample";
+    announcedPhase_ = Phase::Sample;
   } else if (containsAny(t, {"Requested to load", "loaded partially", "Loading model", "Loading weights"})) {
-    if (!trainingStarted_) markerPhase_ = "load";
+    if (!trainingStarted_) markerPhase_ = Phase::Load;
   } else if (contains(t, "TrainLoop")) {
-    markerPhase_ = "train_step";  // ComfyUI trainer nodes (FluxTrainLoop)
+    markerPhase_ = Phase::TrainStep;  // ComfyUI trainer nodes (FluxTrainLoop)
   } else if (containsAny(t, {"Running 1 job", "# Running job:"})) {
     aiToolkit_ = true;
   } else if (contains(t, "cudaMallocAsync")) {
     mallocAsync_ = true;
   } else if (contains(t, "got prompt")) {
-    markerPhase_ = "inference";
+    markerPhase_ = Phase::Inference;
   } else if (containsAny(t, {"executing VAEDecode", "VAEDecode"})) {
-    markerPhase_ = "vae_decode";
+    markerPhase_ = Phase::VaeDecode;
   } else if (t.starts_with("Saving at step")) {
-    markerPhase_ = "save";
+    markerPhase_ = Phase::Save;
     announcedStep_ = std::strtol(std::string(t.substr(15)).c_str(), nullptr, 10);
-    announcedPhase_ = "save";
+    announcedPhase_ = Phase::Save;
   } else if (contains(t, "OOM during training step, skipping batch")) {
     ++result_.skippedBatches;
     skipStep_ = lastStep_.value_or(1);
-    markerPhase_ = "train_step";
+    markerPhase_ = Phase::TrainStep;
     trainingStarted_ = true;
   }
 
@@ -589,7 +512,7 @@ void LogScanner::onLine(std::string_view raw) {
   } else if (contains(t, "Ran out of memory when regular VAE")) {
     // ComfyUI/Forge recover by decoding tiled: an OOM all the same, of the allocator in use.
     kind = mallocAsync_ ? OomKind::ComfyAlloc : OomKind::CudaAlloc;
-    markerPhase_ = contains(t, "encoding") ? "latent_cache" : "vae_decode";
+    markerPhase_ = contains(t, "encoding") ? Phase::LatentCache : Phase::VaeDecode;
   } else if (containsAny(t, {"would exceed allowed memory", "Allocation on device"})) {
     kind = OomKind::ComfyAlloc;
     comfyLinesLeft_ = 8;
@@ -608,9 +531,8 @@ void LogScanner::onLine(std::string_view raw) {
   if (kind != OomKind::None) {
     onOomText(t, kind);
     oomPhaseMarker_ = markerPhase_;
-    const std::string fromTraceback = phaseFromTraceback();
-    if (!fromTraceback.empty()) oomTracebackPhase_ = fromTraceback;
-    else if (kind != OomKind::CudaAlloc || !t.starts_with("Error running job")) oomTracebackPhase_.clear();
+    if (auto fromTraceback = traceback_.phase()) oomTracebackPhase_ = fromTraceback;
+    else if (kind != OomKind::CudaAlloc || !t.starts_with("Error running job")) oomTracebackPhase_.reset();
     stepAtOom_ = lastStep_;
     announcedAtOom_ = announcedStep_;
     announcedPhaseAtOom_ = announcedPhase_;

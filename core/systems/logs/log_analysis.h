@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "report/log_analysis.h"
+#include "systems/logs/traceback.h"
 
 namespace oomlint {
 
@@ -32,7 +33,6 @@ class LogScanner {
   enum class BarKind { LatentCache, TextCache, Quantize, Validation, Sampling, Loading, Training, Unnamed };
   static BarKind classifyBar(std::string_view description);
   void onOomText(std::string_view line, OomKind kind);
-  std::string phaseFromTraceback() const;
 
   static constexpr std::size_t kMaxRedrawnLine = 1024;  // a bar line is about 100 bytes
   struct RedrawnBar {
@@ -49,19 +49,18 @@ class LogScanner {
   const char* nextNewline_ = nullptr;  // in the current chunk: tqdm lines end in '\r', so remember where '\n' is
   std::string lastBarDescription_;     // a bar redraws its line thousands of times: classify it once
   BarKind lastBarKind_ = BarKind::Unnamed;
-  std::string markerPhase_;      // from AI Toolkit's (and other tools') progress markers
+  std::optional<Phase> markerPhase_;  // from AI Toolkit's (and other tools') progress markers
   bool trainingStarted_ = false;
-  std::vector<std::string> frames_;  // function names of the traceback being read
-  std::string codeHint_;
+  Traceback traceback_;
   int comfyLinesLeft_ = 0;       // lines of ComfyUI's allocation table still to read
-  std::string oomPhaseMarker_;   // the marker phase when the last OOM was seen
-  std::string oomTracebackPhase_;
+  std::optional<Phase> oomPhaseMarker_;  // the marker phase when the last OOM was seen
+  std::optional<Phase> oomTracebackPhase_;
   std::optional<long> stepAtOom_;
   std::optional<long> lastStep_;
   std::optional<long> announcedStep_;   // "Saving at step N", kohya's "sample images at step N"
   std::optional<long> announcedAtOom_;
-  std::string announcedPhase_;          // the phase whose marker announced that step
-  std::string announcedPhaseAtOom_;
+  std::optional<Phase> announcedPhase_;  // the phase whose marker announced that step
+  std::optional<Phase> announcedPhaseAtOom_;
   bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
   std::optional<long> skipStep_;        // the step of the last skipped batch
   bool aiToolkit_ = false;
