@@ -105,6 +105,10 @@ TEST_CASE("AI Toolkit's phases, the step from its bar, and an OOM hidden behind 
   CHECK_FALSE(nan.oom);
   CHECK(nan.phase == Phase::None);
   CHECK_FALSE(nan.failure.empty());
+  // A save marker cut at its end announces no readable step (it threw std::out_of_range: exit 3).
+  const LogAnalysis cut = analyzeLog("Running 1 job\nSaving at step\ntorch.OutOfMemoryError: CUDA out of memory.\n");
+  CHECK(cut.phase == Phase::Save);
+  CHECK(cut.step == 0);
 }
 
 TEST_CASE("the scanner gives the same answer whatever the chunking, and survives junk") {

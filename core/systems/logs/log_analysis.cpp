@@ -489,7 +489,8 @@ void LogScanner::onLine(std::string_view raw) {
     markerPhase_ = Phase::VaeDecode;
   } else if (t.starts_with("Saving at step")) {
     markerPhase_ = Phase::Save;
-    announcedStep_ = std::strtol(std::string(t.substr(15)).c_str(), nullptr, 10);
+    // The number after "Saving at step "; the line may end at the marker (substr past its end throws).
+    announcedStep_ = std::strtol(std::string(t.substr(std::min<std::size_t>(15, t.size()))).c_str(), nullptr, 10);
     announcedPhase_ = Phase::Save;
   } else if (contains(t, "OOM during training step, skipping batch")) {
     ++result_.skippedBatches;
