@@ -25,13 +25,23 @@ class LogScanner {
   LogAnalysis finish();
 
  private:
-  void onLine(std::string_view line);
-  bool onRedraw(std::string_view line);
+  // One line: the steps below, in order.
+  void onLine(std::string_view raw);
+  bool onRedraw(std::string_view raw);
+  void readComfyTableRow(std::string_view line);
+  bool readBar(std::string_view raw, std::string_view line, bool asRead);
+  void detectTool(std::string_view line);
+  void readOffload(std::string_view line);
+  void readMarker(std::string_view line);
+  bool readOomMessage(std::string_view line);
+  void readFailure(std::string_view line);
+
   void onBar(std::string_view line, std::string_view description, long step);
   void onBarStep(std::string_view line, long step);
   // What a progress bar's description says it is, by its words.
   enum class BarKind { LatentCache, TextCache, Quantize, Validation, Sampling, Loading, Training, Unnamed };
   static BarKind classifyBar(std::string_view description);
+  OomKind oomKindOf(std::string_view line);
   void onOomText(std::string_view line, OomKind kind);
 
   static constexpr std::size_t kMaxRedrawnLine = 1024;  // a bar line is about 100 bytes
@@ -64,7 +74,6 @@ class LogScanner {
   bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
   std::optional<long> skipStep_;        // the step of the last skipped batch
   bool aiToolkit_ = false;
-  void detectTool(std::string_view line);
   std::uint64_t toolLinesLeft_ = 200000;  // the UI shows in its banner and tracebacks: stop looking after this
 };
 
