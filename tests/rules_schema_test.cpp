@@ -118,7 +118,7 @@ TEST_CASE("a schema's own mistakes are reported at its line and column") {
   rules::DataSchema::read("types:\n  a: {x: numbr}\nroot: [a]\nextra: 1\n", problems);
   REQUIRE(problems.size() == 2);
   CHECK(problems[0].at.line == 4);
-  CHECK(problems[0].message == "unknown schema key `extra` (a schema has `types:` and `root:`)");
+  CHECK(problems[0].message == "unknown schema key `extra` (a schema has `enums:`, `types:` and `root:`)");
   CHECK(problems[1].at.line == 2);
   CHECK(problems[1].at.column == 10);
   CHECK(problems[1].message == "unknown type `numbr` (did you mean `number`?)");
@@ -145,6 +145,32 @@ TEST_CASE("schema specs: unions, optional keys, free-form maps and lists") {
         "1:4: `t.b` must be a string or a list, not a boolean\n"
         "1:1: missing key `a` in `t`\n"
         "1:1: missing key `c` in `t`\n");
+}
+
+TEST_CASE("schema enums: a closed set of ids, with a did-you-mean for a misspelt one") {
+  std::vector<rules::SchemaProblem> problems;
+  auto schema = rules::DataSchema::read(
+      "enums:\n  phase: [load, train_step]\ntypes:\n  marker:\n    phase: phase\n    also?: phase|null\nroot: [marker]\n", problems);
+  for (const auto& p : problems) FAIL_CHECK(p.at.line << ":" << p.at.column << ": " << p.message);
+  REQUIRE(problems.empty());
+  CHECK(schema->enumIds("phase") == std::vector<std::string>{"load", "train_step"});
+  CHECK(schema->enumIds("kind").empty());
+  auto messages = [&](const char* data) {
+    auto doc = readDocument(data);
+    std::string out;
+    for (const auto& p : schema->validate(doc->root(), "t")) out += std::to_string(p.at.line) + ":" + std::to_string(p.at.column) + ": " + p.message + "\n";
+    return out;
+  };
+  CHECK(messages("- {phase: load}\n- {phase: train_step, also: null}\n").empty());
+  CHECK(messages("- {phase: train-step}\n- {phase: 3}\n- {phase: load, also: sample}\n") ==
+        "1:11: `t[0].phase` must be a `phase` id, not `train-step` (did you mean `train_step`?)\n"
+        "2:11: `t[1].phase` must be a `phase` id, not an integer\n"
+        "3:23: `t[2].also` must be a `phase` id, not `sample`\n");
+  rules::DataSchema::read("enums:\n  string: [a]\n  e: [a, a]\n  f: []\nroot: e\n", problems);
+  REQUIRE(problems.size() == 3);
+  CHECK(problems[0].message == "enum `string` has the name of a type");
+  CHECK(problems[1].message == "enum `e` lists `a` twice");
+  CHECK(problems[2].message == "enum `f` is a list of its ids");
 }
 
 TEST_CASE("the tables moved from the C++ into rules/ keep the values the code had") {

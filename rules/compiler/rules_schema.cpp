@@ -1,5 +1,6 @@
 #include "rules_schema.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "base/document/reader.h"
@@ -55,9 +56,17 @@ std::pair<std::string, bool> keyName(const Node* key) {
   return {name, optional};
 }
 
+// The ids of an enum node (a list of strings).
+std::vector<std::string> idsOf(const Node* list) {
+  std::vector<std::string> ids;
+  if (list == nullptr || !list->isSequence()) return ids;
+  for (const Node* item : list->resolved()->items) ids.push_back(item->resolved()->text);
+  return ids;
+}
+
 class Checker {
  public:
-  Checker(const Node* types, std::vector<SchemaProblem>& out) : types_(types), out_(&out) {}
+  Checker(const Node* enums, const Node* types, std::vector<SchemaProblem>& out) : enums_(enums), types_(types), out_(&out) {}
 
   void check(const Node* spec, const Node* value, const std::string& path, int depth) {
     spec = spec->resolved();
@@ -107,6 +116,7 @@ class Checker {
       else if (alt == "any") one = "any value";
       else if (alt == "list") one = "a list";
       else if (alt == "map") one = "a mapping";
+      else if (enums_ && enums_->find(alt)) one = "a `" + std::string(alt) + "` id";
       else if (const Node* named = types_ ? types_->find(alt) : nullptr; named && depth < 8) one = describeSpec(named, depth + 1);
       else one = std::string(alt);
       if (out.find(one) != std::string::npos) continue;
@@ -132,6 +142,7 @@ class Checker {
     if (alt == "null") return value->isNull();
     if (alt == "list") return value->isSequence();
     if (alt == "map") return value->isMapping();
+    if (enums_ && enums_->find(alt)) return value->isScalar() && value->type == ScalarType::String;
     const Node* named = types_ ? types_->find(alt) : nullptr;
     if (named == nullptr || depth > 64) return false;
     named = named->resolved();
@@ -148,8 +159,18 @@ class Checker {
       if (!kindFits(name, value, depth)) typeError(spec, value, path);
       return;
     }
+    if (const Node* ids = enums_ ? enums_->find(name) : nullptr) return checkId(spec, name, idsOf(ids), value, path);
     if (const Node* named = types_ ? types_->find(name) : nullptr) return check(named, value, path, depth + 1);
     error(value, "`" + path + "`: the schema names no type `" + std::string(name) + "`");
+  }
+
+  void checkId(const Node* spec, std::string_view name, const std::vector<std::string>& ids, const Node* value,
+               const std::string& path) {
+    if (!value->isScalar() || value->type != ScalarType::String) return typeError(spec, value, path);
+    if (std::find(ids.begin(), ids.end(), value->text) != ids.end()) return;
+    std::string message = "`" + path + "` must be a `" + std::string(name) + "` id, not `" + value->text + "`";
+    if (auto near = closestMatch(value->text, ids)) message += " (did you mean `" + *near + "`?)";
+    error(value, message);
   }
 
   void checkShape(const Node* shape, const Node* value, const std::string& path, int depth) {
@@ -194,25 +215,27 @@ class Checker {
     }
   }
 
+  const Node* enums_;
   const Node* types_;
   std::vector<SchemaProblem>* out_;
 };
 
 // The schema file's own defects: every type name must exist, a list spec has one item.
-void checkSpec(const Node* spec, const Node* types, std::vector<SchemaProblem>& problems, int depth) {
+void checkSpec(const Node* spec, const Node* enums, const Node* types, std::vector<SchemaProblem>& problems, int depth) {
   spec = spec->resolved();
   if (depth > 64) return;
   if (spec->isSequence()) {
     if (spec->items.size() != 1) problems.push_back({spec->range.start, "a list spec has exactly one item, the items' spec"});
-    for (const Node* item : spec->items) checkSpec(item, types, problems, depth + 1);
+    for (const Node* item : spec->items) checkSpec(item, enums, types, problems, depth + 1);
   } else if (spec->isMapping()) {
-    for (const auto& entry : spec->allEntries()) checkSpec(entry.value, types, problems, depth + 1);
+    for (const auto& entry : spec->allEntries()) checkSpec(entry.value, enums, types, problems, depth + 1);
   } else if (spec->isScalar() && spec->type == ScalarType::String) {
     for (auto alt : alternatives(spec->text)) {
-      if (isBuiltin(alt) || (types && types->find(alt))) continue;
+      if (isBuiltin(alt) || (types && types->find(alt)) || (enums && enums->find(alt))) continue;
       std::vector<std::string> names(std::begin(kBuiltins), std::end(kBuiltins));
-      if (types) {
-        for (const auto& entry : types->allEntries()) names.push_back(entry.key->resolved()->text);
+      for (const Node* named : {types, enums}) {
+        if (named == nullptr) continue;
+        for (const auto& entry : named->allEntries()) names.push_back(entry.key->resolved()->text);
       }
       std::string message = "unknown type `" + std::string(alt) + "`";
       if (auto near = closestMatch(alt, names)) message += " (did you mean `" + *near + "`?)";
@@ -223,7 +246,37 @@ void checkSpec(const Node* spec, const Node* types, std::vector<SchemaProblem>& 
   }
 }
 
+// An enum is a list of distinct string ids, and its name is not also a type's or a builtin's.
+void checkEnums(const Node* enums, const Node* types, std::vector<SchemaProblem>& problems) {
+  for (const auto& entry : enums->allEntries()) {
+    const std::string& name = entry.key->resolved()->text;
+    if (isBuiltin(name) || (types && types->find(name))) {
+      problems.push_back({entry.key->range.start, "enum `" + name + "` has the name of a type"});
+    }
+    const Node* list = entry.value->resolved();
+    if (!list->isSequence() || list->items.empty()) {
+      problems.push_back({list->range.start, "enum `" + name + "` is a list of its ids"});
+      continue;
+    }
+    std::vector<std::string> seen;
+    for (const Node* item : list->items) {
+      const Node* id = item->resolved();
+      if (!id->isScalar() || id->type != ScalarType::String) {
+        problems.push_back({id->range.start, "an id of enum `" + name + "` is a string"});
+      } else if (std::find(seen.begin(), seen.end(), id->text) != seen.end()) {
+        problems.push_back({id->range.start, "enum `" + name + "` lists `" + id->text + "` twice"});
+      } else {
+        seen.push_back(id->text);
+      }
+    }
+  }
+}
+
 }  // namespace
+
+std::vector<std::string> DataSchema::enumIds(std::string_view name) const {
+  return idsOf(enums_ ? enums_->find(name) : nullptr);
+}
 
 std::unique_ptr<DataSchema> DataSchema::read(std::string text, std::vector<SchemaProblem>& problems) {
   auto schema = std::make_unique<DataSchema>();
@@ -231,27 +284,29 @@ std::unique_ptr<DataSchema> DataSchema::read(std::string text, std::vector<Schem
   for (const auto& p : schema->doc_->problems()) problems.push_back({p.range.start, p.message});
   const Node* top = schema->doc_->root();
   if (top == nullptr || !top->isMapping()) {
-    problems.push_back({{}, "a schema is a mapping with `root:` (and optional `types:`)"});
+    problems.push_back({{}, "a schema is a mapping with `root:` (and optional `enums:` and `types:`)"});
     return schema;
   }
   for (const auto& entry : top->allEntries()) {
     const std::string& key = entry.key->resolved()->text;
     if (key == "root") schema->root_ = entry.value;
     else if (key == "types" && entry.value->isMapping()) schema->types_ = entry.value->resolved();
-    else problems.push_back({entry.key->range.start, "unknown schema key `" + key + "` (a schema has `types:` and `root:`)"});
+    else if (key == "enums" && entry.value->isMapping()) schema->enums_ = entry.value->resolved();
+    else problems.push_back({entry.key->range.start, "unknown schema key `" + key + "` (a schema has `enums:`, `types:` and `root:`)"});
   }
   if (schema->root_ == nullptr) problems.push_back({top->range.start, "missing key `root`"});
+  if (schema->enums_) checkEnums(schema->enums_, schema->types_, problems);
   if (schema->types_) {
-    for (const auto& entry : schema->types_->allEntries()) checkSpec(entry.value, schema->types_, problems, 0);
+    for (const auto& entry : schema->types_->allEntries()) checkSpec(entry.value, schema->enums_, schema->types_, problems, 0);
   }
-  if (schema->root_) checkSpec(schema->root_, schema->types_, problems, 0);
+  if (schema->root_) checkSpec(schema->root_, schema->enums_, schema->types_, problems, 0);
   return schema;
 }
 
 std::vector<SchemaProblem> DataSchema::validate(const Node* root, std::string_view name) const {
   std::vector<SchemaProblem> problems;
   if (root_ == nullptr || root == nullptr) return problems;
-  Checker checker(types_, problems);
+  Checker checker(enums_, types_, problems);
   checker.check(root_, root, std::string(name), 0);
   return problems;
 }

@@ -2,12 +2,15 @@
 // it emits JSON, so an unknown or misspelt key, a missing figure or a wrong type fails the build at
 // file:line:column instead of leaving the loader to read nothing.
 //
-// A schema file has two top-level keys:
+// A schema file has these top-level keys:
+//   enums: NAME: [id, ...]   (optional) closed sets of ids (phases, kinds): a value of type NAME is a
+//                            string among them, anything else is an error with a did-you-mean
 //   types: NAME: SPEC, ...   (optional) named specs, usable wherever a type name is
 //   root:  SPEC              the whole file
 // A SPEC is one of:
 //   a type name   number (int or float), integer, string, bool, null, any, list (any list), map (any
-//                 mapping) or a name from `types:`; alternatives are joined with `|` (`integer|null`)
+//                 mapping), a name from `types:` or from `enums:`; alternatives are joined with `|`
+//                 (`integer|null`)
 //   [SPEC]        a list whose every item is SPEC
 //   {key: SPEC}   a mapping with exactly these keys: `key?` marks an optional key, the others are
 //                 required, and `"*": SPEC` admits any other key (a free-form map keyed by names)
@@ -35,8 +38,13 @@ class DataSchema {
   // Checks a data file's root node; `name` names the top level in messages (the file's stem).
   std::vector<SchemaProblem> validate(const Node* root, std::string_view name) const;
 
+  // The ids of an enum (empty when the schema has none of that name), for tests that hold them
+  // against the C++ vocabulary that handles them.
+  std::vector<std::string> enumIds(std::string_view name) const;
+
  private:
   std::unique_ptr<Document> doc_;
+  const Node* enums_ = nullptr;
   const Node* types_ = nullptr;
   const Node* root_ = nullptr;
 };
