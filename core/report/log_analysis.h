@@ -8,12 +8,9 @@
 #include <string_view>
 
 #include "base/ids.h"
+#include "base/oom_kind.h"
 
 namespace oomlint {
-
-// DESIGN.md's log kinds.
-enum class OomKind { None, CudaAlloc, CudaError, CublasAlloc, HipAlloc, MpsAlloc, ComfyAlloc, HostRam };
-std::string_view toString(OomKind kind);
 
 // Figures of the last OOM message, in bytes; each only when the message printed it.
 struct OomNumbers {

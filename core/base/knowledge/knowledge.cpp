@@ -463,6 +463,12 @@ class Loader {
     if (w.family(w.checkpointFamilyOtherwise) == nullptr) error("webui.yaml: checkpoint_families: unknown family " + w.checkpointFamilyOtherwise);
   }
 
+  void logs() {
+    const Node* root = load("rules/logs.json");
+    if (root == nullptr) return;
+    for (auto& problem : readLogMarkers(root, k_.logs)) error("logs.yaml: " + problem);
+  }
+
   void advice() {
     const Node* root = load("rules/advice.json");
     if (root == nullptr) return;
@@ -496,6 +502,7 @@ std::unique_ptr<Knowledge> build() {
   loader.memory();
   loader.webui();
   loader.advice();
+  loader.logs();
   loader.schema();  // last: the only file kept, it reuses the memory the others freed
   return k;
 }

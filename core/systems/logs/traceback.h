@@ -8,14 +8,9 @@
 #include <vector>
 
 #include "base/ids.h"
+#include "base/knowledge/logs.h"  // FrameClue
 
 namespace oomlint {
-
-// What a traceback frame says the process was doing, strongest first: a trainer's sampling call outranks
-// the VAE decode inside it, which outranks a generation tool's sampler; module moves (.to(), _apply) mean
-// loading when nothing more specific speaks. ModelLoad is a UI loading weights onto the GPU inside a
-// sampler call; TrainOuter is kohya's trainer.train(), which wraps loading too: the weakest evidence.
-enum class FrameClue { Sample, Quantize, LatentCache, TeCache, ModelLoad, VaeDecode, TrainStep, Inference, Load, TrainOuter };
 
 class Traceback {
  public:
