@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <initializer_list>
 
+#include "base/knowledge/knowledge.h"
 #include "base/text/ascii.h"
 #include "systems/logs/gpu_state.h"
 #include "systems/logs/line_text.h"
@@ -16,10 +16,6 @@ namespace oomlint {
 namespace {
 
 constexpr std::size_t kMaxLine = 64 * 1024;  // longer lines are cut: every message we read is far shorter
-
-bool containsAny(std::string_view s, std::initializer_list<std::string_view> words) {
-  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return contains(s, w); });
-}
 
 }  // namespace
 
@@ -81,7 +77,7 @@ LogAnalysis LogScanner::finish() {
     r.step = announcedHere ? announcedAtOom_ : (aiToolkit_ ? stepAtOom_ : std::nullopt);
     if (aiToolkit_ && announcedAtOom_ && stepAtOom_ && r.phase == Phase::Sample) r.step = std::max(*announcedAtOom_, *stepAtOom_);
   }
-  judgeGpuState(r);
+  judgeGpuState(r, markers_.cappedBy);
   return r;
 }
 
@@ -95,9 +91,10 @@ void LogScanner::onLine(std::string_view raw) {
   std::string cleaned;
   const std::string_view line = cleanLine(raw, cleaned);
   if (line.empty()) return;
-  readComfyTableRow(line);
+  readAllocationTableRow(line);
   if (readBar(raw, line, cleaned.empty())) return;
   traceback_.read(raw, line);
+  markers_.lineWords.find(line, words_);  // every per-line table's words, in one pass
   detectTool(line);
   readOffload(line);
   readMarker(line);
@@ -113,27 +110,30 @@ bool LogScanner::onRedraw(std::string_view raw) {
 }
 
 // ComfyUI's allocation table, in the lines after "Allocation on device … would exceed allowed memory".
-void LogScanner::readComfyTableRow(std::string_view t) {
-  if (comfyLinesLeft_ == 0) return;
-  --comfyLinesLeft_;
-  OomNumbers& n = result_.numbers;
-  if (t.starts_with("Currently allocated")) n.allocatedByPytorch = sizeAfter(t, ":");
-  else if (t.starts_with("Requested")) n.triedToAllocate = sizeAfter(t, ":");
-  else if (t.starts_with("Device limit")) n.totalCapacity = sizeAfter(t, ":");
-  else if (t.starts_with("Free (according to CUDA)")) n.free = sizeAfter(t, ":");
+void LogScanner::readAllocationTableRow(std::string_view t) {
+  if (tableLinesLeft_ == 0) return;
+  --tableLinesLeft_;
+  for (const auto& row : markers_.allocationTable) {
+    if (!t.starts_with(row.startsWith)) continue;
+    figureOf(result_.numbers, row.figure) = sizeAfter(t, ":");
+    return;
+  }
 }
 
 // Progress bars are nearly every line of a training log (tqdm redraws its line), and a bar carries no
 // error message, traceback frame or marker — except the kernel's "Killed" glued to its end.
 bool LogScanner::readBar(std::string_view raw, std::string_view t, bool asRead) {
   const auto bar = tqdmBar(t);
-  if (!bar || t.ends_with("Killed")) return false;
+  if (!bar || std::any_of(markers_.barNotWhenEndsWith.begin(), markers_.barNotWhenEndsWith.end(),
+                          [&](const std::string& end) { return t.ends_with(end); })) {
+    return false;
+  }
   onBar(t, bar->description, bar->step);
   // A redraw of this line that differs only in digits past the description is this bar at another
   // step: remember the line (as read) to take such redraws without parsing them. Not for a line that
   // was cleaned (offsets would move), an unnamed bar (its phase reads the percentage) or while
   // ComfyUI's table is being read (its lines are counted).
-  if (redraws_ == Redraws::Shortcut && asRead && lastBarKind_ != BarKind::Unnamed && comfyLinesLeft_ == 0 &&
+  if (redraws_ == Redraws::Shortcut && asRead && lastBarKind_ != BarKind::Unnamed && tableLinesLeft_ == 0 &&
       raw.size() <= kMaxRedrawnLine) {
     const auto offset = [&](const char* at) { return static_cast<std::size_t>(at - raw.data()); };
     redrawn_.line.assign(raw);
@@ -143,17 +143,13 @@ bool LogScanner::readBar(std::string_view raw, std::string_view t, bool asRead) 
   return true;
 }
 
-LogScanner::BarKind LogScanner::classifyBar(std::string_view description) {
+// What a bar's description says it is: the first kind whose words it has; a named bar with none of
+// them is the training bar.
+BarKind LogScanner::classifyBar(std::string_view description) const {
   const std::string desc = lowercase(description);
-  if (containsAny(desc, {"caching latents", "caching latent"})) return BarKind::LatentCache;
-  if (containsAny(desc, {"caching text", "text embeddings"})) return BarKind::TextCache;
-  if (containsAny(desc, {"quantiz", "attaching quantization"})) return BarKind::Quantize;
-  // pytorch_lightning's sanity check and validation bars: not the training bar.
-  if (containsAny(desc, {"sanity check", "validation"})) return BarKind::Validation;
-  if (containsAny(desc, {"generating images", "generating samples", "sampling", "generating class images"})) return BarKind::Sampling;
-  if (containsAny(desc, {"loading checkpoint", "fetching", "loading"})) return BarKind::Loading;
-  // A named bar that is none of the above is the training bar (AI Toolkit names it after the job;
-  // kohya calls it "steps").
+  for (const auto& bar : markers_.bars) {
+    if (bar.test.matches(desc)) return bar.kind;
+  }
   return desc.empty() ? BarKind::Unnamed : BarKind::Training;
 }
 
@@ -189,98 +185,104 @@ void LogScanner::onBarStep(std::string_view t, long step) {
   }
 }
 
-// The generation UI that wrote the log, from its banner and paths, in its first lines only. Forge first:
-// it keeps A1111's banner and paths; ComfyUI before A1111 (its loader lines are its own).
+// The generation UI that wrote the log, from its banner and paths, in its first lines only: a sign
+// names its UI when it ranks above the one named so far (once the strongest is named, nothing can).
 void LogScanner::detectTool(std::string_view t) {
-  if (toolLinesLeft_ == 0 || result_.tool == "forge") return;
+  if (toolLinesLeft_ == 0 || toolRank_ == 0) return;
   --toolLinesLeft_;
-  constexpr std::string_view launching = "Launching Web UI with arguments:";
-  if (const std::size_t at = t.find(launching); at != std::string_view::npos) {
-    result_.launchArgs = std::string(trimmed(t.substr(at + launching.size())).substr(0, 400));
+  if (words_.has(markers_.launchArgsId)) {
+    const std::size_t at = t.find(markers_.launchArgs);
+    result_.launchArgs = std::string(trimmed(t.substr(at + markers_.launchArgs.size())).substr(0, 400));
   }
-  if (containsAny(t, {"[Memory Management]", "webui-forge", "webui_forge", "[GPU Setting]", "[Unload] Trying to free",
-                      "Moving model(s) has taken", "backend/memory_management", "backend\\memory_management"})) {
-    result_.tool = "forge";
-  } else if (result_.tool != "comfyui" &&
-             containsAny(t, {"Requested to load", "loaded completely", "loaded partially", "!!! Exception during processing",
-                             "got prompt", "comfy/", "comfy\\", "ComfyUI"})) {
-    result_.tool = "comfyui";
-  } else if (result_.tool.empty() &&
-             containsAny(t, {"Launching Web UI with arguments", "stable-diffusion-webui", "modules/processing.py",
-                             "modules\\processing.py", "Applying attention optimization", "Creating model from config"})) {
-    result_.tool = "a1111";
+  for (std::size_t rank = 0; rank < toolRank_; ++rank) {
+    if (!markers_.toolSigns[rank].test.matches(t, words_)) continue;
+    result_.tool = markers_.toolSigns[rank].tool;
+    toolRank_ = rank;
+    return;
   }
 }
 
-// ComfyUI's and Forge's memory managers keeping weights in system RAM: slow, not an OOM.
+// A memory manager keeping weights in system RAM: slow, not an OOM.
 void LogScanner::readOffload(std::string_view t) {
-  if ((result_.tool != "comfyui" && result_.tool != "forge") ||
-      !containsAny(t, {"loaded partially", "Swap Loaded", "loading in lowvram mode"})) {
-    return;
-  }
+  const auto& tools = markers_.offloadTools;
+  if (std::find(tools.begin(), tools.end(), result_.tool) == tools.end() || !markers_.offload.matches(t, words_)) return;
   result_.offloaded = true;
   result_.offloadLine = static_cast<int>(result_.lines);
   result_.offloadText = std::string(t.substr(0, 400));
-  // ComfyUI: "…, 4633.39 MB offloaded, …"; Forge: "… Swap Loaded (asynchronous method): 17496.00 MB, …".
+  // The bytes where the line says them. ComfyUI: "…, 4633.39 MB offloaded, …"; Forge: "… Swap Loaded
+  // (asynchronous method): 17496.00 MB, …".
   if (auto v = sizeBefore(t, " offloaded")) result_.offloadedBytes = std::max(result_.offloadedBytes, *v);
   if (const std::size_t swap = t.find("Swap Loaded"); swap != std::string_view::npos) {
     if (auto v = sizeAfter(t, "): ", swap)) result_.offloadedBytes = std::max(result_.offloadedBytes, *v);
   }
 }
 
-// Progress markers: the stage the run has reached (AI Toolkit first, common ones of other tools after).
+// Progress markers: the stage the run has reached; the first marker that matches speaks.
 void LogScanner::readMarker(std::string_view t) {
-  if (containsAny(t, {"ai-toolkit", "toolkit/", "Saving at step", "Running  1 process"})) aiToolkit_ = true;
-  if (t.starts_with("Loading") || containsAny(t, {"Loading checkpoint shards", "Making pipe", "Preparing Model"})) {
-    if (!trainingStarted_) markerPhase_ = Phase::Load;
-  } else if (containsAny(t, {"Quantizing", " - quantizing"})) {
-    markerPhase_ = Phase::Quantize;
-  } else if (t.starts_with("Caching latents")) {
-    markerPhase_ = Phase::LatentCache;
-  } else if (containsAny(t, {"Caching text_embeddings", "Caching text embeddings", "Caching embeddings and unloading"})) {
-    markerPhase_ = Phase::TeCache;
-  } else if (containsAny(t, {"Generating baseline samples", "Generating first sample"})) {
-    markerPhase_ = Phase::BaselineSample;
-  } else if (containsAny(t, {"caching latents", "Caching latents"})) {
-    markerPhase_ = Phase::LatentCache;
-  } else if (containsAny(t, {"prepare optimizer, data loader", "running training"})) {
-    markerPhase_ = Phase::TrainStep;  // kohya: the next thing it does is the first step
-    lastStep_ = 1;
-  } else if (contains(t, "generating sample images at step")) {
-    // kohya: "generating sample images at step / サンプル画像生成 ステップ: 250   flux_train_utils.py:46"
-    markerPhase_ = Phase::Sample;
-    const std::size_t colon = t.find(':', t.find("at step"));
-    if (colon != std::string_view::npos) announcedStep_ = std::strtol(std::string(t.substr(colon + 1)).c_str(), nullptr, 10);
-    announcedPhase_ = Phase::Sample;
-  } else if (containsAny(t, {"Requested to load", "loaded partially", "Loading model", "Loading weights"})) {
-    if (!trainingStarted_) markerPhase_ = Phase::Load;
-  } else if (contains(t, "TrainLoop")) {
-    markerPhase_ = Phase::TrainStep;  // ComfyUI trainer nodes (FluxTrainLoop)
-  } else if (containsAny(t, {"Running 1 job", "# Running job:"})) {
-    aiToolkit_ = true;
-  } else if (contains(t, "cudaMallocAsync")) {
-    mallocAsync_ = true;
-  } else if (contains(t, "got prompt")) {
-    markerPhase_ = Phase::Inference;
-  } else if (containsAny(t, {"executing VAEDecode", "VAEDecode"})) {
-    markerPhase_ = Phase::VaeDecode;
-  } else if (t.starts_with("Saving at step")) {
-    markerPhase_ = Phase::Save;
-    // The number after "Saving at step "; the line may end at the marker (substr past its end throws).
-    announcedStep_ = std::strtol(std::string(t.substr(std::min<std::size_t>(15, t.size()))).c_str(), nullptr, 10);
-    announcedPhase_ = Phase::Save;
-  } else if (contains(t, "OOM during training step, skipping batch")) {
-    ++result_.skippedBatches;
-    skipStep_ = lastStep_.value_or(1);
-    markerPhase_ = Phase::TrainStep;
-    trainingStarted_ = true;
+  if (markers_.aiToolkit.matches(t, words_)) aiToolkit_ = true;
+  for (const auto& marker : markers_.markers) {
+    if (!marker.test.matches(t, words_)) continue;
+    applyMarker(marker, t);
+    return;
   }
 }
 
-// Out-of-memory messages: true when the line is one (it is then nothing else).
+namespace {
+
+// Where a marker's text ends in the line that matched it (the step it announces follows).
+std::size_t markerEnd(const LineTest& test, std::string_view t) {
+  for (const auto& word : test.startsWith) {
+    if (t.starts_with(word)) return word.size();
+  }
+  for (const auto& word : test.contains) {
+    if (const std::size_t at = t.find(word); at != std::string_view::npos) return at + word.size();
+  }
+  return t.size();
+}
+
+// The step a marker announces: the number after it ("Saving at step 250"), or after the first ':' that
+// follows it (kohya's "generating sample images at step / サンプル画像生成 ステップ: 250").
+std::optional<long> announcedStep(StepPosition position, std::string_view t, std::size_t end) {
+  std::size_t from = end;
+  if (position == StepPosition::AfterColon) {
+    from = t.find(':', end);
+    if (from == std::string_view::npos) return std::nullopt;
+    ++from;
+  }
+  return std::strtol(std::string(t.substr(from)).c_str(), nullptr, 10);
+}
+
+}  // namespace
+
+void LogScanner::applyMarker(const PhaseMarker& marker, std::string_view t) {
+  if (marker.phase && !(marker.onlyBeforeTraining && trainingStarted_)) markerPhase_ = marker.phase;
+  if (marker.announcesStep) {
+    if (auto step = announcedStep(*marker.announcesStep, t, markerEnd(marker.test, t))) announcedStep_ = step;
+    announcedPhase_ = marker.phase;
+  }
+  if (!marker.effect) return;
+  switch (*marker.effect) {
+    case MarkerEffect::FirstStepNext: lastStep_ = 1; break;
+    case MarkerEffect::AiToolkit: aiToolkit_ = true; break;
+    case MarkerEffect::MallocAsync: mallocAsync_ = true; break;
+    case MarkerEffect::SkippedBatch:
+      ++result_.skippedBatches;
+      skipStep_ = lastStep_.value_or(1);
+      trainingStarted_ = true;
+      break;
+  }
+}
+
+// Out-of-memory messages, the first that matches: true when the line is one (it is then nothing else).
 bool LogScanner::readOomMessage(std::string_view t) {
-  const OomKind kind = oomKindOf(t);
-  if (kind == OomKind::None) return false;
+  const auto& messages = markers_.oomMessages;
+  const auto message = std::find_if(messages.begin(), messages.end(), [&](const OomMessage& m) { return m.test.matches(t, words_); });
+  if (message == messages.end()) return false;
+  // ComfyUI recovers from a VAE OOM by decoding tiled: an OOM all the same, of the allocator in use.
+  const OomKind kind = mallocAsync_ && message->kindUnderMallocAsync ? *message->kindUnderMallocAsync : message->kind;
+  if (message->phase) markerPhase_ = message->phase;
+  if (message->effect == OomEffect::AbortedAfterRetries) result_.abortedAfterRetries = true;
+  if (message->effect == OomEffect::AllocationTable) tableLinesLeft_ = markers_.allocationTableLines;
   onOomText(t, kind);
   oomPhaseMarker_ = markerPhase_;
   if (auto fromTraceback = traceback_.phase()) oomTracebackPhase_ = fromTraceback;
@@ -289,35 +291,6 @@ bool LogScanner::readOomMessage(std::string_view t) {
   announcedAtOom_ = announcedStep_;
   announcedPhaseAtOom_ = announcedPhase_;
   return true;
-}
-
-OomKind LogScanner::oomKindOf(std::string_view t) {
-  if (contains(t, "OOM during training step 3 times in a row")) {
-    result_.abortedAfterRetries = true;
-    return OomKind::CudaAlloc;
-  }
-  if (contains(t, "OOM during training step, skipping batch")) return OomKind::CudaAlloc;
-  if (contains(t, "HIP out of memory")) return OomKind::HipAlloc;
-  if (contains(t, "MPS backend out of memory")) return OomKind::MpsAlloc;
-  if (contains(t, "Ran out of memory when regular VAE")) {
-    // ComfyUI/Forge recover by decoding tiled: an OOM all the same, of the allocator in use.
-    markerPhase_ = contains(t, "encoding") ? Phase::LatentCache : Phase::VaeDecode;
-    return mallocAsync_ ? OomKind::ComfyAlloc : OomKind::CudaAlloc;
-  }
-  if (containsAny(t, {"would exceed allowed memory", "Allocation on device"})) {
-    comfyLinesLeft_ = 8;
-    return OomKind::ComfyAlloc;
-  }
-  if (contains(t, "CUDA out of memory")) return OomKind::CudaAlloc;
-  if (contains(t, "CUDA error: out of memory")) return OomKind::CudaError;
-  if (contains(t, "CUBLAS_STATUS_ALLOC_FAILED")) return OomKind::CublasAlloc;
-  if (containsAny(t, {"DefaultCPUAllocator: not enough memory", "Out of memory: Killed process", "paging file is too small",
-                      "os error 1455", "exited with code 137", "exit status -9", "exit code 137", "exit code -9",
-                      "returned -9"}) ||
-      t.starts_with("MemoryError") || t == "Killed" || t.ends_with(" Killed") || t.ends_with("]Killed")) {
-    return OomKind::HostRam;
-  }
-  return OomKind::None;
 }
 
 void LogScanner::onOomText(std::string_view line, OomKind kind) {
@@ -337,25 +310,29 @@ void LogScanner::onOomText(std::string_view line, OomKind kind) {
 // Other fatal errors, for a run that died of something else.
 void LogScanner::readFailure(std::string_view t) {
   if (result_.oom) return;
-  if (t.starts_with("Error running job:") || contains(t, "Error: ") || t.starts_with("ValueError") ||
-      containsAny(t, {"exited unexpectedly", "what():", "Segmentation fault"}) || t.starts_with("FileNotFoundError") ||
-      t.starts_with("RuntimeError") || t.starts_with("AssertionError")) {
-    result_.failure = std::string(t.substr(0, 300));
-    result_.failureLine = static_cast<int>(result_.lines);
-  }
+  const auto& failures = markers_.failures;
+  if (std::none_of(failures.begin(), failures.end(), [&](const LineTest& f) { return f.matches(t, words_); })) return;
+  result_.failure = std::string(t.substr(0, 300));
+  result_.failureLine = static_cast<int>(result_.lines);
 }
 
-LogAnalysis analyzeLog(std::string_view text) {
-  LogScanner scanner;
+LogAnalysis analyzeLog(std::string_view text, const LogMarkers& markers) {
+  LogScanner scanner(markers);
   scanner.feed(text);
   return scanner.finish();
 }
 
-bool looksLikeLog(std::string_view text) {
-  const std::string_view head = text.substr(0, 1 << 16);
-  return containsAny(head, {"Traceback (most recent call last)", "%|", "out of memory", "Error", "it/s]", "s/it]", "Killed",
-                            "Running 1 job", "Loading ", "Starting ", "INFO", "WARNING"}) ||
-         containsAny(text.substr(text.size() > (1 << 16) ? text.size() - (1 << 16) : 0), {"Traceback", "Error", "out of memory"});
+LogAnalysis analyzeLog(std::string_view text) { return analyzeLog(text, knowledge().logs); }
+
+bool looksLikeLog(std::string_view text, const LogMarkers& markers) {
+  constexpr std::size_t kWindow = 1 << 16;
+  const auto hasAny = [](std::string_view part, const std::vector<std::string>& words) {
+    return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return contains(part, w); });
+  };
+  return hasAny(text.substr(0, kWindow), markers.logSignsHead) ||
+         hasAny(text.substr(text.size() > kWindow ? text.size() - kWindow : 0), markers.logSignsTail);
 }
+
+bool looksLikeLog(std::string_view text) { return looksLikeLog(text, knowledge().logs); }
 
 }  // namespace oomlint

@@ -1,6 +1,7 @@
 // Console logs of training and generation runs: what ran out, where, and whether the config is to
 // blame. The scanner takes the log in chunks (a gigabyte log never sits in memory whole) and keeps
 // only what the diagnosis needs: the last OOM message and its numbers, the phase and step it hit.
+// The text it looks for is data (rules/logs.yaml, loaded as LogMarkers), given to it by its caller.
 #pragma once
 
 #include <optional>
@@ -8,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/knowledge/logs.h"
 #include "report/log_analysis.h"
 #include "systems/logs/traceback.h"
 
@@ -19,7 +21,8 @@ class LogScanner {
   // line before it only in digits past the description is taken as that bar at another step, without
   // parsing it again. LineByLine parses every line; tests and the fuzzer check both give one answer.
   enum class Redraws { Shortcut, LineByLine };
-  explicit LogScanner(Redraws redraws = Redraws::Shortcut) : redraws_(redraws) {}
+  explicit LogScanner(const LogMarkers& markers, Redraws redraws = Redraws::Shortcut)
+      : markers_(markers), redraws_(redraws), traceback_(markers), toolRank_(markers.toolSigns.size()) {}
 
   void feed(std::string_view chunk);
   LogAnalysis finish();
@@ -28,20 +31,18 @@ class LogScanner {
   // One line: the steps below, in order.
   void onLine(std::string_view raw);
   bool onRedraw(std::string_view raw);
-  void readComfyTableRow(std::string_view line);
+  void readAllocationTableRow(std::string_view line);
   bool readBar(std::string_view raw, std::string_view line, bool asRead);
   void detectTool(std::string_view line);
   void readOffload(std::string_view line);
   void readMarker(std::string_view line);
+  void applyMarker(const PhaseMarker& marker, std::string_view line);
   bool readOomMessage(std::string_view line);
   void readFailure(std::string_view line);
 
   void onBar(std::string_view line, std::string_view description, long step);
   void onBarStep(std::string_view line, long step);
-  // What a progress bar's description says it is, by its words.
-  enum class BarKind { LatentCache, TextCache, Quantize, Validation, Sampling, Loading, Training, Unnamed };
-  static BarKind classifyBar(std::string_view description);
-  OomKind oomKindOf(std::string_view line);
+  BarKind classifyBar(std::string_view description) const;
   void onOomText(std::string_view line, OomKind kind);
 
   static constexpr std::size_t kMaxRedrawnLine = 1024;  // a bar line is about 100 bytes
@@ -51,8 +52,10 @@ class LogScanner {
     std::size_t stepAt = 0;          // the offset of the step's digits
   };
 
+  const LogMarkers& markers_;
   Redraws redraws_;
   RedrawnBar redrawn_;
+  LiteralSet::Found words_;      // the per-line words (LogMarkers::lineWords) of the line being read
   LogAnalysis result_;
   std::string pending_;          // a line split across chunks (bounded)
   bool lastWasCr_ = false;
@@ -62,7 +65,7 @@ class LogScanner {
   std::optional<Phase> markerPhase_;  // from AI Toolkit's (and other tools') progress markers
   bool trainingStarted_ = false;
   Traceback traceback_;
-  int comfyLinesLeft_ = 0;       // lines of ComfyUI's allocation table still to read
+  int tableLinesLeft_ = 0;       // lines of ComfyUI's allocation table still to read
   std::optional<Phase> oomPhaseMarker_;  // the marker phase when the last OOM was seen
   std::optional<Phase> oomTracebackPhase_;
   std::optional<long> stepAtOom_;
@@ -74,13 +77,16 @@ class LogScanner {
   bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
   std::optional<long> skipStep_;        // the step of the last skipped batch
   bool aiToolkit_ = false;
+  std::size_t toolRank_;                // of result_.tool among the markers' tool signs (their count: none)
   std::uint64_t toolLinesLeft_ = 200000;  // the UI shows in its banner and tracebacks: stop looking after this
 };
 
-// Whole-text convenience.
+// Whole-text convenience; without markers, the embedded rules' (knowledge().logs).
+LogAnalysis analyzeLog(std::string_view text, const LogMarkers& markers);
 LogAnalysis analyzeLog(std::string_view text);
 
 // Whether text reads as a console log rather than a config.
+bool looksLikeLog(std::string_view text, const LogMarkers& markers);
 bool looksLikeLog(std::string_view text);
 
 }  // namespace oomlint

@@ -58,6 +58,18 @@ std::optional<std::int64_t> sizeBefore(std::string_view s, std::string_view labe
   return sizeAt(s, start);
 }
 
+std::optional<std::int64_t>& figureOf(OomNumbers& n, OomFigure figure) {
+  switch (figure) {
+    case OomFigure::TriedToAllocate: return n.triedToAllocate;
+    case OomFigure::TotalCapacity: return n.totalCapacity;
+    case OomFigure::Free: return n.free;
+    case OomFigure::AllocatedByPytorch: return n.allocatedByPytorch;
+    case OomFigure::ReservedUnallocated: return n.reservedUnallocated;
+    case OomFigure::ProcessInUse: return n.processInUse;
+  }
+  return n.free;
+}
+
 void readOomNumbers(std::string_view line, OomKind kind, OomNumbers& n) {
   if (auto v = sizeAfter(line, "Tried to allocate")) n.triedToAllocate = v;
   if (auto v = sizeAfter(line, "you tried to allocate")) n.triedToAllocate = v;  // DefaultCPUAllocator

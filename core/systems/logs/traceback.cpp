@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <initializer_list>
 #include <string>
 
 #include "base/text/ascii.h"
@@ -10,10 +9,6 @@
 namespace oomlint {
 
 namespace {
-
-bool containsAny(std::string_view s, std::initializer_list<std::string_view> words) {
-  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return s.find(w) != std::string_view::npos; });
-}
 
 constexpr Phase phaseOf(FrameClue clue) {
   switch (clue) {
@@ -43,36 +38,11 @@ std::optional<std::string_view> richFrame(std::string_view t) {
   return t.substr(in + 4, end - in - 4);
 }
 
-// Source lines quoted in a traceback that name what runs ("vae.decode(", "decode_tiled_").
-std::optional<FrameClue> clueOfCode(std::string_view code) {
-  const std::string c = lowercase(code);
-  if (containsAny(c, {"vae.decode(", "decode_tiled", "first_stage_model.decode", "vae_decode"})) return FrameClue::VaeDecode;
-  if (containsAny(c, {"vae.encode(", "model.encode(", "encode_tiled", "cache_latents"})) return FrameClue::LatentCache;
-  return std::nullopt;
-}
-
-// What a traceback frame's function name says the process was doing.
-std::optional<FrameClue> clueOfFrame(std::string_view fn) {
-  const std::string f = lowercase(fn);
-  if (f == "decode" || f == "_decode") return FrameClue::VaeDecode;
-  if (containsAny(f, {"text_encoder"})) return FrameClue::TeCache;
-  if (containsAny(f, {"common_ksampler", "launch_sampling", "sample_euler", "sample_dpm", "ksampler"})) return FrameClue::Inference;
-  if (containsAny(f, {"training_step", "validation_step", "shared_step"})) return FrameClue::TrainStep;
-  if (containsAny(f, {"prepare_model", "_prepare_one"})) return FrameClue::Load;
-  if (containsAny(f, {"load_models_gpu", "load_model_gpu"})) return FrameClue::ModelLoad;
-  if (f == "_apply" || f == "convert") return FrameClue::Load;  // Module.to(): weights moving onto the GPU
-  if (f == "train") return FrameClue::TrainOuter;
-  if (containsAny(f, {"quantize", "quantiz"})) return FrameClue::Quantize;
-  if (containsAny(f, {"cache_latents", "cache_latent", "encode_images", "encode_video", "vae_encode", "encode_first_stage"})) {
-    return FrameClue::LatentCache;
-  }
-  if (containsAny(f, {"cache_text", "encode_prompt", "encode_tokens", "text_encoder_outputs", "get_text_embeddings"})) return FrameClue::TeCache;
-  if (containsAny(f, {"decode_first_stage", "vae_decode", "decode_tiled", "decode_latents", "_decode"})) return FrameClue::VaeDecode;
-  if (containsAny(f, {"generate_images", "sample_images", "log_validation", "validation"})) return FrameClue::Sample;
-  if (containsAny(f, {"backward", "train_loop", "hook_train_loop", "training_step", "train_step"})) return FrameClue::TrainStep;
-  if (containsAny(f, {"load_model", "from_pretrained", "load_state_dict", "load_checkpoint", "load_models", "load_file",
-                      "load_target_model", "load_unet", "load_vae", "load_text_encoder", "move_to", "load_model_gpu"})) {
-    return FrameClue::Load;
+// The clue of the first entry whose words the lowercased text has.
+std::optional<FrameClue> clueOf(std::string_view text, const std::vector<FrameWords>& table) {
+  const std::string lower = lowercase(text);
+  for (const auto& entry : table) {
+    if (entry.test.matches(lower)) return entry.clue;
   }
   return std::nullopt;
 }
@@ -82,11 +52,12 @@ std::optional<FrameClue> clueOfFrame(std::string_view fn) {
 void Traceback::read(std::string_view raw, std::string_view t) {
   if (t.starts_with("Traceback (most recent call last)")) frames_.clear();
   if (t.starts_with("File \"") && t.find(", in ") != std::string_view::npos) {
-    frames_.push_back({clueOfFrame(t.substr(t.rfind(", in ") + 5)), false});
+    frames_.push_back({clueOf(t.substr(t.rfind(", in ") + 5), markers_.frames), false});
   } else if (auto frame = richFrame(t)) {
-    frames_.push_back({clueOfFrame(*frame), false});  // rich's boxed traceback
+    frames_.push_back({clueOf(*frame, markers_.frames), false});  // rich's boxed traceback
   } else if (!frames_.empty() && (raw.starts_with("    ") || t.starts_with("│"))) {
-    if (auto clue = clueOfCode(t.substr(0, 200))) frames_.push_back({clue, true});  // the source line under the last frame
+    // The source line under the last frame.
+    if (auto clue = clueOf(t.substr(0, 200), markers_.quotedCode)) frames_.push_back({clue, true});
   }
   if (frames_.size() > kMaxFrames) frames_.erase(frames_.begin());
 }

@@ -14,6 +14,7 @@ namespace oomlint {
 
 class Traceback {
  public:
+  explicit Traceback(const LogMarkers& markers) : markers_(markers) {}
   // One line of the log: `line` trimmed, `raw` as read (a quoted source line is indented).
   void read(std::string_view raw, std::string_view line);
   // The phase of the strongest clue; quoted source lines count only when no frame name speaks.
@@ -25,6 +26,7 @@ class Traceback {
     bool quoted = false;  // a source line under a frame, not a frame's function name
   };
   static constexpr std::size_t kMaxFrames = 256;  // a recursion's traceback repeats; the innermost frames count
+  const LogMarkers& markers_;  // what frame names and quoted source lines say (rules/logs.yaml traceback)
   std::vector<Frame> frames_;
 };
 
