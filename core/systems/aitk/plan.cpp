@@ -41,7 +41,7 @@ int fewerFrames(const Architecture& arch, int frames) {
 
 // Levers in the guide's order for images, or for video (frames first).
 std::vector<std::function<std::optional<TrainingLever>(const TrainingSetup&)>> leversFor(const TrainerProcess& p,
-                                                                                  const std::string& failedPhase) {
+                                                                                  std::optional<Phase> failedPhase) {
   using Maker = std::function<std::optional<TrainingLever>(const TrainingSetup&)>;
   std::vector<Maker> frames, batch, bucket, sampling, lowMemory;
 
@@ -171,8 +171,8 @@ std::vector<std::function<std::optional<TrainingLever>(const TrainingSetup&)>> l
                  "gradient checkpointing keeps one input per block instead of every activation",
                  [](TrainingSetup& t) { t.gradientCheckpointing = true; }};
   };
-  const bool samplingFailed = failedPhase == "baseline_sample" || failedPhase == "sample" || failedPhase == "vae_decode";
-  const bool loadFailed = failedPhase == "load" || failedPhase == "quantize" || failedPhase == "te_cache";
+  const bool samplingFailed = failedPhase && (isSampling(*failedPhase) || *failedPhase == Phase::VaeDecode);
+  const bool loadFailed = failedPhase == Phase::Load || failedPhase == Phase::Quantize || failedPhase == Phase::TeCache;
   if (samplingFailed) order.insert(order.end(), sampling.begin(), sampling.end());
   if (loadFailed) order.insert(order.end(), lowMemory.begin(), lowMemory.end());
   if (video) order.insert(order.end(), frames.begin(), frames.end());
@@ -240,7 +240,7 @@ std::vector<TrainingLever> rampUpLevers(const TrainerProcess& p, const TrainingS
 }  // namespace
 
 std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup& setup, const MemoryModel& m,
-                                   const GpuTarget& gpu, const std::string& failedPhase) {
+                                   const GpuTarget& gpu, std::optional<Phase> failedPhase) {
   std::vector<PlanStep> plan;
   const Estimate before = estimate(setup, m, gpu);
   if (fits(before)) {

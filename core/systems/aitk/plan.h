@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/ids.h"
 #include "report/plan_step.h"
 #include "systems/aitk/estimate.h"
 #include "systems/aitk/job.h"
@@ -16,6 +17,6 @@ namespace oomlint {
 // `failedPhase` (from a crash log) puts the levers of that phase first: sampling settings for a
 // sampling OOM, quantization and low_vram for a load OOM; the guide's order otherwise.
 std::vector<PlanStep> rollbackPlan(const TrainerProcess& process, const TrainingSetup& setup, const MemoryModel& model,
-                                   const GpuTarget& gpu, const std::string& failedPhase = "");
+                                   const GpuTarget& gpu, std::optional<Phase> failedPhase = std::nullopt);
 
 }  // namespace oomlint
