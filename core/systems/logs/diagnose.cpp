@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "engine/rollback_order.h"
 #include "systems/aitk/job.h"
 
 namespace oomlint {
@@ -85,27 +86,47 @@ std::string webUiFirstChange(const LogAnalysis& log) {
   return {};
 }
 
+// Each kind of lever in AI Toolkit's settings, as the advice names it.
+std::string_view aiToolkitLever(LeverKind kind) {
+  switch (kind) {
+    case LeverKind::Frames: return "fewer frames (num_frames)";
+    case LeverKind::Checkpointing: return "gradient_checkpointing: true";
+    case LeverKind::Batch: return "batch_size 1";
+    case LeverKind::Bucket: return "drop the largest resolution bucket";
+    case LeverKind::Sampling:
+      return "lower sample width/height/num_frames, or set train.skip_first_sample / train.disable_sampling";
+    case LeverKind::LowMemory:
+      return "quantize (model.quantize, quantize_te) and set model.low_vram: true, which quantizes on the CPU";
+  }
+  return {};
+}
+
+// The first `count` changes of the guide's order for a run that failed in `phase` ("a, b, then c").
+std::string firstLevers(Phase phase, std::size_t count) {
+  const std::vector<LeverKind> order = rollbackOrder(false, phase);
+  std::string out;
+  for (std::size_t i = 0; i < count && i < order.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == count ? ", then " : ", ") + std::string(aiToolkitLever(order[i]));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string firstChangeFor(Phase phase, std::optional<long> step, int skippedBatches) {
   if (phase == Phase::Load || phase == Phase::Quantize) {
-    return "it failed while loading the model, before training: quantize (model.quantize, quantize_te) and set "
-           "model.low_vram: true, which quantizes on the CPU";
+    return "it failed while loading the model, before training: " + firstLevers(phase, 1);
   }
   if (phase == Phase::TeCache) return "it failed encoding captions: quantize the text encoder (quantize_te) or offload it";
   if (phase == Phase::LatentCache) {
     return "it failed encoding the dataset with the VAE: drop the largest resolution bucket (or frames) being cached";
   }
-  if (isSampling(phase)) {
-    return "it failed while sampling previews: lower sample width/height/num_frames, or set train.skip_first_sample / "
-           "train.disable_sampling";
-  }
+  if (isSampling(phase)) return "it failed while sampling previews: " + firstLevers(phase, 1);
   if (phase == Phase::TrainStep) {
     if (skippedBatches > 0 && (!step || *step > 10)) {
       return "some steps ran and some did not: a borderline config; drop the largest resolution bucket (or frames)";
     }
-    return "it failed in the first training steps: gradient_checkpointing: true, batch_size 1, then drop the largest "
-           "resolution bucket";
+    return "it failed in the first training steps: " + firstLevers(phase, 3);
   }
   if (phase == Phase::VaeDecode) return "it failed decoding with the VAE: decode tiled (low_vram) or at a smaller size";
   if (phase == Phase::Inference) return "it failed generating: lower the resolution or batch, use tiled VAE or a low-VRAM mode";
