@@ -19,7 +19,15 @@ TEST_CASE("every log fixture is analysed exactly as labelled") {
     DYNAMIC_SECTION(file) {
       const LabelComparison c = compareWithLabel(analyzeLog(test::readFile(dir / file)), item);
       INFO("got/expected:" << c.differences);
+      CHECK(c.labelError == "");
       CHECK(c.all());
     }
   }
+}
+
+TEST_CASE("a label whose phase is not a phase id is an error of the label, not a miss") {
+  auto label = readDocument("oom: true\nkind: cuda_alloc\nphase: train-step\n");
+  const LabelComparison c = compareWithLabel(analyzeLog("torch.OutOfMemoryError: CUDA out of memory.\n"), label->root());
+  CHECK_THAT(c.labelError, Catch::Contains("`train-step` is not a phase id"));
+  CHECK_FALSE(c.all());
 }

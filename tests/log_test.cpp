@@ -3,6 +3,8 @@
 
 #include <random>
 
+#include "base/document/reader.h"
+#include "base/knowledge/knowledge.h"
 #include "format/formatters.h"
 #include "systems/logs/log_analysis.h"
 #include "test_support.h"
@@ -91,20 +93,24 @@ TEST_CASE("AI Toolkit's phases, the step from its bar, and an OOM hidden behind 
   const LogAnalysis a = analyzeLog(log);
   CHECK(a.oom);
   CHECK(a.kind == OomKind::CudaAlloc);
-  CHECK(a.phase == "train_step");
+  CHECK(a.phase == Phase::TrainStep);
   CHECK(a.step == 5);
   CHECK(a.skippedBatches == 1);
   CHECK_FALSE(a.continuedAfterOom);
   CHECK(a.failure.empty());  // the later error is the OOM's consequence, not another failure
 
   CHECK(analyzeLog("Loading Flux model\nQuantizing Transformer\ntorch.OutOfMemoryError: CUDA out of memory. Tried to "
-                   "allocate 72.00 MiB.\n").phase == "quantize");
+                   "allocate 72.00 MiB.\n").phase == Phase::Quantize);
   CHECK(analyzeLog("Running 1 job\nGenerating baseline samples before training\ntorch.OutOfMemoryError: CUDA out of "
-                   "memory.\n").phase == "baseline_sample");
+                   "memory.\n").phase == Phase::BaselineSample);
   const LogAnalysis nan = analyzeLog("Running 1 job\nValueError: NaN loss detected\n");
   CHECK_FALSE(nan.oom);
-  CHECK(nan.phase == "none");
+  CHECK(nan.phase == Phase::None);
   CHECK_FALSE(nan.failure.empty());
+  // A save marker cut at its end announces no readable step (it threw std::out_of_range: exit 3).
+  const LogAnalysis cut = analyzeLog("Running 1 job\nSaving at step\ntorch.OutOfMemoryError: CUDA out of memory.\n");
+  CHECK(cut.phase == Phase::Save);
+  CHECK(cut.step == 0);
 }
 
 TEST_CASE("the scanner gives the same answer whatever the chunking, and survives junk") {
@@ -117,7 +123,7 @@ TEST_CASE("the scanner gives the same answer whatever the chunking, and survives
   CHECK(whole.step == 200);
   CHECK(whole.numbers.totalCapacity == inGiB(23.55));
   for (std::size_t chunk : {1u, 2u, 7u, 64u}) {
-    LogScanner scanner;
+    LogScanner scanner(knowledge().logs);
     for (std::size_t i = 0; i < log.size(); i += chunk) scanner.feed(std::string_view(log).substr(i, chunk));
     const LogAnalysis a = scanner.finish();
     INFO("chunk " << chunk);
@@ -154,7 +160,7 @@ TEST_CASE("fuzzer regressions") {
 
 namespace {
 LogAnalysis lineByLine(std::string_view text) {
-  LogScanner scanner(LogScanner::Redraws::LineByLine);
+  LogScanner scanner(knowledge().logs, LogScanner::Redraws::LineByLine);
   scanner.feed(text);
   return scanner.finish();
 }
@@ -236,4 +242,55 @@ TEST_CASE("every log of the fixtures: the shortcut gives what parsing every line
 TEST_CASE("every log of the corpus: the shortcut gives what parsing every line gives", "[shared]") {
   OOMLINT_REQUIRE_SHARED();
   CHECK(checkShortcutOnLogsIn(test::sharedDir() / "corpus/logs") >= 40);
+}
+
+namespace {
+// A small rules/logs.yaml of made-up text, with `extra` added to its top level.
+std::string syntheticMarkers(const std::string& markerPhase = "load", const std::string& barWord = "warming up") {
+  return "version: 1\n"
+         "oom_messages:\n"
+         "  - {contains: [\"allocator gave up\"], kind: hip_alloc, source: test}\n"
+         "allocation_table: {lines: 2, rows: [{starts_with: \"Asked\", figure: tried_to_allocate}], source: test}\n"
+         "markers:\n"
+         "  - {starts_with: [\"Warming\"], phase: " + markerPhase + ", source: test}\n"
+         "ai_toolkit: {contains: [\"my-trainer/\"], source: test}\n"
+         "tools:\n"
+         "  launch_args: \"Flags:\"\n"
+         "  signs: [{tool: comfyui, contains: [\"MyUI\"], source: test}]\n"
+         "offload: {tools: [comfyui], contains: [\"spilled\"], source: test}\n"
+         "failures: [{starts_with: [\"Fatal\"], source: test}]\n"
+         "bars: {not_when_ends_with: [\"Killed\"], kinds: [{kind: loading, contains: [\"" + barWord + "\"], source: test}]}\n"
+         "traceback:\n"
+         "  frames: [{equals: [\"warm\"], clue: load, source: test}]\n"
+         "  quoted_code: [{contains: [\"warm(\"], clue: load, source: test}]\n"
+         "gpu_state: {capped_by: [\" capped\"], source: test}\n"
+         "log_signs: {head: [\"Warming\"], tail: [\"gave up\"], source: test}\n";
+}
+}  // namespace
+
+TEST_CASE("the scanner reads the markers it is given, not the embedded ones") {
+  auto doc = readDocument(syntheticMarkers());
+  LogMarkers markers;
+  REQUIRE(readLogMarkers(doc->root(), markers).empty());
+  const LogAnalysis a = analyzeLog("MyUI starting\nWarming the model\nmy allocator gave up\n", markers);
+  CHECK(a.oom);
+  CHECK(a.kind == OomKind::HipAlloc);
+  CHECK(a.phase == Phase::Load);
+  CHECK(a.tool == "comfyui");
+  CHECK_FALSE(analyzeLog("torch.OutOfMemoryError: CUDA out of memory.\n", markers).oom);
+  CHECK(looksLikeLog("Warming\n", markers));
+  CHECK_FALSE(looksLikeLog("Traceback (most recent call last):\n", markers));
+}
+
+TEST_CASE("log markers the scanner cannot use are load errors") {
+  LogMarkers markers;
+  auto unknownPhase = readDocument(syntheticMarkers("unknown"));
+  const auto phaseProblems = readLogMarkers(unknownPhase->root(), markers);
+  REQUIRE(phaseProblems.size() == 1);
+  CHECK(phaseProblems[0] == "markers: `unknown` is not a stage a log announces");
+  LogMarkers again;
+  auto uppercase = readDocument(syntheticMarkers("load", "Warming Up"));
+  const auto caseProblems = readLogMarkers(uppercase->root(), again);
+  REQUIRE(caseProblems.size() == 1);
+  CHECK(caseProblems[0] == "bars.kinds: `Warming Up` is matched against lowercased text");
 }

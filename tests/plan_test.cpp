@@ -5,6 +5,7 @@
 
 #include "engine/edits.h"
 #include "engine/planner.h"
+#include "engine/rollback_order.h"
 #include "base/document/reader.h"
 #include "test_support.h"
 
@@ -240,4 +241,13 @@ TEST_CASE("needed means one thing for every system: the smallest subset that fit
   CHECK(asked == 0);
   CHECK(std::all_of(steps.begin(), steps.end(), [](const PlanStep& s) { return s.needed; }));
   CHECK(steps.back().rank == 13);
+}
+
+TEST_CASE("the guide's rollback order is written once: images, video, and a failed phase's lever first") {
+  using K = LeverKind;
+  CHECK(rollbackOrder(false) == std::vector{K::Checkpointing, K::Batch, K::Bucket, K::Sampling, K::LowMemory});
+  CHECK(rollbackOrder(true) == std::vector{K::Frames, K::Checkpointing, K::Batch, K::Bucket, K::Sampling, K::LowMemory});
+  CHECK(rollbackOrder(false, Phase::Sample) == std::vector{K::Sampling, K::Checkpointing, K::Batch, K::Bucket, K::LowMemory});
+  CHECK(rollbackOrder(true, Phase::Quantize) == std::vector{K::LowMemory, K::Frames, K::Checkpointing, K::Batch, K::Bucket, K::Sampling});
+  CHECK(rollbackOrder(false, Phase::TrainStep) == rollbackOrder(false));
 }

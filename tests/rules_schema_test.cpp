@@ -18,7 +18,7 @@ using namespace oomlint;
 
 namespace {
 
-const char* const kRulesFiles[] = {"catalog", "ai-toolkit/schema", "ai-toolkit/architectures", "gpus", "memory", "webui", "advice"};
+const char* const kRulesFiles[] = {"catalog", "ai-toolkit/schema", "ai-toolkit/architectures", "gpus", "memory", "webui", "advice", "logs"};
 
 std::string slurp(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -152,6 +152,8 @@ TEST_CASE("schema enums: a value from a named list, a misspelt one with the clos
   auto schema = rules::DataSchema::read("enums:\n  mode: [low, high]\nroot:\n  a: mode\n  b?: [mode]\n  c?: mode|integer\n",
                                         problems);
   REQUIRE(problems.empty());
+  CHECK(schema->enumIds("mode") == std::vector<std::string>{"low", "high"});
+  CHECK(schema->enumIds("kind").empty());
   auto messages = [&](const char* data) {
     auto doc = readDocument(data);
     std::string out;
@@ -174,6 +176,51 @@ TEST_CASE("schema enums: a value from a named list, a misspelt one with the clos
         "3: enum `number` has the name of a type\n"
         "4: enum `odd` is a list of its values\n"
         "5: unknown type `mod` (did you mean `mode`?)\n");
+}
+
+TEST_CASE("rules/logs.yaml's enums are the ids the C++ handles") {
+  std::vector<rules::SchemaProblem> problems;
+  auto schema = rules::DataSchema::read(slurp(test::sourceDir() / "rules/schema/logs.schema.yaml"), problems);
+  REQUIRE(problems.empty());
+  auto ids = [](const auto& array) { return std::vector<std::string>(array.begin(), array.end()); };
+  CHECK(schema->enumIds("phase") == ids(kPhaseIds));
+  CHECK(schema->enumIds("oom_kind") == ids(kOomKindIds));
+  CHECK(schema->enumIds("oom_effect") == ids(kOomEffectIds));
+  CHECK(schema->enumIds("oom_figure") == ids(kOomFigureIds));
+  CHECK(schema->enumIds("marker_effect") == ids(kMarkerEffectIds));
+  CHECK(schema->enumIds("step_position") == ids(kStepPositionIds));
+  CHECK(schema->enumIds("tool") == ids(kLogToolIds));
+  CHECK(schema->enumIds("bar_kind") == ids(kBarKindIds));
+  CHECK(schema->enumIds("frame_clue") == ids(kFrameClueIds));
+}
+
+TEST_CASE("the log markers load as the scanner's typed tables") {
+  const LogMarkers& logs = knowledge().logs;
+  REQUIRE(logs.oomMessages.size() == 16);
+  CHECK(logs.oomMessages.front().effect == OomEffect::AbortedAfterRetries);
+  CHECK(logs.oomMessages[4].phase == Phase::LatentCache);
+  CHECK(logs.oomMessages[4].kindUnderMallocAsync == OomKind::ComfyAlloc);
+  CHECK(logs.oomMessages.back().kind == OomKind::HostRam);
+  CHECK(logs.oomMessages.back().test.equals == std::vector<std::string>{"Killed"});
+  CHECK(logs.allocationTableLines == 8);
+  CHECK(logs.allocationTable.size() == 4);
+  REQUIRE(logs.markers.size() == 16);
+  CHECK(logs.markers.front().onlyBeforeTraining);
+  CHECK(logs.markers[7].announcesStep == StepPosition::AfterColon);
+  CHECK(logs.markers.back().effect == MarkerEffect::SkippedBatch);
+  CHECK(logs.toolRank("forge") == 0);
+  CHECK(logs.toolRank("a1111") == 2);
+  CHECK(logs.toolRank("") == 3);
+  CHECK(logs.bars.size() == 6);
+  CHECK(logs.frames.size() == 15);
+  CHECK(logs.quotedCode.size() == 2);
+  CHECK(logs.cappedBy == std::vector<std::string>{" allowed"});
+  // A word of several per-line tables is searched once: "loaded partially" is a marker, a ComfyUI sign and
+  // an offload, one id.
+  CHECK(logs.markers[8].test.contains[1] == "loaded partially");
+  CHECK(logs.offload.contains[0] == "loaded partially");
+  CHECK(logs.markers[8].test.containsIds[1] == logs.offload.containsIds[0]);
+  CHECK(logs.toolSigns[1].test.containsIds[2] == logs.offload.containsIds[0]);
 }
 
 TEST_CASE("the tables moved from the C++ into rules/ keep the values the code had") {

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "base/text/literal_set.h"
 #include "base/text/source_text.h"
 #include "base/text/suggest.h"
 
@@ -52,4 +53,30 @@ TEST_CASE("columns stay exact across the code-point checkpoints of a long line")
     i += width;
   }
   CHECK(text.positionAt(text.size()).line == 3);
+}
+
+TEST_CASE("a literal set finds each of its words wherever it occurs, in one pass") {
+  LiteralSet set;
+  const auto oom = set.add("out of memory");
+  const auto o = set.add("o");
+  const auto killed = set.add(" Killed");
+  const auto cuda = set.add("CUDA");
+  CHECK(set.add("CUDA") == cuda);  // the same word, the same id
+  CHECK(set.size() == 4);
+  LiteralSet::Found found;
+  set.find("CUDA out of memory", found);
+  CHECK(found.has(oom));
+  CHECK(found.has(o));
+  CHECK(found.has(cuda));
+  CHECK_FALSE(found.has(killed));
+  set.find("step 3 Killed", found);  // `found` is reset by each search
+  CHECK(found.has(killed));
+  CHECK_FALSE(found.has(oom));
+  CHECK_FALSE(found.has(cuda));
+  set.find("CUD", found);  // a word cut at the text's end
+  CHECK_FALSE(found.has(cuda));
+  set.find("xo", found);  // a one-byte word at the last byte
+  CHECK(found.has(o));
+  set.find("", found);
+  CHECK_FALSE(found.has(o));
 }

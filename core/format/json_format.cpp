@@ -66,7 +66,7 @@ nlohmann::ordered_json logJson(const LogAnalysis& log) {
   nlohmann::ordered_json j;
   j["oom"] = log.oom;
   j["kind"] = std::string(toString(log.kind));
-  j["phase"] = log.phase;
+  j["phase"] = std::string(toString(log.phase));
   j["step"] = log.step ? nlohmann::ordered_json(*log.step) : nlohmann::ordered_json(nullptr);
   j["gpu_state_suspect"] = log.gpuStateSuspect;
   if (!log.tool.empty()) j["tool"] = log.tool;

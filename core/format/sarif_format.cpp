@@ -267,7 +267,7 @@ Json logProperties(const LogAnalysis& log, const Json& location) {
   return {{"artifactLocation", location},
           {"oom", log.oom},
           {"kind", std::string(toString(log.kind))},
-          {"phase", log.phase},
+          {"phase", std::string(toString(log.phase))},
           {"step", log.step ? Json(*log.step) : Json(nullptr)},
           {"gpu_state_suspect", log.gpuStateSuspect}};
 }

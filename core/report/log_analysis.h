@@ -7,11 +7,10 @@
 #include <string>
 #include <string_view>
 
-namespace oomlint {
+#include "base/ids.h"
+#include "base/oom_kind.h"
 
-// DESIGN.md's log kinds.
-enum class OomKind { None, CudaAlloc, CudaError, CublasAlloc, HipAlloc, MpsAlloc, ComfyAlloc, HostRam };
-std::string_view toString(OomKind kind);
+namespace oomlint {
 
 // Figures of the last OOM message, in bytes; each only when the message printed it.
 struct OomNumbers {
@@ -28,7 +27,7 @@ struct OomNumbers {
 struct LogAnalysis {
   bool oom = false;
   OomKind kind = OomKind::None;
-  std::string phase = "none";        // DESIGN.md phase id, or "unknown" / "none"
+  Phase phase = Phase::None;         // where it ran out: Unknown when unclear, None without an OOM
   std::optional<long> step;          // training step being run
   bool gpuStateSuspect = false;
   std::string gpuStateReason;

@@ -39,6 +39,10 @@ int main(int argc, char** argv) {
     suspectOk += c.gpuState;
     numbersOk += c.numbers;
     toolOk += c.tool;
+    if (!c.labelError.empty()) {
+      std::fprintf(stderr, "oomlint-logscan: %s: %s\n", file.c_str(), c.labelError.c_str());
+      return 2;
+    }
     std::printf("%-48s %s%s\n", file.c_str(), c.all() ? "ok" : "MISS (got/expected):", c.differences.c_str());
   }
   std::printf("\n%d logs: oom precision %.0f%% recall %.0f%%; kind %d/%d; phase %d/%d; step %d/%d; gpu-state %d/%d; numbers exact %d/%d; UI named %d/%d\n",

@@ -278,6 +278,16 @@ void checkEnums(const Node* enums, const Node* types, std::vector<SchemaProblem>
 
 }  // namespace
 
+std::vector<std::string> DataSchema::enumIds(std::string_view name) const {
+  std::vector<std::string> ids;
+  const Node* list = enums_ ? enums_->find(name) : nullptr;
+  if (list == nullptr || !list->isSequence()) return ids;
+  for (const Node* item : list->resolved()->items) {
+    if (item->isScalar()) ids.push_back(item->resolved()->text);
+  }
+  return ids;
+}
+
 std::unique_ptr<DataSchema> DataSchema::read(std::string text, std::vector<SchemaProblem>& problems) {
   auto schema = std::make_unique<DataSchema>();
   schema->doc_ = readDocument(std::move(text));

@@ -37,6 +37,10 @@ class DataSchema {
   // Checks a data file's root node; `name` names the top level in messages (the file's stem).
   std::vector<SchemaProblem> validate(const Node* root, std::string_view name) const;
 
+  // The ids of an enum (empty when the schema has none of that name), for tests that hold them
+  // against the C++ vocabulary that handles them.
+  std::vector<std::string> enumIds(std::string_view name) const;
+
  private:
   std::unique_ptr<Document> doc_;
   const Node* types_ = nullptr;

@@ -481,6 +481,12 @@ class Loader {
     }
   }
 
+  void logs() {
+    const Node* root = load("rules/logs.json");
+    if (root == nullptr) return;
+    for (auto& problem : readLogMarkers(root, k_.logs)) error("logs.yaml: " + problem);
+  }
+
   void advice() {
     const Node* root = load("rules/advice.json");
     if (root == nullptr) return;
@@ -514,6 +520,7 @@ std::unique_ptr<Knowledge> build() {
   loader.memory();
   loader.webui();
   loader.advice();
+  loader.logs();
   loader.schema();  // last: the only file kept, it reuses the memory the others freed
   return k;
 }

@@ -9,6 +9,7 @@
 #include "base/knowledge/architectures.h"
 #include "base/knowledge/catalog.h"
 #include "base/knowledge/gpus.h"
+#include "base/knowledge/logs.h"
 #include "base/knowledge/memory_model.h"
 #include "base/knowledge/schema.h"
 #include "base/knowledge/webui.h"
@@ -25,6 +26,7 @@ struct Knowledge {
   MemoryModel memory;
   WebUiKnowledge webui;
   Advice advice;
+  LogMarkers logs;
   // Problems in the embedded data itself (a build defect; tests require none).
   std::vector<std::string> loadErrors;
   // The parsed schema file, kept alive because its key specs point at their defaults' nodes.

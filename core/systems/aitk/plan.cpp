@@ -1,10 +1,12 @@
 #include "systems/aitk/plan.h"
 
 #include <algorithm>
+#include <map>
 #include <functional>
 #include <optional>
 
 #include "engine/planner.h"
+#include "engine/rollback_order.h"
 #include "report/findings.h"
 
 namespace oomlint {
@@ -41,7 +43,7 @@ int fewerFrames(const Architecture& arch, int frames) {
 // Levers in the guide's order for images, or for video (frames first).
 std::vector<std::function<std::optional<TrainingLever>(const TrainingSetup&)>> leversFor(const TrainerProcess& p,
                                                                                   const Advice& advice,
-                                                                                  const std::string& failedPhase) {
+                                                                                  std::optional<Phase> failedPhase) {
   using Maker = std::function<std::optional<TrainingLever>(const TrainingSetup&)>;
   std::vector<Maker> frames, batch, bucket, sampling, lowMemory;
 
@@ -161,25 +163,22 @@ std::vector<std::function<std::optional<TrainingLever>(const TrainingSetup&)>> l
                  [](TrainingSetup& t) { t.layerOffloading = true; }};
   });
 
-  std::vector<Maker> order;
-  const bool video = p.arch && p.arch->isVideo();
-  // The guide: images: checkpointing, batch, bucket, sampling, low_vram/quantization;
-  // video: frames first, then the same.
-  Maker checkpointing = [&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
+  std::vector<Maker> checkpointing;
+  checkpointing.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     if (s.gradientCheckpointing) return std::nullopt;
     return TrainingLever{p.train.pathOf("gradient_checkpointing"), "false", "true",
                  "gradient checkpointing keeps one input per block instead of every activation",
                  [](TrainingSetup& t) { t.gradientCheckpointing = true; }};
-  };
-  const bool samplingFailed = failedPhase == "baseline_sample" || failedPhase == "sample" || failedPhase == "vae_decode";
-  const bool loadFailed = failedPhase == "load" || failedPhase == "quantize" || failedPhase == "te_cache";
-  if (samplingFailed) order.insert(order.end(), sampling.begin(), sampling.end());
-  if (loadFailed) order.insert(order.end(), lowMemory.begin(), lowMemory.end());
-  if (video) order.insert(order.end(), frames.begin(), frames.end());
-  order.push_back(checkpointing);
-  for (auto* group : {&batch, &bucket, &sampling, &lowMemory}) {
-    if ((group == &sampling && samplingFailed) || (group == &lowMemory && loadFailed)) continue;
-    order.insert(order.end(), group->begin(), group->end());
+  });
+
+  // AI Toolkit's levers of each kind, walked in the guide's order (engine/rollback_order).
+  const std::map<LeverKind, const std::vector<Maker>*> byKind = {
+      {LeverKind::Frames, &frames},     {LeverKind::Checkpointing, &checkpointing}, {LeverKind::Batch, &batch},
+      {LeverKind::Bucket, &bucket},     {LeverKind::Sampling, &sampling},           {LeverKind::LowMemory, &lowMemory}};
+  std::vector<Maker> order;
+  for (LeverKind kind : rollbackOrder(p.arch && p.arch->isVideo(), failedPhase)) {
+    const auto& group = *byKind.at(kind);
+    order.insert(order.end(), group.begin(), group.end());
   }
   return order;
 }
@@ -240,7 +239,7 @@ std::vector<TrainingLever> rampUpLevers(const TrainerProcess& p, const TrainingS
 }  // namespace
 
 std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup& setup, const MemoryModel& m,
-                                   const Advice& advice, const GpuTarget& gpu, const std::string& failedPhase) {
+                                   const Advice& advice, const GpuTarget& gpu, std::optional<Phase> failedPhase) {
   std::vector<PlanStep> plan;
   const Estimate before = estimate(setup, m, gpu);
   if (fits(before)) {

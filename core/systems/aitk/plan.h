@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/ids.h"
 #include "base/knowledge/advice.h"
 #include "report/plan_step.h"
 #include "systems/aitk/estimate.h"
@@ -18,6 +19,7 @@ namespace oomlint {
 // of that phase first: sampling settings for a sampling OOM, quantization and low_vram for a load OOM;
 // the guide's order otherwise.
 std::vector<PlanStep> rollbackPlan(const TrainerProcess& process, const TrainingSetup& setup, const MemoryModel& model,
-                                   const Advice& advice, const GpuTarget& gpu, const std::string& failedPhase = "");
+                                   const Advice& advice, const GpuTarget& gpu,
+                                   std::optional<Phase> failedPhase = std::nullopt);
 
 }  // namespace oomlint

@@ -36,13 +36,13 @@ void reportEstimate(const TrainerProcess& process, const Node* root, FileReport&
 // A log that ran out of memory in a phase the estimate says fits with room points away from the config.
 void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root, const Advice& advice, Findings& findings) {
   if (!log.oom || log.kind == OomKind::HostRam || !log.numbers.totalCapacity) return;
-  const std::string phase = log.phase == "vae_decode" ? "sample" : log.phase;
+  const Phase phase = log.phase == Phase::VaeDecode ? Phase::Sample : log.phase;
   for (const auto& p : e.phases) {
-    if (toString(p.phase) != phase) continue;
+    if (p.phase != phase) continue;
     const double capacity = static_cast<double>(*log.numbers.totalCapacity);
     if (p.peakBytes + p.uncertaintyBytes < advice.logDisagreementFraction * capacity) {
       findings.report(RuleId::OL607, rangeOfPath(root, KeyPath::of({"job"})), {},
-                      "the log ran out of memory in " + log.phase + " on a " + formatGiB(capacity) +
+                      "the log ran out of memory in " + std::string(toString(log.phase)) + " on a " + formatGiB(capacity) +
                           " card, but this config's " + std::string(toString(p.phase)) + " is estimated at " + formatGiB(p.peakBytes) + " ± " +
                           gib(p.uncertaintyBytes) + ": another process was using the GPU, or the log comes from a "
                           "different config");
@@ -104,7 +104,8 @@ FileReport AitkSystem::analyze(const Input& input, const SystemContext& context)
       }
       const MemoryModel& model = context.knowledge.memory;
       file.estimate = estimate(*setup, model, *gpu);
-      file.plan = rollbackPlan(process, *setup, model, context.knowledge.advice, *gpu, log ? log->phase : "");
+      file.plan = rollbackPlan(process, *setup, model, context.knowledge.advice, *gpu,
+                               log ? std::optional(log->phase) : std::nullopt);
       if (file.gpuGiven) reportEstimate(process, root, file, findings);
       if (log) compareWithLog(*log, *file.estimate, root, context.knowledge.advice, findings);
       break;

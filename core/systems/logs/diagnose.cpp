@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "engine/rollback_order.h"
 #include "systems/aitk/job.h"
 
 namespace oomlint {
@@ -39,9 +40,9 @@ std::string describeKind(OomKind kind) {
 
 // The generation UIs' own levers, cheapest first (webui-lowvram.md §8), skipping flags already given.
 std::string webUiFirstChange(const LogAnalysis& log) {
-  const std::string& phase = log.phase;
-  const bool decode = phase == "vae_decode";
-  const bool generating = phase == "inference" || phase == "unknown" || phase == "sample" || phase == "load" || decode;
+  const Phase phase = log.phase;
+  const bool decode = phase == Phase::VaeDecode;
+  const bool generating = phase == Phase::Inference || phase == Phase::Unknown || phase == Phase::Sample || phase == Phase::Load || decode;
   if (!generating) return {};
   auto given = [&](std::string_view flag) {
     const std::size_t at = log.launchArgs.find(flag);
@@ -85,31 +86,51 @@ std::string webUiFirstChange(const LogAnalysis& log) {
   return {};
 }
 
+// Each kind of lever in AI Toolkit's settings, as the advice names it.
+std::string_view aiToolkitLever(LeverKind kind) {
+  switch (kind) {
+    case LeverKind::Frames: return "fewer frames (num_frames)";
+    case LeverKind::Checkpointing: return "gradient_checkpointing: true";
+    case LeverKind::Batch: return "batch_size 1";
+    case LeverKind::Bucket: return "drop the largest resolution bucket";
+    case LeverKind::Sampling:
+      return "lower sample width/height/num_frames, or set train.skip_first_sample / train.disable_sampling";
+    case LeverKind::LowMemory:
+      return "quantize (model.quantize, quantize_te) and set model.low_vram: true, which quantizes on the CPU";
+  }
+  return {};
+}
+
+// The first `count` changes of the guide's order for a run that failed in `phase` ("a, b, then c").
+std::string firstLevers(Phase phase, std::size_t count) {
+  const std::vector<LeverKind> order = rollbackOrder(false, phase);
+  std::string out;
+  for (std::size_t i = 0; i < count && i < order.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == count ? ", then " : ", ") + std::string(aiToolkitLever(order[i]));
+  }
+  return out;
+}
+
 }  // namespace
 
-std::string firstChangeFor(const std::string& phase, std::optional<long> step, int skippedBatches) {
-  if (phase == "load" || phase == "quantize") {
-    return "it failed while loading the model, before training: quantize (model.quantize, quantize_te) and set "
-           "model.low_vram: true, which quantizes on the CPU";
+std::string firstChangeFor(Phase phase, std::optional<long> step, int skippedBatches) {
+  if (phase == Phase::Load || phase == Phase::Quantize) {
+    return "it failed while loading the model, before training: " + firstLevers(phase, 1);
   }
-  if (phase == "te_cache") return "it failed encoding captions: quantize the text encoder (quantize_te) or offload it";
-  if (phase == "latent_cache") {
+  if (phase == Phase::TeCache) return "it failed encoding captions: quantize the text encoder (quantize_te) or offload it";
+  if (phase == Phase::LatentCache) {
     return "it failed encoding the dataset with the VAE: drop the largest resolution bucket (or frames) being cached";
   }
-  if (phase == "baseline_sample" || phase == "sample") {
-    return "it failed while sampling previews: lower sample width/height/num_frames, or set train.skip_first_sample / "
-           "train.disable_sampling";
-  }
-  if (phase == "train_step") {
+  if (isSampling(phase)) return "it failed while sampling previews: " + firstLevers(phase, 1);
+  if (phase == Phase::TrainStep) {
     if (skippedBatches > 0 && (!step || *step > 10)) {
       return "some steps ran and some did not: a borderline config; drop the largest resolution bucket (or frames)";
     }
-    return "it failed in the first training steps: gradient_checkpointing: true, batch_size 1, then drop the largest "
-           "resolution bucket";
+    return "it failed in the first training steps: " + firstLevers(phase, 3);
   }
-  if (phase == "vae_decode") return "it failed decoding with the VAE: decode tiled (low_vram) or at a smaller size";
-  if (phase == "inference") return "it failed generating: lower the resolution or batch, use tiled VAE or a low-VRAM mode";
-  if (phase == "save") return "it failed while saving: fewer copies in memory (EMA, optimizer state) or save less often";
+  if (phase == Phase::VaeDecode) return "it failed decoding with the VAE: decode tiled (low_vram) or at a smaller size";
+  if (phase == Phase::Inference) return "it failed generating: lower the resolution or batch, use tiled VAE or a low-VRAM mode";
+  if (phase == Phase::Save) return "it failed while saving: fewer copies in memory (EMA, optimizer state) or save less often";
   return "the phase is not clear from the log: follow the rollback plan in order";
 }
 
@@ -132,12 +153,12 @@ void diagnoseLog(const LogAnalysis& log, const TrainerProcess* config, Findings&
   const OomNumbers& n = log.numbers;
   if (log.kind == OomKind::HostRam) {
     findings.report(RuleId::OL603, at, {},
-                    "the run ran out of system RAM in " + log.phase +
+                    "the run ran out of system RAM in " + std::string(toString(log.phase)) +
                         ", not GPU memory: lower model.layer_offloading percents or low_vram parking (they keep weights in "
                         "RAM), add RAM or swap, or use a machine with more memory");
     return;
   }
-  std::string where = log.phase == "unknown" ? "in an unclear phase" : "during " + log.phase;
+  std::string where = log.phase == Phase::Unknown ? "in an unclear phase" : "during " + std::string(toString(log.phase));
   if (log.step) where += " at step " + std::to_string(*log.step);
   std::string figures;
   if (n.triedToAllocate) figures += "; it tried to allocate " + gib(*n.triedToAllocate);
@@ -145,7 +166,7 @@ void diagnoseLog(const LogAnalysis& log, const TrainerProcess* config, Findings&
   if (n.totalCapacity) figures += " of " + gib(*n.totalCapacity);
   std::string advice = webUiFirstChange(log);
   if (advice.empty()) advice = firstChangeFor(log.phase, log.step, log.skippedBatches);
-  if (config != nullptr && (log.phase == "baseline_sample" || log.phase == "sample")) {
+  if (config != nullptr && isSampling(log.phase)) {
     advice += " (" + config->sample.pathOf("width").toString() + ", " + config->train.pathOf("disable_sampling").toString() + ")";
   }
   std::string kind = describeKind(log.kind);

@@ -13,6 +13,6 @@ struct TrainerProcess;
 void diagnoseLog(const LogAnalysis& log, const TrainerProcess* config, Findings& findings);
 
 // The guide's first change for an OOM in `phase` (at `step`), in words.
-std::string firstChangeFor(const std::string& phase, std::optional<long> step, int skippedBatches);
+std::string firstChangeFor(Phase phase, std::optional<long> step, int skippedBatches);
 
 }  // namespace oomlint

@@ -18,9 +18,11 @@ LabelComparison compareWithLabel(const LogAnalysis& a, const Node* label) {
   const std::string kind = text(label, "kind");
   c.kind = kind == toString(a.kind);
   if (!c.kind) differ("kind", std::string(toString(a.kind)), kind);
-  const std::string phase = text(label, "phase");
+  const std::string phaseId = text(label, "phase");
+  const std::optional<Phase> phase = parsePhase(phaseId);
+  if (!phase) c.labelError = "the label's phase `" + phaseId + "` is not a phase id (DESIGN.md: load, train_step, … unknown, none)";
   c.phase = phase == a.phase;
-  if (!c.phase) differ("phase", a.phase, phase);
+  if (!c.phase) differ("phase", std::string(toString(a.phase)), phaseId);
   const std::string step = text(label, "step");
   const std::string gotStep = a.step ? std::to_string(*a.step) : "";
   c.step = step == gotStep;

@@ -14,7 +14,8 @@ struct LabelComparison {
   bool oom = false, kind = false, phase = false, step = false, gpuState = false, numbers = false;
   bool tool = false;  // the generation UI named (a1111, forge, comfyui), or none for every other tool
   std::string differences;  // "phase sample/baseline_sample free=-/1024 …" (got/expected)
-  bool all() const { return oom && kind && phase && step && gpuState && numbers && tool; }
+  std::string labelError;   // the label itself is wrong (a phase id oomlint does not know): not a miss of the scanner
+  bool all() const { return labelError.empty() && oom && kind && phase && step && gpuState && numbers && tool; }
 };
 
 LabelComparison compareWithLabel(const LogAnalysis& analysis, const Node* label);

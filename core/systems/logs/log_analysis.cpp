@@ -1,235 +1,21 @@
 #include "systems/logs/log_analysis.h"
 
 #include <algorithm>
-#include <array>
-#include <cctype>
-#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
+#include "base/knowledge/knowledge.h"
 #include "base/text/ascii.h"
+#include "systems/logs/gpu_state.h"
+#include "systems/logs/line_text.h"
+#include "systems/logs/oom_numbers.h"
+#include "systems/logs/progress_bar.h"
 
 namespace oomlint {
 
 namespace {
 
 constexpr std::size_t kMaxLine = 64 * 1024;  // longer lines are cut: every message we read is far shorter
-
-bool contains(std::string_view s, std::string_view what) { return s.find(what) != std::string_view::npos; }
-
-bool containsAny(std::string_view s, std::initializer_list<std::string_view> words) {
-  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return contains(s, w); });
-}
-
-// "23.55 GiB" at `pos` → bytes (binary units; MPS's "GB"/"MB" are 1024-based too).
-std::optional<std::int64_t> sizeAt(std::string_view s, std::size_t pos) {
-  while (pos < s.size() && s[pos] == ' ') ++pos;
-  std::size_t end = pos;
-  while (end < s.size() && (std::isdigit(static_cast<unsigned char>(s[end])) || s[end] == '.')) ++end;
-  if (end == pos) return std::nullopt;
-  const double value = std::strtod(std::string(s.substr(pos, end - pos)).c_str(), nullptr);
-  std::size_t unit = end;
-  while (unit < s.size() && s[unit] == ' ') ++unit;
-  static const std::array<std::pair<std::string_view, double>, 8> units = {{{"bytes", 1},
-                                                                            {"KiB", 1024.0},
-                                                                            {"MiB", 1048576.0},
-                                                                            {"GiB", 1073741824.0},
-                                                                            {"KB", 1024.0},
-                                                                            {"MB", 1048576.0},
-                                                                            {"GB", 1073741824.0},
-                                                                            {"B", 1}}};
-  for (const auto& [name, factor] : units) {
-    if (s.substr(unit, name.size()) != name) continue;
-    // No GPU has an exabyte: an absurd figure is garbage, not a size (and must not overflow).
-    const double bytes = value * factor;
-    if (!(bytes >= 0 && bytes < 1e18)) return std::nullopt;
-    return static_cast<std::int64_t>(std::llround(bytes));
-  }
-  return std::nullopt;
-}
-
-// The size right after `label` ("Tried to allocate 72.00 MiB" → 72 MiB).
-std::optional<std::int64_t> sizeAfter(std::string_view s, std::string_view label, std::size_t from = 0) {
-  const std::size_t at = s.find(label, from);
-  return at == std::string_view::npos ? std::nullopt : sizeAt(s, at + label.size());
-}
-
-// The size right before `label` ("23.55 GiB total capacity" → 23.55 GiB).
-std::optional<std::int64_t> sizeBefore(std::string_view s, std::string_view label) {
-  const std::size_t at = s.find(label);
-  if (at == std::string_view::npos) return std::nullopt;
-  std::size_t start = at;
-  int spaces = 0;
-  while (start > 0 && spaces < 2) {
-    --start;
-    if (s[start] == ' ' && start + 1 < at) ++spaces;
-    if (s[start] == ';' || s[start] == '(' || s[start] == ',') {
-      ++start;
-      break;
-    }
-  }
-  return sizeAt(s, start);
-}
-
-// ASCII whitespace, inline: the scanner calls this on every byte it trims, millions of times a log.
-constexpr bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
-// The number whose digits start at `digits` (0 when it overflows): a bar's step, whether the line is
-// parsed or taken as a redraw.
-long digitsAt(std::string_view s, std::size_t digits) {
-  long value = 0;
-  for (std::size_t i = digits; i < s.size() && isDigit(s[i]); ++i) {
-    if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, s[i] - '0', &value)) return 0;
-  }
-  return value;
-}
-
-struct TqdmBar {
-  std::string_view description;
-  long step = 0;
-  std::size_t stepAt = 0;  // the offset of the step's digits in the line
-};
-
-// A tqdm bar "desc:  12%|███  | 250/2000 [..." → (desc, 250); nullopt when the line is not a bar.
-// Colab strips the bar glyphs: "desc:   0% 0/9 [00:05<?, ?it/s]".
-std::optional<TqdmBar> tqdmBar(std::string_view line) {
-  std::size_t pct = line.find("%|");
-  std::size_t i = 0;
-  if (pct != std::string_view::npos) {
-    const std::size_t bar = line.find('|', pct + 2);
-    if (bar == std::string_view::npos) return std::nullopt;
-    i = bar + 1;
-  } else {
-    pct = line.find("% ");
-    if (pct == std::string_view::npos || pct == 0 || !isDigit(line[pct - 1]) ||
-        line.find(" [", pct) == std::string_view::npos) {
-      return std::nullopt;
-    }
-    i = pct + 1;
-  }
-  while (i < line.size() && line[i] == ' ') ++i;
-  const std::size_t start = i;
-  while (i < line.size() && isDigit(line[i])) ++i;
-  if (i == start || i >= line.size() || line[i] != '/') return std::nullopt;
-  std::size_t descEnd = pct;
-  while (descEnd > 0 && line[descEnd - 1] != ':' && !isSpace(line[descEnd - 1])) --descEnd;
-  std::string_view desc = trimmed(line.substr(0, descEnd));
-  if (!desc.empty() && desc.back() == ':') desc.remove_suffix(1);
-  return TqdmBar{desc, digitsAt(line, start), start};
-}
-
-// Byte masks over eight bytes at once: the high bit of each byte of the result is set where the
-// byte is not an ASCII digit (notDigits) or is not zero (nonZero). The low seven bits are summed
-// apart so that no carry crosses into the next byte.
-constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
-constexpr std::uint64_t kHigh = 0x8080808080808080ull;
-constexpr std::uint64_t nonZero(std::uint64_t w) { return (((w & kLow7) + kLow7) | w) & kHigh; }
-constexpr std::uint64_t notDigits(std::uint64_t w) {
-  const std::uint64_t t = w ^ 0x3030303030303030ull;  // '0'..'9' become 0..9
-  return (((t & kLow7) + 0x7676767676767676ull) | t) & kHigh;
-}
-
-std::uint64_t wordAt(std::string_view s, std::size_t i) {
-  std::uint64_t w = 0;
-  std::memcpy(&w, s.data() + i, 8);
-  return w;
-}
-
-// Whether `line` redraws `drawn`: the same length, the same first `fixed` bytes, and otherwise the
-// same bytes except where both have a digit. Eight bytes at a time: a redraw is ~100 bytes, most of
-// them unchanged.
-bool isRedraw(std::string_view drawn, std::string_view line, std::size_t fixed) {
-  if (drawn.size() != line.size() || std::memcmp(drawn.data(), line.data(), fixed) != 0) return false;
-  const auto differsInNonDigits = [&](std::size_t i) {
-    const std::uint64_t a = wordAt(drawn, i), b = wordAt(line, i);
-    return (nonZero(a ^ b) & (notDigits(a) | notDigits(b))) != 0;
-  };
-  const std::size_t n = line.size();
-  if (n < 8) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (drawn[i] != line[i] && (!isDigit(drawn[i]) || !isDigit(line[i]))) return false;
-    }
-    return true;
-  }
-  for (std::size_t i = 0; i + 8 <= n; i += 8) {
-    if (differsInNonDigits(i)) return false;
-  }
-  return !differsInNonDigits(n - 8);  // the last eight bytes (overlapping is harmless: the test is per byte)
-}
-
-// Removes ANSI escape sequences (colours, cursor moves).
-std::string withoutAnsi(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\x1b') {
-      if (i + 1 < s.size() && s[i + 1] == '[') {
-        i += 2;
-        while (i < s.size() && !(s[i] >= '@' && s[i] <= '~')) ++i;
-      } else {
-        ++i;
-      }
-      continue;
-    }
-    out.push_back(s[i]);
-  }
-  return out;
-}
-
-// "│ C:\kohya_ss\library\train_util.py:1764 in cache_latents   │" → "cache_latents"
-std::optional<std::string> richFrame(std::string_view t) {
-  if (!t.starts_with("│")) return std::nullopt;
-  const std::size_t py = t.find(".py:");
-  if (py == std::string_view::npos) return std::nullopt;
-  const std::size_t in = t.find(" in ", py);
-  if (in == std::string_view::npos) return std::nullopt;
-  std::size_t end = in + 4;
-  while (end < t.size() && (std::isalnum(static_cast<unsigned char>(t[end])) || t[end] == '_' || t[end] == '<' || t[end] == '>')) ++end;
-  return std::string(t.substr(in + 4, end - in - 4));
-}
-
-// Source lines quoted in a traceback that name what runs ("vae.decode(", "decode_tiled_").
-std::string phaseOfCode(const std::string& code) {
-  const std::string c = lowercase(code);
-  if (containsAny(c, {"vae.decode(", "decode_tiled", "first_stage_model.decode", "vae_decode"})) return "vae_decode";
-  if (containsAny(c, {"vae.encode(", "model.encode(", "encode_tiled", "cache_latents"})) return "latent_cache";
-  return {};
-}
-
-// What a traceback's frames say the process was doing.
-std::string phaseOfFrame(const std::string& fn) {
-  if (fn.starts_with("code:")) return fn.substr(5);
-  const std::string f = lowercase(fn);
-  if (f == "decode" || f == "_decode") return "vae_decode";
-  if (containsAny(f, {"text_encoder"})) return "te_cache";
-  if (containsAny(f, {"common_ksampler", "launch_sampling", "sample_euler", "sample_dpm", "ksampler"})) return "inference";
-  if (containsAny(f, {"training_step", "validation_step", "shared_step"})) return "train_step";
-  if (containsAny(f, {"prepare_model", "_prepare_one"})) return "load";
-  if (containsAny(f, {"load_models_gpu", "load_model_gpu"})) return "model_load";
-  if (f == "_apply" || f == "convert") return "load";  // Module.to(): weights moving onto the GPU
-  if (f == "train") return "train_outer";  // kohya's trainer.train() wraps loading too: the weakest evidence
-  if (containsAny(f, {"quantize", "quantiz"})) return "quantize";
-  if (containsAny(f, {"cache_latents", "cache_latent", "encode_images", "encode_video", "vae_encode", "encode_first_stage"})) {
-    return "latent_cache";
-  }
-  if (containsAny(f, {"cache_text", "encode_prompt", "encode_tokens", "text_encoder_outputs", "get_text_embeddings"})) return "te_cache";
-  if (containsAny(f, {"decode_first_stage", "vae_decode", "decode_tiled", "decode_latents", "_decode"})) return "vae_decode";
-  if (containsAny(f, {"generate_images", "sample_images", "log_validation", "validation"})) return "sample";
-  if (containsAny(f, {"backward", "train_loop", "hook_train_loop", "training_step", "train_step"})) return "train_step";
-  if (containsAny(f, {"load_model", "from_pretrained", "load_state_dict", "load_checkpoint", "load_models", "load_file",
-                      "load_target_model", "load_unet", "load_vae", "load_text_encoder", "move_to", "load_model_gpu"})) {
-    return "load";
-  }
-  return {};
-}
 
 }  // namespace
 
@@ -275,119 +61,95 @@ LogAnalysis LogScanner::finish() {
   if (!pending_.empty()) onLine(pending_);
   pending_.clear();
   LogAnalysis r = result_;
-  if (r.oom) {
-    // The traceback names the operation that failed; markers name the stage the run had reached.
-    std::string phase = oomTracebackPhase_.empty() ? oomPhaseMarker_ : oomTracebackPhase_;
-    if (phase == "sample" && !oomPhaseMarker_.empty() && oomPhaseMarker_ == "baseline_sample") phase = "baseline_sample";
-    if (phase == "train_step" || (phase.empty() && oomPhaseMarker_ == "train_step")) phase = "train_step";
-    r.phase = phase.empty() ? "unknown" : phase;
-    // The step being trained; for a sample or save, the step it announces (AI Toolkit samples at the bar's step).
-    if (r.phase == "train_step") r.step = stepAtOom_;
-    const bool announcedHere = announcedAtOom_ && announcedPhaseAtOom_ == r.phase;
-    if (r.phase == "sample" || r.phase == "save") {
-      // AI Toolkit samples at the step its bar reached; kohya announces the step it samples at.
-      r.step = announcedHere ? announcedAtOom_ : (aiToolkit_ ? stepAtOom_ : std::nullopt);
-      if (aiToolkit_ && announcedAtOom_ && stepAtOom_ && r.phase == "sample") r.step = std::max(*announcedAtOom_, *stepAtOom_);
-    }
-    const OomNumbers& n = r.numbers;
-    // Memory this process's PyTorch pool does not account for, beyond a CUDA context's worth.
-    std::int64_t outside = 0;
-    if (n.totalCapacity && n.free && n.allocatedByPytorch && !n.processInUse) {
-      outside = *n.totalCapacity - *n.free - *n.allocatedByPytorch - n.reservedUnallocated.value_or(0);
-    }
-    if (n.otherProcesses > 0) {
-      r.gpuStateSuspect = true;
-      r.gpuStateReason = "another process holds GPU memory";
-    } else if (n.totalCapacity && outside > std::max<std::int64_t>(*n.totalCapacity / 4, 3ll << 29)) {
-      r.gpuStateSuspect = true;
-      r.gpuStateReason = "most of the GPU's memory is held outside this process's PyTorch pool";
-    } else if (n.free && n.triedToAllocate && *n.free > (1ll << 30) && *n.free > 10 * *n.triedToAllocate &&
-               !contains(r.oomText, " allowed")) {  // a set_per_process_memory_fraction cap explains it
-      r.gpuStateSuspect = true;
-      r.gpuStateReason = "plenty is free, yet a small allocation failed: the allocator or driver state, not the config";
-    } else if (n.totalCapacity && n.free && n.processInUse && *n.free < (64ll << 20) &&
-               *n.processInUse < *n.totalCapacity / 4) {
-      r.gpuStateSuspect = true;
-      r.gpuStateReason = "the GPU is full but this process holds little of it";
-    }
-  } else {
-    r.phase = "none";
+  if (!r.oom) {
+    r.phase = Phase::None;
+    return r;
   }
+  // The traceback names the operation that failed; markers name the stage the run had reached.
+  std::optional<Phase> phase = oomTracebackPhase_ ? oomTracebackPhase_ : oomPhaseMarker_;
+  if (phase == Phase::Sample && oomPhaseMarker_ == Phase::BaselineSample) phase = Phase::BaselineSample;
+  r.phase = phase.value_or(Phase::Unknown);
+  // The step being trained; for a sample or save, the step it announces (AI Toolkit samples at the bar's step).
+  if (r.phase == Phase::TrainStep) r.step = stepAtOom_;
+  const bool announcedHere = announcedAtOom_ && announcedPhaseAtOom_ == r.phase;
+  if (r.phase == Phase::Sample || r.phase == Phase::Save) {
+    // AI Toolkit samples at the step its bar reached; kohya announces the step it samples at.
+    r.step = announcedHere ? announcedAtOom_ : (aiToolkit_ ? stepAtOom_ : std::nullopt);
+    if (aiToolkit_ && announcedAtOom_ && stepAtOom_ && r.phase == Phase::Sample) r.step = std::max(*announcedAtOom_, *stepAtOom_);
+  }
+  judgeGpuState(r, markers_.cappedBy);
   return r;
 }
 
-std::string LogScanner::phaseFromTraceback() const {
-  // Several frames may speak: a trainer's sampling call outranks the VAE decode inside it, which outranks
-  // a generation tool's sampler; module moves (.to(), _apply) mean loading when nothing more specific speaks.
-  // "model_load" (a UI loading weights onto the GPU inside a sampler call) counts as load; quoted source
-  // lines are the weakest evidence, used only when no frame name speaks.
-  static constexpr std::string_view kPriority[] = {"sample",     "quantize",   "latent_cache", "te_cache", "model_load",
-                                                   "vae_decode", "train_step", "inference",    "load",     "train_outer"};
-  std::vector<std::string> seen, quoted;
-  for (const auto& f : frames_) (f.starts_with("code:") ? quoted : seen).push_back(phaseOfFrame(f));
-  for (const auto* list : {&seen, &quoted}) {
-    for (auto phase : kPriority) {
-      if (std::find(list->begin(), list->end(), phase) == list->end()) continue;
-      if (phase == "model_load") return "load";
-      if (phase == "train_outer") return "train_step";
-      return std::string(phase);
-    }
-  }
-  return {};
+// One line, in the order that matters: a bar ends the line's reading (it carries nothing else), the
+// traceback is read before an OOM message asks it where it failed, markers before the OOM message
+// that records the phase they set.
+void LogScanner::onLine(std::string_view raw) {
+  if (redraws_ == Redraws::Shortcut && onRedraw(raw)) return;
+  redrawn_.line.clear();
+  ++result_.lines;
+  std::string cleaned;
+  const std::string_view line = cleanLine(raw, cleaned);
+  if (line.empty()) return;
+  readAllocationTableRow(line);
+  if (readBar(raw, line, cleaned.empty())) return;
+  traceback_.read(raw, line);
+  markers_.lineWords.find(line, words_);  // every per-line table's words, in one pass
+  detectTool(line);
+  readOffload(line);
+  readMarker(line);
+  if (readOomMessage(line)) return;
+  readFailure(line);
 }
 
-void LogScanner::onOomText(std::string_view line, OomKind kind) {
-  LogAnalysis& r = result_;
-  // A message with figures replaces an earlier one's; a bare repeat ("Error running job: CUDA out of
-  // memory…" without them, a banner) keeps them.
-  const bool newEvent = r.oom && kind != r.kind && kind != OomKind::CudaAlloc;
-  if (contains(line, "Tried to allocate") || kind == OomKind::ComfyAlloc || kind == OomKind::MpsAlloc || newEvent) r.numbers = {};
-  r.oom = true;
-  // The generic allocator wording never overrides a more specific kind seen for the same failure.
-  if (kind != OomKind::CudaAlloc || r.kind == OomKind::None) r.kind = kind;
-  r.oomLine = static_cast<int>(r.lines);
-  r.oomText = std::string(line.substr(0, 400));
-  OomNumbers& n = r.numbers;
-  if (auto v = sizeAfter(line, "Tried to allocate")) n.triedToAllocate = v;
-  if (auto v = sizeAfter(line, "you tried to allocate")) n.triedToAllocate = v;  // DefaultCPUAllocator
-  if (contains(line, "total capacity;") || contains(line, "already allocated")) {
-    // Formats A/B: "(GPU 0; T total capacity; A already allocated; F free; R reserved in total by PyTorch)"
-    n.totalCapacity = sizeBefore(line, " total capacity");
-    n.allocatedByPytorch = sizeBefore(line, " already allocated");
-    n.free = sizeBefore(line, " free;");
-    if (auto reserved = sizeBefore(line, " reserved in total by PyTorch"); reserved && n.allocatedByPytorch) {
-      n.reservedUnallocated = *reserved - *n.allocatedByPytorch;
-    }
-  } else if (contains(line, "has a total capac")) {
-    // Formats C/D/E.
-    const std::size_t at = line.find("has a total capac");
-    n.totalCapacity = sizeAfter(line, " of ", at);
-    n.free = sizeAfter(line, " of which ", at);
-    n.processInUse = sizeAfter(line, "this process has ");
-    n.allocatedByPytorch = sizeAfter(line, "Of the allocated memory ");
-    n.reservedUnallocated = sizeAfter(line, ", and ");
-    if (!n.reservedUnallocated) n.reservedUnallocated = sizeAfter(line, " and ");
-    for (std::size_t p = line.find("Process "); p != std::string_view::npos; p = line.find("Process ", p + 8)) {
-      if (auto v = sizeAfter(line, " has ", p)) n.otherProcesses += *v;
-    }
-  } else if (kind == OomKind::MpsAlloc) {
-    // "MPS backend out of memory (MPS allocated: A, other allocations: O, max allowed: M). Tried to allocate T"
-    n.allocatedByPytorch = sizeAfter(line, "MPS allocated:");
-    n.totalCapacity = sizeAfter(line, "max allowed:");
+bool LogScanner::onRedraw(std::string_view raw) {
+  if (redrawn_.line.empty() || !isRedraw(redrawn_.line, raw, redrawn_.descriptionEnd)) return false;
+  ++result_.lines;
+  onBarStep({}, digitsAt(raw, redrawn_.stepAt));  // the bar's kind is not Unnamed, the one kind that reads the line
+  return true;
+}
+
+// ComfyUI's allocation table, in the lines after "Allocation on device … would exceed allowed memory".
+void LogScanner::readAllocationTableRow(std::string_view t) {
+  if (tableLinesLeft_ == 0) return;
+  --tableLinesLeft_;
+  for (const auto& row : markers_.allocationTable) {
+    if (!t.starts_with(row.startsWith)) continue;
+    figureOf(result_.numbers, row.figure) = sizeAfter(t, ":");
+    return;
   }
 }
 
-LogScanner::BarKind LogScanner::classifyBar(std::string_view description) {
+// Progress bars are nearly every line of a training log (tqdm redraws its line), and a bar carries no
+// error message, traceback frame or marker — except the kernel's "Killed" glued to its end.
+bool LogScanner::readBar(std::string_view raw, std::string_view t, bool asRead) {
+  const auto bar = tqdmBar(t);
+  if (!bar || std::any_of(markers_.barNotWhenEndsWith.begin(), markers_.barNotWhenEndsWith.end(),
+                          [&](const std::string& end) { return t.ends_with(end); })) {
+    return false;
+  }
+  onBar(t, bar->description, bar->step);
+  // A redraw of this line that differs only in digits past the description is this bar at another
+  // step: remember the line (as read) to take such redraws without parsing them. Not for a line that
+  // was cleaned (offsets would move), an unnamed bar (its phase reads the percentage) or while
+  // ComfyUI's table is being read (its lines are counted).
+  if (redraws_ == Redraws::Shortcut && asRead && lastBarKind_ != BarKind::Unnamed && tableLinesLeft_ == 0 &&
+      raw.size() <= kMaxRedrawnLine) {
+    const auto offset = [&](const char* at) { return static_cast<std::size_t>(at - raw.data()); };
+    redrawn_.line.assign(raw);
+    redrawn_.descriptionEnd = offset(bar->description.data() + bar->description.size());
+    redrawn_.stepAt = offset(t.data() + bar->stepAt);
+  }
+  return true;
+}
+
+// What a bar's description says it is: the first kind whose words it has; a named bar with none of
+// them is the training bar.
+BarKind LogScanner::classifyBar(std::string_view description) const {
   const std::string desc = lowercase(description);
-  if (containsAny(desc, {"caching latents", "caching latent"})) return BarKind::LatentCache;
-  if (containsAny(desc, {"caching text", "text embeddings"})) return BarKind::TextCache;
-  if (containsAny(desc, {"quantiz", "attaching quantization"})) return BarKind::Quantize;
-  // pytorch_lightning's sanity check and validation bars: not the training bar.
-  if (containsAny(desc, {"sanity check", "validation"})) return BarKind::Validation;
-  if (containsAny(desc, {"generating images", "generating samples", "sampling", "generating class images"})) return BarKind::Sampling;
-  if (containsAny(desc, {"loading checkpoint", "fetching", "loading"})) return BarKind::Loading;
-  // A named bar that is none of the above is the training bar (AI Toolkit names it after the job;
-  // kohya calls it "steps").
+  for (const auto& bar : markers_.bars) {
+    if (bar.test.matches(desc)) return bar.kind;
+  }
   return desc.empty() ? BarKind::Unnamed : BarKind::Training;
 }
 
@@ -401,242 +163,176 @@ void LogScanner::onBar(std::string_view t, std::string_view description, long st
 
 void LogScanner::onBarStep(std::string_view t, long step) {
   switch (lastBarKind_) {
-    case BarKind::LatentCache: markerPhase_ = "latent_cache"; break;
-    case BarKind::TextCache: markerPhase_ = "te_cache"; break;
-    case BarKind::Quantize: markerPhase_ = "quantize"; break;
+    case BarKind::LatentCache: markerPhase_ = Phase::LatentCache; break;
+    case BarKind::TextCache: markerPhase_ = Phase::TeCache; break;
+    case BarKind::Quantize: markerPhase_ = Phase::Quantize; break;
     case BarKind::Validation: break;
-    case BarKind::Sampling: markerPhase_ = trainingStarted_ ? "sample" : "baseline_sample"; break;
-    case BarKind::Loading: markerPhase_ = "load"; break;
+    case BarKind::Sampling: markerPhase_ = trainingStarted_ ? Phase::Sample : Phase::BaselineSample; break;
+    case BarKind::Loading: markerPhase_ = Phase::Load; break;
     case BarKind::Training:
       trainingStarted_ = true;
-      markerPhase_ = "train_step";
+      markerPhase_ = Phase::TrainStep;
       lastStep_ = step + 1;
       if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
       break;
     case BarKind::Unnamed:
       // An unnamed bar is a generation tool's sampler (a trainer's caching bars are unnamed too: those
       // keep their phase); once it completes, the VAE decodes.
-      if (markerPhase_ != "latent_cache" && markerPhase_ != "te_cache") {
-        markerPhase_ = step > 0 && contains(t, "100%") ? "vae_decode" : "inference";
+      if (markerPhase_ != Phase::LatentCache && markerPhase_ != Phase::TeCache) {
+        markerPhase_ = step > 0 && contains(t, "100%") ? Phase::VaeDecode : Phase::Inference;
       }
       break;
   }
 }
 
-// Forge first: it keeps A1111's banner and paths; ComfyUI before A1111 (its loader lines are its own).
+// The generation UI that wrote the log, from its banner and paths, in its first lines only: a sign
+// names its UI when it ranks above the one named so far (once the strongest is named, nothing can).
 void LogScanner::detectTool(std::string_view t) {
-  constexpr std::string_view launching = "Launching Web UI with arguments:";
-  if (const std::size_t at = t.find(launching); at != std::string_view::npos) {
-    result_.launchArgs = std::string(trimmed(t.substr(at + launching.size())).substr(0, 400));
+  if (toolLinesLeft_ == 0 || toolRank_ == 0) return;
+  --toolLinesLeft_;
+  if (words_.has(markers_.launchArgsId)) {
+    const std::size_t at = t.find(markers_.launchArgs);
+    result_.launchArgs = std::string(trimmed(t.substr(at + markers_.launchArgs.size())).substr(0, 400));
   }
-  if (containsAny(t, {"[Memory Management]", "webui-forge", "webui_forge", "[GPU Setting]", "[Unload] Trying to free",
-                      "Moving model(s) has taken", "backend/memory_management", "backend\\memory_management"})) {
-    result_.tool = "forge";
-  } else if (result_.tool != "comfyui" &&
-             containsAny(t, {"Requested to load", "loaded completely", "loaded partially", "!!! Exception during processing",
-                             "got prompt", "comfy/", "comfy\\", "ComfyUI"})) {
-    result_.tool = "comfyui";
-  } else if (result_.tool.empty() &&
-             containsAny(t, {"Launching Web UI with arguments", "stable-diffusion-webui", "modules/processing.py",
-                             "modules\\processing.py", "Applying attention optimization", "Creating model from config"})) {
-    result_.tool = "a1111";
+  for (std::size_t rank = 0; rank < toolRank_; ++rank) {
+    if (!markers_.toolSigns[rank].test.matches(t, words_)) continue;
+    result_.tool = markers_.toolSigns[rank].tool;
+    toolRank_ = rank;
+    return;
   }
 }
 
-bool LogScanner::onRedraw(std::string_view raw) {
-  if (redrawn_.line.empty() || !isRedraw(redrawn_.line, raw, redrawn_.descriptionEnd)) return false;
-  ++result_.lines;
-  onBarStep({}, digitsAt(raw, redrawn_.stepAt));  // the bar's kind is not Unnamed, the one kind that reads the line
+// A memory manager keeping weights in system RAM: slow, not an OOM.
+void LogScanner::readOffload(std::string_view t) {
+  const auto& tools = markers_.offloadTools;
+  if (std::find(tools.begin(), tools.end(), result_.tool) == tools.end() || !markers_.offload.matches(t, words_)) return;
+  result_.offloaded = true;
+  result_.offloadLine = static_cast<int>(result_.lines);
+  result_.offloadText = std::string(t.substr(0, 400));
+  // The bytes where the line says them. ComfyUI: "…, 4633.39 MB offloaded, …"; Forge: "… Swap Loaded
+  // (asynchronous method): 17496.00 MB, …".
+  if (auto v = sizeBefore(t, " offloaded")) result_.offloadedBytes = std::max(result_.offloadedBytes, *v);
+  if (const std::size_t swap = t.find("Swap Loaded"); swap != std::string_view::npos) {
+    if (auto v = sizeAfter(t, "): ", swap)) result_.offloadedBytes = std::max(result_.offloadedBytes, *v);
+  }
+}
+
+// Progress markers: the stage the run has reached; the first marker that matches speaks.
+void LogScanner::readMarker(std::string_view t) {
+  if (markers_.aiToolkit.matches(t, words_)) aiToolkit_ = true;
+  for (const auto& marker : markers_.markers) {
+    if (!marker.test.matches(t, words_)) continue;
+    applyMarker(marker, t);
+    return;
+  }
+}
+
+namespace {
+
+// Where a marker's text ends in the line that matched it (the step it announces follows).
+std::size_t markerEnd(const LineTest& test, std::string_view t) {
+  for (const auto& word : test.startsWith) {
+    if (t.starts_with(word)) return word.size();
+  }
+  for (const auto& word : test.contains) {
+    if (const std::size_t at = t.find(word); at != std::string_view::npos) return at + word.size();
+  }
+  return t.size();
+}
+
+// The step a marker announces: the number after it ("Saving at step 250"), or after the first ':' that
+// follows it (kohya's "generating sample images at step / サンプル画像生成 ステップ: 250").
+std::optional<long> announcedStep(StepPosition position, std::string_view t, std::size_t end) {
+  std::size_t from = end;
+  if (position == StepPosition::AfterColon) {
+    from = t.find(':', end);
+    if (from == std::string_view::npos) return std::nullopt;
+    ++from;
+  }
+  return std::strtol(std::string(t.substr(from)).c_str(), nullptr, 10);
+}
+
+}  // namespace
+
+void LogScanner::applyMarker(const PhaseMarker& marker, std::string_view t) {
+  if (marker.phase && !(marker.onlyBeforeTraining && trainingStarted_)) markerPhase_ = marker.phase;
+  if (marker.announcesStep) {
+    if (auto step = announcedStep(*marker.announcesStep, t, markerEnd(marker.test, t))) announcedStep_ = step;
+    announcedPhase_ = marker.phase;
+  }
+  if (!marker.effect) return;
+  switch (*marker.effect) {
+    case MarkerEffect::FirstStepNext: lastStep_ = 1; break;
+    case MarkerEffect::AiToolkit: aiToolkit_ = true; break;
+    case MarkerEffect::MallocAsync: mallocAsync_ = true; break;
+    case MarkerEffect::SkippedBatch:
+      ++result_.skippedBatches;
+      skipStep_ = lastStep_.value_or(1);
+      trainingStarted_ = true;
+      break;
+  }
+}
+
+// Out-of-memory messages, the first that matches: true when the line is one (it is then nothing else).
+bool LogScanner::readOomMessage(std::string_view t) {
+  const auto& messages = markers_.oomMessages;
+  const auto message = std::find_if(messages.begin(), messages.end(), [&](const OomMessage& m) { return m.test.matches(t, words_); });
+  if (message == messages.end()) return false;
+  // ComfyUI recovers from a VAE OOM by decoding tiled: an OOM all the same, of the allocator in use.
+  const OomKind kind = mallocAsync_ && message->kindUnderMallocAsync ? *message->kindUnderMallocAsync : message->kind;
+  if (message->phase) markerPhase_ = message->phase;
+  if (message->effect == OomEffect::AbortedAfterRetries) result_.abortedAfterRetries = true;
+  if (message->effect == OomEffect::AllocationTable) tableLinesLeft_ = markers_.allocationTableLines;
+  onOomText(t, kind);
+  oomPhaseMarker_ = markerPhase_;
+  if (auto fromTraceback = traceback_.phase()) oomTracebackPhase_ = fromTraceback;
+  else if (kind != OomKind::CudaAlloc || !t.starts_with("Error running job")) oomTracebackPhase_.reset();
+  stepAtOom_ = lastStep_;
+  announcedAtOom_ = announcedStep_;
+  announcedPhaseAtOom_ = announcedPhase_;
   return true;
 }
 
-void LogScanner::onLine(std::string_view raw) {
-  if (redraws_ == Redraws::Shortcut && onRedraw(raw)) return;
-  redrawn_.line.clear();
-  ++result_.lines;
-  // Copy only the lines that need cleaning: ANSI colours, or docker compose's "service-1  | " prefix.
-  std::string cleaned;
-  std::string_view line = raw;
-  if (raw.find('\x1b') != std::string_view::npos) {
-    cleaned = withoutAnsi(raw);
-    line = cleaned;
-  }
-  // The prefix's "  | " starts at the line's first space.
-  if (const std::size_t bar = line.find(' '); bar < 48 && line.substr(bar).starts_with("  | ")) {
-    line.remove_prefix(bar + 4);
-  }
-  // torchrun/accelerate prefix each rank's output with "[rank0]: ".
-  if (line.starts_with("[rank") && line.find("]: ") != std::string_view::npos && line.find("]: ") < 12) {
-    line.remove_prefix(line.find("]: ") + 3);
-  }
-  const std::string_view t = trimmed(line);
-  if (t.empty()) return;
-
-  // ComfyUI's allocation table, after "Allocation on device … would exceed allowed memory".
-  if (comfyLinesLeft_ > 0) {
-    --comfyLinesLeft_;
-    OomNumbers& n = result_.numbers;
-    if (t.starts_with("Currently allocated")) n.allocatedByPytorch = sizeAfter(t, ":");
-    else if (t.starts_with("Requested")) n.triedToAllocate = sizeAfter(t, ":");
-    else if (t.starts_with("Device limit")) n.totalCapacity = sizeAfter(t, ":");
-    else if (t.starts_with("Free (according to CUDA)")) n.free = sizeAfter(t, ":");
-  }
-
-  // Progress bars first: they are nearly every line of a training log (tqdm redraws its line), and a
-  // bar carries no error message, traceback frame or marker — except the kernel's "Killed" glued to
-  // its end.
-  if (auto bar = tqdmBar(t); bar && !t.ends_with("Killed")) {
-    onBar(t, bar->description, bar->step);
-    // A redraw of this line that differs only in digits past the description is this bar at another
-    // step: remember the line (as read) to take such redraws without parsing them. Not for a line that
-    // was cleaned (offsets would move), an unnamed bar (its phase reads the percentage) or while
-    // ComfyUI's table is being read (its lines are counted).
-    if (redraws_ == Redraws::Shortcut && cleaned.empty() && lastBarKind_ != BarKind::Unnamed && comfyLinesLeft_ == 0 &&
-        raw.size() <= kMaxRedrawnLine) {
-      const auto offset = [&](const char* at) { return static_cast<std::size_t>(at - raw.data()); };
-      redrawn_.line.assign(raw);
-      redrawn_.descriptionEnd = offset(bar->description.data() + bar->description.size());
-      redrawn_.stepAt = offset(t.data() + bar->stepAt);
-    }
-    return;
-  }
-
-  // Tracebacks: remember the function of each frame.
-  if (t.starts_with("Traceback (most recent call last)")) frames_.clear();
-  if (t.starts_with("File \"") && contains(t, ", in ")) {
-    frames_.emplace_back(t.substr(t.rfind(", in ") + 5));
-  } else if (auto frame = richFrame(t)) {
-    frames_.emplace_back(*frame);  // rich's boxed traceback: "│ C:\…\train_util.py:1764 in cache_latents │"
-  } else if (!frames_.empty() && (raw.starts_with("    ") || t.starts_with("│"))) {
-    codeHint_ = std::string(t.substr(0, 200));  // the source line under the last frame
-    if (auto p = phaseOfCode(codeHint_); !p.empty()) frames_.push_back("code:" + p);
-  }
-  if (frames_.size() > 256) frames_.erase(frames_.begin());
-
-  if (toolLinesLeft_ > 0 && result_.tool != "forge") {
-    --toolLinesLeft_;
-    detectTool(t);
-  }
-  if ((result_.tool == "comfyui" || result_.tool == "forge") &&
-      containsAny(t, {"loaded partially", "Swap Loaded", "loading in lowvram mode"})) {
-    result_.offloaded = true;
-    result_.offloadLine = static_cast<int>(result_.lines);
-    result_.offloadText = std::string(t.substr(0, 400));
-    // ComfyUI: "…, 4633.39 MB offloaded, …"; Forge: "… Swap Loaded (asynchronous method): 17496.00 MB, …".
-    if (auto v = sizeBefore(t, " offloaded")) result_.offloadedBytes = std::max(result_.offloadedBytes, *v);
-    if (const std::size_t swap = t.find("Swap Loaded"); swap != std::string_view::npos) {
-      if (auto v = sizeAfter(t, "): ", swap)) result_.offloadedBytes = std::max(result_.offloadedBytes, *v);
-    }
-  }
-
-  // Markers (AI Toolkit first, common ones of other tools after).
-  if (containsAny(t, {"ai-toolkit", "toolkit/", "Saving at step", "Running  1 process"})) aiToolkit_ = true;
-  if (t.starts_with("Loading") || containsAny(t, {"Loading checkpoint shards", "Making pipe", "Preparing Model"})) {
-    if (!trainingStarted_) markerPhase_ = "load";
-  } else if (containsAny(t, {"Quantizing", " - quantizing"})) {
-    markerPhase_ = "quantize";
-  } else if (t.starts_with("Caching latents")) {
-    markerPhase_ = "latent_cache";
-  } else if (containsAny(t, {"Caching text_embeddings", "Caching text embeddings", "Caching embeddings and unloading"})) {
-    markerPhase_ = "te_cache";
-  } else if (containsAny(t, {"Generating baseline samples", "Generating first sample"})) {
-    markerPhase_ = "baseline_sample";
-  } else if (containsAny(t, {"caching latents", "Caching latents"})) {
-    markerPhase_ = "latent_cache";
-  } else if (containsAny(t, {"prepare optimizer, data loader", "running training"})) {
-    markerPhase_ = "train_step";  // kohya: the next thing it does is the first step
-    lastStep_ = 1;
-  } else if (contains(t, "generating sample images at step")) {
-    // kohya: "generating sample images at step / サンプル画像生成 ステップ: 250   flux_train_utils.py:46"
-    markerPhase_ = "sample";
-    const std::size_t colon = t.find(':', t.find("at step"));
-    if (colon != std::string_view::npos) announcedStep_ = std::strtol(std::string(t.substr(colon + 1)).c_str(), nullptr, 10);
-    announcedPhase_ = "sample";
-  } else if (containsAny(t, {"Requested to load", "loaded partially", "Loading model", "Loading weights"})) {
-    if (!trainingStarted_) markerPhase_ = "load";
-  } else if (contains(t, "TrainLoop")) {
-    markerPhase_ = "train_step";  // ComfyUI trainer nodes (FluxTrainLoop)
-  } else if (containsAny(t, {"Running 1 job", "# Running job:"})) {
-    aiToolkit_ = true;
-  } else if (contains(t, "cudaMallocAsync")) {
-    mallocAsync_ = true;
-  } else if (contains(t, "got prompt")) {
-    markerPhase_ = "inference";
-  } else if (containsAny(t, {"executing VAEDecode", "VAEDecode"})) {
-    markerPhase_ = "vae_decode";
-  } else if (t.starts_with("Saving at step")) {
-    markerPhase_ = "save";
-    announcedStep_ = std::strtol(std::string(t.substr(15)).c_str(), nullptr, 10);
-    announcedPhase_ = "save";
-  } else if (contains(t, "OOM during training step, skipping batch")) {
-    ++result_.skippedBatches;
-    skipStep_ = lastStep_.value_or(1);
-    markerPhase_ = "train_step";
-    trainingStarted_ = true;
-  }
-
-  // Out-of-memory messages.
-  OomKind kind = OomKind::None;
-  if (contains(t, "OOM during training step 3 times in a row")) {
-    result_.abortedAfterRetries = true;
-    kind = OomKind::CudaAlloc;
-  } else if (contains(t, "OOM during training step, skipping batch")) {
-    kind = OomKind::CudaAlloc;
-  } else if (contains(t, "HIP out of memory")) {
-    kind = OomKind::HipAlloc;
-  } else if (contains(t, "MPS backend out of memory")) {
-    kind = OomKind::MpsAlloc;
-  } else if (contains(t, "Ran out of memory when regular VAE")) {
-    // ComfyUI/Forge recover by decoding tiled: an OOM all the same, of the allocator in use.
-    kind = mallocAsync_ ? OomKind::ComfyAlloc : OomKind::CudaAlloc;
-    markerPhase_ = contains(t, "encoding") ? "latent_cache" : "vae_decode";
-  } else if (containsAny(t, {"would exceed allowed memory", "Allocation on device"})) {
-    kind = OomKind::ComfyAlloc;
-    comfyLinesLeft_ = 8;
-  } else if (contains(t, "CUDA out of memory")) {
-    kind = OomKind::CudaAlloc;
-  } else if (contains(t, "CUDA error: out of memory")) {
-    kind = OomKind::CudaError;
-  } else if (contains(t, "CUBLAS_STATUS_ALLOC_FAILED")) {
-    kind = OomKind::CublasAlloc;
-  } else if (containsAny(t, {"DefaultCPUAllocator: not enough memory", "Out of memory: Killed process", "paging file is too small",
-                             "os error 1455", "exited with code 137", "exit status -9", "exit code 137", "exit code -9",
-                             "returned -9"}) ||
-             t.starts_with("MemoryError") || t == "Killed" || t.ends_with(" Killed") || t.ends_with("]Killed")) {
-    kind = OomKind::HostRam;
-  }
-  if (kind != OomKind::None) {
-    onOomText(t, kind);
-    oomPhaseMarker_ = markerPhase_;
-    const std::string fromTraceback = phaseFromTraceback();
-    if (!fromTraceback.empty()) oomTracebackPhase_ = fromTraceback;
-    else if (kind != OomKind::CudaAlloc || !t.starts_with("Error running job")) oomTracebackPhase_.clear();
-    stepAtOom_ = lastStep_;
-    announcedAtOom_ = announcedStep_;
-    announcedPhaseAtOom_ = announcedPhase_;
-    return;
-  }
-
-  // Other fatal errors, for a run that died of something else.
-  if (!result_.oom && (t.starts_with("Error running job:") || contains(t, "Error: ") || t.starts_with("ValueError") ||
-                       containsAny(t, {"exited unexpectedly", "what():", "Segmentation fault"}) ||
-                       t.starts_with("FileNotFoundError") || t.starts_with("RuntimeError") || t.starts_with("AssertionError"))) {
-    result_.failure = std::string(t.substr(0, 300));
-    result_.failureLine = static_cast<int>(result_.lines);
-  }
+void LogScanner::onOomText(std::string_view line, OomKind kind) {
+  LogAnalysis& r = result_;
+  // A message with figures replaces an earlier one's; a bare repeat ("Error running job: CUDA out of
+  // memory…" without them, a banner) keeps them.
+  const bool newEvent = r.oom && kind != r.kind && kind != OomKind::CudaAlloc;
+  if (contains(line, "Tried to allocate") || kind == OomKind::ComfyAlloc || kind == OomKind::MpsAlloc || newEvent) r.numbers = {};
+  r.oom = true;
+  // The generic allocator wording never overrides a more specific kind seen for the same failure.
+  if (kind != OomKind::CudaAlloc || r.kind == OomKind::None) r.kind = kind;
+  r.oomLine = static_cast<int>(r.lines);
+  r.oomText = std::string(line.substr(0, 400));
+  readOomNumbers(line, kind, r.numbers);
 }
 
-LogAnalysis analyzeLog(std::string_view text) {
-  LogScanner scanner;
+// Other fatal errors, for a run that died of something else.
+void LogScanner::readFailure(std::string_view t) {
+  if (result_.oom) return;
+  const auto& failures = markers_.failures;
+  if (std::none_of(failures.begin(), failures.end(), [&](const LineTest& f) { return f.matches(t, words_); })) return;
+  result_.failure = std::string(t.substr(0, 300));
+  result_.failureLine = static_cast<int>(result_.lines);
+}
+
+LogAnalysis analyzeLog(std::string_view text, const LogMarkers& markers) {
+  LogScanner scanner(markers);
   scanner.feed(text);
   return scanner.finish();
 }
 
-bool looksLikeLog(std::string_view text) {
-  const std::string_view head = text.substr(0, 1 << 16);
-  return containsAny(head, {"Traceback (most recent call last)", "%|", "out of memory", "Error", "it/s]", "s/it]", "Killed",
-                            "Running 1 job", "Loading ", "Starting ", "INFO", "WARNING"}) ||
-         containsAny(text.substr(text.size() > (1 << 16) ? text.size() - (1 << 16) : 0), {"Traceback", "Error", "out of memory"});
+LogAnalysis analyzeLog(std::string_view text) { return analyzeLog(text, knowledge().logs); }
+
+bool looksLikeLog(std::string_view text, const LogMarkers& markers) {
+  constexpr std::size_t kWindow = 1 << 16;
+  const auto hasAny = [](std::string_view part, const std::vector<std::string>& words) {
+    return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return contains(part, w); });
+  };
+  return hasAny(text.substr(0, kWindow), markers.logSignsHead) ||
+         hasAny(text.substr(text.size() > kWindow ? text.size() - kWindow : 0), markers.logSignsTail);
 }
+
+bool looksLikeLog(std::string_view text) { return looksLikeLog(text, knowledge().logs); }
 
 }  // namespace oomlint

@@ -1,6 +1,7 @@
 // Console logs of training and generation runs: what ran out, where, and whether the config is to
 // blame. The scanner takes the log in chunks (a gigabyte log never sits in memory whole) and keeps
 // only what the diagnosis needs: the last OOM message and its numbers, the phase and step it hit.
+// The text it looks for is data (rules/logs.yaml, loaded as LogMarkers), given to it by its caller.
 #pragma once
 
 #include <optional>
@@ -8,7 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/knowledge/logs.h"
 #include "report/log_analysis.h"
+#include "systems/logs/traceback.h"
 
 namespace oomlint {
 
@@ -18,21 +21,29 @@ class LogScanner {
   // line before it only in digits past the description is taken as that bar at another step, without
   // parsing it again. LineByLine parses every line; tests and the fuzzer check both give one answer.
   enum class Redraws { Shortcut, LineByLine };
-  explicit LogScanner(Redraws redraws = Redraws::Shortcut) : redraws_(redraws) {}
+  explicit LogScanner(const LogMarkers& markers, Redraws redraws = Redraws::Shortcut)
+      : markers_(markers), redraws_(redraws), traceback_(markers), toolRank_(markers.toolSigns.size()) {}
 
   void feed(std::string_view chunk);
   LogAnalysis finish();
 
  private:
-  void onLine(std::string_view line);
-  bool onRedraw(std::string_view line);
+  // One line: the steps below, in order.
+  void onLine(std::string_view raw);
+  bool onRedraw(std::string_view raw);
+  void readAllocationTableRow(std::string_view line);
+  bool readBar(std::string_view raw, std::string_view line, bool asRead);
+  void detectTool(std::string_view line);
+  void readOffload(std::string_view line);
+  void readMarker(std::string_view line);
+  void applyMarker(const PhaseMarker& marker, std::string_view line);
+  bool readOomMessage(std::string_view line);
+  void readFailure(std::string_view line);
+
   void onBar(std::string_view line, std::string_view description, long step);
   void onBarStep(std::string_view line, long step);
-  // What a progress bar's description says it is, by its words.
-  enum class BarKind { LatentCache, TextCache, Quantize, Validation, Sampling, Loading, Training, Unnamed };
-  static BarKind classifyBar(std::string_view description);
+  BarKind classifyBar(std::string_view description) const;
   void onOomText(std::string_view line, OomKind kind);
-  std::string phaseFromTraceback() const;
 
   static constexpr std::size_t kMaxRedrawnLine = 1024;  // a bar line is about 100 bytes
   struct RedrawnBar {
@@ -41,38 +52,41 @@ class LogScanner {
     std::size_t stepAt = 0;          // the offset of the step's digits
   };
 
+  const LogMarkers& markers_;
   Redraws redraws_;
   RedrawnBar redrawn_;
+  LiteralSet::Found words_;      // the per-line words (LogMarkers::lineWords) of the line being read
   LogAnalysis result_;
   std::string pending_;          // a line split across chunks (bounded)
   bool lastWasCr_ = false;
   const char* nextNewline_ = nullptr;  // in the current chunk: tqdm lines end in '\r', so remember where '\n' is
   std::string lastBarDescription_;     // a bar redraws its line thousands of times: classify it once
   BarKind lastBarKind_ = BarKind::Unnamed;
-  std::string markerPhase_;      // from AI Toolkit's (and other tools') progress markers
+  std::optional<Phase> markerPhase_;  // from AI Toolkit's (and other tools') progress markers
   bool trainingStarted_ = false;
-  std::vector<std::string> frames_;  // function names of the traceback being read
-  std::string codeHint_;
-  int comfyLinesLeft_ = 0;       // lines of ComfyUI's allocation table still to read
-  std::string oomPhaseMarker_;   // the marker phase when the last OOM was seen
-  std::string oomTracebackPhase_;
+  Traceback traceback_;
+  int tableLinesLeft_ = 0;       // lines of ComfyUI's allocation table still to read
+  std::optional<Phase> oomPhaseMarker_;  // the marker phase when the last OOM was seen
+  std::optional<Phase> oomTracebackPhase_;
   std::optional<long> stepAtOom_;
   std::optional<long> lastStep_;
   std::optional<long> announcedStep_;   // "Saving at step N", kohya's "sample images at step N"
   std::optional<long> announcedAtOom_;
-  std::string announcedPhase_;          // the phase whose marker announced that step
-  std::string announcedPhaseAtOom_;
+  std::optional<Phase> announcedPhase_;  // the phase whose marker announced that step
+  std::optional<Phase> announcedPhaseAtOom_;
   bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
   std::optional<long> skipStep_;        // the step of the last skipped batch
   bool aiToolkit_ = false;
-  void detectTool(std::string_view line);
+  std::size_t toolRank_;                // of result_.tool among the markers' tool signs (their count: none)
   std::uint64_t toolLinesLeft_ = 200000;  // the UI shows in its banner and tracebacks: stop looking after this
 };
 
-// Whole-text convenience.
+// Whole-text convenience; without markers, the embedded rules' (knowledge().logs).
+LogAnalysis analyzeLog(std::string_view text, const LogMarkers& markers);
 LogAnalysis analyzeLog(std::string_view text);
 
 // Whether text reads as a console log rather than a config.
+bool looksLikeLog(std::string_view text, const LogMarkers& markers);
 bool looksLikeLog(std::string_view text);
 
 }  // namespace oomlint

@@ -1,0 +1,142 @@
+// What oomlint knows about console logs (rules/logs.yaml): the literal text the log scanner matches,
+// as typed tables. The scanner (systems/logs/) is given them; the words its per-line tables search
+// for are gathered at load into one LiteralSet, so that a line is searched once for all of them.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/ids.h"
+#include "base/oom_kind.h"
+#include "base/text/literal_set.h"
+
+namespace oomlint {
+
+struct Node;
+
+// The id vocabularies of rules/logs.yaml, each printed as its schema's enum lists it
+// (rules/schema/logs.schema.yaml; a test holds the two equal).
+
+// What an OOM message does beyond naming its kind.
+enum class OomEffect { AbortedAfterRetries, AllocationTable };
+inline constexpr std::array kOomEffectIds = {std::string_view("aborted_after_retries"), std::string_view("allocation_table")};
+
+// A figure of an OOM message (the JSON report's `numbers` keys).
+enum class OomFigure { TriedToAllocate, TotalCapacity, Free, AllocatedByPytorch, ReservedUnallocated, ProcessInUse };
+inline constexpr std::array kOomFigureIds = {std::string_view("tried_to_allocate"),    std::string_view("total_capacity"),
+                                             std::string_view("free"),                 std::string_view("allocated_by_pytorch"),
+                                             std::string_view("reserved_unallocated"), std::string_view("process_in_use")};
+
+// What a progress marker does beyond setting a phase.
+enum class MarkerEffect { FirstStepNext, AiToolkit, MallocAsync, SkippedBatch };
+inline constexpr std::array kMarkerEffectIds = {std::string_view("first_step_next"), std::string_view("ai_toolkit"),
+                                                std::string_view("malloc_async"), std::string_view("skipped_batch")};
+
+// Where the step a marker announces is written: the number right after the marker, or after the first
+// ':' that follows it.
+enum class StepPosition { AfterMarker, AfterColon };
+inline constexpr std::array kStepPositionIds = {std::string_view("after_marker"), std::string_view("after_colon")};
+
+// The generation UIs a log can name (LogAnalysis::tool).
+inline constexpr std::array kLogToolIds = {std::string_view("a1111"), std::string_view("forge"), std::string_view("comfyui")};
+
+// What a progress bar's description says it is. Training and Unnamed are what a bar matching no entry
+// is (named or not).
+enum class BarKind { LatentCache, TextCache, Quantize, Validation, Sampling, Loading, Training, Unnamed };
+inline constexpr std::array kBarKindIds = {std::string_view("latent_cache"), std::string_view("text_cache"),
+                                           std::string_view("quantize"),     std::string_view("validation"),
+                                           std::string_view("sampling"),     std::string_view("loading"),
+                                           std::string_view("training"),     std::string_view("unnamed")};
+
+// What a traceback frame says the process was doing, strongest first: a trainer's sampling call outranks
+// the VAE decode inside it, which outranks a generation tool's sampler; module moves (.to(), _apply) mean
+// loading when nothing more specific speaks. ModelLoad is a UI loading weights onto the GPU inside a
+// sampler call; TrainOuter is kohya's trainer.train(), which wraps loading too: the weakest evidence.
+enum class FrameClue { Sample, Quantize, LatentCache, TeCache, ModelLoad, VaeDecode, TrainStep, Inference, Load, TrainOuter };
+inline constexpr std::array kFrameClueIds = {std::string_view("sample"),     std::string_view("quantize"),
+                                             std::string_view("latent_cache"), std::string_view("te_cache"),
+                                             std::string_view("model_load"), std::string_view("vae_decode"),
+                                             std::string_view("train_step"), std::string_view("inference"),
+                                             std::string_view("load"),       std::string_view("train_outer")};
+
+// A test of a line: it matches when any of its strings holds.
+struct LineTest {
+  std::vector<std::string> contains, startsWith, endsWith, equals;
+  std::vector<LiteralSet::Id> containsIds;  // `contains` as ids of LogMarkers::lineWords (set at load)
+
+  bool empty() const { return contains.empty() && startsWith.empty() && endsWith.empty() && equals.empty(); }
+  // A log line, whose words of LogMarkers::lineWords are `found`.
+  bool matches(std::string_view line, const LiteralSet::Found& found) const;
+  // Any text, searched for `contains` directly (the lowercased tables, read rarely).
+  bool matches(std::string_view text) const;
+};
+
+struct OomMessage {
+  LineTest test;
+  OomKind kind = OomKind::CudaAlloc;
+  std::optional<OomKind> kindUnderMallocAsync;
+  std::optional<Phase> phase;  // the stage the message itself names
+  std::optional<OomEffect> effect;
+};
+
+struct AllocationTableRow {
+  std::string startsWith;
+  OomFigure figure = OomFigure::Free;
+};
+
+struct PhaseMarker {
+  LineTest test;
+  std::optional<Phase> phase;
+  bool onlyBeforeTraining = false;
+  std::optional<StepPosition> announcesStep;
+  std::optional<MarkerEffect> effect;
+};
+
+struct ToolSign {
+  std::string tool;  // an id of kLogToolIds
+  LineTest test;
+};
+
+struct BarWords {
+  BarKind kind = BarKind::Training;
+  LineTest test;  // lowercase words
+};
+
+struct FrameWords {
+  FrameClue clue = FrameClue::Load;
+  LineTest test;  // lowercase words
+};
+
+struct LogMarkers {
+  LiteralSet lineWords;  // every `contains` of the per-line tables below: a line is searched once
+
+  std::vector<OomMessage> oomMessages;  // the first that matches
+  int allocationTableLines = 0;
+  std::vector<AllocationTableRow> allocationTable;
+  std::vector<PhaseMarker> markers;     // the first that matches
+  LineTest aiToolkit;
+  std::string launchArgs;               // the flags follow it
+  LiteralSet::Id launchArgsId = 0;
+  std::vector<ToolSign> toolSigns;      // strongest first
+  std::vector<std::string> offloadTools;
+  LineTest offload;
+  std::vector<LineTest> failures;
+  std::vector<std::string> barNotWhenEndsWith;
+  std::vector<BarWords> bars;           // the first that matches
+  std::vector<FrameWords> frames;       // the first that matches
+  std::vector<FrameWords> quotedCode;   // the first that matches
+  std::vector<std::string> cappedBy;
+  std::vector<std::string> logSignsHead, logSignsTail;
+
+  // The rank of a tool among toolSigns (0 the strongest), or toolSigns.size() for none or another.
+  std::size_t toolRank(std::string_view tool) const;
+};
+
+// Reads rules/logs.json's root into `markers`; each problem (an id the code does not know, an empty
+// test, an uppercase word in a lowercased table) is a message in the returned list.
+std::vector<std::string> readLogMarkers(const Node* root, LogMarkers& markers);
+
+}  // namespace oomlint

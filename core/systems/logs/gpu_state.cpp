@@ -1,0 +1,32 @@
+#include "systems/logs/gpu_state.h"
+
+#include <algorithm>
+
+#include "systems/logs/line_text.h"
+
+namespace oomlint {
+
+void judgeGpuState(LogAnalysis& r, const std::vector<std::string>& cappedBy) {
+  const OomNumbers& n = r.numbers;
+  // Memory this process's PyTorch pool does not account for, beyond a CUDA context's worth.
+  std::int64_t outside = 0;
+  if (n.totalCapacity && n.free && n.allocatedByPytorch && !n.processInUse) {
+    outside = *n.totalCapacity - *n.free - *n.allocatedByPytorch - n.reservedUnallocated.value_or(0);
+  }
+  if (n.otherProcesses > 0) {
+    r.gpuStateSuspect = true;
+    r.gpuStateReason = "another process holds GPU memory";
+  } else if (n.totalCapacity && outside > std::max<std::int64_t>(*n.totalCapacity / 4, 3ll << 29)) {
+    r.gpuStateSuspect = true;
+    r.gpuStateReason = "most of the GPU's memory is held outside this process's PyTorch pool";
+  } else if (n.free && n.triedToAllocate && *n.free > (1ll << 30) && *n.free > 10 * *n.triedToAllocate &&
+             std::none_of(cappedBy.begin(), cappedBy.end(), [&](const std::string& cap) { return contains(r.oomText, cap); })) {
+    r.gpuStateSuspect = true;
+    r.gpuStateReason = "plenty is free, yet a small allocation failed: the allocator or driver state, not the config";
+  } else if (n.totalCapacity && n.free && n.processInUse && *n.free < (64ll << 20) && *n.processInUse < *n.totalCapacity / 4) {
+    r.gpuStateSuspect = true;
+    r.gpuStateReason = "the GPU is full but this process holds little of it";
+  }
+}
+
+}  // namespace oomlint

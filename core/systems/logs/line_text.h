@@ -1,0 +1,35 @@
+// A log line as the scanner reads it: ASCII tests inline (they run on every byte of a gigabyte log),
+// and the cleaning that turns a line as written into the text the markers are matched against.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace oomlint {
+
+constexpr bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+inline bool contains(std::string_view s, std::string_view what) { return s.find(what) != std::string_view::npos; }
+
+constexpr std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// The number whose digits start at `digits` (0 when it overflows): a bar's step, whether the line is
+// parsed or taken as a redraw.
+inline long digitsAt(std::string_view s, std::size_t digits) {
+  long value = 0;
+  for (std::size_t i = digits; i < s.size() && isDigit(s[i]); ++i) {
+    if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, s[i] - '0', &value)) return 0;
+  }
+  return value;
+}
+
+// The line without ANSI colours, docker compose's "service-1  | " and torchrun's "[rank0]: " prefixes,
+// trimmed. Only a line with ANSI codes is copied (into `storage`); the others are viewed in place.
+std::string_view cleanLine(std::string_view raw, std::string& storage);
+
+}  // namespace oomlint

@@ -1,0 +1,31 @@
+#include "systems/logs/progress_bar.h"
+
+namespace oomlint {
+
+std::optional<TqdmBar> tqdmBar(std::string_view line) {
+  std::size_t pct = line.find("%|");
+  std::size_t i = 0;
+  if (pct != std::string_view::npos) {
+    const std::size_t bar = line.find('|', pct + 2);
+    if (bar == std::string_view::npos) return std::nullopt;
+    i = bar + 1;
+  } else {
+    pct = line.find("% ");
+    if (pct == std::string_view::npos || pct == 0 || !isDigit(line[pct - 1]) ||
+        line.find(" [", pct) == std::string_view::npos) {
+      return std::nullopt;
+    }
+    i = pct + 1;
+  }
+  while (i < line.size() && line[i] == ' ') ++i;
+  const std::size_t start = i;
+  while (i < line.size() && isDigit(line[i])) ++i;
+  if (i == start || i >= line.size() || line[i] != '/') return std::nullopt;
+  std::size_t descEnd = pct;
+  while (descEnd > 0 && line[descEnd - 1] != ':' && !isSpace(line[descEnd - 1])) --descEnd;
+  std::string_view desc = trimmed(line.substr(0, descEnd));
+  if (!desc.empty() && desc.back() == ':') desc.remove_suffix(1);
+  return TqdmBar{desc, digitsAt(line, start), start};
+}
+
+}  // namespace oomlint

@@ -1,0 +1,66 @@
+// tqdm progress bars, nearly every line of a training log: reading one, and telling a redraw of the
+// same bar at another step from a new line without parsing it (inline: it runs on millions of lines).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string_view>
+
+#include "systems/logs/line_text.h"
+
+namespace oomlint {
+
+struct TqdmBar {
+  std::string_view description;
+  long step = 0;
+  std::size_t stepAt = 0;  // the offset of the step's digits in the line
+};
+
+// A tqdm bar "desc:  12%|███  | 250/2000 [..." → (desc, 250); nullopt when the line is not a bar.
+// Colab strips the bar glyphs: "desc:   0% 0/9 [00:05<?, ?it/s]".
+std::optional<TqdmBar> tqdmBar(std::string_view line);
+
+namespace redraw {
+// Byte masks over eight bytes at once: the high bit of each byte of the result is set where the
+// byte is not an ASCII digit (notDigits) or is not zero (nonZero). The low seven bits are summed
+// apart so that no carry crosses into the next byte.
+constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
+constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+constexpr std::uint64_t nonZero(std::uint64_t w) { return (((w & kLow7) + kLow7) | w) & kHigh; }
+constexpr std::uint64_t notDigits(std::uint64_t w) {
+  const std::uint64_t t = w ^ 0x3030303030303030ull;  // '0'..'9' become 0..9
+  return (((t & kLow7) + 0x7676767676767676ull) | t) & kHigh;
+}
+
+inline std::uint64_t wordAt(std::string_view s, std::size_t i) {
+  std::uint64_t w = 0;
+  std::memcpy(&w, s.data() + i, 8);
+  return w;
+}
+}  // namespace redraw
+
+// Whether `line` redraws `drawn`: the same length, the same first `fixed` bytes, and otherwise the
+// same bytes except where both have a digit. Eight bytes at a time: a redraw is ~100 bytes, most of
+// them unchanged.
+inline bool isRedraw(std::string_view drawn, std::string_view line, std::size_t fixed) {
+  using namespace redraw;
+  if (drawn.size() != line.size() || std::memcmp(drawn.data(), line.data(), fixed) != 0) return false;
+  const auto differsInNonDigits = [&](std::size_t i) {
+    const std::uint64_t a = wordAt(drawn, i), b = wordAt(line, i);
+    return (nonZero(a ^ b) & (notDigits(a) | notDigits(b))) != 0;
+  };
+  const std::size_t n = line.size();
+  if (n < 8) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (drawn[i] != line[i] && (!isDigit(drawn[i]) || !isDigit(line[i]))) return false;
+    }
+    return true;
+  }
+  for (std::size_t i = 0; i + 8 <= n; i += 8) {
+    if (differsInNonDigits(i)) return false;
+  }
+  return !differsInNonDigits(n - 8);  // the last eight bytes (overlapping is harmless: the test is per byte)
+}
+
+}  // namespace oomlint
