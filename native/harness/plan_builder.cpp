@@ -5,8 +5,7 @@
 #include <exception>
 
 #include "engine/estimate_core.h"
-#include "systems/aitk/job.h"
-#include "base/document/reader.h"
+#include "systems/aitk/system.h"
 #include "base/knowledge/knowledge.h"
 
 namespace oomlint::harness {
@@ -298,16 +297,7 @@ PlanInput analyzeForReplay(const Input& input, const AnalyzeOptions& options) {
   out.report = analyzeInput(input, options);
   if (!out.report.estimate) return out;
   try {
-    // The core estimates the first trainer process whose model it knows: take that process's settings.
-    auto doc = readDocument(input.text, options.limits);
-    if (doc->fatal() || doc->root() == nullptr || !doc->root()->isMapping()) return out;
-    const JobModel job = buildJobModel(doc->root(), knowledge());
-    for (const auto& process : job.trainers) {
-      if (auto setup = setupFrom(process)) {
-        out.setup = std::move(setup);
-        break;
-      }
-    }
+    out.setup = AitkSystem::estimatedSetup(input, knowledge(), options.limits);  // the setup the estimate was made for
   } catch (const std::exception&) {
     out.setup.reset();  // the report already says what went wrong
   }

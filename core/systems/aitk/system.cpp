@@ -53,6 +53,21 @@ void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root,
 
 }  // namespace
 
+std::optional<std::pair<const TrainerProcess*, TrainingSetup>> AitkSystem::estimatedProcess(const JobModel& job) {
+  for (const auto& process : job.trainers) {
+    if (auto setup = setupFrom(process)) return std::pair{&process, std::move(*setup)};
+  }
+  return std::nullopt;
+}
+
+std::optional<TrainingSetup> AitkSystem::estimatedSetup(const Input& input, const Knowledge& knowledge, const ReadLimits& limits) {
+  const auto doc = readDocument(input.text, limits);
+  if (doc->fatal() || doc->root() == nullptr || !doc->root()->isMapping()) return std::nullopt;
+  const JobModel job = buildJobModel(doc->root(), knowledge);
+  auto estimated = estimatedProcess(job);
+  return estimated ? std::optional(std::move(estimated->second)) : std::nullopt;
+}
+
 Recognition AitkSystem::recognise(std::string_view head) const {
   for (std::size_t pos = 0; pos < head.size();) {
     const std::size_t end = std::min(head.find('\n', pos), head.size());
@@ -87,11 +102,11 @@ FileReport AitkSystem::analyze(const Input& input, const SystemContext& context)
     for (const auto& process : job.trainers) {
       for (const auto& check : aitkTrainerChecks()) check.run({process, context.knowledge}, findings);
     }
-    // The estimate is for the first trainer whose model is known (jobs run their processes in turn).
-    for (const auto& process : job.trainers) {
-      auto setup = setupFrom(process);
-      auto gpu = context.gpu;
-      if (!setup || !gpu) continue;
+    auto estimated = estimatedProcess(job);
+    auto gpu = context.gpu;
+    if (estimated && gpu) {
+      const TrainerProcess& process = *estimated->first;
+      const TrainingSetup* setup = &estimated->second;
       file.gpuGiven = context.gpuGiven;
       const LogAnalysis* log = context.attachedLog;
       if (log) {
@@ -108,7 +123,6 @@ FileReport AitkSystem::analyze(const Input& input, const SystemContext& context)
                                log ? std::optional(log->phase) : std::nullopt);
       if (file.gpuGiven) reportEstimate(process, root, file, findings);
       if (log) compareWithLog(*log, *file.estimate, root, context.knowledge.advice, findings);
-      break;
     }
   }
   if (!doc->fatal()) {
