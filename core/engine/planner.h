@@ -20,7 +20,7 @@ inline constexpr double kMinPlanSaving = 32.0 * 1024 * 1024;
 template <class Setup>
 struct Lever {
   Lever(KeyPath path, std::string fromJson, std::string toJson, std::string why, std::function<void(Setup&)> apply)
-      : fix{std::move(path), std::move(fromJson), std::move(toJson), {}, {}}, why(std::move(why)), apply(std::move(apply)) {}
+      : fix(std::move(path), std::move(fromJson), std::move(toJson)), why(std::move(why)), apply(std::move(apply)) {}
 
   Fix fix;  // the change (its edits where the system knows them already; else placed from the document)
   std::string why;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/document/key_path.h"
@@ -15,10 +16,14 @@ namespace oomlint {
 struct Edit {
   Range range;
   std::string text;
-  bool operator==(const Edit&) const = default;
 };
 
 struct Fix {
+  Fix() = default;
+  // A value change not yet placed in the text (the system places it once, with engine/edits).
+  Fix(KeyPath path, std::string fromJson, std::string toJson)
+      : path(std::move(path)), fromJson(std::move(fromJson)), toJson(std::move(toJson)) {}
+
   KeyPath path;          // the setting it changes (a launch line's is `args`)
   std::string fromJson;  // the value now and after, as JSON texts ("4", "true", "\"bf16\"")
   std::string toJson;

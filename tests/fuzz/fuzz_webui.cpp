@@ -9,7 +9,8 @@
 
 #include "analyze.h"
 #include "fuzz_support.h"
-#include "systems/webui/analyze_webui.h"
+#include "base/knowledge/knowledge.h"
+#include "systems/webui/system.h"
 #include "systems/webui/webui_input.h"
 
 using namespace oomlint;
@@ -36,7 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& field : read.info) fuzz::checkRange(field.range, read.source->size());
 
   Report report;
-  report.files.push_back(analyzeWebUi(input, resolveGpu(options), true, (h >> 16) & 1));
+  const SystemContext context{knowledge(), resolveGpu(options), true, nullptr, options.limits, ((h >> 16) & 1) != 0};
+  report.files.push_back(WebUiSystem{}.analyze(input, context));
   fuzz::checkReport(report);
   fuzz::formatAll(report);
   // Through the content detection too, as the CLI and the page see it.
