@@ -109,7 +109,9 @@ TEST_CASE("every component of a hand-computed configuration") {
   CHECK(component(train, "activations") == Approx(2.5176e8));         // 4196 × 1000 × (10 × 2 + 40)
   CHECK(component(train, "allocator slack") == Approx(2.5176e7));     // 10% of activations
   CHECK(train.peakBytes == Approx(512 * kMiB + 1e9 + 1.6e7 + 2.5176e8 + 2.5176e7));
-  CHECK(train.uncertaintyBytes == Approx(0.5 * (2.5176e8 + 2.5176e7)));
+  // The range: activations and allocator slack ±50% each side (the paper constants), nothing else uncertain.
+  CHECK(train.highBytes - train.peakBytes == Approx(0.5 * (2.5176e8 + 2.5176e7)));
+  CHECK(train.peakBytes - train.lowBytes == Approx(0.5 * (2.5176e8 + 2.5176e7)));
 
   // Captions are encoded with only the text encoder on the GPU: 5e8 × 2 B.
   CHECK(phase(e, "te_cache").peakBytes == Approx(512 * kMiB + 1e9));
@@ -173,13 +175,13 @@ TEST_CASE("video tokens go through the VAE's temporal compression") {
   CHECK(imageTokens(video, 832, 480, 1) == 1560);
 }
 
-TEST_CASE("the verdict uses the uncertainty") {
+TEST_CASE("the verdict reads the range: oom over the expected peak, borderline over the high end, else fits") {
   const Architecture arch = paperModel();
   const MemoryModel m = paperConstants();
   const TrainingSetup s = paperSetup(arch);
   const Estimate probe = estimate(s, m, {"x", 1});
   const double peak = probe.peak().peakBytes;
-  const double margin = probe.peak().uncertaintyBytes;
+  const double margin = probe.highBytes - peak;
   CHECK(estimate(s, m, {"x", static_cast<std::uint64_t>(peak * 0.99)}).verdict == Verdict::Oom);
   if (margin > 0) CHECK(estimate(s, m, {"x", static_cast<std::uint64_t>(peak + margin * 0.5)}).verdict == Verdict::Borderline);
   CHECK(estimate(s, m, {"x", static_cast<std::uint64_t>(peak + margin + 1e9)}).verdict == Verdict::Fits);

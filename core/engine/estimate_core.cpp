@@ -1,21 +1,70 @@
 #include "engine/estimate_core.h"
 
 #include <algorithm>
+#include <array>
 
 namespace oomlint {
 
+namespace {
+
+// The share of a component's bytes its coefficient is uncertain by, and how that source is named.
+struct TermShare {
+  double fraction;
+  const char* what;
+};
+
+TermShare shareOf(Term term, const MemoryModel& m) {
+  switch (term) {
+    case Term::Fixed: return {m.uncertaintyFixedFraction, "CUDA context and workspaces"};
+    case Term::Weights: return {m.uncertaintyWeights, "weight sizes"};
+    case Term::Trainable: return {m.uncertaintyTrainable, "trainable state"};
+    case Term::Activations: return {m.uncertaintyActivations, "activation coefficients"};
+    case Term::Vae: return {m.uncertaintyVae, "VAE working memory"};
+  }
+  return {0, ""};
+}
+
+}  // namespace
+
 void totalPhase(PhaseEstimate& phase, const MemoryModel& m, bool coarse) {
+  phase.peakBytes = 0;
+  phase.range.clear();
+  constexpr std::array kTerms = {Term::Weights, Term::Trainable, Term::Activations, Term::Vae, Term::Fixed};
+  std::array<double, kTerms.size()> termBytes{};
   for (const auto& c : phase.components) {
     phase.peakBytes += c.bytes;
-    switch (c.term) {
-      case Term::Fixed: phase.uncertaintyBytes += c.bytes * m.uncertaintyFixedFraction; break;
-      case Term::Weights: phase.uncertaintyBytes += c.bytes * m.uncertaintyWeights; break;
-      case Term::Trainable: phase.uncertaintyBytes += c.bytes * m.uncertaintyTrainable; break;
-      case Term::Activations: phase.uncertaintyBytes += c.bytes * m.uncertaintyActivations; break;
-      case Term::Vae: phase.uncertaintyBytes += c.bytes * m.uncertaintyVae; break;
-    }
+    termBytes[static_cast<std::size_t>(std::find(kTerms.begin(), kTerms.end(), c.term) - kTerms.begin())] += c.bytes;
   }
-  if (coarse) phase.uncertaintyBytes += phase.peakBytes * m.uncertaintyCoarseExtra;
+  for (std::size_t i = 0; i < kTerms.size(); ++i) {
+    const TermShare share = shareOf(kTerms[i], m);
+    const double bytes = termBytes[i] * share.fraction;
+    if (bytes <= 0) continue;
+    phase.range.push_back({std::string(share.what) + " ±" + fixedText(share.fraction * 100, 0) + "%", bytes, bytes});
+  }
+  if (coarse) {
+    const double bytes = phase.peakBytes * m.uncertaintyCoarseExtra;
+    phase.range.push_back({"approximate model dimensions ±" + fixedText(m.uncertaintyCoarseExtra * 100, 0) + "%", bytes, bytes});
+  }
+  phase.lowBytes = phase.highBytes = phase.peakBytes;
+  for (const auto& r : phase.range) {
+    phase.lowBytes -= r.belowBytes;
+    phase.highBytes += r.aboveBytes;
+  }
+  phase.lowBytes = std::max(0.0, phase.lowBytes);
+}
+
+void widenWith(Estimate& e, const Estimate& alternative, const std::string& why) {
+  for (auto& phase : e.phases) {
+    const auto other = std::find_if(alternative.phases.begin(), alternative.phases.end(),
+                                    [&](const PhaseEstimate& p) { return p.phase == phase.phase; });
+    if (other == alternative.phases.end()) continue;
+    const double below = std::max(0.0, phase.lowBytes - other->lowBytes);
+    const double above = std::max(0.0, other->highBytes - phase.highBytes);
+    if (below <= 0 && above <= 0) continue;
+    phase.lowBytes -= below;
+    phase.highBytes += above;
+    phase.range.push_back({why, below, above});
+  }
 }
 
 void concludeEstimate(Estimate& e) {
@@ -23,10 +72,16 @@ void concludeEstimate(Estimate& e) {
   for (std::size_t i = 1; i < e.phases.size(); ++i) {
     if (e.phases[i].peakBytes > e.phases[e.peakPhase].peakBytes) e.peakPhase = i;
   }
-  const PhaseEstimate& peak = e.peak();
+  e.lowBytes = e.highBytes = 0;
+  for (const auto& phase : e.phases) {
+    e.lowBytes = std::max(e.lowBytes, phase.lowBytes);
+    e.highBytes = std::max(e.highBytes, phase.highBytes);
+  }
+  // Out of memory when the expected peak is over the card; fits when even the high end of every phase
+  // is under it; borderline when only the upper part of the range is over (docs/estimate.md).
   const double vram = static_cast<double>(e.gpu.vramBytes);
-  if (peak.peakBytes > vram) e.verdict = Verdict::Oom;
-  else if (vram - peak.peakBytes <= peak.uncertaintyBytes) e.verdict = Verdict::Borderline;
+  if (e.peak().peakBytes > vram) e.verdict = Verdict::Oom;
+  else if (e.highBytes > vram) e.verdict = Verdict::Borderline;
   else e.verdict = Verdict::Fits;
 }
 

@@ -11,9 +11,13 @@
 
 namespace oomlint {
 
-// The phase's peak (its components summed) and uncertainty (each term's share, plus the coarse extra).
+// The phase's expected peak (its components summed) and its range: each term's share of uncertainty,
+// plus the coarse extra when the model's dimensions are approximate.
 void totalPhase(PhaseEstimate& phase, const MemoryModel& model, bool coarse);
-// The peak phase, and the verdict against the card (DESIGN.md: borderline within the uncertainty).
+// Widens each phase's range to cover the same phase of an estimate made under another assumption (a
+// version-dependent behaviour), naming it as the reason.
+void widenWith(Estimate& e, const Estimate& alternative, const std::string& why);
+// The peak phase, the overall range, and the verdict against the card (DESIGN.md's Verdict).
 void concludeEstimate(Estimate& e);
 
 // The denoiser's tokens for a latent of this size (patches per frame × latent frames).

@@ -24,14 +24,23 @@ nlohmann::ordered_json estimateJson(const Estimate& e) {
   j["peak_bytes"] = byteCount(e.peak().peakBytes);
   j["peak_phase"] = toString(e.peak().phase);
   j["verdict"] = std::string(toString(e.verdict));
-  j["uncertainty_bytes"] = byteCount(e.peak().uncertaintyBytes);
+  j["low_bytes"] = byteCount(e.lowBytes);
+  j["high_bytes"] = byteCount(e.highBytes);
+  j["uncertainty_bytes"] = byteCount(e.highBytes - e.peak().peakBytes);
   j["coarse"] = e.coarse;
+  if (!e.assumes.empty()) j["assumes"] = e.assumes;
   j["phases"] = nlohmann::ordered_json::array();
   for (const auto& phase : e.phases) {
     nlohmann::ordered_json p;
     p["name"] = toString(phase.phase);
     p["peak_bytes"] = byteCount(phase.peakBytes);
-    p["uncertainty_bytes"] = byteCount(phase.uncertaintyBytes);
+    p["low_bytes"] = byteCount(phase.lowBytes);
+    p["high_bytes"] = byteCount(phase.highBytes);
+    p["uncertainty_bytes"] = byteCount(phase.aboveBytes());
+    p["range"] = nlohmann::ordered_json::array();
+    for (const auto& r : phase.range) {
+      p["range"].push_back({{"why", r.why}, {"below_bytes", byteCount(r.belowBytes)}, {"above_bytes", byteCount(r.aboveBytes)}});
+    }
     p["components"] = nlohmann::ordered_json::array();
     for (const auto& c : phase.components) p["components"].push_back({{"name", c.name}, {"bytes", byteCount(c.bytes)}, {"how", c.how}});
     j["phases"].push_back(std::move(p));

@@ -242,12 +242,15 @@ Json estimateProperties(const FileReport& file, const Json& location) {
   j["gpu"] = {{"name", e.gpu.name}, {"vram_bytes", e.gpu.vramBytes}, {"given", file.gpuGiven}};
   j["peak_bytes"] = byteCount(e.peak().peakBytes);
   j["peak_phase"] = toString(e.peak().phase);
-  j["uncertainty_bytes"] = byteCount(e.peak().uncertaintyBytes);
+  j["low_bytes"] = byteCount(e.lowBytes);
+  j["high_bytes"] = byteCount(e.highBytes);
+  j["uncertainty_bytes"] = byteCount(e.highBytes - e.peak().peakBytes);
   j["verdict"] = std::string(toString(e.verdict));
   j["coarse"] = e.coarse;
   j["phases"] = Json::array();
   for (const auto& phase : e.phases) {
-    j["phases"].push_back({{"name", toString(phase.phase)}, {"peak_bytes", byteCount(phase.peakBytes)}, {"uncertainty_bytes", byteCount(phase.uncertaintyBytes)}});
+    j["phases"].push_back({{"name", toString(phase.phase)}, {"peak_bytes", byteCount(phase.peakBytes)}, {"low_bytes", byteCount(phase.lowBytes)},
+                           {"high_bytes", byteCount(phase.highBytes)}, {"uncertainty_bytes", byteCount(phase.aboveBytes())}});
   }
   j["plan"] = Json::array();
   for (const auto& step : file.plan) {

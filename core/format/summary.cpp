@@ -12,7 +12,7 @@ std::string estimateSummary(const FileReport& file) {
   const Estimate& e = *file.estimate;
   const PhaseEstimate& peak = e.peak();
   std::string out = "estimate on " + e.gpu.describe() + (file.gpuGiven ? "" : ", the default card") + ": peak " +
-                    formatGiB(peak.peakBytes) + " ± " + formatGiB(peak.uncertaintyBytes) + " in " + std::string(toString(peak.phase)) + " — " +
+                    formatRange(e) + " in " + std::string(toString(peak.phase)) + " — " +
                     std::string(toString(e.verdict));
   if (e.coarse) out += " (coarse)";
   return out;

@@ -101,8 +101,7 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
   const double vram = static_cast<double>(e.gpu.vramBytes);
   const std::string_view verdictColor = e.verdict == Verdict::Oom ? c.red : e.verdict == Verdict::Borderline ? c.yellow : c.blue;
   const std::string card = e.gpu.describe() + (file.gpuGiven ? "" : ", the default card (choose with --gpu or --vram)");
-  out += std::string(c.bold) + file.path + ":" + std::string(c.reset) + " estimate on " + card + ": peak " + formatGiB(peak.peakBytes) + " ± " +
-         gib(peak.uncertaintyBytes) + " in " + std::string(toString(peak.phase)) + " — " + std::string(verdictColor) + std::string(toString(e.verdict)) +
+  out += std::string(c.bold) + file.path + ":" + std::string(c.reset) + " estimate on " + card + ": peak " + formatRange(e) + " in " + std::string(toString(peak.phase)) + " — " + std::string(verdictColor) + std::string(toString(e.verdict)) +
          std::string(c.reset) + (e.coarse ? " (coarse: this model's dimensions are approximate)" : "") + "\n";
   if (!file.gpuGiven) return;
   double scale = vram;
@@ -119,6 +118,13 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
     out += "    " + padRight(comp.name, 24) + padLeft(formatGiB(comp.bytes), 10) + "  " + std::string(c.dim) + comp.how +
            std::string(c.reset) + "\n";
   }
+  out += "  " + std::string(c.dim) + "range " + gib(peak.lowBytes) + "–" + gib(peak.highBytes) + " GiB from:" + std::string(c.reset);
+  for (std::size_t i = 0; i < peak.range.size(); ++i) {
+    const RangeReason& r = peak.range[i];
+    out += std::string(i == 0 ? " " : "; ") + r.why + " (−" + gib(r.belowBytes) + "/+" + gib(r.aboveBytes) + ")";
+  }
+  out += "\n";
+  if (!e.assumes.empty()) out += "  " + std::string(c.dim) + "assumes " + e.assumes + std::string(c.reset) + "\n";
   if (file.plan.empty()) return;
   if (file.plan.front().rampUp) {
     out += "  room to add back, one at a time, once a run is stable:\n";

@@ -23,6 +23,16 @@ std::string gib(double bytes) { return fixedText(bytes / kGiB, 1); }
 
 std::string formatGiB(double bytes) { return gib(bytes) + " GiB"; }
 
+namespace {
+std::string rangeText(double expected, double low, double high) {
+  return formatGiB(expected) + " (" + gib(low) + "–" + gib(high) + ")";
+}
+}  // namespace
+
+std::string formatRange(const PhaseEstimate& phase) { return rangeText(phase.peakBytes, phase.lowBytes, phase.highBytes); }
+
+std::string formatRange(const Estimate& e) { return rangeText(e.peak().peakBytes, e.lowBytes, e.highBytes); }
+
 std::string GpuTarget::describe() const {
   if (name.ends_with("GiB")) return "a " + name + " card";
   return name + " (" + formatGiB(static_cast<double>(vramBytes)) + ")";

@@ -24,11 +24,23 @@ struct Component {
   Term term = Term::Weights;
 };
 
+// One reason the range is as wide as it is, and how far it moves each end.
+struct RangeReason {
+  std::string why;        // "activation coefficients ±35%", "AI Toolkit before 2026-09 quantized on the GPU"
+  double belowBytes = 0;  // how far it lowers the low end
+  double aboveBytes = 0;  // how far it raises the high end
+};
+
 struct PhaseEstimate {
-  Phase phase = Phase::Load;
-  double peakBytes = 0;
-  double uncertaintyBytes = 0;
+  explicit PhaseEstimate(Phase p = Phase::Load) : phase(p) {}
+  Phase phase;
+  double peakBytes = 0;  // the expected peak: the components summed
   std::vector<Component> components;
+  // The range the peak can honestly be said to lie in, from what is uncertain in this config.
+  double lowBytes = 0;
+  double highBytes = 0;
+  std::vector<RangeReason> range;
+  double aboveBytes() const { return highBytes - peakBytes; }
 };
 
 enum class Verdict { Fits, Borderline, Oom };
@@ -46,13 +58,19 @@ struct Estimate {
   GpuTarget gpu;
   std::vector<PhaseEstimate> phases;
   std::size_t peakPhase = 0;
+  // Overall: the largest expected peak, and the largest low and high end of any phase.
+  double lowBytes = 0;
+  double highBytes = 0;
   Verdict verdict = Verdict::Fits;
   bool coarse = false;  // the architecture's dimensions are approximate
+  std::string assumes;  // whose behaviour the figures follow: "AI Toolkit at 27a03a9 (2026-08-21)"
   const PhaseEstimate& peak() const { return phases[peakPhase]; }
 };
 
 std::string fixedText(double value, int digits = 2);  // printf's "%.*f"
 std::string formatGiB(double bytes);                   // "22.9 GiB"
+std::string formatRange(const PhaseEstimate& phase);   // "22.9 GiB (21.8–24.1)"
+std::string formatRange(const Estimate& e);            // the overall peak and range, the same way
 std::string gib(double bytes);                         // "22.9"
 
 }  // namespace oomlint

@@ -82,7 +82,7 @@ Result run(const Node* item, const fs::path& dir) {
   }
   r.estimated = true;
   r.estimateGib = phase->peakBytes / kGiB;
-  r.uncertaintyGib = phase->uncertaintyBytes / kGiB;
+  r.uncertaintyGib = phase->aboveBytes() / kGiB;
   r.verdict = std::string(toString(e.verdict));
   if (r.expect == "peak") r.pass = std::fabs(r.estimateGib - r.peakGib) <= r.tolerance * r.peakGib;
   else if (r.expect == "fits") r.pass = r.estimateGib <= r.gpuGib;

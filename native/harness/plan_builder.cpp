@@ -336,7 +336,7 @@ ReplayPlan buildReplayPlan(const std::string& config, const Estimate& estimate, 
     PhasePlan phase;
     phase.name = std::string(toString(estimated.phase));
     phase.estimatePeakBytes = estimated.peakBytes;
-    phase.uncertaintyBytes = estimated.uncertaintyBytes;
+    phase.uncertaintyBytes = estimated.aboveBytes();
     bool activations = false;
     const Component* vae = nullptr;
     for (const Component& c : estimated.components) {

@@ -35,9 +35,9 @@ test('add-rule writes the four pieces, in code order, and registers the check', 
   assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), /^\/\/ OL420 sample-too-large: /);
   assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), /void checkSampleTooLarge\(const AitkCheckContext& c, Findings& findings\)/);
   const registry = read('core/systems/aitk/checks/checks.cpp');
-  assert.match(registry, /^void checkEmaNeverBuilt\(const AitkCheckContext&, Findings&\);\nvoid checkSampleTooLarge\(const AitkCheckContext&, Findings&\);$/m);
+  assert.match(registry, /^void checkEmaVersion\(const AitkCheckContext&, Findings&\);\nvoid checkSampleTooLarge\(const AitkCheckContext&, Findings&\);$/m);
   // The last of the trainer checks, after OL419.
-  assert.match(registry, /\{"ema-never-built", checkEmaNeverBuilt\}, +\/\/ OL419\n {6}\{"sample-too-large", checkSampleTooLarge\}, +\/\/ OL420\n {2}\};/);
+  assert.match(registry, /\{"ema-version-dependent", checkEmaVersion\}, +\/\/ OL419\n {6}\{"sample-too-large", checkSampleTooLarge\}, +\/\/ OL420\n {2}\};/);
   assert.match(read('core/CMakeLists.txt'), /systems\/aitk\/checks\/sample_too_large_check\.cpp/);
   const page = read('docs/rules/OL420.md');
   for (const section of ['## What it does', '## Why it matters', '## Example', '## Use instead', '## Source']) assert.ok(page.includes(section), section);
@@ -61,7 +61,7 @@ test('add-rule lists a check between others in code order, among the trainer che
   assert.match(registry, /\/\/ OL313\n {6}\{"fine-bar", checkFineBar\}, +\/\/ OL320\n {6}\{"dtype-defaults-to-fp32"/);
   assert.match(registry, /^void checkFineBar\(const AitkCheckContext&, Findings&\);\nvoid checkDtypeDefaultsToFp32\(/m);
   assert.ok(registry.indexOf('{"fine-bar"') > registry.indexOf('aitkTrainerChecks()'), 'not among the job checks');
-  assert.match(read('core/CMakeLists.txt'), /checks\/ema_never_built_check\.cpp\n {2}systems\/aitk\/checks\/fine_bar_check\.cpp\n {2}systems\/aitk\/checks\/flux_only_option_check\.cpp/);
+  assert.match(read('core/CMakeLists.txt'), /checks\/ema_version_check\.cpp\n {2}systems\/aitk\/checks\/fine_bar_check\.cpp\n {2}systems\/aitk\/checks\/flux_only_option_check\.cpp/);
   fs.rmSync(root, { recursive: true, force: true });
 });
 

@@ -121,20 +121,27 @@ test('--gpu prints the per-phase estimate, and the JSON estimate and plan follow
   const heavy = cleanText.replace('batch_size: 1', 'batch_size: 8');
   const text = runCli(['check', '--gpu', 'rtx 4090', '-'], heavy);
   assert.equal(text.code, 1, text.stdout);
-  assert.match(text.stdout, /estimate on RTX 4090 \(\d+\.\d GiB\): peak \d+\.\d GiB ± \d+\.\d in train_step — oom/);
+  assert.match(text.stdout, /estimate on RTX 4090 \(\d+\.\d GiB\): peak \d+\.\d GiB \(\d+\.\d–\d+\.\d\) in train_step — oom/);
   assert.match(text.stdout, /train_step +\d+\.\d GiB +[█·│]+ +← peak/);
   assert.match(text.stdout, /rollback plan, in order/);
   assert.match(text.stdout, /\[OL501 estimated-oom\]/);
   const json = JSON.parse(runCli(['check', '--format', 'json', '--vram', '24', '-'], heavy).stdout);
   const { estimate, plan } = json.files[0];
-  assert.deepEqual(Object.keys(estimate).slice(0, 5), ['gpu', 'peak_bytes', 'peak_phase', 'verdict', 'uncertainty_bytes']);
+  assert.deepEqual(Object.keys(estimate).slice(0, 7), ['gpu', 'peak_bytes', 'peak_phase', 'verdict', 'low_bytes', 'high_bytes', 'uncertainty_bytes']);
+  assert.ok(estimate.low_bytes <= estimate.peak_bytes && estimate.peak_bytes <= estimate.high_bytes);
+  assert.equal(estimate.assumes, 'AI Toolkit at 27a03a9 (2026-08-21)');
   assert.deepEqual(estimate.gpu, { name: '24 GiB', vram_bytes: 24 * 2 ** 30 });
   assert.equal(estimate.verdict, 'oom');
   assert.ok(Number.isInteger(estimate.peak_bytes));
   const names = estimate.phases.map((p) => p.name);
   for (const phase of ['load', 'quantize', 'latent_cache', 'baseline_sample', 'train_step', 'sample']) assert.ok(names.includes(phase), phase);
   for (const p of estimate.phases) {
-    assert.deepEqual(Object.keys(p), ['name', 'peak_bytes', 'uncertainty_bytes', 'components']);
+    assert.deepEqual(Object.keys(p), ['name', 'peak_bytes', 'low_bytes', 'high_bytes', 'uncertainty_bytes', 'range', 'components']);
+    // The range is the sum of its named reasons.
+    const below = p.range.reduce((sum, r) => sum + r.below_bytes, 0);
+    const above = p.range.reduce((sum, r) => sum + r.above_bytes, 0);
+    assert.ok(Math.abs(p.peak_bytes - below - p.low_bytes) <= p.range.length + 1, p.name);
+    assert.ok(Math.abs(p.peak_bytes + above - p.high_bytes) <= p.range.length + 1, p.name);
     for (const c of p.components) assert.deepEqual(Object.keys(c), ['name', 'bytes', 'how']);
   }
   assert.ok(plan.length >= 1);

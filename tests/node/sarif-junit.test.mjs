@@ -196,6 +196,8 @@ test('sarif: results match the JSON report: rules, levels, regions, key paths, e
       assert.equal(estimates[0].peak_bytes, expected.estimate.peak_bytes);
       assert.equal(estimates[0].peak_phase, expected.estimate.peak_phase);
       assert.equal(estimates[0].uncertainty_bytes, expected.estimate.uncertainty_bytes);
+      assert.equal(estimates[0].low_bytes, expected.estimate.low_bytes);
+      assert.equal(estimates[0].high_bytes, expected.estimate.high_bytes);
       assert.deepEqual(estimates[0].gpu, { name: 'RTX 4090', vram_bytes: expected.estimate.gpu.vram_bytes, given: true });
       assert.match(estimates[0].summary, /^estimate on RTX 4090 .* — (fits|borderline|oom)/);
       assert.deepEqual(estimates[0].plan.map((s) => s.path), expected.plan.map((s) => s.path));

@@ -33,6 +33,8 @@ struct Denoiser {
   bool cfgInSampling = false;
   bool quantizeWholeOnGpu = false;
   double unetBytesPerLatentPixel = 0;  // 0: memory.yaml's UNet figure
+  double residentBf16Params = 0;       // beside the transformer in bf16, never quantized nor offloaded
+  bool quantizeTeOnCpu = false;        // the text encoder is quantized before it moves to the GPU
 };
 
 struct TextEncoder {
@@ -94,9 +96,13 @@ class Architectures {
   std::vector<std::string> names() const;
   const std::vector<Architecture>& all() const { return all_; }
   void add(Architecture arch) { all_.push_back(std::move(arch)); }
+  // Whose behaviour the estimates follow: "AI Toolkit at 27a03a9 (2026-08-21)".
+  const std::string& assumes() const { return assumes_; }
+  void setAssumes(std::string assumes) { assumes_ = std::move(assumes); }
 
  private:
   std::vector<Architecture> all_;
+  std::string assumes_;
 };
 
 }  // namespace oomlint

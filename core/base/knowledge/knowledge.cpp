@@ -213,6 +213,8 @@ class Loader {
     if (const Node* v = d ? d->find("cfg_in_sampling") : nullptr) n.cfgInSampling = v->truthy();
     if (const Node* v = d ? d->find("quantize_whole_on_gpu") : nullptr) n.quantizeWholeOnGpu = v->truthy();
     n.unetBytesPerLatentPixel = num(d, "unet_bytes_per_latent_pixel", n.unetBytesPerLatentPixel);
+    n.residentBf16Params = num(d, "resident_bf16_params", n.residentBf16Params);
+    if (const Node* v = d ? d->find("quantize_te_on_cpu") : nullptr) n.quantizeTeOnCpu = v->truthy();
   }
 
   void dims(Architecture& a, const Node* entry) {
@@ -337,6 +339,7 @@ class Loader {
     const Node* root = load("rules/ai-toolkit/architectures.json");
     const Node* list = root ? root->find("architectures") : nullptr;
     if (list == nullptr || !list->isSequence()) return error("architectures.yaml: no architectures list");
+    k_.architectures.setAssumes(str(root, "assumes"));
     for (const Node* entry : list->resolved()->items) {
       Architecture a;
       a.arch = str(entry, "arch");

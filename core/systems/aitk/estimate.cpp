@@ -35,7 +35,21 @@ Component weights(const MemoryModel& m, std::string name, double p, bool quantiz
   return {std::move(name), p * b, paramsText(p) + " × " + fixedText(b, 0) + " B/param (" + (dtype.empty() ? "fp32" : dtype) + ")"};
 }
 
+// What AI Toolkit changed shortly before the snapshot the estimate assumes (architectures.yaml `assumes`):
+// a job run on a release from before the change behaves the other way, so the range covers both.
+struct Behaviour {
+  bool emaBuilt = true;      // setup_ema() is called since 82190b41 (2026-06-07); before, no EMA copy existed
+  int offloadRingSlots = 0;  // 2 × AI_TOOLKIT_OFFLOAD_DEPTH since c78b1404 (2026-06-07); 2 + 2 before
+};
+
 bool parksModules(const TrainingSetup& s) { return s.lowVram && s.arch->lowVramDoes("park_modules"); }
+// Only the Wan and HiDream pipelines hand the GPU from one module to the next while sampling.
+bool stagesSampling(const TrainingSetup& s) { return s.lowVram && s.arch->lowVramDoes("staged_sampling"); }
+double textEmbeddingParams(const TrainingSetup& s, const MemoryModel& m) {
+  double embeddings = 0;
+  for (const auto& te : s.arch->textEncoders) embeddings += m.embeddingParams(te.name);
+  return embeddings;
+}
 bool quantizesOnCpu(const TrainingSetup& s) {
   return s.lowVram && (s.arch->lowVramDoes("quantize_on_cpu") || s.arch->lowVramDoes("park_modules"));
 }
@@ -47,7 +61,7 @@ double residentDenoiserParams(const TrainingSetup& s) {
   return d.params;
 }
 
-Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m) {
+Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m, const Behaviour& b) {
   const double p = residentDenoiserParams(s);
   Component c = weights(m, "transformer weights", p, s.quantize, s.qtype, s.trainDtype);
   if (s.arch->denoiser.experts > 1 && p < s.arch->denoiser.params) c.how += "; the idle expert is on the CPU (low_vram)";
@@ -56,11 +70,11 @@ Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m) {
     c.how += " + accuracy-recovery adapter " + fixedText(m.araFractionOfBase * 100, 1) + "% of params in bf16";
   }
   if (s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0) {
-    const double perParam = c.bytes / p;
-    const double ring = m.layerOffloadRingLinears * (s.arch->denoiser.largestBlockParams / 6.0) * perParam;
+    // The ring's slots hold weights dequantized to bf16 (manager_modules.py _materialize_linear_weight).
+    const double ring = b.offloadRingSlots * (s.arch->denoiser.largestBlockParams / 6.0) * kBf16;
     c.bytes = c.bytes * (1 - s.offloadTransformer) + ring;
     c.how += "; layer offloading keeps " + fixedText((1 - s.offloadTransformer) * 100, 0) + "% plus a ring of " +
-             std::to_string(m.layerOffloadRingLinears) + " Linear weights";
+             std::to_string(b.offloadRingSlots) + " Linear weights in bf16";
   }
   return c;
 }
@@ -68,18 +82,25 @@ Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m) {
 Component textEncoderWeights(const TrainingSetup& s, const MemoryModel& m) {
   Component c = weights(m, "text encoder weights", s.arch->textEncoderParams(), s.quantizeTe, s.qtypeTe, s.trainDtype);
   // Quantizers convert Linear layers only: the token-embedding tables stay in bf16.
-  double embeddings = 0;
-  for (const auto& te : s.arch->textEncoders) embeddings += m.embeddingParams(te.name);
+  const double embeddings = textEmbeddingParams(s, m);
   if (s.quantizeTe && embeddings > 0 && c.bytes > 0) {
     const double perParam = c.bytes / s.arch->textEncoderParams();
     c.bytes += embeddings * (kBf16 - perParam);
     c.how += "; " + paramsText(embeddings) + " of token embeddings stay bf16";
   }
   if (s.layerOffloading && s.arch->layerOffloading && s.offloadTextEncoder > 0 && c.bytes > 0) {
-    c.bytes *= 1 - s.offloadTextEncoder;
-    c.how += "; layer offloading keeps " + fixedText((1 - s.offloadTextEncoder) * 100, 0) + "%";
+    // Embedding tables are not managed modules: they stay on the GPU in bf16 (manager.py's skip list).
+    const double kept = std::min(c.bytes, embeddings * kBf16);
+    c.bytes = kept + (c.bytes - kept) * (1 - s.offloadTextEncoder);
+    c.how += "; layer offloading keeps " + fixedText((1 - s.offloadTextEncoder) * 100, 0) + "% and the token embeddings";
   }
   return c;
+}
+
+// Modules that ride with the transformer in bf16, never quantized nor offloaded (LTX-2.x text connectors).
+Component residentExtras(const TrainingSetup& s) {
+  const double p = s.arch->denoiser.residentBf16Params;
+  return {"text connectors", p * kBf16, paramsText(p) + " × 2 B (bf16, never quantized nor offloaded)", Term::Weights};
 }
 
 Component vaeWeights(const TrainingSetup& s, const MemoryModel& m) {
@@ -192,14 +213,17 @@ double trainableParams(const TrainingSetup& s) {
   return perRank * std::max(1.0, s.rank);
 }
 
-Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu) {
+namespace {
+
+Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu, const Behaviour& behaviour) {
   Estimate e;
   e.gpu = gpu;
   e.coarse = s.arch->coarse;
   const Component context{"CUDA context", m.cudaContextBytes, "CUDA context and cuBLAS/cuDNN workspaces", Term::Fixed};
-  const Component denoiser = denoiserWeights(s, m);
+  const Component denoiser = denoiserWeights(s, m, behaviour);
   const Component encoder = textEncoderWeights(s, m);
   const Component vae = vaeWeights(s, m);
+  const Component extras = residentExtras(s);
   const double dtype = dtypeBytes(m, s.trainDtype);
   const Denoiser& d = s.arch->denoiser;
 
@@ -219,7 +243,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   // toolkit/ema.py keeps shadow_params = p.clone(): the trainable weights' own dtype (fp32 LoRA, the
   // training dtype for a full fine-tune) — when the trainer builds it at all (memory.yaml ema_resident).
   const double emaBytes = s.fullFinetune ? dtype : m.loraWeightBytes;
-  const bool emaOnGpu = s.ema && m.emaResident;
+  const bool emaOnGpu = s.ema && m.emaResident && behaviour.emaBuilt;
   const Component ema{"EMA copy", emaOnGpu ? pTrain * emaBytes : 0,
                       paramsText(pTrain) + " × " + fixedText(emaBytes, 0) + " B (a clone of the trainable weights)", Term::Trainable};
 
@@ -230,7 +254,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
 
   // load: modules that are not quantized go to the GPU as they are.
   {
-    PhaseEstimate load{Phase::Load, 0, 0, {}};
+    PhaseEstimate load{Phase::Load};
     addComponent(load, context);
     if (!s.quantize && !parksModules(s)) addComponent(load, denoiser);
     if (!s.quantizeTe && !s.cacheTextEmbeddings && !s.unloadTextEncoder) addComponent(load, encoder);
@@ -245,15 +269,21 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
 
   // quantize: the transformer, then the text encoder.
   if (s.quantize || s.quantizeTe) {
-    PhaseEstimate q{Phase::Quantize, 0, 0, {}};
+    PhaseEstimate q{Phase::Quantize};
     addComponent(q, context);
     const double pAll = d.params;
     double transformerPeak = 0;
     std::string how;
     if (s.quantize && d.quantizeWholeOnGpu && !quantizesOnCpu(s)) {
-      transformerPeak = pAll * dtype;
-      how = paramsText(pAll) + " × " + fixedText(dtype, 0) + " B: this loader quantizes the whole " + (s.trainDtype.empty() ? "fp32" : s.trainDtype) +
+      // Experts (Wan 2.2 A14B) are moved and quantized one after the other: one in full precision, the
+      // ones before it already quantized.
+      const int experts = std::max(1, d.experts);
+      const double pExpert = pAll / experts;
+      const double done = (experts - 1) * weights(m, "", pExpert, true, s.qtype, s.trainDtype).bytes;
+      transformerPeak = pExpert * dtype + done;
+      how = paramsText(pExpert) + " × " + fixedText(dtype, 0) + " B: this loader quantizes the whole " + (s.trainDtype.empty() ? "fp32" : s.trainDtype) +
             " transformer on the GPU (low_vram quantizes on the CPU)";
+      if (experts > 1) how += ", one expert at a time, the other " + std::to_string(experts - 1) + " already quantized";
     } else if (s.quantize) {
       Component qd = weights(m, "", pAll, true, s.qtype, s.trainDtype);
       transformerPeak = qd.bytes + d.largestBlockParams * dtype;
@@ -266,15 +296,19 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
       transformerPeak = parksModules(s) ? 0 : denoiser.bytes;
       how = denoiser.how;
     }
-    const double transformerAfter = s.quantize ? (quantizesOnCpu(s) ? 0 : weights(m, "", pAll, true, s.qtype, s.trainDtype).bytes)
-                                               : (parksModules(s) ? 0 : denoiser.bytes);
+    // A transformer quantized on the CPU comes back to the GPU before the text encoder is quantized,
+    // unless low_vram parks it there (the legacy FLUX path does not).
+    const double transformerAfter = parksModules(s) ? 0 : s.quantize ? weights(m, "", pAll, true, s.qtype, s.trainDtype).bytes : denoiser.bytes;
     double encoderPeak = 0;
     std::string encoderHow;
     if (s.quantizeTe) {
+      // Most loaders move the whole text encoder to the GPU in the training dtype and quantize it there,
+      // whatever low_vram says; klein and LTX-2.x quantize it on the CPU, layer offloading streams it.
       const double pTe = s.arch->textEncoderParams();
-      encoderPeak = d.quantizeWholeOnGpu && !s.lowVram ? pTe * dtype : encoder.bytes + pTe * 0.05 * dtype;
-      encoderHow = d.quantizeWholeOnGpu && !s.lowVram ? paramsText(pTe) + " × " + fixedText(dtype, 0) + " B (quantized on the GPU)"
-                                                       : encoder.how + " + a slice in full precision";
+      const bool onCpu = d.quantizeTeOnCpu || (s.layerOffloading && s.arch->layerOffloading && s.offloadTextEncoder > 0);
+      encoderPeak = onCpu ? encoder.bytes + pTe * 0.05 * dtype : pTe * dtype;
+      encoderHow = onCpu ? encoder.how + " + a slice in full precision"
+                         : paramsText(pTe) + " × " + fixedText(dtype, 0) + " B (moved whole to the GPU and quantized there)";
     }
     if (transformerPeak >= transformerAfter + encoderPeak) {
       addComponent(q, {"transformer being quantized", transformerPeak, how, Term::Weights});
@@ -287,7 +321,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
 
   // te_cache: captions are encoded with the transformer moved to the CPU.
   if (s.cacheTextEmbeddings) {
-    PhaseEstimate te{Phase::TeCache, 0, 0, {}};
+    PhaseEstimate te{Phase::TeCache};
     addComponent(te, context);
     addComponent(te, encoder);
     finish(te);
@@ -295,7 +329,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
 
   // latent_cache: only the VAE is on the GPU while the dataset is encoded.
   if (s.anyLatentCache()) {
-    PhaseEstimate lc{Phase::LatentCache, 0, 0, {}};
+    PhaseEstimate lc{Phase::LatentCache};
     addComponent(lc, context);
     addComponent(lc, vae);
     Component work{"VAE encode", 0, "", Term::Vae};
@@ -309,21 +343,23 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   }
 
   // Sampling: transformer, VAE and (unless its embeddings are cached) the text encoder on the GPU.
-  // Classes whose low_vram parks modules sample "aggressively": the text encoder leaves the GPU once
-  // the prompts are encoded and the transformer before the VAE decodes, so only one is resident at a time.
+  // Wan and HiDream with low_vram sample "aggressively": the text encoder leaves the GPU once the prompts
+  // are encoded and the transformer before the VAE decodes, so only one is resident at a time. Every
+  // other class holds transformer, text encoder and VAE together (base_model.py generate_images).
   const Component emaStore{"EMA swap copy", emaOnGpu ? ema.bytes : 0,
                            "sampling with EMA weights stores the live trainable weights first", Term::Trainable};
   auto samplingPhase = [&](Phase phase, bool withTrainingState) {
-    PhaseEstimate sp{phase, 0, 0, {}};
+    PhaseEstimate sp{phase};
     const Component act = samplingActivations(s, m);
     const Component decode = vaeWork(s, m, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1);
     Component te = encoder;
     if (s.cacheTextEmbeddings) te = {"text encoder weights", 0, "", Term::Weights};
     if (s.unloadTextEncoder) te.how += " (unload_text_encoder brings it back to the GPU for samples)";
-    std::vector<Component> state;
+    // The network and EMA exist before the baseline sample; optimizer state only after the first step.
+    std::vector<Component> state = {trainWeights, ema};
     if (withTrainingState) state = {trainWeights, optState, ema, emaStore};
     auto stage = [&](std::vector<Component> parts) {
-      PhaseEstimate p{phase, 0, 0, {}};
+      PhaseEstimate p{phase};
       addComponent(p, context);
       for (auto& c : parts) addComponent(p, std::move(c));
       for (const auto& c : state) addComponent(p, c);
@@ -331,13 +367,13 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
       return p;
     };
     std::vector<PhaseEstimate> stages;
-    if (parksModules(s)) {
+    if (stagesSampling(s)) {
       stages.push_back(stage({te}));
-      stages.push_back(stage({denoiser, vae, act}));
+      stages.push_back(stage({denoiser, extras, vae, act}));
       stages.push_back(stage({vae, decode}));
     } else {
       // Denoising and decoding run one after the other: the larger of the two sets the peak.
-      stages.push_back(stage({denoiser, te, vae, act.bytes >= decode.bytes ? act : decode}));
+      stages.push_back(stage({denoiser, extras, te, vae, act.bytes >= decode.bytes ? act : decode}));
     }
     auto worst = std::max_element(stages.begin(), stages.end(),
                                   [](const PhaseEstimate& a, const PhaseEstimate& b) { return a.peakBytes < b.peakBytes; });
@@ -348,9 +384,10 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
 
   // train_step: weights, trainable state, activations of the largest bucket.
   {
-    PhaseEstimate t{Phase::TrainStep, 0, 0, {}};
+    PhaseEstimate t{Phase::TrainStep};
     addComponent(t, context);
     addComponent(t, denoiser);
+    addComponent(t, extras);
     if (!s.cacheTextEmbeddings && !s.unloadTextEncoder) addComponent(t, encoder);
     if (s.vaeStaysResident()) addComponent(t, vae);
     addComponent(t, trainWeights);
@@ -367,6 +404,23 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
 
   if (s.periodicSample) samplingPhase(Phase::Sample, true);
 
+  concludeEstimate(e);
+  return e;
+}
+
+}  // namespace
+
+Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu) {
+  const Behaviour assumed{true, m.layerOffloadRingLinears};
+  Estimate e = estimateAssuming(s, m, gpu, assumed);
+  const bool offloads = s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0;
+  if (s.ema && m.emaResident) {
+    widenWith(e, estimateAssuming(s, m, gpu, {false, assumed.offloadRingSlots}),
+              "AI Toolkit before 82190b41 (2026-06-07) keeps no EMA copy");
+  }
+  if (offloads) {
+    widenWith(e, estimateAssuming(s, m, gpu, {assumed.emaBuilt, 4}), "AI Toolkit before c78b1404 (2026-06-07) offloads through 2 + 2 slots");
+  }
   concludeEstimate(e);
   return e;
 }

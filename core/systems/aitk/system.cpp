@@ -40,11 +40,10 @@ void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root,
   for (const auto& p : e.phases) {
     if (p.phase != phase) continue;
     const double capacity = static_cast<double>(*log.numbers.totalCapacity);
-    if (p.peakBytes + p.uncertaintyBytes < advice.logDisagreementFraction * capacity) {
+    if (p.highBytes < advice.logDisagreementFraction * capacity) {
       findings.report(RuleId::OL607, rangeOfPath(root, KeyPath::of({"job"})), {},
                       "the log ran out of memory in " + std::string(toString(log.phase)) + " on a " + formatGiB(capacity) +
-                          " card, but this config's " + std::string(toString(p.phase)) + " is estimated at " + formatGiB(p.peakBytes) + " ± " +
-                          gib(p.uncertaintyBytes) + ": another process was using the GPU, or the log comes from a "
+                          " card, but this config's " + std::string(toString(p.phase)) + " is estimated at " + formatRange(p) + ": another process was using the GPU, or the log comes from a "
                           "different config");
     }
     return;
@@ -119,6 +118,7 @@ FileReport AitkSystem::analyze(const Input& input, const SystemContext& context)
       }
       const MemoryModel& model = context.knowledge.memory;
       file.estimate = estimate(*setup, model, *gpu);
+      file.estimate->assumes = context.knowledge.architectures.assumes();
       file.plan = rollbackPlan(process, *setup, model, context.knowledge.advice, *gpu,
                                log ? std::optional(log->phase) : std::nullopt);
       if (file.gpuGiven) reportEstimate(process, root, file, findings);

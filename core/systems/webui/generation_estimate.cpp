@@ -30,7 +30,7 @@ class Estimator {
     e.gpu = gpu_;
     e.coarse = s_.arch->coarse;
     if (s_.runsOnCpu) {  // --use-cpu all / --cpu / --always-cpu: the GPU holds nothing of the model
-      e.phases.push_back(PhaseEstimate{kDenoisePhase, 0, 0, {fixed()}});
+      e.phases.emplace_back(kDenoisePhase).components.push_back(fixed());
     } else {
       addGpuPhases(out);
     }
@@ -221,7 +221,7 @@ class Estimator {
   }
 
   PhaseEstimate textEncode() {
-    PhaseEstimate p{kTextEncodePhase, 0, 0, {}};
+    PhaseEstimate p{kTextEncodePhase};
     p.components.push_back(fixed());
     Component te = teWeights();
     if (managed()) {
@@ -256,7 +256,7 @@ class Estimator {
   // Before the first step: the annotators at processor_res beside what the previous phase left resident
   // (A1111 keeps the whole model without flags; with medvram/lowvram the text encoder was the last in).
   PhaseEstimate preprocess() {
-    PhaseEstimate p{kPreprocessPhase, 0, 0, {}};
+    PhaseEstimate p{kPreprocessPhase};
     p.components.push_back(fixed());
     if (!managed()) {
       p.components.push_back(teWeights());
@@ -279,7 +279,7 @@ class Estimator {
   }
 
   PhaseEstimate denoise(Phase name, long w, long h, GenerationEstimate& out) {
-    PhaseEstimate p{name, 0, 0, {}};
+    PhaseEstimate p{name};
     p.components.push_back(fixed());
     const Component act = activations(w, h);
     Component cnAct{"ControlNet activations",
@@ -335,7 +335,7 @@ class Estimator {
   }
 
   PhaseEstimate vaePhase(Phase name, long w, long h, bool decode, GenerationEstimate& out) {
-    PhaseEstimate p{name, 0, 0, {}};
+    PhaseEstimate p{name};
     p.components.push_back(fixed());
     p.components.push_back(vaeWeights());
     if (!managed()) {

@@ -22,7 +22,7 @@ function swatch(tag, colour, attrs) {
 export function renderPhases(estimate) {
   const { phases, gpu, peak_phase: peakPhase } = estimate;
   const colour = colours(phases.flatMap((p) => p.components.map((c) => c.name)));
-  const top = Math.max(gpu.vram_bytes, ...phases.map((p) => p.peak_bytes + p.uncertainty_bytes)) * 1.04;
+  const top = Math.max(gpu.vram_bytes, ...phases.map((p) => p.high_bytes)) * 1.04;
   const percent = (bytes) => `${((100 * bytes) / top).toFixed(3)}%`;
   const detail = h('p', { class: 'phase-detail', 'aria-live': 'polite' }, 'Point at or focus a segment to see how it was computed.');
   const show = (text) => () => {
@@ -46,9 +46,10 @@ export function renderPhases(estimate) {
       segment.style.width = percent(component.bytes);
       track.append(segment);
     }
-    const whisker = h('span', { class: 'whisker', title: `± ${gib(phase.uncertainty_bytes)}` });
-    whisker.style.left = percent(Math.max(0, phase.peak_bytes - phase.uncertainty_bytes));
-    whisker.style.width = percent(2 * phase.uncertainty_bytes);
+    const reasons = (phase.range ?? []).map((r) => `${r.why} (−${gib(r.below_bytes)}/+${gib(r.above_bytes)})`).join('; ');
+    const whisker = h('span', { class: 'whisker', title: `${gib(phase.low_bytes)}–${gib(phase.high_bytes)}: ${reasons}` });
+    whisker.style.left = percent(phase.low_bytes);
+    whisker.style.width = percent(phase.high_bytes - phase.low_bytes);
     const limit = h('span', { class: 'limit-line', 'aria-hidden': 'true' });
     limit.style.left = percent(gpu.vram_bytes);
     track.append(whisker, limit);
@@ -69,7 +70,7 @@ export function renderPhases(estimate) {
   return h(
     'figure',
     { class: 'phases' },
-    h('figcaption', {}, `Estimated peak VRAM per phase; the line is the ${gpu.name}'s ${gib(gpu.vram_bytes)}, the whisker the uncertainty.`),
+    h('figcaption', {}, `Estimated peak VRAM per phase; the line is the ${gpu.name}'s ${gib(gpu.vram_bytes)}, the whisker the range.`),
     rows,
     legend,
     detail,

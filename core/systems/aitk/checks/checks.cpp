@@ -40,7 +40,7 @@ void checkWholeEpochAccumulation(const AitkCheckContext&, Findings&);
 void checkLayerOffloadingUnsupported(const AitkCheckContext&, Findings&);
 void checkOffloadPercentWithoutOffloading(const AitkCheckContext&, Findings&);
 void checkQfloat8BecomesFloat8(const AitkCheckContext&, Findings&);
-void checkEmaNeverBuilt(const AitkCheckContext&, Findings&);
+void checkEmaVersion(const AitkCheckContext&, Findings&);
 
 std::span<const AitkCheckEntry<AitkJobCheck>> aitkJobChecks() {
   static constexpr AitkCheckEntry<AitkJobCheck> kChecks[] = {
@@ -84,7 +84,7 @@ std::span<const AitkCheckEntry<AitkCheck>> aitkTrainerChecks() {
       {"layer-offloading-unsupported", checkLayerOffloadingUnsupported},             // OL416
       {"offload-percent-without-offloading", checkOffloadPercentWithoutOffloading},  // OL417
       {"qfloat8-becomes-float8", checkQfloat8BecomesFloat8},                         // OL418
-      {"ema-never-built", checkEmaNeverBuilt},                                       // OL419
+      {"ema-version-dependent", checkEmaVersion},                                       // OL419
   };
   return kChecks;
 }
