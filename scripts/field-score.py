@@ -26,6 +26,10 @@ def verdict_of(cli, config, vram):
     return est["verdict"], est["peak_bytes"] / 2**30, est["peak_phase"]
 
 
+def new_tally():
+    return {"scored": 0, "agree": 0, "fits_wrong": 0, "fits_verdicts": 0, "borderline": 0, "peak_errors": []}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", default=os.path.join(root, "build/release/native/oomlint"))
@@ -34,28 +38,36 @@ def main():
     field = os.path.join(root, "tests/field")
     with open(os.path.join(field, "cases.yaml")) as f:
         cases = yaml.safe_load(f)
+    with open(os.path.join(field, "label-review.yaml")) as f:
+        reviewed = {r["id"]: r["reviewed_as"] for r in yaml.safe_load(f)}
     rows, groups = [], {}
     for c in cases:
         verdict, peak, phase = verdict_of(args.cli, os.path.join(field, c["config"]), c["gpu_vram_gib"])
         outcome, cause = c["outcome"], c.get("failure_cause")
         group = "mapped" if c.get("mapped") else "ai-toolkit"
-        g = groups.setdefault(group, {"scored": 0, "agree": 0, "fits_wrong": 0, "fits_verdicts": 0, "borderline": 0,
-                                      "peak_errors": []})
         result = "not scored (" + cause + ")" if cause else ""
+        # Scored twice: on the labels as collected, and with the labels the code contradicts set aside.
+        tallies = [groups.setdefault((group, "as collected"), new_tally())]
+        if c["id"] not in reviewed:
+            tallies.append(groups.setdefault((group, "label review applied"), new_tally()))
         if not cause and verdict is not None:
             if outcome == "peak":
                 err = (peak - c["peak_gib"] * 1e9 / 2**30) / (c["peak_gib"] * 1e9 / 2**30)
-                g["peak_errors"].append(err)
+                for g in tallies:
+                    g["peak_errors"].append(err)
                 result = f"peak error {err:+.0%}"
             else:
-                g["scored"] += 1
                 agree = verdict == outcome
-                g["agree"] += agree
-                g["borderline"] += verdict == "borderline"
-                if verdict == "fits":
-                    g["fits_verdicts"] += 1
-                    g["fits_wrong"] += outcome == "oom"
+                for g in tallies:
+                    g["scored"] += 1
+                    g["agree"] += agree
+                    g["borderline"] += verdict == "borderline"
+                    if verdict == "fits":
+                        g["fits_verdicts"] += 1
+                        g["fits_wrong"] += outcome == "oom"
                 result = "agrees" if agree else ("FITS BUT OOM" if verdict == "fits" and outcome == "oom" else "differs")
+                if c["id"] in reviewed:
+                    result += f" (label reviewed: {reviewed[c['id']]})"
         elif verdict is None:
             result = "no estimate"
         rows.append((group, c["id"], c["gpu_vram_gib"], outcome + (f" ({c['phase']})" if c.get("phase") else ""),
@@ -68,11 +80,12 @@ def main():
         for r in rows:
             print("\t".join(str(x) for x in r))
     print()
-    for name, g in groups.items():
+    for (name, labels), g in groups.items():
         errs = sorted(abs(e) for e in g["peak_errors"])
         median = errs[len(errs) // 2] if errs else float("nan")
-        print(f"{name}: fits/oom agreement {g['agree']}/{g['scored']}"
-              f" ({g['agree'] / max(1, g['scored']):.0%}); 'fits' wrong {g['fits_wrong']}/{g['fits_verdicts']} fits verdicts;"
+        print(f"{name} ({labels}): fits/oom agreement {g['agree']}/{g['scored']}"
+              f" ({g['agree'] / max(1, g['scored']):.0%}); 'fits' wrong {g['fits_wrong']}/{g['scored']} scored cases"
+              f" ({g['fits_wrong'] / max(1, g['scored']):.0%}; {g['fits_verdicts']} fits verdicts);"
               f" borderline {g['borderline']}; peak cases {len(errs)}, median |error| {median:.0%}")
 
 
