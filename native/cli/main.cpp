@@ -168,8 +168,13 @@ int runFix(const FixCommand& fix) {
   }
   // What changed goes to stderr, so stdout can carry the config itself.
   if (result.applied.empty()) {
+    const auto& e = result.before.estimate;
+    const bool hostShort = e && e->host && e->host->verdict && *e->host->verdict != Verdict::Fits;
     std::cerr << "oomlint: nothing to change: "
-              << (result.before.estimate ? "the job is estimated to fit" : "no estimate for this config") << "\n";
+              << (!e ? "no estimate for this config"
+                     : hostShort ? "no config change brings it within the machine's RAM (oomlint check says how much swap or page file it needs)"
+                                 : "the job is estimated to fit")
+              << "\n";
   }
   for (const auto& step : result.applied) {
     std::cerr << "oomlint: set " << step.fix.path.toString() << ": " << step.fix.fromJson << " → " << step.fix.toJson << " (saves "
