@@ -72,6 +72,15 @@ std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* 
   return std::nullopt;
 }
 
+std::optional<std::uint64_t> resolveRam(const AnalyzeOptions& options, std::string* error) {
+  if (!options.ramGib) return std::nullopt;
+  if (!(*options.ramGib > 0 && *options.ramGib < 1e6)) {
+    if (error) *error = "--ram must be a positive number of GiB";
+    return std::nullopt;
+  }
+  return static_cast<std::uint64_t>(*options.ramGib * 1024.0 * 1024.0 * 1024.0);
+}
+
 namespace {
 
 // An exception out of the analysis is a bug in oomlint, not a problem of the input (exit 3).
@@ -113,7 +122,7 @@ FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
   const std::string_view head = std::string_view(input.text).substr(0, 1 << 16);
   const LogAnalysis* log = options.attachedLog ? &*options.attachedLog : nullptr;
   const SystemContext context{knowledge(), resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
-                              log, options.limits, options.policy.suppressionsAllowed()};
+                              log, options.limits, options.policy.suppressionsAllowed(), resolveRam(options)};
   const System& system = systemFor(systems, head);
   FileReport file = system.analyze(input, context);
   if (system.kind() != InputKind::AiToolkitJob || systems.aitk.recognise(head) == Recognition::Certain) return file;
@@ -161,7 +170,12 @@ FixResult fixConfig(const Input& input, const AnalyzeOptions& options) {
   if (result.before.unreadable) return result;
   // The needed steps' edits as the analysis placed them: nothing is parsed or computed again.
   std::vector<Edit> edits;
-  for (const auto& step : result.before.plan) {
+  std::vector<PlanStep> steps = result.before.plan;
+  // The host-RAM plan's needed steps too, unless the VRAM plan already writes that setting.
+  for (const auto& step : result.before.hostPlan) {
+    if (std::none_of(steps.begin(), steps.end(), [&](const PlanStep& s) { return s.needed && s.fix.path == step.fix.path; })) steps.push_back(step);
+  }
+  for (const auto& step : steps) {
     if (!step.needed || step.rampUp) continue;
     result.applied.push_back(step);
     if (step.fix.edits.empty()) {

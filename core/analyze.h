@@ -20,6 +20,7 @@ struct AnalyzeOptions {
   ReadLimits limits;
   std::optional<std::string> gpu;  // a catalog name ("RTX 4090"), forgiving about case and spacing
   std::optional<double> vramGib;   // or a memory size in GiB (2^30 bytes)
+  std::optional<double> ramGib;    // the machine's system RAM in GiB, for the host-RAM verdict
   // A log attached to the config (--log): its phase orders the advice and its capacity is the card's.
   std::optional<LogAnalysis> attachedLog;
   // The project's word on findings (.oomlint.yaml): disabled codes, severities, inline suppressions.
@@ -35,6 +36,9 @@ bool isLogText(std::string_view head);
 std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* error = nullptr);
 
 inline constexpr const char* kDefaultGpu = "RTX 4090";
+
+// The machine's RAM in bytes (nullopt when not given); an impossible size fills `error`.
+std::optional<std::uint64_t> resolveRam(const AnalyzeOptions& options, std::string* error = nullptr);
 
 // `oomlint fix`: the config with the plan's needed steps written in, every other byte unchanged.
 struct FixResult {

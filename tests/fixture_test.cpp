@@ -18,6 +18,7 @@ using namespace oomlint;
 namespace {
 
 // `# fixture-gpu: RTX 3090` or `# fixture-vram: 24` names the card the estimate findings are for;
+// `# fixture-ram: 32` the machine's RAM, for the host-RAM findings;
 // `# fixture-log: ../diagnosis/x.log` attaches a log, as --log does; `# fixture-project: {…}` is a
 // project file (.oomlint.yaml) in flow style.
 AnalyzeOptions optionsFor(const std::string& text, const std::filesystem::path& file) {
@@ -36,6 +37,8 @@ AnalyzeOptions optionsFor(const std::string& text, const std::filesystem::path& 
       options.gpu = *gpu;
     } else if (const auto vram = valueOf("# fixture-vram:")) {
       options.vramGib = std::stod(*vram);
+    } else if (const auto ram = valueOf("# fixture-ram:")) {
+      options.ramGib = std::stod(*ram);
     } else if (const auto projectText = valueOf("# fixture-project:")) {
       auto project = parseProjectConfig(*projectText);
       REQUIRE(project.problems.empty());

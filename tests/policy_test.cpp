@@ -26,11 +26,12 @@ TEST_CASE("globs: * and ? stay in a segment, ** spans segments") {
 TEST_CASE("the project file: settings, overrides merged in order, problems located") {
   auto parsed = parseProjectConfig(
       "gpu: RTX 3090\nfail_on: never\ndisable: [OL206, unknown-key]\nseverity: {OL401: error}\n"
-      "overrides:\n  - paths: [\"video/**\"]\n    vram: 48\n    disable: OL405\n"
+      "ram: 32\noverrides:\n  - paths: [\"video/**\"]\n    vram: 48\n    ram: 128\n    disable: OL405\n"
       "  - paths: video/wan/*\n    severity: {OL401: info}\n    allow_suppressions: false\n");
   REQUIRE(parsed.problems.empty());
   const Policy base = parsed.config.policyFor("image/job.yaml");
   CHECK(base.gpu == "RTX 3090");
+  CHECK(base.ramGib == 32);
   CHECK(base.failOn.has_value());
   CHECK_FALSE(base.failOn->has_value());  // never
   CHECK(base.disabled == std::set<std::string>{"OL201", "OL206"});
@@ -40,6 +41,7 @@ TEST_CASE("the project file: settings, overrides merged in order, problems locat
   const Policy wan = parsed.config.policyFor("video/wan/job.yaml");
   CHECK_FALSE(wan.gpu.has_value());  // vram replaces the card
   CHECK(wan.vramGib == 48);
+  CHECK(wan.ramGib == 128);  // the machine of this path's jobs
   CHECK(wan.disabled.contains("OL405"));
   CHECK(wan.disabled.contains("OL206"));
   CHECK(wan.severity.at("OL401") == Severity::Info);
@@ -47,6 +49,7 @@ TEST_CASE("the project file: settings, overrides merged in order, problems locat
 
   auto broken = parseProjectConfig("fail_on: sometimes\ndisable: [OL999]\noverrides:\n  - gpu: x\n");
   REQUIRE(broken.problems.size() == 3);
+  CHECK(parseProjectConfig("ram: lots\n").problems.front().message == "`ram` must be a positive size in GiB");
   CHECK(broken.problems[0].range.start.line == 1);
   CHECK(broken.problems[1].message.find("OL999") != std::string::npos);
   CHECK(broken.problems[2].message == "an override needs `paths`");

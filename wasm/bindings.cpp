@@ -19,21 +19,22 @@ std::string errorJson(const std::string& message) {
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// Options for `gpu` (a catalog name) or `vramGib` (> 0); both empty/0 means the default card. An
-// unknown GPU fills `error` instead.
-oomlint::AnalyzeOptions optionsFor(const std::string& gpu, double vramGib, std::string& error) {
+// Options for `gpu` (a catalog name) or `vramGib` (> 0); both empty/0 means the default card. `ramGib`
+// (> 0) is the machine's RAM, 0 when not given. An unknown GPU fills `error` instead.
+oomlint::AnalyzeOptions optionsFor(const std::string& gpu, double vramGib, double ramGib, std::string& error) {
   oomlint::AnalyzeOptions options;
   if (!gpu.empty()) options.gpu = gpu;
   if (vramGib > 0) options.vramGib = vramGib;
-  oomlint::resolveGpu(options, &error);
+  if (ramGib > 0) options.ramGib = ramGib;
+  if (oomlint::resolveGpu(options, &error)) oomlint::resolveRam(options, &error);
   return options;
 }
 
 // The Report JSON (DESIGN.md contract) for one pasted input.
-std::string analyze(const std::string& text, const std::string& path, const std::string& gpu, double vramGib) {
+std::string analyze(const std::string& text, const std::string& path, const std::string& gpu, double vramGib, double ramGib) {
   try {
     std::string error;
-    const oomlint::AnalyzeOptions options = optionsFor(gpu, vramGib, error);
+    const oomlint::AnalyzeOptions options = optionsFor(gpu, vramGib, ramGib, error);
     if (!error.empty()) return errorJson(error);
     return oomlint::formatJson(oomlint::analyze({oomlint::Input{path.empty() ? "<input>" : path, text}}, options));
   } catch (const std::exception& e) {
@@ -45,10 +46,10 @@ std::string analyze(const std::string& text, const std::string& path, const std:
 
 // A config with the log of its failed run: the log's report first, then the config's, advised by it.
 std::string analyzeWithLog(const std::string& config, const std::string& path, const std::string& log, const std::string& gpu,
-                           double vramGib) {
+                           double vramGib, double ramGib) {
   try {
     std::string error;
-    oomlint::AnalyzeOptions options = optionsFor(gpu, vramGib, error);
+    oomlint::AnalyzeOptions options = optionsFor(gpu, vramGib, ramGib, error);
     if (!error.empty()) return errorJson(error);
     return oomlint::formatJson(
         oomlint::analyzeWithLog(oomlint::Input{path.empty() ? "<input>" : path, config}, oomlint::Input{"<log>", log}, options));

@@ -85,6 +85,50 @@ void concludeEstimate(Estimate& e) {
   else e.verdict = Verdict::Fits;
 }
 
+void concludeHostEstimate(HostEstimate& h) {
+  h.peakPhase = 0;
+  std::size_t mostCommitted = 0;
+  for (std::size_t i = 1; i < h.phases.size(); ++i) {
+    if (h.phases[i].peakBytes > h.phases[h.peakPhase].peakBytes) h.peakPhase = i;
+    if (h.committedBytes(h.phases[i]) > h.committedBytes(h.phases[mostCommitted])) mostCommitted = i;
+  }
+  h.verdictPhase = h.peakPhase;
+  if (!h.ramBytes) {
+    h.verdict = h.logKilled ? std::optional(Verdict::Oom) : std::nullopt;
+    return;
+  }
+  const double ram = static_cast<double>(*h.ramBytes);
+  const PhaseEstimate& committed = h.phases[mostCommitted];
+  Verdict verdict = Verdict::Fits;
+  if (h.committedBytes(committed) > ram) {
+    verdict = Verdict::Oom;
+    h.verdictPhase = mostCommitted;
+  } else {
+    for (std::size_t i = 0; i < h.phases.size(); ++i) {
+      if (h.committedBytes(h.phases[i]) + h.phases[i].aboveBytes() >= ram) {
+        verdict = Verdict::Borderline;
+        h.verdictPhase = i;
+        break;
+      }
+    }
+    if (verdict == Verdict::Fits && h.peak().peakBytes > ram) verdict = Verdict::Borderline;  // only by mapped pages
+  }
+  h.verdict = h.logKilled ? Verdict::Oom : verdict;
+}
+
+double dtypeBytesPerParam(const MemoryModel& m, const std::string& dtype) {
+  const WeightFormat* f = m.format(dtype.empty() ? "fp32" : dtype);
+  return f ? f->bytesPerParam : 4.0;
+}
+
+double quantizedBytesPerParam(const MemoryModel& m, const std::string& qtype) {
+  constexpr double kBf16 = 2.0;  // what a quantizer leaves unconverted stays bf16
+  const std::string bare = qtype.substr(0, qtype.find('|'));
+  const WeightFormat* f = m.format(bare.empty() ? "qfloat8" : bare);
+  const double keep = f ? f->fullPrecisionFraction : 0.05;
+  return keep * kBf16 + (1 - keep) * (f ? f->bytesPerParam : 1.0);
+}
+
 std::int64_t imageTokens(const Architecture& arch, long width, long height, int frames) {
   const long step = static_cast<long>(arch.vae.spatial) * std::max(1, arch.denoiser.patch);
   const long gw = std::max(1L, width / step);

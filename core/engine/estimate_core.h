@@ -20,6 +20,16 @@ void widenWith(Estimate& e, const Estimate& alternative, const std::string& why)
 // The peak phase, the overall range, and the verdict against the card (DESIGN.md's Verdict).
 void concludeEstimate(Estimate& e);
 
+// The host-RAM peak phase and verdict. Against the RAM: oom when the memory a kernel cannot drop (all but
+// the checkpoint's mapped pages) exceeds it, borderline when it comes within its uncertainty or the mapped
+// pages tip it over, else fits; without the RAM unknown. A log's host-RAM kill makes it oom either way.
+void concludeHostEstimate(HostEstimate& h);
+
+// Bytes per parameter of weights stored in `dtype` (a torch dtype spelling; fp32 when empty), and of
+// weights quantized to `qtype` (the part before '|'; the quantizer's bf16 share included).
+double dtypeBytesPerParam(const MemoryModel& m, const std::string& dtype);
+double quantizedBytesPerParam(const MemoryModel& m, const std::string& qtype);
+
 // The denoiser's tokens for a latent of this size (patches per frame × latent frames).
 std::int64_t imageTokens(const Architecture& arch, long width, long height, int frames);
 

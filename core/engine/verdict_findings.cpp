@@ -53,4 +53,49 @@ void reportVerdict(const Estimate& e, const std::vector<PlanStep>& plan, const V
   }
 }
 
+void reportHostVerdict(const HostEstimate& host, const std::vector<PlanStep>& hostPlan, const VerdictAnchors& anchors,
+                       const std::string& advice, Findings& findings) {
+  if (!host.verdict || *host.verdict == Verdict::Fits) return;
+  const PhaseEstimate& peak = host.peak();
+  const PhaseEstimate& deciding = host.deciding();
+  auto phaseFigures = [&](const PhaseEstimate& phase) {
+    const double mapped = phase.peakBytes - host.committedBytes(phase);
+    return formatGiB(phase.peakBytes) + " ± " + gib(phase.aboveBytes()) + " in " + std::string(toString(phase.phase)) +
+           (mapped > 0 ? " (" + formatGiB(mapped) + " of it the checkpoint's mapped pages)" : "");
+  };
+  std::string figures = phaseFigures(deciding) + " on " + host.describeRam();
+  if (&deciding != &peak) figures += "; the peak is " + phaseFigures(peak);
+  std::string beyond;  // what RAM cannot hold must fit the swap (Linux) or the page file (Windows)
+  if (host.ramBytes) {
+    const double ram = static_cast<double>(*host.ramBytes);
+    const double committed = host.committedBytes(deciding);
+    if (committed > ram) beyond += "; on Linux swap must hold " + formatGiB(committed - ram) + " or the OOM killer ends the run (SIGKILL, exit 137)";
+    if (peak.peakBytes > ram) beyond += "; on Windows the page file must hold the " + formatGiB(peak.peakBytes - ram) + " beyond RAM (error 1455 otherwise)";
+  }
+  const PlanStep* first = firstNeededStep(hostPlan);
+  const Range at = first ? anchors.verdictRange(*first) : anchors.fallback;
+  const KeyPath path = first ? first->fix.path : anchors.fallbackPath;
+  std::string tail = beyond + (first ? "; first needed change: " + describeChange(first->fix) : "");
+  if (!advice.empty()) tail += "; " + advice;
+  if (host.logKilled) {
+    const bool counted = !host.ramBytes || host.committedBytes(deciding) > static_cast<double>(*host.ramBytes);
+    std::string where;  // the phase the log names, with this estimate's figure for it
+    for (const auto& phase : host.phases) {
+      if (phase.phase == host.logPhase) where = " in " + std::string(toString(phase.phase)) + " (estimated " + formatGiB(phase.peakBytes) + ")";
+    }
+    findings.report(RuleId::OL504, at, path,
+                    "the attached log's run was killed for host RAM" + where +
+                        std::string(counted ? "" : ", beyond what this estimate counts (other programs, or a leak)") + ": peak " +
+                        phaseFigures(peak) + " on " + host.describeRam() + tail);
+  } else if (*host.verdict == Verdict::Oom) {
+    findings.report(RuleId::OL504, at, path, "estimated out of host RAM: " + figures + tail);
+  } else {
+    const bool mappedOnly = host.ramBytes && host.committedBytes(deciding) + deciding.aboveBytes() < static_cast<double>(*host.ramBytes);
+    findings.report(RuleId::OL505, at, path,
+                    "borderline host RAM: " + figures +
+                        (mappedOnly ? ", over the RAM only by mapped pages that Linux can drop and re-read (slowly)"
+                                    : ", within the estimate's uncertainty of the RAM") + tail);
+  }
+}
+
 }  // namespace oomlint

@@ -26,4 +26,10 @@ const PlanStep* firstNeededStep(const std::vector<PlanStep>& plan);
 
 void reportVerdict(const Estimate& e, const std::vector<PlanStep>& plan, const VerdictAnchors& anchors, Findings& findings);
 
+// OL504 (out of host RAM) or OL505 (borderline) for a host estimate whose verdict is not fits, at the first
+// needed step of its plan (anchors.verdictRange) or the fallback. `advice` ends the message (what the
+// figures leave out, a system's own hint), may be empty.
+void reportHostVerdict(const HostEstimate& host, const std::vector<PlanStep>& hostPlan, const VerdictAnchors& anchors,
+                       const std::string& advice, Findings& findings);
+
 }  // namespace oomlint

@@ -28,6 +28,7 @@ std::string formatGcc(const Report& report) {
     }
     // The estimate has no position: a file-level note, as compilers print for a whole file.
     if (const std::string summary = estimateSummary(file); !summary.empty()) out += file.path + ": note: " + summary + "\n";
+    if (const std::string host = hostSummary(file); !host.empty()) out += file.path + ": note: " + host + "\n";
   }
   if (!report.internalError.empty()) out += "oomlint: error: " + report.internalError + "\n";
   return out;

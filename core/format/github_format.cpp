@@ -85,6 +85,7 @@ std::string formatGithub(const Report& report) {
   }
   for (const auto& file : report.files) {
     if (const std::string summary = estimateSummary(file); !summary.empty()) out += "oomlint: " + file.path + ": " + summary + "\n";
+    if (const std::string host = hostSummary(file); !host.empty()) out += "oomlint: " + file.path + ": " + host + "\n";
   }
   if (dropped > 0) {
     out += "oomlint: " + std::to_string(dropped) + " more finding" + (dropped == 1 ? "" : "s") +

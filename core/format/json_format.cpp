@@ -18,6 +18,42 @@ nlohmann::ordered_json fixValue(const std::string& jsonText) {
 }
 
 
+nlohmann::ordered_json componentsJson(const PhaseEstimate& phase) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& c : phase.components) {
+    nlohmann::ordered_json j = {{"name", c.name}, {"bytes", byteCount(c.bytes)}, {"how", c.how}};
+    if (c.fileBacked) j["file_backed"] = true;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+// System RAM beside the VRAM: the same shape, against the machine's RAM (null when not given).
+nlohmann::ordered_json hostJson(const HostEstimate& h) {
+  nlohmann::ordered_json j;
+  const PhaseEstimate& peak = h.peak();
+  j["ram_bytes"] = h.ramBytes ? nlohmann::ordered_json(*h.ramBytes) : nlohmann::ordered_json(nullptr);
+  j["peak_bytes"] = byteCount(peak.peakBytes);
+  j["low_bytes"] = byteCount(peak.lowBytes);
+  j["high_bytes"] = byteCount(peak.highBytes);
+  j["uncertainty_bytes"] = byteCount(peak.aboveBytes());
+  j["file_backed_bytes"] = byteCount(peak.peakBytes - h.committedBytes(peak));
+  j["peak_phase"] = toString(peak.phase);
+  j["verdict"] = std::string(toString(h.verdict));
+  j["verdict_phase"] = toString(h.deciding().phase);
+  j["log_killed"] = h.logKilled;
+  j["notes"] = h.notes;
+  j["phases"] = nlohmann::ordered_json::array();
+  for (const auto& phase : h.phases) {
+    j["phases"].push_back({{"name", toString(phase.phase)},
+                           {"peak_bytes", byteCount(phase.peakBytes)},
+                           {"uncertainty_bytes", byteCount(phase.aboveBytes())},
+                           {"file_backed_bytes", byteCount(phase.peakBytes - h.committedBytes(phase))},
+                           {"components", componentsJson(phase)}});
+  }
+  return j;
+}
+
 nlohmann::ordered_json estimateJson(const Estimate& e) {
   nlohmann::ordered_json j;
   j["gpu"] = {{"name", e.gpu.name}, {"vram_bytes", e.gpu.vramBytes}};
@@ -41,10 +77,10 @@ nlohmann::ordered_json estimateJson(const Estimate& e) {
     for (const auto& r : phase.range) {
       p["range"].push_back({{"why", r.why}, {"below_bytes", byteCount(r.belowBytes)}, {"above_bytes", byteCount(r.aboveBytes)}});
     }
-    p["components"] = nlohmann::ordered_json::array();
-    for (const auto& c : phase.components) p["components"].push_back({{"name", c.name}, {"bytes", byteCount(c.bytes)}, {"how", c.how}});
+    p["components"] = componentsJson(phase);
     j["phases"].push_back(std::move(p));
   }
+  if (e.host) j["host"] = hostJson(*e.host);
   return j;
 }
 
@@ -115,6 +151,7 @@ std::string formatJson(const Report& report) {
     if (file.estimate) {
       f["estimate"] = estimateJson(*file.estimate);
       f["plan"] = planJson(file.plan);
+      if (file.estimate->host) f["host_plan"] = planJson(file.hostPlan);
     }
     if (file.log) f["log"] = logJson(*file.log);
     out["files"].push_back(std::move(f));

@@ -110,6 +110,7 @@ std::string testCase(const FileReport& file, Counts& counts) {
   }
   if (failed) ++(file.unreadable ? counts.errors : counts.failures);
   if (const std::string summary = estimateSummary(file); !summary.empty()) notes += file.path + ": " + summary + "\n";
+  if (const std::string host = hostSummary(file); !host.empty()) notes += file.path + ": " + host + "\n";
   if (!notes.empty()) body += "      <system-out>" + escape(notes, false) + "</system-out>\n";
   const std::string open = "    <testcase" + attr("classname", "oomlint") + attr("name", file.path);
   return body.empty() ? open + "/>\n" : open + ">\n" + body + "    </testcase>\n";

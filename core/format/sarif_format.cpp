@@ -159,24 +159,30 @@ struct SarifFix {
 
 // Estimate findings take their fix from the rollback plan. OL503 is one step. OL501/OL502 get one only
 // when a single step is needed: the first of several needed changes would not be a fix.
+// OL504/OL505 the same from the host-RAM plan.
 std::optional<SarifFix> planFix(const FileReport& file, const Diagnostic& d) {
-  if (d.code != RuleId::OL501 && d.code != RuleId::OL502 && d.code != RuleId::OL503) return std::nullopt;
+  const bool host = d.code == RuleId::OL504 || d.code == RuleId::OL505;
+  if (d.code != RuleId::OL501 && d.code != RuleId::OL502 && d.code != RuleId::OL503 && !host) return std::nullopt;
+  const std::vector<PlanStep>& plan = host ? file.hostPlan : file.plan;
   const PlanStep* step = nullptr;
   if (d.code == RuleId::OL503) {
-    auto it = std::find_if(file.plan.begin(), file.plan.end(), [&](const PlanStep& s) { return s.fix.path == d.path; });
-    if (it != file.plan.end()) step = &*it;
+    auto it = std::find_if(plan.begin(), plan.end(), [&](const PlanStep& s) { return s.fix.path == d.path; });
+    if (it != plan.end()) step = &*it;
   } else {
-    const auto needed = std::count_if(file.plan.begin(), file.plan.end(), [](const PlanStep& s) { return s.needed; });
+    const auto needed = std::count_if(plan.begin(), plan.end(), [](const PlanStep& s) { return s.needed; });
     // The last step fits exactly when the whole plan does: otherwise "needed" marks every step.
-    const bool planFits = !file.plan.empty() && file.plan.back().fitsAfter;
+    const bool planFits = !plan.empty() && plan.back().fitsAfter;
     if (needed == 1 && planFits) {
-      step = &*std::find_if(file.plan.begin(), file.plan.end(), [](const PlanStep& s) { return s.needed; });
+      step = &*std::find_if(plan.begin(), plan.end(), [](const PlanStep& s) { return s.needed; });
     }
   }
   if (step == nullptr || step->fix.edits.empty() || step->fix.path != d.path) return std::nullopt;
   std::string description = "Set " + step->fix.path.toString() + " from " + step->fix.fromJson + " to " + step->fix.toJson +
                             " (saves about " + formatGiB(step->savesBytes) + ")";
-  if (d.code != RuleId::OL503) description += ": the only change the rollback plan needs for the job to fit";
+  if (d.code != RuleId::OL503) {
+    description += host ? ": the only change the host-RAM plan needs for the job to fit the machine's RAM"
+                        : ": the only change the rollback plan needs for the job to fit";
+  }
   return SarifFix{step->fix, std::move(description)};
 }
 
@@ -252,16 +258,36 @@ Json estimateProperties(const FileReport& file, const Json& location) {
     j["phases"].push_back({{"name", toString(phase.phase)}, {"peak_bytes", byteCount(phase.peakBytes)}, {"low_bytes", byteCount(phase.lowBytes)},
                            {"high_bytes", byteCount(phase.highBytes)}, {"uncertainty_bytes", byteCount(phase.aboveBytes())}});
   }
-  j["plan"] = Json::array();
-  for (const auto& step : file.plan) {
-    j["plan"].push_back({{"rank", step.rank},
-                         {"path", step.fix.path.toString()},
-                         {"from", jsonValue(step.fix.fromJson)},
-                         {"to", jsonValue(step.fix.toJson)},
-                         {"saves_bytes", byteCount(step.savesBytes)},
-                         {"peak_bytes_after", byteCount(step.peakBytesAfter)},
-                         {"fits_after", step.fitsAfter},
-                         {"needed", step.needed}});
+  auto steps = [](const std::vector<PlanStep>& plan) {
+    Json out = Json::array();
+    for (const auto& step : plan) {
+      out.push_back({{"rank", step.rank},
+                     {"path", step.fix.path.toString()},
+                     {"from", jsonValue(step.fix.fromJson)},
+                     {"to", jsonValue(step.fix.toJson)},
+                     {"saves_bytes", byteCount(step.savesBytes)},
+                     {"peak_bytes_after", byteCount(step.peakBytesAfter)},
+                     {"fits_after", step.fitsAfter},
+                     {"needed", step.needed}});
+    }
+    return out;
+  };
+  j["plan"] = steps(file.plan);
+  if (e.host) {
+    const HostEstimate& h = *e.host;
+    Json host;
+    host["summary"] = hostSummary(file);
+    host["ram_bytes"] = h.ramBytes ? Json(*h.ramBytes) : Json(nullptr);
+    host["peak_bytes"] = byteCount(h.peak().peakBytes);
+    host["peak_phase"] = toString(h.peak().phase);
+    host["uncertainty_bytes"] = byteCount(h.peak().aboveBytes());
+    host["verdict"] = std::string(toString(h.verdict));
+    host["phases"] = Json::array();
+    for (const auto& phase : h.phases) {
+      host["phases"].push_back({{"name", toString(phase.phase)}, {"peak_bytes", byteCount(phase.peakBytes)}, {"uncertainty_bytes", byteCount(phase.aboveBytes())}});
+    }
+    host["plan"] = steps(file.hostPlan);
+    j["host"] = std::move(host);
   }
   return j;
 }

@@ -18,6 +18,17 @@ std::string estimateSummary(const FileReport& file) {
   return out;
 }
 
+std::string hostSummary(const FileReport& file) {
+  if (!file.estimate || !file.estimate->host) return {};
+  const HostEstimate& h = *file.estimate->host;
+  const PhaseEstimate& peak = h.peak();
+  std::string out = "host RAM" + std::string(h.ramBytes ? " on " + h.describeRam() : "") + ": peak " + formatGiB(peak.peakBytes) + " ± " +
+                    formatGiB(peak.aboveBytes()) + " in " + std::string(toString(peak.phase)) + " — " + std::string(toString(h.verdict));
+  if (h.logKilled) out += " (the attached log's run was killed for host RAM)";
+  else if (!h.ramBytes) out += " (give --ram GIB for a verdict)";
+  return out;
+}
+
 std::string ruleLabel(RuleId code) { return std::string(toString(code)) + " " + std::string(ruleName(code)); }
 
 std::int64_t byteCount(double bytes) {

@@ -147,6 +147,37 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
   }
 }
 
+// Host RAM: one line always; with the machine's RAM (or a log's kill) its phases, the peak's components,
+// what the figures leave out and the host-RAM plan.
+void appendHost(std::string& out, const FileReport& file, const Palette& c) {
+  const HostEstimate& h = *file.estimate->host;
+  const std::optional<Verdict>& v = h.verdict;
+  const std::string_view color = !v ? c.dim : *v == Verdict::Oom ? c.red : *v == Verdict::Borderline ? c.yellow : c.blue;
+  out += std::string(c.bold) + file.path + ":" + std::string(c.reset) + " " + std::string(color) + hostSummary(file) + std::string(c.reset) + "\n";
+  if (!v) return;
+  const PhaseEstimate& peak = h.peak();
+  const double ram = h.ramBytes ? static_cast<double>(*h.ramBytes) : peak.peakBytes;
+  double scale = ram;
+  for (const auto& phase : h.phases) scale = std::max(scale, phase.peakBytes);
+  scale *= 1.05;
+  for (const auto& phase : h.phases) {
+    out += "  " + padRight(std::string(toString(phase.phase)), 16) + padLeft(formatGiB(phase.peakBytes), 10) + "  " + bar(phase.peakBytes, ram, scale, 40) +
+           (&phase == &peak ? "  ← peak" : "") + "\n";
+  }
+  out += "  " + std::string(c.dim) + std::string(toString(peak.phase)) + " in host RAM:" + std::string(c.reset) + "\n";
+  for (const auto& comp : peak.components) {
+    out += "    " + padRight(comp.name, 36) + padLeft(formatGiB(comp.bytes), 10) + "  " + std::string(c.dim) + comp.how + std::string(c.reset) + "\n";
+  }
+  for (const auto& note : h.notes) out += "  " + std::string(c.dim) + "not counted: " + note + std::string(c.reset) + "\n";
+  if (file.hostPlan.empty()) return;
+  out += "  host-RAM plan, in order (needed steps marked *):\n";
+  for (const auto& step : file.hostPlan) {
+    out += "  " + std::string(step.needed ? "*" : " ") + std::to_string(step.rank) + ". " + step.fix.path.toString() + ": " + step.fix.fromJson +
+           " → " + step.fix.toJson + "   saves " + formatGiB(step.savesBytes) + ", peak after " + formatGiB(step.peakBytesAfter) +
+           (step.fitsAfter ? " (fits)" : "") + "\n      " + std::string(c.dim) + step.why + std::string(c.reset) + "\n";
+  }
+}
+
 }  // namespace
 
 std::string formatText(const Report& report, const TextStyle& style) {
@@ -165,6 +196,7 @@ std::string formatText(const Report& report, const TextStyle& style) {
       if (file.source) appendSnippet(out, *file.source, d, c);
     }
     if (file.estimate) appendEstimate(out, file, c);
+    if (file.estimate && file.estimate->host) appendHost(out, file, c);
   }
   const std::size_t files = report.files.size();
   const std::string where = " in " + std::to_string(files) + (files == 1 ? " file" : " files");

@@ -13,6 +13,7 @@ void Policy::merge(const Policy& other) {
     gpu = other.gpu;
     vramGib = other.vramGib;
   }
+  if (other.ramGib) ramGib = other.ramGib;
   if (other.failOn) failOn = other.failOn;
   disabled.insert(other.disabled.begin(), other.disabled.end());
   for (const auto& [code, level] : other.severity) severity[code] = level;
@@ -67,8 +68,8 @@ bool globMatch(std::string_view pattern, std::string_view path) {
 
 namespace {
 
-const std::vector<std::string> kTopKeys = {"gpu", "vram", "fail_on", "disable", "severity", "allow_suppressions", "overrides"};
-const std::vector<std::string> kOverrideKeys = {"paths", "gpu", "vram", "fail_on", "disable", "severity", "allow_suppressions"};
+const std::vector<std::string> kTopKeys = {"gpu", "vram", "ram", "fail_on", "disable", "severity", "allow_suppressions", "overrides"};
+const std::vector<std::string> kOverrideKeys = {"paths", "gpu", "vram", "ram", "fail_on", "disable", "severity", "allow_suppressions"};
 
 class Parser {
  public:
@@ -87,6 +88,9 @@ class Parser {
       } else if (key == "vram") {
         if (value->isNumber() && value->number() > 0) out.vramGib = value->number();
         else fail(value->range, "`vram` must be a positive size in GiB");
+      } else if (key == "ram") {
+        if (value->isNumber() && value->number() > 0) out.ramGib = value->number();
+        else fail(value->range, "`ram` must be a positive size in GiB");
       } else if (key == "fail_on") {
         if (auto level = string(value, key)) {
           if (*level == "never") out.failOn = std::optional<Severity>{};

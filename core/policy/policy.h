@@ -1,5 +1,5 @@
 // What a project says about findings (`.oomlint.yaml`): codes to drop, severities to change, the
-// default card, the fail level, whether inline suppressions count — for the whole project and per
+// default card and RAM, the fail level, whether inline suppressions count — for the whole project and per
 // path. Parsed here from text; finding the file on disk is the CLI's job.
 #pragma once
 
@@ -17,6 +17,7 @@ namespace oomlint {
 struct Policy {
   std::optional<std::string> gpu;
   std::optional<double> vramGib;
+  std::optional<double> ramGib;                   // the machine's system RAM, for the host-RAM verdict
   std::optional<std::optional<Severity>> failOn;  // set: the fail level; an empty inner value is "never"
   std::set<std::string> disabled;                 // rule codes (OL206), normalised from codes or names
   std::map<std::string, Severity> severity;       // per-code overrides

@@ -13,6 +13,22 @@ std::string_view toString(Verdict verdict) {
   return "fits";
 }
 
+std::string_view toString(const std::optional<Verdict>& verdict) { return verdict ? toString(*verdict) : "unknown"; }
+
+double HostEstimate::committedBytes(const PhaseEstimate& phase) const {
+  double mapped = 0;
+  for (const auto& c : phase.components) {
+    if (c.fileBacked) mapped += c.bytes;
+  }
+  return phase.peakBytes - mapped;
+}
+
+std::string HostEstimate::describeRam() const {
+  if (!ramBytes) return "a machine of unknown RAM";
+  const double g = static_cast<double>(*ramBytes) / kGiB;
+  return "a " + fixedText(g, g == static_cast<double>(static_cast<long long>(g)) ? 0 : 1) + " GiB machine";
+}
+
 std::string fixedText(double value, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, value);

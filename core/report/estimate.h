@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,9 @@ struct Component {
   double bytes = 0;
   std::string how;   // "11.9 B params × 1.05 B/param (qfloat8, 5% kept in bf16)"
   Term term = Term::Weights;
+  // Host RAM only: pages mapped from a checkpoint file. Linux can drop and re-read them under pressure;
+  // Windows commits them (RAM plus page file), so they decide a borderline, not an oom.
+  bool fileBacked = false;
 };
 
 // One reason the range is as wide as it is, and how far it moves each end.
@@ -54,6 +58,23 @@ struct GpuTarget {
   std::string describe() const;
 };
 
+// What the training process holds in system RAM, per phase, against the machine's RAM when it was given.
+struct HostEstimate {
+  std::optional<std::uint64_t> ramBytes;  // --ram; nullopt: the verdict is unknown unless a log shows a kill
+  std::vector<PhaseEstimate> phases;
+  std::size_t peakPhase = 0;
+  std::size_t verdictPhase = 0;           // the phase that decides the verdict (the most undroppable memory, for an oom)
+  std::optional<Verdict> verdict;         // nullopt: unknown
+  bool logKilled = false;                 // the attached log's run was killed for host RAM
+  Phase logPhase = Phase::None;           // in this phase, when the log says
+  std::vector<std::string> notes;         // what the figures leave out ("cached latents: … per image")
+  const PhaseEstimate& peak() const { return phases[peakPhase]; }
+  const PhaseEstimate& deciding() const { return phases[verdictPhase]; }
+  // A phase's bytes that a kernel cannot drop: all but the checkpoint's mapped pages.
+  double committedBytes(const PhaseEstimate& phase) const;
+  std::string describeRam() const;        // "a 32 GiB machine"
+};
+
 struct Estimate {
   GpuTarget gpu;
   std::vector<PhaseEstimate> phases;
@@ -64,8 +85,11 @@ struct Estimate {
   Verdict verdict = Verdict::Fits;
   bool coarse = false;  // the architecture's dimensions are approximate
   std::string assumes;  // whose behaviour the figures follow: "AI Toolkit at 27a03a9 (2026-08-21)"
+  std::optional<HostEstimate> host;  // system RAM, for the systems that estimate it
   const PhaseEstimate& peak() const { return phases[peakPhase]; }
 };
+
+std::string_view toString(const std::optional<Verdict>& verdict);  // "unknown" when nullopt
 
 std::string fixedText(double value, int digits = 2);  // printf's "%.*f"
 std::string formatGiB(double bytes);                   // "22.9 GiB"

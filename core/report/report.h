@@ -33,6 +33,8 @@ struct FileReport {
   std::optional<Estimate> estimate;  // for the first trainer process whose model is known
   bool gpuGiven = false;             // the estimate is against a GPU the user chose, not the default
   std::vector<PlanStep> plan;
+  // The host-RAM levers when the estimate's host verdict is not `fits` (its own ranks and needed set).
+  std::vector<PlanStep> hostPlan;
   std::optional<LogAnalysis> log;    // a log input, or the log attached to a config (--log)
   std::shared_ptr<const SourceText> source;  // for snippets; not part of the JSON contract
   // Set when oomlint itself failed on this input (a bug, not the input's fault): exit code 3.

@@ -6,6 +6,7 @@
 // choosing the system, the policy and the error guard live in analyze.cpp.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -27,6 +28,7 @@ struct SystemContext {
   const LogAnalysis* attachedLog = nullptr;  // the log of this config's failed run (--log)
   ReadLimits limits;
   bool suppressionsAllowed = true;
+  std::optional<std::uint64_t> ramBytes;  // the machine's system RAM (--ram), for the host-RAM verdict
 };
 
 // How sure a system is that a text is its kind: its own top-level keys are certain; a shape that other

@@ -27,19 +27,19 @@ const createOomlint = require(path.join(wasmDir, 'oomlint.js'));
 const oomlint = await createOomlint({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'oomlint.wasm')) });
 const instantiated = performance.now() - t0;
 const first = performance.now();
-oomlint.analyze('job: extension\n', 'warm.yaml', '', 0);  // loads the embedded knowledge
+oomlint.analyze('job: extension\n', 'warm.yaml', '', 0, 0);  // loads the embedded knowledge
 process.stderr.write(`wasm: instantiate ${instantiated.toFixed(0)} ms, first analysis ${(performance.now() - first).toFixed(0)} ms\n`);
 
 console.log('file\tbytes\tlines\truns\tmedian_us\tp90_us');
 for (const file of files) {
   const text = fs.readFileSync(file, 'utf8');
   let sink = 0;
-  for (let i = 0; i < 3; i++) sink += oomlint.analyze(text, file, '', 0).length;
+  for (let i = 0; i < 3; i++) sink += oomlint.analyze(text, file, '', 0, 0).length;
   const us = [];
   const start = performance.now();
   while (us.length < 20 || performance.now() - start < budgetMs) {
     const t = performance.now();
-    sink += oomlint.analyze(text, file, '', 0).length;
+    sink += oomlint.analyze(text, file, '', 0, 0).length;
     us.push((performance.now() - t) * 1000);
   }
   if (sink === 0) process.stderr.write(`wasm: ${file} gave no report\n`);

@@ -31,10 +31,12 @@ bool useColor(ColorMode mode) {
 }
 
 // Options with the GPU the user named; nullopt (after saying why) when it is not in the catalog.
-std::optional<AnalyzeOptions> optionsWithGpu(const std::optional<std::string>& gpu, std::optional<double> vramGib) {
+std::optional<AnalyzeOptions> optionsWithGpu(const std::optional<std::string>& gpu, std::optional<double> vramGib,
+                                             std::optional<double> ramGib) {
   AnalyzeOptions options;
   options.gpu = gpu;
   options.vramGib = vramGib;
+  options.ramGib = ramGib;
   std::string error;
   if (!resolveGpu(options, &error)) {
     std::cerr << "oomlint: " << error << "\n";
@@ -52,6 +54,7 @@ struct InputSettings {
 
 std::optional<InputSettings> settingsFor(const std::string& input, ProjectFiles& projects, const AnalyzeOptions& base,
                                          bool gpuGiven, const std::optional<std::optional<Severity>>& failOn) {
+  // base.ramGib set means --ram was given: it beats the project file's, as --gpu does.
   auto found = projects.forInput(input);
   if (auto* error = std::get_if<std::string>(&found)) {
     std::cerr << "oomlint: " << *error << "\n";
@@ -60,6 +63,7 @@ std::optional<InputSettings> settingsFor(const std::string& input, ProjectFiles&
   const ProjectPolicy& project = std::get<ProjectPolicy>(found);
   InputSettings settings{base, failOn.value_or(project.policy.failOn.value_or(Severity::Error))};
   settings.options.policy = project.policy;
+  if (!base.ramGib && project.policy.ramGib) settings.options.ramGib = project.policy.ramGib;
   if (!gpuGiven && (project.policy.gpu || project.policy.vramGib)) {
     settings.options.gpu = project.policy.gpu;
     settings.options.vramGib = project.policy.vramGib;
@@ -73,7 +77,7 @@ std::optional<InputSettings> settingsFor(const std::string& input, ProjectFiles&
 }
 
 int runCheck(const CheckCommand& check) {
-  auto resolved = optionsWithGpu(check.gpu, check.vramGib);
+  auto resolved = optionsWithGpu(check.gpu, check.vramGib, check.ramGib);
   if (!resolved) return kExitUsage;
   const bool gpuGiven = check.gpu || check.vramGib;
   ProjectFiles projects(check.config, check.noConfig);
@@ -144,7 +148,7 @@ int runCheck(const CheckCommand& check) {
 }
 
 int runFix(const FixCommand& fix) {
-  auto resolved = optionsWithGpu(fix.gpu, fix.vramGib);
+  auto resolved = optionsWithGpu(fix.gpu, fix.vramGib, fix.ramGib);
   if (!resolved) return kExitUsage;
   ProjectFiles projects(fix.config, fix.noConfig);
   auto settings = settingsFor(fix.input, projects, *resolved, fix.gpu || fix.vramGib, std::nullopt);
@@ -164,8 +168,13 @@ int runFix(const FixCommand& fix) {
   }
   // What changed goes to stderr, so stdout can carry the config itself.
   if (result.applied.empty()) {
+    const auto& e = result.before.estimate;
+    const bool hostShort = e && e->host && e->host->verdict && *e->host->verdict != Verdict::Fits;
     std::cerr << "oomlint: nothing to change: "
-              << (result.before.estimate ? "the job is estimated to fit" : "no estimate for this config") << "\n";
+              << (!e ? "no estimate for this config"
+                     : hostShort ? "no config change brings it within the machine's RAM (oomlint check says how much swap or page file it needs)"
+                                 : "the job is estimated to fit")
+              << "\n";
   }
   for (const auto& step : result.applied) {
     std::cerr << "oomlint: set " << step.fix.path.toString() << ": " << step.fix.fromJson << " → " << step.fix.toJson << " (saves "

@@ -5,10 +5,10 @@
 namespace oomlint::cli {
 
 const char* const kUsage =
-    "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--log FILE] [--format FORMAT]\n"
+    "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--ram GIB] [--log FILE] [--format FORMAT]\n"
     "                     [--fail-on error|warning|info|never] [--color auto|always|never | --no-color]\n"
     "                     [--config FILE | --no-config]\n"
-    "       oomlint fix FILE [--gpu NAME | --vram GIB] [-o OUT | --in-place]\n"
+    "       oomlint fix FILE [--gpu NAME | --vram GIB] [--ram GIB] [-o OUT | --in-place]\n"
     "                                 write the config with the plan's needed steps applied\n"
     "       oomlint explain CODE      print the documentation page of a rule (OL201 or unknown-key)\n"
     "       oomlint rules             list every rule code\n"
@@ -19,9 +19,10 @@ const char* const kUsage =
     "INPUT is an AI Toolkit job config (YAML, or the JSON the UI stores) or a console log of a run; '-' reads\n"
     "stdin. --log attaches a log to the config: its capacity and failed phase shape the advice.\n"
     "--gpu names the card to estimate against (default RTX 4090); --vram gives its memory in GiB.\n"
+    "--ram gives the machine's system RAM in GiB: the host-RAM estimate then has a verdict.\n"
     "FORMAT: text (default), json, sarif (SARIF 2.1.0), github (Actions annotations), junit, gcc.\n"
     "A project file (.oomlint.yaml, the nearest in the input's folder or above, or --config) sets the default\n"
-    "GPU, the fail level, disabled codes and severities, per path; command-line flags win.\n"
+    "GPU and RAM, the fail level, disabled codes and severities, per path; command-line flags win.\n"
     "Exit codes: 0 no finding at or above the fail level, 1 findings, 2 usage error or unparsable input,\n"
     "3 internal error.\n";
 
@@ -56,6 +57,14 @@ std::optional<std::string> parseGpuOption(const std::string& name, const std::st
   return std::nullopt;
 }
 
+std::optional<std::string> parseRamOption(const std::string& v, std::optional<double>& ramGib) {
+  char* end = nullptr;
+  const double gib = std::strtod(v.c_str(), &end);
+  if (end == v.c_str() || *end != '\0' || !(gib > 0)) return "--ram needs a positive size in GiB, got '" + v + "'";
+  ramGib = gib;
+  return std::nullopt;
+}
+
 ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
   CheckCommand check;
   for (; i < args.size(); ++i) {
@@ -86,6 +95,9 @@ ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
     } else if (name == "--gpu" || name == "--vram") {
       if (!value(v)) return usageError(name + " needs a value");
       if (auto error = parseGpuOption(name, v, check.gpu, check.vramGib)) return usageError(*error);
+    } else if (name == "--ram") {
+      if (!value(v)) return usageError("--ram needs a value");
+      if (auto error = parseRamOption(v, check.ramGib)) return usageError(*error);
     } else if (name == "--log") {
       if (!value(v) || v.empty()) return usageError("--log needs a log file");
       check.log = v;
@@ -121,6 +133,9 @@ ParseResult parseFix(const std::vector<std::string>& args, std::size_t i) {
     if (name == "--gpu" || name == "--vram") {
       if (!value(v)) return usageError(name + " needs a value");
       if (auto error = parseGpuOption(name, v, fix.gpu, fix.vramGib)) return usageError(*error);
+    } else if (name == "--ram") {
+      if (!value(v)) return usageError("--ram needs a value");
+      if (auto error = parseRamOption(v, fix.ramGib)) return usageError(*error);
     } else if (name == "-o" || name == "--output") {
       if (!value(v) || v.empty()) return usageError("-o needs a file name");
       fix.output = v;

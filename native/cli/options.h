@@ -21,6 +21,7 @@ struct CheckCommand {
   ColorMode color = ColorMode::Auto;
   std::optional<std::string> gpu;
   std::optional<double> vramGib;
+  std::optional<double> ramGib;    // --ram: the machine's system RAM, for the host-RAM verdict
   std::optional<std::string> log;  // --log FILE: attached to the config before it
   std::optional<std::string> config;  // --config FILE: the project file for every input
   bool noConfig = false;              // --no-config: no project file at all
@@ -32,6 +33,7 @@ struct FixCommand {
   bool noConfig = false;
   std::optional<std::string> gpu;
   std::optional<double> vramGib;
+  std::optional<double> ramGib;
   std::optional<std::string> output;  // -o FILE; stdout when absent
   bool inPlace = false;
 };

@@ -65,6 +65,7 @@ async function analysisAfter(page, action) {
 }
 
 const verdictOf = (page) => page.locator('.results .verdict').getAttribute('data-verdict');
+const hostVerdictOf = (page) => page.locator('.results .host-verdict').getAttribute('data-host-verdict');
 
 test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by the plan, undoable', { skip: sharedSkip }, async () => {
   const page = await openPage(server.url);
@@ -109,6 +110,29 @@ test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by th
   });
   assert.equal(await editorText(page, 'config-editor'), config);
   assert.equal(await verdictOf(page), 'oom');
+  await page.context().close();
+});
+
+test('the machine\'s RAM gives the host-RAM verdict, its chart, its finding and its plan', async () => {
+  const page = await openPage(server.url);
+  await firstAnalysis(page);
+  const config = fs.readFileSync(path.join(sourceDir, 'tests/fixtures/rules/OL504-estimated-host-ram-oom.yaml'), 'utf8');
+  await analysisAfter(page, () => paste(page, 'config-editor', config));
+  assert.equal(await hostVerdictOf(page), 'unknown');
+  assert.match(await page.locator('.results .host-verdict').textContent(), /Give the machine's RAM for a verdict/);
+
+  await analysisAfter(page, () => page.fill('#ram', '24'));
+  assert.equal(await hostVerdictOf(page), 'oom');
+  assert.match(await page.locator('.results .host-verdict').textContent(), /Out of system RAM.*latent caching holds .* more than the 24\.0 GiB of RAM/);
+  assert.ok((await page.locator('.host-ram .phase-row').count()) >= 4);
+  assert.ok((await page.locator('.host-ram .segment.mapped').count()) >= 1, 'the checkpoint\'s mapped pages are marked');
+  assert.equal(await page.locator('.host-ram .plan-step').first().getAttribute('data-path'), 'config.process[0].model.layer_offloading_transformer_percent');
+  assert.equal(await page.locator('.results .finding[data-code="OL504"]').count(), 1);
+  await page.screenshot({ path: path.join(artifacts, 'page-host-ram.png'), fullPage: true });
+
+  await analysisAfter(page, () => page.fill('#ram', '128'));
+  assert.equal(await hostVerdictOf(page), 'fits');
+  assert.equal(await page.locator('.results .finding[data-code="OL504"]').count(), 0);
   await page.context().close();
 });
 
@@ -213,6 +237,10 @@ test('the widget page renders each widget\'s verdict', async () => {
     await page.waitForSelector(`#${id}[data-verdict]`, { timeout: 15000 });
     assert.equal(await page.getAttribute(`#${id}`, 'data-verdict'), verdict, id);
   }
+  // The `ram` attribute gives the host-RAM verdict; without it the figure shows, unknown.
+  assert.equal(await page.getAttribute('#fits', 'data-host-verdict'), 'fits');
+  assert.equal(await page.getAttribute('#oom', 'data-host-verdict'), 'unknown');
+  assert.match(await page.locator('#fits .host-verdict').textContent(), /Fits in RAM/);
   // Styles stay inside the shadow root: the host page's paragraphs keep their own font.
   const hostFont = await page.evaluate(() => getComputedStyle(document.querySelector('article p')).fontFamily);
   assert.match(hostFont, /Georgia/);

@@ -27,6 +27,7 @@ void checkGpu(const Command& command) {
   fuzz::require(!(command.gpu && command.vramGib), "both --gpu and --vram were accepted");
   if (command.gpu) fuzz::require(!command.gpu->empty(), "an empty --gpu was accepted");
   if (command.vramGib) fuzz::require(*command.vramGib > 0, "a --vram that is not positive was accepted");
+  if (command.ramGib) fuzz::require(*command.ramGib > 0, "a --ram that is not positive was accepted");
   AnalyzeOptions options;
   options.gpu = command.gpu;
   options.vramGib = command.vramGib;

@@ -41,7 +41,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Three ways the CLI runs a config, chosen by the input's size so each input has exactly one.
   AnalyzeOptions options;
   switch (size % 3) {
-    case 0: options.vramGib = 24; break;               // --vram 24: the estimate findings and the plan
+    case 0:                                            // --vram 24 --ram 32: the estimate findings and both plans
+      options.vramGib = 24;
+      options.ramGib = 32;
+      break;
     case 1: options.gpu = "RTX 3060 12GB"; break;      // --gpu NAME
     case 2: options.attachedLog = attachedLog(); break; // --log: the crash's phase and card shape the advice
   }

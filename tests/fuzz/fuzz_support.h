@@ -59,9 +59,17 @@ inline void checkReport(const Report& report) {
         for (const Edit& edit : d.fix->edits) checkRange(edit.range, size);
       }
     }
-    for (const PlanStep& step : file.plan) {
-      if (!file.source) continue;
-      for (const Edit& edit : step.fix.edits) checkRange(edit.range, size);
+    for (const auto* plan : {&file.plan, &file.hostPlan}) {
+      for (const PlanStep& step : *plan) {
+        if (!file.source) continue;
+        for (const Edit& edit : step.fix.edits) checkRange(edit.range, size);
+      }
+    }
+    if (file.estimate && file.estimate->host) {
+      const HostEstimate& host = *file.estimate->host;
+      require(!host.phases.empty() && host.peakPhase < host.phases.size() && host.verdictPhase < host.phases.size(),
+              "a host-RAM estimate without its phases");
+      require(host.ramBytes.has_value() || host.logKilled || !host.verdict, "a host-RAM verdict without the RAM");
     }
   }
 }

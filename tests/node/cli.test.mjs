@@ -69,7 +69,7 @@ test('the JSON report has exactly the contract field names', () => {
   assert.deepEqual(Object.keys(report.tool), ['name', 'version']);
   assert.equal(report.tool.name, 'oomlint');
   const file = report.files[0];
-  assert.deepEqual(Object.keys(file), ['path', 'kind', 'diagnostics', 'estimate', 'plan']);
+  assert.deepEqual(Object.keys(file), ['path', 'kind', 'diagnostics', 'estimate', 'plan', 'host_plan']);
   assert.equal(file.kind, 'ai-toolkit-job');
   for (const d of file.diagnostics) {
     assert.deepEqual(Object.keys(d).filter((k) => k !== 'fix'), ['code', 'severity', 'message', 'path', 'range']);
@@ -153,6 +153,51 @@ test('--gpu prints the per-phase estimate, and the JSON estimate and plan follow
   assert.equal(line.slice(plan[0].edit.range.start.column - 1, plan[0].edit.range.end.column - 1), '8');
   assert.equal(plan[0].edit.text, '1');
   assert.ok(plan.some((s) => s.needed));
+});
+
+test('--ram: the host-RAM estimate, its verdict and its plan, in every format', () => {
+  const offload = fixture('rules/OL504-estimated-host-ram-oom.yaml');
+  // Without the RAM: the figures, no verdict, no plan, no finding.
+  const unknown = JSON.parse(runCli(['check', '--format', 'json', offload]).stdout).files[0];
+  assert.equal(unknown.estimate.host.verdict, 'unknown');
+  assert.equal(unknown.estimate.host.ram_bytes, null);
+  assert.deepEqual(unknown.host_plan, []);
+  assert.ok(!unknown.diagnostics.some((d) => d.code === 'OL504'));
+
+  const file = JSON.parse(runCli(['check', '--format', 'json', '--ram', '24', offload]).stdout).files[0];
+  const host = file.estimate.host;
+  assert.deepEqual(Object.keys(host), ['ram_bytes', 'peak_bytes', 'low_bytes', 'high_bytes', 'uncertainty_bytes', 'file_backed_bytes',
+    'peak_phase', 'verdict', 'verdict_phase', 'log_killed', 'notes', 'phases']);
+  assert.equal(host.ram_bytes, 24 * 2 ** 30);
+  assert.equal(host.verdict, 'oom');
+  assert.equal(host.verdict_phase, 'latent_cache');
+  assert.equal(host.low_bytes + host.high_bytes, 2 * host.peak_bytes);
+  for (const p of host.phases) assert.deepEqual(Object.keys(p), ['name', 'peak_bytes', 'uncertainty_bytes', 'file_backed_bytes', 'components']);
+  const mapped = host.phases.flatMap((p) => p.components).filter((c) => c.file_backed);
+  assert.ok(mapped.length > 0 && mapped.every((c) => c.name === 'transformer as loaded' || c.name.endsWith('as loaded')));
+  assert.equal(file.host_plan[0].path, 'config.process[0].model.layer_offloading_transformer_percent');
+  assert.ok(file.diagnostics.some((d) => d.code === 'OL504' && d.path === file.host_plan[0].path));
+
+  const text = runCli(['check', '--ram', '24', offload]);
+  assert.equal(text.code, 1);
+  assert.match(text.stdout, /host RAM on a 24 GiB machine: peak \d+\.\d GiB ± \d+\.\d GiB in quantize — oom/);
+  assert.match(text.stdout, /latent_cache +\d+\.\d GiB +[█·│]+/);
+  assert.match(text.stdout, /host-RAM plan, in order/);
+  assert.match(runCli(['check', '--format', 'gcc', '--ram', '24', offload]).stdout, /: note: host RAM on a 24 GiB machine: .* — oom/);
+  const github = runCli(['check', '--format', 'github', '--ram', '24', offload]).stdout;
+  assert.match(github, /::error .*estimated out of host RAM/);
+  assert.match(github, /oomlint: .*: host RAM on a 24 GiB machine/);
+  assert.match(runCli(['check', '--format', 'junit', '--ram', '24', offload]).stdout, /host RAM on a 24 GiB machine/);
+  const sarif = JSON.parse(runCli(['check', '--format', 'sarif', '--ram', '24', offload]).stdout);
+  const estimate = sarif.runs[0].properties.oomlint.estimates[0];
+  assert.equal(estimate.host.verdict, 'oom');
+  assert.equal(estimate.host.plan[0].path, file.host_plan[0].path);
+
+  // fix writes the host plan's needed step; a bad size is a usage error.
+  const fixed = runCli(['fix', '--ram', '24', offload]);
+  assert.match(fixed.stdout, /layer_offloading_transformer_percent: 0 /);
+  assert.equal(runCli(['check', '--ram', 'lots', clean]).code, 2);
+  assert.equal(runCli(['check', '--ram', '-4', clean]).code, 2);
 });
 
 test('unknown GPUs and bad --vram are usage errors with a suggestion', () => {

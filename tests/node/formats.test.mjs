@@ -22,7 +22,7 @@ test('gcc: one line per finding, the same findings as JSON, on every corpus conf
     const json = JSON.parse(runCli(['check', '--format', 'json', '--gpu', 'RTX 4090', file]).stdout);
     const gcc = runCli(['check', '--format', 'gcc', '--gpu', 'RTX 4090', file]);
     const lines = gcc.stdout.trimEnd().split('\n').filter(Boolean);
-    const findings = lines.filter((l) => !l.startsWith(`${file}: note: estimate`));
+    const findings = lines.filter((l) => !l.startsWith(`${file}: note: estimate`) && !l.startsWith(`${file}: note: host RAM`));
     assert.equal(findings.length, json.files[0].diagnostics.length, file);
     json.files[0].diagnostics.forEach((d, i) => {
       const severity = d.severity === 'info' ? 'note' : d.severity;
@@ -30,6 +30,7 @@ test('gcc: one line per finding, the same findings as JSON, on every corpus conf
       assert.match(findings[i], new RegExp(`\\[${d.code} [a-z-]+\\]$`));
     });
     if (json.files[0].estimate) assert.match(gcc.stdout, new RegExp(`: note: estimate on RTX 4090 .* — ${json.files[0].estimate.verdict}`));
+    if (json.files[0].estimate?.host) assert.match(gcc.stdout, /: note: host RAM: peak .* — unknown \(give --ram GIB for a verdict\)/);
   }
 });
 

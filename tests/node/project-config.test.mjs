@@ -65,6 +65,21 @@ test('the nearest project file sets the card, the fail level, disabled codes and
   assert.deepEqual(codes(check(['--config', path.join(root, '.oomlint.yaml'), file]).report), codes(governed.report));
 });
 
+test('the project file gives the machine\'s RAM per path; --ram wins', () => {
+  const offload = fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '../fixtures/rules/OL504-estimated-host-ram-oom.yaml'), 'utf8');
+  const root = tree({
+    '.oomlint.yaml': 'ram: 24\noverrides:\n  - paths: ["big/**"]\n    ram: 128\n',
+    'small/job.yaml': offload,
+    'big/job.yaml': offload,
+  });
+  const result = check([path.join(root, 'small/job.yaml'), path.join(root, 'big/job.yaml')]);
+  assert.equal(result.report.files[0].estimate.host.verdict, 'oom');
+  assert.equal(result.report.files[1].estimate.host.verdict, 'fits');
+  assert.equal(result.report.files[1].estimate.host.ram_bytes, 128 * 2 ** 30);
+  assert.equal(check(['--ram', '128', path.join(root, 'small/job.yaml')]).report.files[0].estimate.host.verdict, 'fits');
+  assert.match(check([path.join(tree({ '.oomlint.yaml': 'ram: lots\n', 'job.yaml': offload }), 'job.yaml')]).stderr, /`ram` must be a positive size in GiB/);
+});
+
 test('per-path overrides apply to matching files only; later ones win', () => {
   const root = tree({
     '.oomlint.yaml': 'fail_on: never\noverrides:\n  - paths: ["video/**/*.yaml"]\n    disable: [OL201]\n  - paths: ["video/wan/*.yaml"]\n    severity: {OL206: warning}\n',

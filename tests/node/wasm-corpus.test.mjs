@@ -32,14 +32,14 @@ test('WASM and CLI agree on every corpus config and log', { skip: sharedSkip }, 
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
     const fromCli = JSON.parse(runCli(['check', '--format', 'json', file]).stdout);
-    assert.deepEqual(JSON.parse(oomlint.analyze(text, file, '', 0)), fromCli, file);
+    assert.deepEqual(JSON.parse(oomlint.analyze(text, file, '', 0, 0)), fromCli, file);
     // Every corpus log is told from a config, whatever its first line looks like.
     if (file.endsWith('.log')) assert.equal(fromCli.files[0].kind, 'log', file);
   }
   // A config with the log of its failed run, as the page sends them, against `check --log`.
   const config = path.join(sharedDir, 'corpus/ai-toolkit/examples/train_lora_flux_24gb.yaml');
   const log = path.join(sharedDir, 'corpus/logs/018_ai-toolkit_flux-dev-4090.log');
-  const withLog = oomlint.analyzeWithLog(fs.readFileSync(config, 'utf8'), config, fs.readFileSync(log, 'utf8'), '', 0);
+  const withLog = oomlint.analyzeWithLog(fs.readFileSync(config, 'utf8'), config, fs.readFileSync(log, 'utf8'), '', 0, 0);
   const cliWithLog = runCli(['check', '--format', 'json', '--log', log, config]).stdout;
   const normalise = (report) => ({ ...report, files: report.files.map((f) => (f.kind === 'log' ? { ...f, path: '<log>' } : f)) });
   assert.deepEqual(normalise(JSON.parse(withLog)), normalise(JSON.parse(cliWithLog)));

@@ -133,7 +133,7 @@ for (const c of cases) {
     const fromCli = JSON.parse(run.stdout);
 
     start = performance.now();
-    const fromWasm = JSON.parse(oomlint.analyze(text, file, '', 0));
+    const fromWasm = JSON.parse(oomlint.analyze(text, file, '', 0, 0));
     const wasmMs = performance.now() - start;
     assert.equal(fromWasm.error, undefined, `the module reported an error: ${fromWasm.error}`);
 

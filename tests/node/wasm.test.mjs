@@ -19,6 +19,7 @@ const inputs = [
   fixture('clean/base-flux-lora.yaml'),
   fixture('rules/OL201-unknown-key.yaml'),
   fixture('rules/OL405-frames-off-grid.yaml'),
+  fixture('rules/OL504-estimated-host-ram-oom.yaml'),
   fixture('input/json-valid.json'),
   fixture('input/syntax-unclosed-quote.yaml'),
   path.join(sharedDir, 'corpus/ai-toolkit/examples/train_lora_wan21_14b_24gb.yaml'),
@@ -30,18 +31,21 @@ test('the module answers with the same findings as the CLI', async () => {
   let findings = 0;
   for (const file of inputs) {
     const text = fs.readFileSync(file, 'utf8');
-    const fromWasm = JSON.parse(oomlint.analyze(text, file, '', 0));
+    const fromWasm = JSON.parse(oomlint.analyze(text, file, '', 0, 0));
     const fromCli = JSON.parse(runCli(['check', '--format', 'json', file]).stdout);
     assert.deepEqual(fromWasm, fromCli, file);
     findings += fromWasm.files[0].diagnostics.length;
     // With a card named, the estimate findings and plan must agree too.
-    const onCard = JSON.parse(oomlint.analyze(text, file, 'RTX 3060 12GB', 0));
+    const onCard = JSON.parse(oomlint.analyze(text, file, 'RTX 3060 12GB', 0, 0));
     assert.deepEqual(onCard, JSON.parse(runCli(['check', '--format', 'json', '--gpu', 'RTX 3060 12GB', file]).stdout), file);
-    assert.deepEqual(JSON.parse(oomlint.analyze(text, file, '', 16)),
+    assert.deepEqual(JSON.parse(oomlint.analyze(text, file, '', 16, 0)),
                      JSON.parse(runCli(['check', '--format', 'json', '--vram', '16', file]).stdout), file);
+    // And with the machine's RAM: the host-RAM verdict, findings and plan.
+    assert.deepEqual(JSON.parse(oomlint.analyze(text, file, '', 16, 24)),
+                     JSON.parse(runCli(['check', '--format', 'json', '--vram', '16', '--ram', '24', file]).stdout), file);
   }
   assert.ok(findings > 0, 'the comparison must include real findings');
-  assert.match(JSON.parse(oomlint.analyze('a: 1', 'x.yaml', 'RTX 9999', 0)).error, /unknown GPU/);
+  assert.match(JSON.parse(oomlint.analyze('a: 1', 'x.yaml', 'RTX 9999', 0, 0)).error, /unknown GPU/);
   assert.ok(JSON.parse(oomlint.gpus()).length >= 40);
 });
 
@@ -51,8 +55,8 @@ test('the module exposes the catalog and rule pages, and survives hostile input'
   assert.ok(rules.length >= 40);
   assert.match(oomlint.explain('OL201'), /^# OL201 unknown-key/);
   assert.equal(oomlint.explain('nope'), '');
-  const deep = JSON.parse(oomlint.analyze('['.repeat(100000), 'deep.json', '', 0));
+  const deep = JSON.parse(oomlint.analyze('['.repeat(100000), 'deep.json', '', 0, 0));
   assert.equal(deep.files[0].diagnostics[0].code, 'OL103');
-  const deepYaml = JSON.parse(oomlint.analyze('a: ' + '['.repeat(100000), 'deep.yaml', '', 0));
+  const deepYaml = JSON.parse(oomlint.analyze('a: ' + '['.repeat(100000), 'deep.yaml', '', 0, 0));
   assert.equal(deepYaml.files[0].diagnostics[0].code, 'OL103');
 });

@@ -333,6 +333,17 @@ class Loader {
     m.uncertaintyVae = figure(u, "vae", kUncertainty);
     m.uncertaintyFixedFraction = figure(u, "fixed_bytes", kUncertainty);
     m.uncertaintyCoarseExtra = figure(u, "coarse_model_extra", kUncertainty);
+    const Node* h = root->find("host_ram");
+    constexpr std::string_view kHost = "memory.yaml: host_ram";
+    m.host.processBaselineBytes = figure(h, "process_baseline_bytes", kHost);
+    m.host.systemReserveBytes = figure(h, "system_reserve_bytes", kHost);
+    m.host.checkpointDtype = str(h, "checkpoint_dtype");
+    m.host.checkpointShardBytes = figure(h, "checkpoint_shard_bytes", kHost);
+    m.host.pinnedRounding = figure(h, "pinned_rounding", kHost);
+    m.host.workerBytes = figure(h, "worker_bytes", kHost);
+    m.host.decodedBytesPerPixel = figure(h, "decoded_bytes_per_pixel", kHost);
+    m.host.fp32ModuleInit = h ? strings(h->find("fp32_module_init")) : std::vector<std::string>{};
+    if (m.format(m.host.checkpointDtype) == nullptr) error("memory.yaml: host_ram.checkpoint_dtype is not a weight format");
   }
 
   void architectures() {

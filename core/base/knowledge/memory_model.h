@@ -31,6 +31,18 @@ struct VaeConstants {
   int videoFramesInFlight = 0;
 };
 
+// What the host-RAM estimate cannot read from a config (rules/memory.yaml host_ram).
+struct HostRamConstants {
+  double processBaselineBytes = 0;  // the trainer process before any model is loaded
+  double systemReserveBytes = 0;    // the kernel, a desktop and the UI beside it
+  std::string checkpointDtype;      // the dtype checkpoints are published in
+  double checkpointShardBytes = 0;  // one shard of a sharded checkpoint
+  double pinnedRounding = 0;        // pinned blocks round up to a power of two: the mean factor
+  double workerBytes = 0;           // one data-loader worker's own memory
+  double decodedBytesPerPixel = 0;  // a decoded training image
+  std::vector<std::string> fp32ModuleInit;  // architectures whose loader builds the module in fp32 first
+};
+
 struct MemoryModel {
   std::vector<WeightFormat> weightFormats;
   std::vector<OptimizerState> optimizers;
@@ -59,6 +71,7 @@ struct MemoryModel {
   double uncertaintyVae = 0;
   double uncertaintyFixedFraction = 0;  // of the fixed terms (CUDA context)
   double uncertaintyCoarseExtra = 0;
+  HostRamConstants host;
 
   // A dtype spelling or a qtype (the part before '|'); null when unknown.
   const WeightFormat* format(std::string_view name) const;

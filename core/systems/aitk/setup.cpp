@@ -106,9 +106,18 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
       shape.batch = batch * s.captionBatchFactor;
       shape.controls = controlCount(d);
       shape.cachesLatents = !augmented && (d.flag("cache_latents") || d.flag("cache_latents_to_disk"));
+      shape.latentsInMemory = !augmented && d.flag("cache_latents");
       s.datasets.push_back(shape);
     }
   }
+  // The data loader takes its workers from the first dataset (toolkit/data_loader.py:727).
+  s.numWorkers = 0;
+  if (!p.datasets.empty()) {
+    s.numWorkers = std::max(0, clampedInt(p.datasets.front().number("num_workers", 2)));
+    s.prefetchFactor = std::max(1, clampedInt(p.datasets.front().number("prefetch_factor", 2)));
+  }
+  const std::string modelPath = m.string("name_or_path");
+  s.singleFileCheckpoint = modelPath.ends_with(".safetensors") || modelPath.ends_with(".ckpt");
   for (const char* pass : {"diff_output_preservation", "blank_prompt_preservation", "do_prior_divergence", "do_guidance_loss",
                            "do_differential_guidance"}) {
     if (t.flag(pass)) ++s.extraForwardPasses;

@@ -21,6 +21,7 @@ struct DatasetShape {
   int controls = 0;             // control images per sample (edit models)
   bool cachesLatents = false;
   bool followsTrainBatch = true;  // no batch_size of its own: train.batch_size sets it
+  bool latentsInMemory = false;   // cache_latents: every latent is kept in system RAM too
 };
 
 struct TrainingSetup {
@@ -60,6 +61,11 @@ struct TrainingSetup {
   int sampleHeight = 512;
   int sampleFrames = 1;
   double guidanceScale = 7;
+
+  // host RAM
+  bool singleFileCheckpoint = false;  // name_or_path is one .safetensors file: it stays mapped as a whole
+  int numWorkers = 2;                 // datasets[0].num_workers: the data loader's worker processes
+  int prefetchFactor = 2;             // batches each worker keeps ready
 
   bool isVideo() const { return arch && arch->isVideo(); }
   bool anyLatentCache() const;

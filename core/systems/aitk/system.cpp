@@ -1,10 +1,14 @@
 #include "systems/aitk/system.h"
 
+#include <algorithm>
+
 #include "base/document/reader.h"
 #include "engine/edits.h"
 #include "engine/verdict_findings.h"
 #include "policy/suppressions.h"
 #include "systems/aitk/checks/checks.h"
+#include "systems/aitk/host_plan.h"
+#include "systems/aitk/host_ram.h"
 #include "systems/aitk/job.h"
 #include "systems/aitk/plan.h"
 #include "systems/aitk/setup.h"
@@ -48,6 +52,23 @@ void compareWithLog(const LogAnalysis& log, const Estimate& e, const Node* root,
     }
     return;
   }
+}
+
+// The host-RAM estimate beside the VRAM one, its plan, and OL504/OL505 when the RAM was given or the
+// attached log shows a host-RAM kill (as the log's card feeds the VRAM estimate).
+void estimateHostRam(const TrainerProcess& process, const TrainingSetup& setup, const MemoryModel& model, const GpuTarget& gpu,
+                     const SystemContext& context, const Node* root, FileReport& file, Findings& findings) {
+  const bool logKilled = context.attachedLog && context.attachedLog->oom && context.attachedLog->kind == OomKind::HostRam;
+  HostEstimate& host = file.estimate->host.emplace(hostRamEstimate(setup, model, context.ramBytes, logKilled));
+  if (logKilled) host.logPhase = context.attachedLog->phase;
+  file.hostPlan = hostRamPlan(process, setup, model, gpu, host);
+  std::string advice;
+  if (!host.notes.empty() && std::any_of(setup.datasets.begin(), setup.datasets.end(), [](const DatasetShape& d) { return d.latentsInMemory; })) {
+    advice = "cache_latents keeps every latent in RAM as well (not counted: the dataset's size is not in the config); "
+             "cache_latents_to_disk alone keeps them on disk";
+  }
+  const VerdictAnchors anchors{process.typeRange, process.path, {}, [&](const PlanStep& step) { return rangeOfPath(root, step.fix.path); }, "", ""};
+  reportHostVerdict(host, file.hostPlan, anchors, advice, findings);
 }
 
 }  // namespace
@@ -123,10 +144,12 @@ FileReport AitkSystem::analyze(const Input& input, const SystemContext& context)
                                log ? std::optional(log->phase) : std::nullopt);
       if (file.gpuGiven) reportEstimate(process, root, file, findings);
       if (log) compareWithLog(*log, *file.estimate, root, context.knowledge.advice, findings);
+      estimateHostRam(process, *setup, model, *gpu, context, root, file, findings);
     }
   }
   if (!doc->fatal()) {
     placeFixes(*doc, file.plan, findings.all());
+    for (auto& step : file.hostPlan) placeFix(*doc, step.fix);
     applySuppressions(findings.all(), findSuppressions(*doc), context.suppressionsAllowed);
   }
   file.diagnostics = std::move(findings.all());

@@ -9,13 +9,14 @@ export async function loadEngine(wasmUrl) {
     /**
      * The Report for a config, a log, or a config with the log of its failed run.
      * gpu: a catalog name, or '' with vramGib > 0 for a custom size; both empty: the default card.
+     * ramGib: the machine's system RAM (0: not given, the host-RAM verdict is unknown).
      */
-    analyze({ config = '', log = '', path = '', gpu = '', vramGib = 0 }) {
+    analyze({ config = '', log = '', path = '', gpu = '', vramGib = 0, ramGib = 0 }) {
       const started = performance.now();
       const json =
         config.trim() && log.trim()
-          ? core.analyzeWithLog(config, path, log, gpu, vramGib)
-          : core.analyze(config.trim() ? config : log, config.trim() ? path : path || '<log>', gpu, vramGib);
+          ? core.analyzeWithLog(config, path, log, gpu, vramGib, ramGib)
+          : core.analyze(config.trim() ? config : log, config.trim() ? path : path || '<log>', gpu, vramGib, ramGib);
       return { report: JSON.parse(json), ms: performance.now() - started };
     },
     catalog() {

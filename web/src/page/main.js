@@ -1,4 +1,4 @@
-// The page: two editors, a GPU picker and the report, wired to the analysis worker. It renders the
+// The page: two editors, a GPU picker, the machine's RAM and the report, wired to the analysis worker. It renders the
 // core's Report and holds no analysis of its own.
 import { WorkerClient, latestOnly } from '../engine/client.js';
 import { clear, h } from '../render/dom.js';
@@ -38,6 +38,7 @@ function currentInput() {
     log: logView.state.doc.toString(),
     path: $('config-name').textContent || 'config.yaml',
     ...(picker ? picker.current() : { gpu: '', vramGib: 0 }),
+    ramGib: Number($('ram').value) || 0,
   };
 }
 
@@ -122,8 +123,8 @@ function onApply(steps) {
 }
 
 async function share() {
-  const { config, log, gpu, vramGib } = currentInput();
-  const link = new URL(await encodeState({ config, log, gpu, vramGib }), location.href).href;
+  const { config, log, gpu, vramGib, ramGib } = currentInput();
+  const link = new URL(await encodeState({ config, log, gpu, vramGib, ramGib }), location.href).href;
   history.replaceState(null, '', link);
   const field = $('share-link');
   field.value = link;
@@ -185,6 +186,7 @@ function wireUi() {
     event.target.value = '';
   });
   $('share').addEventListener('click', share);
+  $('ram').addEventListener('input', schedule);
   $('rule-close').addEventListener('click', () => $('rule-dialog').close());
 }
 
@@ -194,6 +196,7 @@ async function start() {
   $('version').textContent = `oomlint ${catalog.version}`;
   picker = setUpGpuPicker($('gpu'), $('vram'), catalog.gpus, schedule);
   picker.set(state ?? { gpu: '', vramGib: 0 });
+  if (state?.ramGib > 0) $('ram').value = String(state.ramGib);
   if (state) {
     setText(configView, state.config);
     setText(logView, state.log);

@@ -38,7 +38,7 @@ function fromBase64Url(text) {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-/** state: {config, log, gpu, vramGib} → "#s=…" */
+/** state: {config, log, gpu, vramGib, ramGib} → "#s=…" */
 export async function encodeState(state) {
   const bytes = new TextEncoder().encode(JSON.stringify({ v: 1, ...state }));
   return PREFIX + toBase64Url(await pipe(bytes, new CompressionStream('deflate-raw')));
@@ -56,6 +56,7 @@ export async function decodeState(hash) {
       log: String(state.log ?? ''),
       gpu: String(state.gpu ?? ''),
       vramGib: Number(state.vramGib) || 0,
+      ramGib: Number(state.ramGib) || 0,
     };
   } catch {
     return null;

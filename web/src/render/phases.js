@@ -19,10 +19,23 @@ function swatch(tag, colour, attrs) {
   return el;
 }
 
-export function renderPhases(estimate) {
-  const { phases, gpu, peak_phase: peakPhase } = estimate;
+// A phase's range: the VRAM estimate gives its ends, the host-RAM one a symmetric uncertainty.
+const lowOf = (p) => p.low_bytes ?? Math.max(0, p.peak_bytes - p.uncertainty_bytes);
+const highOf = (p) => p.high_bytes ?? p.peak_bytes + p.uncertainty_bytes;
+
+/**
+ * @param estimate  the VRAM estimate, or the host-RAM one (estimate.host)
+ * @param limit  {bytes, caption}: the line the bars are read against; the card's memory by default,
+ *               the machine's RAM for host RAM (bytes null when it was not given: no line)
+ */
+export function renderPhases(estimate, limit = null) {
+  const { phases, peak_phase: peakPhase } = estimate;
+  const { bytes: limitBytes, caption } = limit ?? {
+    bytes: estimate.gpu.vram_bytes,
+    caption: `Estimated peak VRAM per phase; the line is the ${estimate.gpu.name}'s ${gib(estimate.gpu.vram_bytes)}, the whisker the range.`,
+  };
   const colour = colours(phases.flatMap((p) => p.components.map((c) => c.name)));
-  const top = Math.max(gpu.vram_bytes, ...phases.map((p) => p.high_bytes)) * 1.04;
+  const top = Math.max(limitBytes ?? 0, ...phases.map((p) => highOf(p))) * 1.04;
   const percent = (bytes) => `${((100 * bytes) / top).toFixed(3)}%`;
   const detail = h('p', { class: 'phase-detail', 'aria-live': 'polite' }, 'Point at or focus a segment to see how it was computed.');
   const show = (text) => () => {
@@ -30,12 +43,12 @@ export function renderPhases(estimate) {
   };
 
   const rows = phases.map((phase) => {
-    const over = phase.peak_bytes > gpu.vram_bytes;
+    const over = limitBytes !== null && phase.peak_bytes > limitBytes;
     const track = h('div', { class: 'phase-track' });
     for (const component of phase.components) {
-      const text = `${phaseLabel(phase.name)} · ${component.name}: ${gib(component.bytes)} = ${component.how}`;
+      const text = `${phaseLabel(phase.name)} · ${component.name}: ${gib(component.bytes)} = ${component.how}${component.file_backed ? ' (mapped from the checkpoint file)' : ''}`;
       const segment = swatch('span', colour.get(component.name), {
-        class: 'segment',
+        class: ['segment', component.file_backed && 'mapped'],
         tabindex: 0,
         role: 'img',
         'aria-label': text,
@@ -47,12 +60,16 @@ export function renderPhases(estimate) {
       track.append(segment);
     }
     const reasons = (phase.range ?? []).map((r) => `${r.why} (−${gib(r.below_bytes)}/+${gib(r.above_bytes)})`).join('; ');
-    const whisker = h('span', { class: 'whisker', title: `${gib(phase.low_bytes)}–${gib(phase.high_bytes)}: ${reasons}` });
-    whisker.style.left = percent(phase.low_bytes);
-    whisker.style.width = percent(phase.high_bytes - phase.low_bytes);
-    const limit = h('span', { class: 'limit-line', 'aria-hidden': 'true' });
-    limit.style.left = percent(gpu.vram_bytes);
-    track.append(whisker, limit);
+    const [low, high] = [lowOf(phase), highOf(phase)];
+    const whisker = h('span', { class: 'whisker', title: `${gib(low)}–${gib(high)}${reasons ? `: ${reasons}` : ''}` });
+    whisker.style.left = percent(low);
+    whisker.style.width = percent(high - low);
+    track.append(whisker);
+    if (limitBytes !== null) {
+      const line = h('span', { class: 'limit-line', 'aria-hidden': 'true' });
+      line.style.left = percent(limitBytes);
+      track.append(line);
+    }
     return h(
       'div',
       { class: ['phase-row', phase.name === peakPhase && 'peak', over && 'over'], 'data-phase': phase.name },
@@ -70,7 +87,17 @@ export function renderPhases(estimate) {
   return h(
     'figure',
     { class: 'phases' },
-    h('figcaption', {}, `Estimated peak VRAM per phase; the line is the ${gpu.name}'s ${gib(gpu.vram_bytes)}, the whisker the range.`),
+    const reasons = (phase.range ?? []).map((r) => `${r.why} (−${gib(r.below_bytes)}/+${gib(r.above_bytes)})`).join('; ');
+    const [low, high] = [lowOf(phase), highOf(phase)];
+    const whisker = h('span', { class: 'whisker', title: `${gib(low)}–${gib(high)}${reasons ? `: ${reasons}` : ''}` });
+    whisker.style.left = percent(low);
+    whisker.style.width = percent(high - low);
+    track.append(whisker);
+    if (limitBytes !== null) {
+      const line = h('span', { class: 'limit-line', 'aria-hidden': 'true' });
+      line.style.left = percent(limitBytes);
+      track.append(line);
+    }
     rows,
     legend,
     detail,

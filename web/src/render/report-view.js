@@ -3,6 +3,7 @@
 import { renderDiagnosis } from './diagnosis.js';
 import { h } from './dom.js';
 import { renderFindings } from './findings.js';
+import { renderHost } from './host.js';
 import { renderPlan } from './plan.js';
 import { renderPhases } from './phases.js';
 import { renderVerdict } from './verdict.js';
@@ -26,6 +27,7 @@ export function renderReport(report, handlers = {}) {
     if (file.estimate) out.push(renderVerdict(file.estimate), renderPhases(file.estimate));
     out.push(h('section', { class: 'config-findings' }, h('h3', {}, `Findings (${file.diagnostics.length})`), renderFindings(file.diagnostics, { ...handlers, source: file })));
     if (file.estimate) out.push(renderPlan(file.plan ?? [], { ...handlers, kind: file.kind }));
+    if (file.estimate?.host) out.push(renderHost(file, handlers));
   }
   return out;
 }

@@ -2,7 +2,7 @@
 //
 //   <script src="oomlint-widget.js" defer></script>
 //   <oomlint-widget gpu="RTX 4090">…yaml…</oomlint-widget>
-//   <oomlint-widget src="job.yaml" vram="16" editable></oomlint-widget>
+//   <oomlint-widget src="job.yaml" vram="16" ram="32" editable></oomlint-widget>
 //
 // One script (plus oomlint.wasm beside it). Loaded on a page it defines the element; started as a
 // worker (by itself) it is the analysis engine, so the host page's thread never runs the core.
@@ -54,7 +54,7 @@ function defineWidget(scriptUrl) {
   };
 
   class OomlintWidget extends HTMLElement {
-    static observedAttributes = ['gpu', 'vram', 'src'];
+    static observedAttributes = ['gpu', 'vram', 'ram', 'src'];
 
     connectedCallback() {
       if (this.shadowRoot) return;
@@ -111,14 +111,16 @@ function defineWidget(scriptUrl) {
       const config = this.editor ? this.editor.value : this.config;
       const gpu = this.getAttribute('gpu') ?? '';
       const vramGib = Number(this.getAttribute('vram')) || 0;
+      const ramGib = Number(this.getAttribute('ram')) || 0;
       try {
-        const result = await this.analyseLatest({ config, path: this.getAttribute('src') ?? 'config.yaml', gpu, vramGib });
+        const result = await this.analyseLatest({ config, path: this.getAttribute('src') ?? 'config.yaml', gpu, vramGib, ramGib });
         if (!result) return;
         this.analysed = config;
         const estimate = result.report.files?.[0]?.estimate;
         clear(this.header).append(h('span', { class: 'brand' }, 'oomlint'), estimate ? ` · ${estimate.gpu.name}` : '');
         clear(this.results).append(...renderReport(result.report, this.editor ? { onApply: (steps) => this.apply(steps) } : {}));
         this.dataset.verdict = estimate?.verdict ?? 'none';
+        this.dataset.hostVerdict = estimate?.host?.verdict ?? 'none';
       } catch (error) {
         this.showError(error.message);
       }
