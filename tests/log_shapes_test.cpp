@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "analyze.h"
+#include "base/knowledge/knowledge.h"
 #include "format/formatters.h"
 #include "systems/logs/log_analysis.h"
 #include "test_support.h"
@@ -90,6 +91,17 @@ TEST_CASE("a process gone without a word mid-stage is suspected; a finished run 
   CHECK_FALSE(failed.failure.empty());
 
   CHECK_FALSE(analyzeLog("Press any key to continue . . .\n").suspected);  // nothing had started
+}
+
+TEST_CASE("a bar redrawn to another total is read alike with and without the redraw shortcut") {
+  const std::string text = "my_lora:  50%|#####     | 1/1 [00:01<00:00,  1.00s/it]\nmy_lora:  50%|#####     | 1/9 [00:01<00:00,  1.00s/it]\n"
+                           "Press any key to continue . . .\n";
+  LogScanner everyLine(knowledge().logs, LogScanner::Redraws::LineByLine);
+  everyLine.feed(text);
+  const LogAnalysis shortcut = analyzeLog(text);
+  CHECK(shortcut == everyLine.finish());
+  CHECK(shortcut.suspected);  // 1 of 9 steps: unfinished
+  CHECK(shortcut.step == 2);
 }
 
 TEST_CASE("a cache step failing on some images is a suspected VAE OOM in latent_cache") {

@@ -130,6 +130,7 @@ bool LogScanner::readContinuation(std::string_view line) {
 bool LogScanner::onRedraw(std::string_view raw) {
   if (redrawn_.line.empty() || !isRedraw(redrawn_.line, raw, redrawn_.descriptionEnd)) return false;
   ++result_.lines;
+  lastBarTotal_ = digitsAt(raw, redrawn_.totalAt);
   onBarStep({}, digitsAt(raw, redrawn_.stepAt));  // the bar's kind is not Unnamed, the one kind that reads the line
   return true;
 }
@@ -169,6 +170,7 @@ std::optional<std::string_view> LogScanner::readBar(std::string_view raw, std::s
     redrawn_.line.assign(raw);
     redrawn_.descriptionEnd = offset(bar->description.data() + bar->description.size());
     redrawn_.stepAt = offset(t.data() + bar->stepAt);
+    redrawn_.totalAt = offset(t.data() + bar->totalAt);
   }
   return std::string_view();
 }

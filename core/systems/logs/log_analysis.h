@@ -61,6 +61,7 @@ class LogScanner {
     std::string line;                // the bar line as read; empty when the last line was not one
     std::size_t descriptionEnd = 0;  // a redraw's digits must match before this offset
     std::size_t stepAt = 0;          // the offset of the step's digits
+    std::size_t totalAt = 0;         // and of the total's (a redraw may count to another total)
   };
 
   const LogMarkers& markers_;
