@@ -39,6 +39,43 @@ const System& systemFor(const Systems& systems, std::string_view head) {
   return systems.aitk;
 }
 
+// A TOML or INI line: `key = value` with a bare key, or a `[section]` header. YAML reads a TOML config as
+// one long value, but it is a config all the same.
+bool isTomlLine(std::string_view line) {
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
+  const auto bare = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'; };
+  if (line.size() > 2 && line.front() == '[' && line.back() == ']') {
+    const std::string_view name = line.substr(line.starts_with("[[") ? 2 : 1, line.size() - (line.starts_with("[[") ? 4 : 2));
+    return !name.empty() && std::all_of(name.begin(), name.end(), bare);
+  }
+  std::size_t key = 0;
+  while (key < line.size() && bare(line[key])) ++key;
+  std::size_t eq = key;
+  while (eq < line.size() && line[eq] == ' ') ++eq;
+  return key > 0 && eq < line.size() && line[eq] == '=' && (eq + 1 == line.size() || line[eq + 1] != '=');
+}
+
+// Text YAML reads that is no config: one value of several words (prose, code, a console line or two),
+// or a mapping whose keys no config writes (a config's keys are lowercase names; "Exception: …",
+// "Problematic images: […]" are console output that happens to read as YAML); never TOML or INI.
+bool isConsoleText(std::string_view text, const ReadLimits& limits) {
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    if (isTomlLine(text.substr(pos, end - pos))) return false;
+    pos = end + 1;
+  }
+  const auto doc = readDocument(std::string(text), limits);
+  if (doc->fatal() || doc->root() == nullptr) return false;
+  const Node* root = doc->root()->resolved();
+  if (root->isScalar()) return !root->isNull() && root->text.find(' ') != std::string::npos;
+  if (!root->isMapping() || root->entries.empty()) return false;
+  return std::all_of(root->entries.begin(), root->entries.end(), [](const MapEntry& e) {
+    const std::string& key = e.key->resolved()->text;
+    return std::any_of(key.begin(), key.end(), [](char c) { return !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'); });
+  });
+}
+
 }  // namespace
 
 bool isLogText(std::string_view head) { return systemFor(Systems{}, head).kind() == InputKind::Log; }
@@ -127,10 +164,12 @@ FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
   FileReport file = system.analyze(input, context);
   if (system.kind() != InputKind::AiToolkitJob || systems.aitk.recognise(head) == Recognition::Certain) return file;
   // Text that YAML cannot read, with no job keys in sight, is a log without the usual markers; so
-  // is "JSON" that fails at once but reads like a log (`[2025-02-10 22:31:05,118]::[InvokeAI]…`).
+  // is "JSON" that fails at once but reads like a log (`[2025-02-10 22:31:05,118]::[InvokeAI]…`), and
+  // text YAML reads that is no config at all: it is read as a log that says what it found.
   const bool syntaxError = std::any_of(file.diagnostics.begin(), file.diagnostics.end(),
                                        [](const Diagnostic& d) { return d.code == RuleId::OL101; });
   if (syntaxError && (!looksLikeJson(head) || looksLikeLog(head))) return systems.logs.analyze(input, context);
+  if (!syntaxError && !looksLikeJson(head) && isConsoleText(input.text, options.limits)) return systems.logs.analyze(input, context);
   return file;
 }
 

@@ -250,6 +250,9 @@ std::string syntheticMarkers(const std::string& markerPhase = "load", const std:
   return "version: 1\n"
          "oom_messages:\n"
          "  - {contains: [\"allocator gave up\"], kind: hip_alloc, source: test}\n"
+         "  - {contains: [\"reaper came\"], kind: host_ram, certainty: suspected, evidence: \"the reaper came\", source: test}\n"
+         "silent_exits: [{equals: [\"Bye now\"], evidence: \"it left\", source: test}]\n"
+         "failed_stages: [{contains: [\"could not warm\"], phase: quantize, source: test}]\n"
          "allocation_table: {lines: 2, rows: [{starts_with: \"Asked\", figure: tried_to_allocate}], source: test}\n"
          "markers:\n"
          "  - {starts_with: [\"Warming\"], phase: " + markerPhase + ", source: test}\n"
@@ -280,6 +283,18 @@ TEST_CASE("the scanner reads the markers it is given, not the embedded ones") {
   CHECK_FALSE(analyzeLog("torch.OutOfMemoryError: CUDA out of memory.\n", markers).oom);
   CHECK(looksLikeLog("Warming\n", markers));
   CHECK_FALSE(looksLikeLog("Traceback (most recent call last):\n", markers));
+  // Its suspected marks, silent exits and failed-stage words, not the embedded ones.
+  const LogAnalysis reaped = analyzeLog("Warming the model\nthe reaper came\n", markers);
+  CHECK(reaped.suspected);
+  CHECK(reaped.kind == OomKind::HostRam);
+  REQUIRE(reaped.evidence.size() == 2);
+  CHECK(reaped.evidence[0].why == "the reaper came");
+  CHECK_FALSE(analyzeLog("Warming the model\nKilled\n", markers).suspected);
+  const LogAnalysis left = analyzeLog("Warming the model\nBye now\n", markers);
+  CHECK(left.suspected);
+  CHECK(left.evidence[0].why == "it left");
+  CHECK(analyzeLog("my allocator gave up\ncould not warm\n", markers).phase == Phase::Quantize);
+  CHECK(looksLikeLog("the reaper came\n", markers));  // a text with an OOM's mark is a log
 }
 
 TEST_CASE("log markers the scanner cannot use are load errors") {
@@ -293,4 +308,12 @@ TEST_CASE("log markers the scanner cannot use are load errors") {
   const auto caseProblems = readLogMarkers(uppercase->root(), again);
   REQUIRE(caseProblems.size() == 1);
   CHECK(caseProblems[0] == "bars.kinds: `Warming Up` is matched against lowercased text");
+  // A suspicion must say what its line shows: the report quotes it.
+  LogMarkers mute;
+  std::string text = syntheticMarkers();
+  text.replace(text.find(", evidence: \"the reaper came\""), std::string(", evidence: \"the reaper came\"").size(), "");
+  auto noEvidence = readDocument(text);
+  const auto evidenceProblems = readLogMarkers(noEvidence->root(), mute);
+  REQUIRE(evidenceProblems.size() == 1);
+  CHECK_THAT(evidenceProblems[0], Catch::Contains("does not say what its line shows"));
 }

@@ -186,6 +186,7 @@ TEST_CASE("rules/logs.yaml's enums are the ids the C++ handles") {
   CHECK(schema->enumIds("phase") == ids(kPhaseIds));
   CHECK(schema->enumIds("oom_kind") == ids(kOomKindIds));
   CHECK(schema->enumIds("oom_effect") == ids(kOomEffectIds));
+  CHECK(schema->enumIds("oom_certainty") == ids(kOomCertaintyIds));
   CHECK(schema->enumIds("oom_figure") == ids(kOomFigureIds));
   CHECK(schema->enumIds("marker_effect") == ids(kMarkerEffectIds));
   CHECK(schema->enumIds("step_position") == ids(kStepPositionIds));
@@ -196,30 +197,37 @@ TEST_CASE("rules/logs.yaml's enums are the ids the C++ handles") {
 
 TEST_CASE("the log markers load as the scanner's typed tables") {
   const LogMarkers& logs = knowledge().logs;
-  REQUIRE(logs.oomMessages.size() == 16);
+  REQUIRE(logs.oomMessages.size() == 21);
   CHECK(logs.oomMessages.front().effect == OomEffect::AbortedAfterRetries);
   CHECK(logs.oomMessages[4].phase == Phase::LatentCache);
   CHECK(logs.oomMessages[4].kindUnderMallocAsync == OomKind::ComfyAlloc);
+  CHECK(logs.oomMessages.front().certainty == OomCertainty::Certain);
   CHECK(logs.oomMessages.back().kind == OomKind::HostRam);
   CHECK(logs.oomMessages.back().test.equals == std::vector<std::string>{"Killed"});
+  CHECK(logs.oomMessages.back().certainty == OomCertainty::Suspected);
+  CHECK_FALSE(logs.oomMessages.back().evidence.empty());
   CHECK(logs.allocationTableLines == 8);
   CHECK(logs.allocationTable.size() == 4);
-  REQUIRE(logs.markers.size() == 16);
+  REQUIRE(logs.silentExits.size() == 2);
+  CHECK(logs.silentExits[1].test.equals == std::vector<std::string>{"Press any key to continue . . ."});
+  REQUIRE(logs.failedStages.size() == 5);
+  CHECK(logs.failedStages.front().phase == Phase::Save);
+  REQUIRE(logs.markers.size() == 18);
   CHECK(logs.markers.front().onlyBeforeTraining);
-  CHECK(logs.markers[7].announcesStep == StepPosition::AfterColon);
+  CHECK(logs.markers[8].announcesStep == StepPosition::AfterColon);
   CHECK(logs.markers.back().effect == MarkerEffect::SkippedBatch);
   CHECK(logs.toolRank("forge") == 0);
   CHECK(logs.toolRank("a1111") == 2);
   CHECK(logs.toolRank("") == 3);
-  CHECK(logs.bars.size() == 6);
-  CHECK(logs.frames.size() == 15);
-  CHECK(logs.quotedCode.size() == 2);
+  CHECK(logs.bars.size() == 7);
+  CHECK(logs.frames.size() == 16);
+  CHECK(logs.quotedCode.size() == 3);
   CHECK(logs.cappedBy == std::vector<std::string>{" allowed"});
   // A word of several per-line tables is searched once: "loaded partially" is a marker, a ComfyUI sign and
   // an offload, one id.
-  CHECK(logs.markers[8].test.contains[1] == "loaded partially");
+  CHECK(logs.markers[9].test.contains[1] == "loaded partially");
   CHECK(logs.offload.contains[0] == "loaded partially");
-  CHECK(logs.markers[8].test.containsIds[1] == logs.offload.containsIds[0]);
+  CHECK(logs.markers[9].test.containsIds[1] == logs.offload.containsIds[0]);
   CHECK(logs.toolSigns[1].test.containsIds[2] == logs.offload.containsIds[0]);
 }
 

@@ -107,6 +107,12 @@ nlohmann::ordered_json planJson(const std::vector<PlanStep>& plan) {
   return out;
 }
 
+nlohmann::ordered_json evidenceJson(const std::vector<LogEvidence>& evidence) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& e : evidence) out.push_back({{"line", e.line}, {"text", e.text}, {"why", e.why}});
+  return out;
+}
+
 nlohmann::ordered_json logJson(const LogAnalysis& log) {
   nlohmann::ordered_json j;
   j["oom"] = log.oom;
@@ -123,6 +129,9 @@ nlohmann::ordered_json logJson(const LogAnalysis& log) {
     if (value) numbers[key] = *value;
   }
   j["numbers"] = numbers;
+  // Added after the first fields (the contract adds, never reorders): an OOM the log only suggests.
+  j["suspected"] = log.suspected;
+  j["evidence"] = evidenceJson(log.evidence);
   return j;
 }
 

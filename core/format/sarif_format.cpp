@@ -295,10 +295,23 @@ Json estimateProperties(const FileReport& file, const Json& location) {
 Json logProperties(const LogAnalysis& log, const Json& location) {
   return {{"artifactLocation", location},
           {"oom", log.oom},
+          {"suspected", log.suspected},
           {"kind", std::string(toString(log.kind))},
           {"phase", std::string(toString(log.phase))},
           {"step", log.step ? Json(*log.step) : Json(nullptr)},
           {"gpu_state_suspect", log.gpuStateSuspect}};
+}
+
+// A suspected OOM's evidence as the result's related locations: each line it rests on, and why.
+Json evidenceLocations(const LogAnalysis& log, const Json& location) {
+  Json related = Json::array();
+  int id = 0;
+  for (const auto& e : log.evidence) {
+    related.push_back({{"id", id++},
+                       {"physicalLocation", {{"artifactLocation", location}, {"region", {{"startLine", std::max(1, e.line)}}}}},
+                       {"message", {{"text", e.why}}}});
+  }
+  return related;
 }
 
 // ---- Results -----------------------------------------------------------------------------------
@@ -318,6 +331,7 @@ Json result(const FileReport& file, const Diagnostic& d, const Json& location, i
   r["locations"] = Json::array({std::move(loc)});
   r["partialFingerprints"] = {{"primaryLocationLineHash", fingerprints.next(location["uri"].get<std::string>(), d)}};
   if (auto fix = sarifFix(file, d)) r["fixes"] = Json::array({fixJson(*fix, location)});
+  if (d.code == RuleId::OL608 && file.log && !file.log->evidence.empty()) r["relatedLocations"] = evidenceLocations(*file.log, location);
   return r;
 }
 

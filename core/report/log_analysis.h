@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/ids.h"
 #include "base/oom_kind.h"
@@ -24,16 +25,29 @@ struct OomNumbers {
   bool operator==(const OomNumbers&) const = default;
 };
 
+// A line of the log that an inferred OOM rests on, and what it shows.
+struct LogEvidence {
+  int line = 0;       // 1-based
+  std::string text;   // the line (trimmed, at most 400 bytes)
+  std::string why;    // what it shows, in words
+  bool operator==(const LogEvidence&) const = default;
+};
+
 struct LogAnalysis {
-  bool oom = false;
+  bool oom = false;                  // an out-of-memory message was printed: certain
+  // No message, but the log shows an OOM's marks (a kill by SIGKILL, a child gone silently mid-stage, a
+  // cache step failing on some images): suspected, never certain. `oom` stays false; kind, phase and
+  // step then describe the suspected failure, and `evidence` says what it rests on.
+  bool suspected = false;
+  std::vector<LogEvidence> evidence;
   OomKind kind = OomKind::None;
   Phase phase = Phase::None;         // where it ran out: Unknown when unclear, None without an OOM
   std::optional<long> step;          // training step being run
   bool gpuStateSuspect = false;
   std::string gpuStateReason;
   OomNumbers numbers;
-  int oomLine = 0;                   // 1-based line of the last OOM message
-  std::string oomText;               // that line (trimmed, at most 400 bytes)
+  int oomLine = 0;                   // 1-based line of the last OOM message (of a suspicion: its main evidence)
+  std::string oomText;               // that line (trimmed, at most 400 bytes; a wrapped message joined)
   int skippedBatches = 0;            // AI Toolkit's "skipping batch k/3" banners
   bool abortedAfterRetries = false;  // "OOM during training step 3 times in a row"
   bool continuedAfterOom = false;    // training steps completed after a skipped batch
@@ -49,6 +63,11 @@ struct LogAnalysis {
   std::string offloadText;
   std::string failure;               // the error a run died of when it was not an OOM
   int failureLine = 0;
+  // The last stage the run announced (a marker, a bar), whatever happened after: what a log without an
+  // OOM showed, and where a suspected OOM struck.
+  Phase reached = Phase::None;
+  int reachedLine = 0;
+  std::string reachedText;
   std::uint64_t bytes = 0;
   std::uint64_t lines = 0;
   bool operator==(const LogAnalysis&) const = default;

@@ -237,7 +237,9 @@ test('a log is recognised from its content and diagnosed; --log attaches it to t
   const json = JSON.parse(runCli(['check', '--format', 'json', log]).stdout);
   const file = json.files[0];
   assert.equal(file.kind, 'log');
-  assert.deepEqual(Object.keys(file.log), ['oom', 'kind', 'phase', 'step', 'gpu_state_suspect', 'numbers']);
+  assert.deepEqual(Object.keys(file.log), ['oom', 'kind', 'phase', 'step', 'gpu_state_suspect', 'numbers', 'suspected', 'evidence']);
+  assert.equal(file.log.suspected, false);
+  assert.deepEqual(file.log.evidence, []);
   assert.deepEqual(file.log.numbers, {
     tried_to_allocate: 1610612736, total_capacity: 25286619955, free: 1095216660,
     allocated_by_pytorch: 19542101197, reserved_unallocated: 3661459620, process_in_use: 24169928458,
@@ -250,6 +252,14 @@ test('a log is recognised from its content and diagnosed; --log attaches it to t
   const ok = runCli(['check', fixture('diagnosis/OL604-config-error.log')]);
   assert.equal(ok.code, 0);
   assert.match(ok.stdout, /not for lack of memory/);
+  // An OOM the log only suggests: a warning (exit 0 at the default fail level), with its evidence.
+  const killed = runCli(['check', '--format', 'json', fixture('diagnosis/OL608-killed-mid-training.log')]);
+  assert.equal(killed.code, 0);
+  const suspected = JSON.parse(killed.stdout).files[0];
+  assert.deepEqual([suspected.log.oom, suspected.log.suspected, suspected.log.kind, suspected.log.phase, suspected.log.step],
+    [false, true, 'host_ram', 'train_step', 125]);
+  assert.deepEqual(suspected.log.evidence.map((e) => e.line), [6, 5]);
+  assert.equal(suspected.diagnostics[0].code, 'OL608');
 });
 
 test('a WebUI launch line is its own input kind: flags checked, generation estimated, fix writes the flag', () => {

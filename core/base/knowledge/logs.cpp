@@ -26,6 +26,14 @@ class Reader {
 
   std::vector<std::string> read(const Node* root) {
     for (const Node* e : list(root, "oom_messages")) oomMessage(e);
+    for (const Node* e : list(root, "silent_exits")) {
+      m_.silentExits.push_back({lineTest(e, "silent_exits"), scalarText(e, "evidence")});
+      if (m_.silentExits.back().evidence.empty()) problems_.push_back("silent_exits: an entry that does not say what it shows");
+    }
+    for (const Node* e : list(root, "failed_stages")) {
+      FailedStage stage{lineTest(e, "failed_stages"), phase(e, "failed_stages").value_or(Phase::Unknown)};
+      m_.failedStages.push_back(std::move(stage));
+    }
     allocationTable(root->find("allocation_table"));
     for (const Node* e : list(root, "markers")) marker(e);
     m_.aiToolkit = lineTest(root->find("ai_toolkit"), "ai_toolkit");
@@ -140,6 +148,14 @@ class Reader {
     m.kindUnderMallocAsync = oomKind(e, "kind_under_malloc_async");
     m.phase = phase(e, "oom_messages");
     if (const Node* effect = e->find("effect")) m.effect = id<OomEffect>(kOomEffectIds, effect->resolved()->text, "oom_messages.effect");
+    if (const Node* certainty = e->find("certainty")) {
+      m.certainty = id<OomCertainty>(kOomCertaintyIds, certainty->resolved()->text, "oom_messages.certainty").value_or(OomCertainty::Certain);
+    }
+    m.evidence = scalarText(e, "evidence");
+    // A suspicion is reported with what it rests on: the entry says it.
+    if (m.certainty == OomCertainty::Suspected && m.evidence.empty()) {
+      problems_.push_back("oom_messages: a suspected OOM's entry that does not say what its line shows (evidence)");
+    }
     m_.oomMessages.push_back(std::move(m));
   }
 

@@ -24,6 +24,11 @@ struct Node;
 enum class OomEffect { AbortedAfterRetries, AllocationTable };
 inline constexpr std::array kOomEffectIds = {std::string_view("aborted_after_retries"), std::string_view("allocation_table")};
 
+// How sure a message makes an OOM: printed (certain), or inferred from its marks (a kill by SIGKILL, a
+// cache step failing on some images): suspected.
+enum class OomCertainty { Certain, Suspected };
+inline constexpr std::array kOomCertaintyIds = {std::string_view("certain"), std::string_view("suspected")};
+
 // A figure of an OOM message (the JSON report's `numbers` keys).
 enum class OomFigure { TriedToAllocate, TotalCapacity, Free, AllocatedByPytorch, ReservedUnallocated, ProcessInUse };
 inline constexpr std::array kOomFigureIds = {std::string_view("tried_to_allocate"),    std::string_view("total_capacity"),
@@ -45,18 +50,22 @@ inline constexpr std::array kLogToolIds = {std::string_view("a1111"), std::strin
 
 // What a progress bar's description says it is. Training and Unnamed are what a bar matching no entry
 // is (named or not).
-enum class BarKind { LatentCache, TextCache, Quantize, Validation, Sampling, Loading, Training, Unnamed };
+// DatasetMap is a dataset's preparation bar (datasets' Map): it runs inside the stage announced.
+enum class BarKind { LatentCache, TextCache, Quantize, Validation, DatasetMap, Sampling, Loading, Training, Unnamed };
 inline constexpr std::array kBarKindIds = {std::string_view("latent_cache"), std::string_view("text_cache"),
                                            std::string_view("quantize"),     std::string_view("validation"),
+                                           std::string_view("dataset_map"),
                                            std::string_view("sampling"),     std::string_view("loading"),
                                            std::string_view("training"),     std::string_view("unnamed")};
 
 // What a traceback frame says the process was doing, strongest first: a trainer's sampling call outranks
-// the VAE decode inside it, which outranks a generation tool's sampler; module moves (.to(), _apply) mean
-// loading when nothing more specific speaks. ModelLoad is a UI loading weights onto the GPU inside a
-// sampler call; TrainOuter is kohya's trainer.train(), which wraps loading too: the weakest evidence.
-enum class FrameClue { Sample, Quantize, LatentCache, TeCache, ModelLoad, VaeDecode, TrainStep, Inference, Load, TrainOuter };
-inline constexpr std::array kFrameClueIds = {std::string_view("sample"),     std::string_view("quantize"),
+// the VAE decode inside it, which outranks a generation tool's sampler; a save (a checkpoint being written,
+// which runs inside the training loop) outranks the loop; module moves (.to(), _apply) mean loading when
+// nothing more specific speaks. ModelLoad is a UI loading weights onto the GPU inside a sampler call;
+// TrainOuter is kohya's trainer.train(), which wraps loading too: the weakest evidence.
+enum class FrameClue { Sample, Save, Quantize, LatentCache, TeCache, ModelLoad, VaeDecode, TrainStep, Inference, Load, TrainOuter };
+inline constexpr std::array kFrameClueIds = {std::string_view("sample"),     std::string_view("save"),
+                                             std::string_view("quantize"),
                                              std::string_view("latent_cache"), std::string_view("te_cache"),
                                              std::string_view("model_load"), std::string_view("vae_decode"),
                                              std::string_view("train_step"), std::string_view("inference"),
@@ -80,6 +89,22 @@ struct OomMessage {
   std::optional<OomKind> kindUnderMallocAsync;
   std::optional<Phase> phase;  // the stage the message itself names
   std::optional<OomEffect> effect;
+  OomCertainty certainty = OomCertainty::Certain;
+  std::string evidence;  // a suspected one: what the line shows, in words
+};
+
+// A wrapper's report that the run's process ended, without a message: an OOM's mark only when the run
+// stopped mid-stage with no error printed (the scanner judges that).
+struct SilentExit {
+  LineTest test;
+  std::string evidence;
+};
+
+// A tool's own words for what failed, printed beside the error ("Could not save model"): the phase of the
+// error next to it.
+struct FailedStage {
+  LineTest test;
+  Phase phase = Phase::Unknown;
 };
 
 struct AllocationTableRow {
@@ -114,6 +139,8 @@ struct LogMarkers {
   LiteralSet lineWords;  // every `contains` of the per-line tables below: a line is searched once
 
   std::vector<OomMessage> oomMessages;  // the first that matches
+  std::vector<SilentExit> silentExits;
+  std::vector<FailedStage> failedStages;  // the first that matches
   int allocationTableLines = 0;
   std::vector<AllocationTableRow> allocationTable;
   std::vector<PhaseMarker> markers;     // the first that matches

@@ -111,6 +111,44 @@ std::string firstLevers(Phase phase, std::size_t count) {
   return out;
 }
 
+// A line of the log as a message quotes it: its number and its text, cut.
+std::string quoted(const LogEvidence& e) {
+  constexpr std::size_t kShown = 90;
+  std::string text = e.text.size() > kShown ? e.text.substr(0, kShown) + "…" : e.text;
+  return "line " + std::to_string(e.line) + " `" + text + "` (" + e.why + ")";
+}
+
+// A suspected OOM: what it rests on, how to confirm it, and what to change if it is one.
+void reportSuspicion(const LogAnalysis& log, Findings& findings) {
+  const bool hostRam = log.kind == OomKind::HostRam;
+  std::string where = log.phase == Phase::Unknown ? "at a stage the log does not show" : "during " + std::string(toString(log.phase));
+  if (log.step) where += " at step " + std::to_string(*log.step);
+  std::string evidence;
+  for (const auto& e : log.evidence) evidence += (evidence.empty() ? "" : "; ") + quoted(e);
+  const std::string next =
+      hostRam ? "confirm in the system log (`dmesg` or `journalctl -k`: \"Out of memory: Killed process\"; Windows: the "
+                "event log), then lower model.layer_offloading percents or low_vram parking (they keep weights in RAM), add "
+                "RAM or swap (WSL: its memory limit), or load one model at a time"
+              : "run it again and read the error the step prints; if it is an out-of-memory error: " + firstChangeFor(log.phase, log.step, 0);
+  findings.report(RuleId::OL608, lineRange(log.oomLine, log.oomText), {},
+                  "the run probably ran out of " + std::string(hostRam ? "system RAM" : "GPU memory") + " " + where +
+                      ", but no out-of-memory message was printed: " + evidence + "; " + next);
+}
+
+// A log with no OOM, nor the marks of one: what it did show.
+void reportNoOom(const LogAnalysis& log, Findings& findings) {
+  std::string shown;
+  if (!log.tool.empty()) shown += "written by " + std::string(log.tool == "a1111" ? "AUTOMATIC1111" : log.tool == "forge" ? "Forge" : "ComfyUI");
+  if (log.reachedLine > 0) {
+    shown += std::string(shown.empty() ? "" : ", ") + "the last stage the run announced is " + std::string(toString(log.reached)) +
+             " (line " + std::to_string(log.reachedLine) + ")";
+  }
+  if (shown.empty()) shown = "no stage, progress bar or error that a run prints";
+  findings.report(RuleId::OL609, lineRange(1, ""), {},
+                  "no out-of-memory failure found in this log (" + std::to_string(log.lines) + (log.lines == 1 ? " line" : " lines") +
+                      " read as console output): " + shown);
+}
+
 }  // namespace
 
 std::string firstChangeFor(Phase phase, std::optional<long> step, int skippedBatches) {
@@ -142,11 +180,17 @@ void diagnoseLog(const LogAnalysis& log, const TrainerProcess* config, Findings&
                         " in system RAM and streamed them (partial loading): slow, not by itself an out-of-memory error");
   }
   const Range at = lineRange(log.oomLine, log.oomText);
+  if (log.suspected) {
+    reportSuspicion(log, findings);
+    return;
+  }
   if (!log.oom) {
     if (!log.failure.empty()) {
       findings.report(RuleId::OL604, lineRange(log.failureLine, log.failure), {},
                       "the run failed with `" + log.failure.substr(0, 160) +
                           "`, not for lack of memory: memory settings will not fix it");
+    } else {
+      reportNoOom(log, findings);
     }
     return;
   }

@@ -13,7 +13,13 @@ void judgeGpuState(LogAnalysis& r, const std::vector<std::string>& cappedBy) {
   if (n.totalCapacity && n.free && n.allocatedByPytorch && !n.processInUse) {
     outside = *n.totalCapacity - *n.free - *n.allocatedByPytorch - n.reservedUnallocated.value_or(0);
   }
-  if (n.otherProcesses > 0) {
+  // "Process N has X memory in use" with no "this process has": inside a container PyTorch lists its own
+  // process under the host's PID. One that holds all the card's used memory and at least what PyTorch
+  // allocated is this process, not another.
+  const bool selfUnderHostPid = !n.processInUse && n.totalCapacity && n.free && n.allocatedByPytorch &&
+                                n.otherProcesses >= *n.allocatedByPytorch &&
+                                static_cast<double>(n.otherProcesses) >= 0.98 * static_cast<double>(*n.totalCapacity - *n.free);
+  if (n.otherProcesses > 0 && !selfUnderHostPid) {
     r.gpuStateSuspect = true;
     r.gpuStateReason = "another process holds GPU memory";
   } else if (n.totalCapacity && outside > std::max<std::int64_t>(*n.totalCapacity / 4, 3ll << 29)) {

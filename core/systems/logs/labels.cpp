@@ -11,10 +11,17 @@ LabelComparison compareWithLabel(const LogAnalysis& a, const Node* label) {
   auto differ = [&](std::string_view what, const std::string& got, const std::string& want) {
     c.differences += " " + std::string(what) + " " + got + "/" + want;
   };
+  // `oom: suspected` labels an OOM that can only be inferred: found by a suspicion or a certain report
+  // alike (c.oom), and told apart only by c.certainty.
   const Node* oom = label->find("oom");
-  c.oomLabel = oom && oom->truthy();
-  c.oom = c.oomLabel == a.oom;
-  if (!c.oom) differ("oom", a.oom ? "true" : "false", c.oomLabel ? "true" : "false");
+  c.suspectedLabel = text(label, "oom") == "suspected";
+  c.oomLabel = c.suspectedLabel || (oom && oom->truthy());
+  const bool found = a.oom || a.suspected;
+  c.oom = c.oomLabel == found;
+  c.certainty = c.suspectedLabel ? a.suspected : c.oomLabel ? a.oom : !found;
+  if (!c.oom || !c.certainty) {
+    differ("oom", a.oom ? "true" : a.suspected ? "suspected" : "false", c.suspectedLabel ? "suspected" : c.oomLabel ? "true" : "false");
+  }
   const std::string kind = text(label, "kind");
   c.kind = kind == toString(a.kind);
   if (!c.kind) differ("kind", std::string(toString(a.kind)), kind);

@@ -10,6 +10,7 @@
 #include "systems/logs/line_text.h"
 #include "systems/logs/oom_numbers.h"
 #include "systems/logs/progress_bar.h"
+#include "systems/logs/suspicion.h"
 
 namespace oomlint {
 
@@ -61,29 +62,28 @@ LogAnalysis LogScanner::finish() {
   if (!pending_.empty()) onLine(pending_);
   pending_.clear();
   LogAnalysis r = result_;
-  if (!r.oom) {
+  if (r.oom) {
+    r.suspected = false;  // a printed OOM wins over the marks of one
+    r.evidence.clear();
+  }
+  if (!r.oom && !r.suspected) {
     r.phase = Phase::None;
+    suspectSilentExit(silentExit_, r);
     return r;
   }
-  // The traceback names the operation that failed; markers name the stage the run had reached.
-  std::optional<Phase> phase = oomTracebackPhase_ ? oomTracebackPhase_ : oomPhaseMarker_;
-  if (phase == Phase::Sample && oomPhaseMarker_ == Phase::BaselineSample) phase = Phase::BaselineSample;
-  r.phase = phase.value_or(Phase::Unknown);
-  // The step being trained; for a sample or save, the step it announces (AI Toolkit samples at the bar's step).
-  if (r.phase == Phase::TrainStep) r.step = stepAtOom_;
-  const bool announcedHere = announcedAtOom_ && announcedPhaseAtOom_ == r.phase;
-  if (r.phase == Phase::Sample || r.phase == Phase::Save) {
-    // AI Toolkit samples at the step its bar reached; kohya announces the step it samples at.
-    r.step = announcedHere ? announcedAtOom_ : (aiToolkit_ ? stepAtOom_ : std::nullopt);
-    if (aiToolkit_ && announcedAtOom_ && stepAtOom_ && r.phase == Phase::Sample) r.step = std::max(*announcedAtOom_, *stepAtOom_);
-  }
-  judgeGpuState(r, markers_.cappedBy);
+  if (r.suspected && suspicionStage_) r.evidence.push_back(*suspicionStage_);
+  // A generation UI that trained nothing was generating when it printed an OOM; where a kill struck it,
+  // nothing says.
+  const auto resolved = event_.resolve(aiToolkit_, r.oom && !r.tool.empty() && !trainingStarted_);
+  r.phase = resolved.phase;
+  r.step = resolved.step;
+  if (r.oom) judgeGpuState(r, markers_.cappedBy);
   return r;
 }
 
-// One line, in the order that matters: a bar ends the line's reading (it carries nothing else), the
-// traceback is read before an OOM message asks it where it failed, markers before the OOM message
-// that records the phase they set.
+// One line, in the order that matters: a bar ends the line's reading (it carries nothing else but what
+// was printed where its cursor stood), the traceback is read before an OOM message asks it where it
+// failed, markers before the OOM message that records the phase they set.
 void LogScanner::onLine(std::string_view raw) {
   if (redraws_ == Redraws::Shortcut && onRedraw(raw)) return;
   redrawn_.line.clear();
@@ -91,20 +91,46 @@ void LogScanner::onLine(std::string_view raw) {
   std::string cleaned;
   const std::string_view line = cleanLine(raw, cleaned);
   if (line.empty()) return;
-  readAllocationTableRow(line);
-  if (readBar(raw, line, cleaned.empty())) return;
-  traceback_.read(raw, line);
+  if (readContinuation(line)) return;
+  readLine(raw, line, cleaned.empty());
+}
+
+void LogScanner::readLine(std::string_view raw, std::string_view line, bool asRead) {
+  // Bars glued on one line (a '\r'-less terminal pasted flat) are read in turn, then what follows them.
+  for (;;) {
+    readAllocationTableRow(line);
+    const std::optional<std::string_view> rest = readBar(raw, line, asRead);
+    if (!rest) break;
+    if (rest->empty()) return;
+    raw = line = *rest;
+    asRead = false;
+  }
+  readTraceback(raw, line);
   markers_.lineWords.find(line, words_);  // every per-line table's words, in one pass
   detectTool(line);
   readOffload(line);
   readMarker(line);
+  readFailedStage(line);
   if (readOomMessage(line)) return;
+  readSilentExit(line);
   readFailure(line);
+}
+
+// The next line of a hard-wrapped OOM message: its figures are read again from the whole.
+bool LogScanner::readContinuation(std::string_view line) {
+  if (!wrapped_.take(line)) return false;
+  const std::string& whole = wrapped_.joined();
+  result_.numbers = {};
+  readOomNumbers(whole, wrappedKind_, result_.numbers);
+  result_.oomText = whole.substr(0, 400);
+  event_.extendTo(result_.lines);
+  return true;
 }
 
 bool LogScanner::onRedraw(std::string_view raw) {
   if (redrawn_.line.empty() || !isRedraw(redrawn_.line, raw, redrawn_.descriptionEnd)) return false;
   ++result_.lines;
+  lastBarTotal_ = digitsAt(raw, redrawn_.totalAt);
   onBarStep({}, digitsAt(raw, redrawn_.stepAt));  // the bar's kind is not Unnamed, the one kind that reads the line
   return true;
 }
@@ -121,14 +147,19 @@ void LogScanner::readAllocationTableRow(std::string_view t) {
 }
 
 // Progress bars are nearly every line of a training log (tqdm redraws its line), and a bar carries no
-// error message, traceback frame or marker — except the kernel's "Killed" glued to its end.
-bool LogScanner::readBar(std::string_view raw, std::string_view t, bool asRead) {
+// error message, traceback frame or marker — but what was printed after it on the same line, which it
+// returns (empty when nothing was; none when the line is no bar).
+std::optional<std::string_view> LogScanner::readBar(std::string_view raw, std::string_view t, bool asRead) {
   const auto bar = tqdmBar(t);
   if (!bar || std::any_of(markers_.barNotWhenEndsWith.begin(), markers_.barNotWhenEndsWith.end(),
                           [&](const std::string& end) { return t.ends_with(end); })) {
-    return false;
+    return std::nullopt;
   }
+  lastBarTotal_ = bar->total;
   onBar(t, bar->description, bar->step);
+  // What was printed where the bar's cursor stood ("…]Traceback (most recent call last):", "…]OOM
+  // Detected…", the next bar) is read as a line of its own.
+  if (const std::string_view rest = trimmed(t.substr(bar->end)); !rest.empty()) return rest;
   // A redraw of this line that differs only in digits past the description is this bar at another
   // step: remember the line (as read) to take such redraws without parsing them. Not for a line that
   // was cleaned (offsets would move), an unnamed bar (its phase reads the percentage) or while
@@ -139,8 +170,9 @@ bool LogScanner::readBar(std::string_view raw, std::string_view t, bool asRead) 
     redrawn_.line.assign(raw);
     redrawn_.descriptionEnd = offset(bar->description.data() + bar->description.size());
     redrawn_.stepAt = offset(t.data() + bar->stepAt);
+    redrawn_.totalAt = offset(t.data() + bar->totalAt);
   }
-  return true;
+  return std::string_view();
 }
 
 // What a bar's description says it is: the first kind whose words it has; a named bar with none of
@@ -162,27 +194,46 @@ void LogScanner::onBar(std::string_view t, std::string_view description, long st
 }
 
 void LogScanner::onBarStep(std::string_view t, long step) {
+  event_.onBar(lastBarKind_, step);
   switch (lastBarKind_) {
-    case BarKind::LatentCache: markerPhase_ = Phase::LatentCache; break;
-    case BarKind::TextCache: markerPhase_ = Phase::TeCache; break;
-    case BarKind::Quantize: markerPhase_ = Phase::Quantize; break;
-    case BarKind::Validation: break;
-    case BarKind::Sampling: markerPhase_ = trainingStarted_ ? Phase::Sample : Phase::BaselineSample; break;
-    case BarKind::Loading: markerPhase_ = Phase::Load; break;
+    case BarKind::LatentCache: setStage(Phase::LatentCache, t); break;
+    case BarKind::TextCache: setStage(Phase::TeCache, t); break;
+    case BarKind::Quantize: setStage(Phase::Quantize, t); break;
+    case BarKind::Validation:
+    case BarKind::DatasetMap: break;
+    case BarKind::Sampling: setStage(trainingStarted_ ? Phase::Sample : Phase::BaselineSample, t); break;
+    case BarKind::Loading: setStage(Phase::Load, t); break;
     case BarKind::Training:
       trainingStarted_ = true;
-      markerPhase_ = Phase::TrainStep;
+      setStage(Phase::TrainStep, t);
       lastStep_ = step + 1;
+      trainingDone_ = lastBarTotal_ > 0 && step >= lastBarTotal_;
       if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
       break;
     case BarKind::Unnamed:
-      // An unnamed bar is a generation tool's sampler (a trainer's caching bars are unnamed too: those
-      // keep their phase); once it completes, the VAE decodes.
-      if (markerPhase_ != Phase::LatentCache && markerPhase_ != Phase::TeCache) {
-        markerPhase_ = step > 0 && contains(t, "100%") ? Phase::VaeDecode : Phase::Inference;
+      // An unnamed bar is a generation tool's sampler (a trainer's caching and quantizing bars are unnamed
+      // too: those keep their phase); once it completes, the VAE decodes.
+      if (markerPhase_ != Phase::LatentCache && markerPhase_ != Phase::TeCache && markerPhase_ != Phase::Quantize) {
+        setStage(step > 0 && contains(t, "100%") ? Phase::VaeDecode : Phase::Inference, t);
       }
       break;
   }
+}
+
+// The stage the run is in, and the line that last announced it, for the evidence of a suspicion and what
+// a log without an OOM showed: a marker restates it, a bar's redraws of the same stage do not.
+void LogScanner::setStage(Phase phase, std::string_view line, bool restated) {
+  if (markerPhase_ == phase && !restated) return;
+  markerPhase_ = phase;
+  result_.reached = phase;
+  result_.reachedLine = static_cast<int>(result_.lines);
+  result_.reachedText = std::string(line.substr(0, 400));
+}
+
+// The traceback; one that begins right after an OOM message is the except block printing it.
+void LogScanner::readTraceback(std::string_view raw, std::string_view t) {
+  if (traceback_.read(raw, t)) event_.onTracebackHeader(result_.lines);
+  if (event_.wantsTraceback()) event_.onTracebackFrames(traceback_.phase());
 }
 
 // The generation UI that wrote the log, from its banner and paths, in its first lines only: a sign
@@ -255,7 +306,7 @@ std::optional<long> announcedStep(StepPosition position, std::string_view t, std
 }  // namespace
 
 void LogScanner::applyMarker(const PhaseMarker& marker, std::string_view t) {
-  if (marker.phase && !(marker.onlyBeforeTraining && trainingStarted_)) markerPhase_ = marker.phase;
+  if (marker.phase && !(marker.onlyBeforeTraining && trainingStarted_)) setStage(*marker.phase, t, true);
   if (marker.announcesStep) {
     if (auto step = announcedStep(*marker.announcesStep, t, markerEnd(marker.test, t))) announcedStep_ = step;
     announcedPhase_ = marker.phase;
@@ -273,6 +324,15 @@ void LogScanner::applyMarker(const PhaseMarker& marker, std::string_view t) {
   }
 }
 
+// A tool's own words for what failed: the phase of the error beside them.
+void LogScanner::readFailedStage(std::string_view t) {
+  const auto& stages = markers_.failedStages;
+  const auto stage = std::find_if(stages.begin(), stages.end(), [&](const FailedStage& s) { return s.test.matches(t, words_); });
+  if (stage == stages.end()) return;
+  failedStage_ = {stage->phase, result_.lines};
+  event_.onFailedStage(stage->phase, result_.lines);
+}
+
 // Out-of-memory messages, the first that matches: true when the line is one (it is then nothing else).
 bool LogScanner::readOomMessage(std::string_view t) {
   const auto& messages = markers_.oomMessages;
@@ -280,21 +340,37 @@ bool LogScanner::readOomMessage(std::string_view t) {
   if (message == messages.end()) return false;
   // ComfyUI recovers from a VAE OOM by decoding tiled: an OOM all the same, of the allocator in use.
   const OomKind kind = mallocAsync_ && message->kindUnderMallocAsync ? *message->kindUnderMallocAsync : message->kind;
-  if (message->phase) markerPhase_ = message->phase;
+  if (message->certainty == OomCertainty::Suspected) {
+    onSuspectedText(t, *message, kind);
+    return true;
+  }
+  const std::optional<Phase> previousTraceback = event_.tracebackPhase();
+  startEvent(t, *message);
+  // A bare repeat ("Error running job: CUDA out of memory…") keeps the traceback of the message it repeats.
+  if (kind == OomKind::CudaAlloc && t.starts_with("Error running job")) event_.keepTraceback(previousTraceback);
   if (message->effect == OomEffect::AbortedAfterRetries) result_.abortedAfterRetries = true;
   if (message->effect == OomEffect::AllocationTable) tableLinesLeft_ = markers_.allocationTableLines;
   onOomText(t, kind);
-  oomPhaseMarker_ = markerPhase_;
-  if (auto fromTraceback = traceback_.phase()) oomTracebackPhase_ = fromTraceback;
-  else if (kind != OomKind::CudaAlloc || !t.starts_with("Error running job")) oomTracebackPhase_.reset();
-  stepAtOom_ = lastStep_;
-  announcedAtOom_ = announcedStep_;
-  announcedPhaseAtOom_ = announcedPhase_;
+  wrapped_.start(t);
+  wrappedKind_ = kind;
   return true;
+}
+
+// The message, or the first mark of a suspected OOM: where the run was (OomEvent).
+void LogScanner::startEvent(std::string_view t, const OomMessage& message) {
+  if (message.phase) setStage(*message.phase, t, true);
+  OomEvent::Before before{traceback_.phase(), markerPhase_, lastStep_, announcedStep_, announcedPhase_};
+  const bool near = failedStage_.phase && failedStage_.line + OomEvent::kNear >= result_.lines;
+  event_.start(result_.lines, before, near ? failedStage_.phase : std::nullopt);
+  wrapped_.stop();
 }
 
 void LogScanner::onOomText(std::string_view line, OomKind kind) {
   LogAnalysis& r = result_;
+  if (!r.oom) {  // the first printed OOM: a suspicion's kind and evidence give way
+    r.kind = OomKind::None;
+    r.numbers = {};
+  }
   // A message with figures replaces an earlier one's; a bare repeat ("Error running job: CUDA out of
   // memory…" without them, a banner) keeps them.
   const bool newEvent = r.oom && kind != r.kind && kind != OomKind::CudaAlloc;
@@ -307,9 +383,37 @@ void LogScanner::onOomText(std::string_view line, OomKind kind) {
   readOomNumbers(line, kind, r.numbers);
 }
 
+// The mark of an OOM that printed no message. The first mark places the failure; the launcher's later
+// reports of the same death add to its evidence. Not after a printed OOM: that one is the failure.
+void LogScanner::onSuspectedText(std::string_view t, const OomMessage& message, OomKind kind) {
+  LogAnalysis& r = result_;
+  if (r.oom) return;
+  if (!r.suspected) {
+    startEvent(t, message);
+    r.suspected = true;
+    r.kind = kind;
+    r.oomLine = static_cast<int>(r.lines);
+    r.oomText = std::string(t.substr(0, 400));
+    r.evidence = {evidenceAt(r.lines, t, message.evidence)};
+    suspicionStage_ = stageEvidence(r);
+    return;
+  }
+  constexpr std::size_t kMaxMarks = 3;
+  if (r.evidence.size() < kMaxMarks) r.evidence.push_back(evidenceAt(r.lines, t, message.evidence));
+}
+
+// A wrapper's report that the process ended without a message (judged at the end: suspectSilentExit).
+void LogScanner::readSilentExit(std::string_view t) {
+  if (result_.oom || result_.suspected) return;
+  const auto& exits = markers_.silentExits;
+  const auto exit = std::find_if(exits.begin(), exits.end(), [&](const SilentExit& e) { return e.test.matches(t, words_); });
+  if (exit == exits.end()) return;
+  silentExit_ = {result_.lines, std::string(t.substr(0, 400)), exit->evidence, markerPhase_, lastStep_, trainingDone_, stageEvidence(result_)};
+}
+
 // Other fatal errors, for a run that died of something else.
 void LogScanner::readFailure(std::string_view t) {
-  if (result_.oom) return;
+  if (result_.oom || result_.suspected) return;
   const auto& failures = markers_.failures;
   if (std::none_of(failures.begin(), failures.end(), [&](const LineTest& f) { return f.matches(t, words_); })) return;
   result_.failure = std::string(t.substr(0, 300));
@@ -329,7 +433,11 @@ bool looksLikeLog(std::string_view text, const LogMarkers& markers) {
   const auto hasAny = [](std::string_view part, const std::vector<std::string>& words) {
     return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return contains(part, w); });
   };
-  return hasAny(text.substr(0, kWindow), markers.logSignsHead) ||
+  const std::string_view head = text.substr(0, kWindow);
+  // A text with an OOM message (or the marks of one) in it is a log however little else it shows.
+  const bool oomText = std::any_of(markers.oomMessages.begin(), markers.oomMessages.end(),
+                                   [&](const OomMessage& m) { return hasAny(head, m.test.contains); });
+  return oomText || hasAny(head, markers.logSignsHead) ||
          hasAny(text.substr(text.size() > kWindow ? text.size() - kWindow : 0), markers.logSignsTail);
 }
 

@@ -11,7 +11,10 @@
 
 #include "base/knowledge/logs.h"
 #include "report/log_analysis.h"
+#include "systems/logs/oom_event.h"
+#include "systems/logs/suspicion.h"
 #include "systems/logs/traceback.h"
+#include "systems/logs/wrapped_message.h"
 
 namespace oomlint {
 
@@ -31,25 +34,34 @@ class LogScanner {
   // One line: the steps below, in order.
   void onLine(std::string_view raw);
   bool onRedraw(std::string_view raw);
+  void readLine(std::string_view raw, std::string_view line, bool asRead);
+  bool readContinuation(std::string_view line);
   void readAllocationTableRow(std::string_view line);
-  bool readBar(std::string_view raw, std::string_view line, bool asRead);
+  std::optional<std::string_view> readBar(std::string_view raw, std::string_view line, bool asRead);
+  void readTraceback(std::string_view raw, std::string_view line);
   void detectTool(std::string_view line);
   void readOffload(std::string_view line);
   void readMarker(std::string_view line);
   void applyMarker(const PhaseMarker& marker, std::string_view line);
+  void readFailedStage(std::string_view line);
   bool readOomMessage(std::string_view line);
+  void readSilentExit(std::string_view line);
   void readFailure(std::string_view line);
 
+  void setStage(Phase phase, std::string_view line, bool restated = false);
   void onBar(std::string_view line, std::string_view description, long step);
   void onBarStep(std::string_view line, long step);
   BarKind classifyBar(std::string_view description) const;
+  void startEvent(std::string_view line, const OomMessage& message);
   void onOomText(std::string_view line, OomKind kind);
+  void onSuspectedText(std::string_view line, const OomMessage& message, OomKind kind);
 
   static constexpr std::size_t kMaxRedrawnLine = 1024;  // a bar line is about 100 bytes
   struct RedrawnBar {
     std::string line;                // the bar line as read; empty when the last line was not one
     std::size_t descriptionEnd = 0;  // a redraw's digits must match before this offset
     std::size_t stepAt = 0;          // the offset of the step's digits
+    std::size_t totalAt = 0;         // and of the total's (a redraw may count to another total)
   };
 
   const LogMarkers& markers_;
@@ -62,18 +74,25 @@ class LogScanner {
   const char* nextNewline_ = nullptr;  // in the current chunk: tqdm lines end in '\r', so remember where '\n' is
   std::string lastBarDescription_;     // a bar redraws its line thousands of times: classify it once
   BarKind lastBarKind_ = BarKind::Unnamed;
+  long lastBarTotal_ = 0;
   std::optional<Phase> markerPhase_;  // from AI Toolkit's (and other tools') progress markers
   bool trainingStarted_ = false;
+  bool trainingDone_ = false;         // the training bar reached its total
   Traceback traceback_;
   int tableLinesLeft_ = 0;       // lines of ComfyUI's allocation table still to read
-  std::optional<Phase> oomPhaseMarker_;  // the marker phase when the last OOM was seen
-  std::optional<Phase> oomTracebackPhase_;
-  std::optional<long> stepAtOom_;
+  OomEvent event_;               // the last OOM message (or the first mark of a suspected one)
+  WrappedMessage wrapped_;       // that message, when it goes on over the next lines
+  OomKind wrappedKind_ = OomKind::None;
   std::optional<long> lastStep_;
   std::optional<long> announcedStep_;   // "Saving at step N", kohya's "sample images at step N"
-  std::optional<long> announcedAtOom_;
   std::optional<Phase> announcedPhase_;  // the phase whose marker announced that step
-  std::optional<Phase> announcedPhaseAtOom_;
+  struct Seen {
+    std::optional<Phase> phase;
+    std::uint64_t line = 0;
+  };
+  Seen failedStage_;                    // a tool's last words for what failed
+  std::optional<LogEvidence> suspicionStage_;  // where the run was at a suspected OOM's first mark
+  SilentExitSeen silentExit_;           // a wrapper's report that the process ended without a message
   bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
   std::optional<long> skipStep_;        // the step of the last skipped batch
   bool aiToolkit_ = false;

@@ -25,7 +25,13 @@ std::optional<TqdmBar> tqdmBar(std::string_view line) {
   while (descEnd > 0 && line[descEnd - 1] != ':' && !isSpace(line[descEnd - 1])) --descEnd;
   std::string_view desc = trimmed(line.substr(0, descEnd));
   if (!desc.empty() && desc.back() == ':') desc.remove_suffix(1);
-  return TqdmBar{desc, digitsAt(line, start), start};
+  TqdmBar bar{desc, digitsAt(line, start), start, digitsAt(line, i + 1), i + 1, line.size()};
+  std::size_t after = i + 1;
+  while (after < line.size() && isDigit(line[after])) ++after;
+  if (line.substr(after).starts_with(" [")) {
+    if (const std::size_t close = line.find(']', after); close != std::string_view::npos) bar.end = close + 1;
+  }
+  return bar;
 }
 
 }  // namespace oomlint

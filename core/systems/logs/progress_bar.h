@@ -15,6 +15,11 @@ struct TqdmBar {
   std::string_view description;
   long step = 0;
   std::size_t stepAt = 0;  // the offset of the step's digits in the line
+  long total = 0;          // 0 when the line does not say it
+  std::size_t totalAt = 0;  // the offset of its digits
+  // Where the bar ends: past the ']' of its "[elapsed<left, rate]" block, or the line's end. Text after
+  // it is another line printed where the cursor was (a message, a kill report, the next bar).
+  std::size_t end = 0;
 };
 
 // A tqdm bar "desc:  12%|███  | 250/2000 [..." → (desc, 250); nullopt when the line is not a bar.

@@ -13,6 +13,7 @@ namespace {
 constexpr Phase phaseOf(FrameClue clue) {
   switch (clue) {
     case FrameClue::Sample: return Phase::Sample;
+    case FrameClue::Save: return Phase::Save;
     case FrameClue::Quantize: return Phase::Quantize;
     case FrameClue::LatentCache: return Phase::LatentCache;
     case FrameClue::TeCache: return Phase::TeCache;
@@ -49,17 +50,20 @@ std::optional<FrameClue> clueOf(std::string_view text, const std::vector<FrameWo
 
 }  // namespace
 
-void Traceback::read(std::string_view raw, std::string_view t) {
-  if (t.starts_with("Traceback (most recent call last)")) frames_.clear();
+bool Traceback::read(std::string_view raw, std::string_view t) {
+  constexpr std::string_view kHeader = "Traceback (most recent call last)";
+  const bool header = t.starts_with(kHeader) || (t.starts_with("╭") && t.find(kHeader) != std::string_view::npos);
+  if (header) frames_.clear();
   if (t.starts_with("File \"") && t.find(", in ") != std::string_view::npos) {
     frames_.push_back({clueOf(t.substr(t.rfind(", in ") + 5), markers_.frames), false});
   } else if (auto frame = richFrame(t)) {
     frames_.push_back({clueOf(*frame, markers_.frames), false});  // rich's boxed traceback
-  } else if (!frames_.empty() && (raw.starts_with("    ") || t.starts_with("│"))) {
-    // The source line under the last frame.
+  } else if ((!frames_.empty() && raw.starts_with("    ")) || t.starts_with("│")) {
+    // The source line under the last frame; in rich's box, also when the paste starts below the frame.
     if (auto clue = clueOf(t.substr(0, 200), markers_.quotedCode)) frames_.push_back({clue, true});
   }
   if (frames_.size() > kMaxFrames) frames_.erase(frames_.begin());
+  return header;
 }
 
 std::optional<Phase> Traceback::phase() const {

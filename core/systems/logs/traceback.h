@@ -15,8 +15,9 @@ namespace oomlint {
 class Traceback {
  public:
   explicit Traceback(const LogMarkers& markers) : markers_(markers) {}
-  // One line of the log: `line` trimmed, `raw` as read (a quoted source line is indented).
-  void read(std::string_view raw, std::string_view line);
+  // One line of the log: `line` trimmed, `raw` as read (a quoted source line is indented). True when the
+  // line begins a traceback (Python's header, or rich's box around it).
+  bool read(std::string_view raw, std::string_view line);
   // The phase of the strongest clue; quoted source lines count only when no frame name speaks.
   std::optional<Phase> phase() const;
 

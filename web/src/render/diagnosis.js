@@ -1,4 +1,5 @@
-// A crash log's diagnosis: which OOM, in which phase and step, and whether the GPU itself is suspect.
+// A crash log's diagnosis: which OOM, in which phase and step, and whether the GPU itself is suspect; an
+// OOM the log only suggests (a kill, a silent exit) as a suspicion with the lines it rests on.
 import { h } from './dom.js';
 import { gib, phaseLabel } from './format.js';
 
@@ -14,7 +15,18 @@ const kinds = {
 
 const tools = { a1111: 'AUTOMATIC1111', forge: 'Forge', comfyui: 'ComfyUI' };
 
+function renderSuspicion(log) {
+  return h(
+    'section',
+    { class: ['diagnosis', 'suspected'], 'data-oom': 'suspected', 'data-phase': log.phase ?? '' },
+    h('h3', {}, `Probably out of memory in ${phaseLabel(log.phase)} (suspected: no out-of-memory message)`),
+    h('dl', {}, [h('dt', {}, 'what'), h('dd', {}, kinds[log.kind] ?? log.kind)]),
+    h('ul', { class: 'evidence' }, (log.evidence ?? []).map((e) => h('li', {}, `line ${e.line}: ${e.why}`, h('code', {}, e.text)))),
+  );
+}
+
 export function renderDiagnosis(log) {
+  if (log.suspected) return renderSuspicion(log);
   if (!log.oom) {
     return h('section', { class: 'diagnosis', 'data-oom': 'false' }, h('strong', {}, 'Log: '), 'no out-of-memory error found in it.');
   }
