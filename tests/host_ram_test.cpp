@@ -327,7 +327,7 @@ TEST_CASE("fix writes the host plan's needed steps") {
 TEST_CASE("a log's host-RAM kill gives the host verdict without the RAM") {
   AnalyzeOptions options;
   options.vramGib = 24;
-  const std::string log = test::readFile(test::sourceDir() / "tests/fixtures/diagnosis/OL603-killed.log");
+  const std::string log = test::readFile(test::sourceDir() / "tests/fixtures/diagnosis/OL603-kernel-oom-killer.log");
   const Report report = analyzeWithLog(Input{"wan.yaml", kWanOffloadJob}, Input{"run.log", log}, options);
   REQUIRE(report.files.size() == 2);
   const FileReport& config = report.files[1];

@@ -9,19 +9,20 @@ namespace {
 
 // The share of a component's bytes its coefficient is uncertain by, and how that source is named.
 struct TermShare {
-  double fraction;
+  double below;
+  double above;
   const char* what;
 };
 
 TermShare shareOf(Term term, const MemoryModel& m) {
   switch (term) {
-    case Term::Fixed: return {m.uncertaintyFixedFraction, "CUDA context and workspaces"};
-    case Term::Weights: return {m.uncertaintyWeights, "weight sizes"};
-    case Term::Trainable: return {m.uncertaintyTrainable, "trainable state"};
-    case Term::Activations: return {m.uncertaintyActivations, "activation coefficients"};
-    case Term::Vae: return {m.uncertaintyVae, "VAE working memory"};
+    case Term::Fixed: return {m.uncertaintyFixedFraction, m.uncertaintyFixedFraction, "CUDA context and workspaces"};
+    case Term::Weights: return {m.uncertaintyWeights, m.uncertaintyWeights, "weight sizes"};
+    case Term::Trainable: return {m.uncertaintyTrainable, m.uncertaintyTrainable, "trainable state"};
+    case Term::Activations: return {m.uncertaintyActivations, m.uncertaintyActivations, "activation coefficients"};
+    case Term::Vae: return {m.uncertaintyVae, m.uncertaintyVaeAbove, "VAE working memory"};
   }
-  return {0, ""};
+  return {0, 0, ""};
 }
 
 }  // namespace
@@ -37,9 +38,11 @@ void totalPhase(PhaseEstimate& phase, const MemoryModel& m, bool coarse) {
   }
   for (std::size_t i = 0; i < kTerms.size(); ++i) {
     const TermShare share = shareOf(kTerms[i], m);
-    const double bytes = termBytes[i] * share.fraction;
-    if (bytes <= 0) continue;
-    phase.range.push_back({std::string(share.what) + " ±" + fixedText(share.fraction * 100, 0) + "%", bytes, bytes});
+    if (termBytes[i] <= 0 || share.below + share.above <= 0) continue;
+    const std::string spread = share.below == share.above
+                                   ? " ±" + fixedText(share.below * 100, 0) + "%"
+                                   : " −" + fixedText(share.below * 100, 0) + "%/+" + fixedText(share.above * 100, 0) + "%";
+    phase.range.push_back({std::string(share.what) + spread, termBytes[i] * share.below, termBytes[i] * share.above});
   }
   if (coarse) {
     const double bytes = phase.peakBytes * m.uncertaintyCoarseExtra;

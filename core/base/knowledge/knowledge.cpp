@@ -331,6 +331,7 @@ class Loader {
     m.uncertaintyTrainable = figure(u, "trainable", kUncertainty);
     m.uncertaintyActivations = figure(u, "activations", kUncertainty);
     m.uncertaintyVae = figure(u, "vae", kUncertainty);
+    m.uncertaintyVaeAbove = figure(u, "vae_above", kUncertainty);
     m.uncertaintyFixedFraction = figure(u, "fixed_bytes", kUncertainty);
     m.uncertaintyCoarseExtra = figure(u, "coarse_model_extra", kUncertainty);
     const Node* h = root->find("host_ram");

@@ -68,7 +68,8 @@ struct MemoryModel {
   double uncertaintyWeights = 0;
   double uncertaintyTrainable = 0;
   double uncertaintyActivations = 0;
-  double uncertaintyVae = 0;
+  double uncertaintyVae = 0;       // below; the VAE constants are planners' maxima
+  double uncertaintyVaeAbove = 0;  // above
   double uncertaintyFixedFraction = 0;  // of the fixed terms (CUDA context)
   double uncertaintyCoarseExtra = 0;
   HostRamConstants host;
