@@ -87,17 +87,7 @@ export function renderPhases(estimate, limit = null) {
   return h(
     'figure',
     { class: 'phases' },
-    const reasons = (phase.range ?? []).map((r) => `${r.why} (−${gib(r.below_bytes)}/+${gib(r.above_bytes)})`).join('; ');
-    const [low, high] = [lowOf(phase), highOf(phase)];
-    const whisker = h('span', { class: 'whisker', title: `${gib(low)}–${gib(high)}${reasons ? `: ${reasons}` : ''}` });
-    whisker.style.left = percent(low);
-    whisker.style.width = percent(high - low);
-    track.append(whisker);
-    if (limitBytes !== null) {
-      const line = h('span', { class: 'limit-line', 'aria-hidden': 'true' });
-      line.style.left = percent(limitBytes);
-      track.append(line);
-    }
+    h('figcaption', {}, caption),
     rows,
     legend,
     detail,
