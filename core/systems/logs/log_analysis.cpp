@@ -129,10 +129,21 @@ bool LogScanner::readContinuation(std::string_view line) {
 
 bool LogScanner::onRedraw(std::string_view raw) {
   if (redrawn_.line.empty() || !isRedraw(redrawn_.line, raw, redrawn_.descriptionEnd)) return false;
+  // A redraw counting to another total is another bar: parsed.
+  for (std::size_t i = redrawn_.totalAt, end = i + redrawn_.totalDigits; i < end; ++i) {
+    if (raw[i] != redrawn_.line[i]) return false;  // a few digits: no call to memcmp
+  }
   ++result_.lines;
-  lastBarTotal_ = digitsAt(raw, redrawn_.totalAt);
-  onBarStep({}, digitsAt(raw, redrawn_.stepAt));  // the bar's kind is not Unnamed, the one kind that reads the line
+  // Only a training bar's redraws move anything but its step: the stage and what followed an OOM message
+  // were taken from the bar's line just before (any other line ends a run of redraws).
+  if (lastBarKind_ == BarKind::Training) onTrainingStep(digitsAt(raw, redrawn_.stepAt));
   return true;
+}
+
+void LogScanner::onTrainingStep(long step) {
+  lastStep_ = step + 1;
+  trainingDone_ = lastBarTotal_ > 0 && step >= lastBarTotal_;
+  if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
 }
 
 // ComfyUI's allocation table, in the lines after "Allocation on device … would exceed allowed memory".
@@ -171,6 +182,8 @@ std::optional<std::string_view> LogScanner::readBar(std::string_view raw, std::s
     redrawn_.descriptionEnd = offset(bar->description.data() + bar->description.size());
     redrawn_.stepAt = offset(t.data() + bar->stepAt);
     redrawn_.totalAt = offset(t.data() + bar->totalAt);
+    redrawn_.totalDigits = 0;
+    while (redrawn_.totalAt + redrawn_.totalDigits < raw.size() && isDigit(raw[redrawn_.totalAt + redrawn_.totalDigits])) ++redrawn_.totalDigits;
   }
   return std::string_view();
 }
@@ -206,9 +219,7 @@ void LogScanner::onBarStep(std::string_view t, long step) {
     case BarKind::Training:
       trainingStarted_ = true;
       setStage(Phase::TrainStep, t);
-      lastStep_ = step + 1;
-      trainingDone_ = lastBarTotal_ > 0 && step >= lastBarTotal_;
-      if (skipStep_ && *lastStep_ > *skipStep_ + 1) result_.continuedAfterOom = true;
+      onTrainingStep(step);
       break;
     case BarKind::Unnamed:
       // An unnamed bar is a generation tool's sampler (a trainer's caching and quantizing bars are unnamed

@@ -51,6 +51,7 @@ class LogScanner {
   void setStage(Phase phase, std::string_view line, bool restated = false);
   void onBar(std::string_view line, std::string_view description, long step);
   void onBarStep(std::string_view line, long step);
+  void onTrainingStep(long step);
   BarKind classifyBar(std::string_view description) const;
   void startEvent(std::string_view line, const OomMessage& message);
   void onOomText(std::string_view line, OomKind kind);
@@ -61,7 +62,8 @@ class LogScanner {
     std::string line;                // the bar line as read; empty when the last line was not one
     std::size_t descriptionEnd = 0;  // a redraw's digits must match before this offset
     std::size_t stepAt = 0;          // the offset of the step's digits
-    std::size_t totalAt = 0;         // and of the total's (a redraw may count to another total)
+    std::size_t totalAt = 0;         // and of the total's: a redraw counts to the same total
+    std::size_t totalDigits = 0;
   };
 
   const LogMarkers& markers_;

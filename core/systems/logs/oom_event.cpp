@@ -35,12 +35,6 @@ void OomEvent::onFailedStage(Phase phase, std::uint64_t line) {
   stage_ = phase;
 }
 
-void OomEvent::onBar(BarKind kind, long step) {
-  if (line_ == 0 || barAfter_) return;
-  barAfter_ = kind;
-  barStepAfter_ = step;
-}
-
 OomEvent::Resolved OomEvent::resolve(bool aiToolkit, bool generationUi) const {
   const Before& b = before_;
   // The frames that ran outrank a tool's words for what failed, which outrank the stage reached.

@@ -41,7 +41,12 @@ class OomEvent {
   void onTracebackHeader(std::uint64_t line) { tracebackAfterOpen_ = line_ != 0 && line > line_ && line <= line_ + kNear; }
   bool wantsTraceback() const { return tracebackAfterOpen_; }
   void onTracebackFrames(std::optional<Phase> phase) { if (tracebackAfterOpen_ && phase) tracebackAfter_ = phase; }
-  void onBar(BarKind kind, long step);
+  // Inline: it runs on every redraw of every bar.
+  void onBar(BarKind kind, long step) {
+    if (line_ == 0 || barAfter_) return;
+    barAfter_ = kind;
+    barStepAfter_ = step;
+  }
 
   struct Resolved {
     Phase phase = Phase::Unknown;
