@@ -9,6 +9,7 @@ import contextlib
 import math
 
 import torch
+import torch.profiler
 import torch.nn as nn
 import torch.nn.functional as F
 
@@ -147,14 +148,97 @@ def merge_heads(x):
     return x.transpose(1, 2).reshape(b, s, h * d)
 
 
-def attention(q, k, v):
-    """Fused SDPA (flash / memory-efficient on CUDA): no s^2 scores kept."""
-    sdpa = getattr(F, "scaled_dot_product_attention", None)
-    if sdpa is not None:
-        return sdpa(q, k, v)
-    # torch < 2.0 has no SDPA; only the CPU smoke run can get here (the GPU run records the torch version).
+# Attention implementation: "auto" = PyTorch's fused SDPA where it exists (torch >= 2.0, the GPU run), else
+# the memory-efficient emulation below (torch 1.13 on the CPU census); "chunked" and "naive" force one.
+ATTENTION = {"impl": "auto", "chunk": 256}
+# Allocations made inside this profiler scope are the kernel's on-chip tiles (SRAM on a GPU): the CPU census
+# leaves them out of its peaks (scripts/census/census.py).
+TILE_SCOPE = "oomlint::attention_tile"
+
+
+def set_attention(impl, chunk=None):
+    if impl not in ("auto", "sdpa", "chunked", "naive"):
+        raise ValueError("unknown attention implementation %r" % impl)
+    ATTENTION["impl"] = impl
+    if chunk:
+        ATTENTION["chunk"] = int(chunk)
+
+
+def _tile():
+    return torch.profiler.record_function(TILE_SCOPE)
+
+
+class MemoryEfficientAttention(torch.autograd.Function):
+    """What a flash / memory-efficient kernel keeps, computed in query or key chunks on any device.
+
+    Forward saves q, k, v, the output and the fp32 log-sum-exp per query (FlashAttention-2's softmax_lse);
+    the output is laid out (b, s, heads, d) and returned transposed, as the fused kernels do, so merging the
+    heads afterwards is a view. Backward recomputes the scores one key chunk at a time with an fp32 dq
+    accumulator and an fp32 row sum of dout·out, as FlashAttention-2's backward does. Scores and
+    probabilities exist one chunk at a time, inside TILE_SCOPE.
+    """
+
+    @staticmethod
+    def forward(ctx, q, k, v, chunk):
+        b, h, sq, _ = q.shape
+        scale = q.shape[-1] ** -0.5
+        acc = torch.promote_types(q.dtype, torch.float32)  # fp32 softmax statistics (fp64 under gradcheck)
+        out = q.new_empty((b, sq, h, v.shape[-1])).transpose(1, 2)
+        lse = q.new_empty((b, h, sq), dtype=acc)
+        for i in range(0, sq, chunk):
+            with _tile():
+                s = torch.matmul(q[:, :, i:i + chunk], k.transpose(-1, -2)).to(acc) * scale
+                m = s.amax(-1, keepdim=True)
+                p = torch.exp(s - m)
+                l = p.sum(-1, keepdim=True)
+                out[:, :, i:i + chunk] = torch.matmul((p / l).to(v.dtype), v)
+                lse[:, :, i:i + chunk] = (m + l.log()).squeeze(-1)
+        ctx.chunk = chunk
+        ctx.save_for_backward(q, k, v, out, lse)
+        return out
+
+    @staticmethod
+    def backward(ctx, dout):
+        q, k, v, out, lse = ctx.saved_tensors
+        chunk = ctx.chunk
+        scale = q.shape[-1] ** -0.5
+        acc = lse.dtype
+        delta = q.new_empty(lse.shape, dtype=acc)
+        for i in range(0, q.shape[2], chunk):
+            with _tile():
+                delta[:, :, i:i + chunk] = (dout[:, :, i:i + chunk].to(acc) * out[:, :, i:i + chunk].to(acc)).sum(-1)
+        dq = torch.zeros(q.shape, dtype=acc, device=q.device)
+        dk, dv = torch.empty_like(k), torch.empty_like(v)
+        for j in range(0, k.shape[2], chunk):
+            with _tile():
+                kj, vj = k[:, :, j:j + chunk], v[:, :, j:j + chunk]
+                p = torch.exp(torch.matmul(q, kj.transpose(-1, -2)).to(acc) * scale - lse.unsqueeze(-1))
+                dv[:, :, j:j + chunk] = torch.matmul(p.to(v.dtype).transpose(-1, -2), dout)
+                ds = p * (torch.matmul(dout, vj.transpose(-1, -2)).to(acc) - delta.unsqueeze(-1))
+                ds = ds.to(q.dtype)
+                dq += torch.matmul(ds, kj).to(acc) * scale
+                dk[:, :, j:j + chunk] = torch.matmul(ds.transpose(-1, -2), q) * scale
+        return dq.to(q.dtype), dk, dv, None
+
+
+def naive_attention(q, k, v):
+    """Math attention: the b·heads·s² scores and probabilities are materialised (and kept for backward)."""
     weights = torch.softmax((q @ k.transpose(-1, -2)) / math.sqrt(q.shape[-1]), dim=-1)
     return weights @ v.to(weights.dtype)
+
+
+def attention(q, k, v):
+    """Fused SDPA (flash / memory-efficient on CUDA): no s^2 scores kept. On torch < 2.0 (no SDPA) the
+    memory-efficient emulation stands in, keeping what those kernels keep."""
+    impl = ATTENTION["impl"]
+    sdpa = getattr(F, "scaled_dot_product_attention", None)
+    if impl == "naive":
+        return naive_attention(q, k, v)
+    if impl == "sdpa" or (impl == "auto" and sdpa is not None):
+        if sdpa is None:
+            raise RuntimeError("torch %s has no scaled_dot_product_attention" % torch.__version__)
+        return sdpa(q, k, v)
+    return MemoryEfficientAttention.apply(q, k, v, ATTENTION["chunk"])
 
 
 def has_fused_attention():
