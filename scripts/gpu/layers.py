@@ -13,7 +13,7 @@ import torch.profiler
 import torch.nn as nn
 import torch.nn.functional as F
 
-MODES = ("autocast", "autocast-cast", "bf16")
+MODES = ("autocast", "autocast-cast", "bf16", "aitk")
 
 
 class Precision:
@@ -25,6 +25,10 @@ class Precision:
     autocast-cast  the same, but the LoRA input is first cast to the LoRA dtype (x.to(lora_down.weight.dtype)),
                    as some AI Toolkit model paths do: autocast then makes a second bf16 copy per LoRA Linear.
     bf16           everything bf16, no autocast (a trainer that keeps LoRA in the model dtype).
+    aitk           AI Toolkit at 27a03a9: bf16 base weights, fp32 LoRA, no autocast around the denoiser (the
+                   autocast in toolkit/stable_diffusion_model.py is commented out); every adapted Linear casts
+                   its input to fp32 ("always cast to float32", toolkit/network_mixins.py) and its LoRA output
+                   back to the base dtype, so each keeps an fp32 copy of its input for backward.
     The CPU smoke run uses fp32 throughout and no autocast.
     """
 
@@ -35,8 +39,8 @@ class Precision:
         self.device = torch.device(device)
         self.dtype = torch.float32 if smoke else torch.bfloat16
         self.autocast = mode.startswith("autocast") and not smoke
-        self.lora_dtype = torch.float32 if (self.autocast or smoke) else torch.bfloat16
-        self.cast_lora_input = mode == "autocast-cast"
+        self.lora_dtype = torch.float32 if (self.autocast or smoke or mode == "aitk") else torch.bfloat16
+        self.cast_lora_input = mode in ("autocast-cast", "aitk")
 
     def context(self):
         if not self.autocast:
@@ -60,17 +64,27 @@ class LoRALinear(nn.Module):
         self.base = frozen(nn.Linear(in_features, out_features, bias=bias, device=prec.device, dtype=prec.dtype))
         self.rank = rank
         self.cast_input = prec.cast_lora_input
+        # aitk: the LoRA output is multiplied by the runtime scale (a 0-d fp32 buffer) and the network's
+        # (batch,)-shaped fp32 multiplier before the cast back, as toolkit/network_mixins.py does.
+        self.toolkit_scaling = prec.mode == "aitk"
         if rank > 0:
             self.down = nn.Linear(in_features, rank, bias=False, device=prec.device, dtype=prec.lora_dtype)
             self.up = nn.Linear(rank, out_features, bias=False, device=prec.device, dtype=prec.lora_dtype)
             nn.init.zeros_(self.up.weight)  # LoRA starts as a no-op; gradients still flow through it
+            self.register_buffer("scale", torch.tensor(1.0, device=prec.device, dtype=prec.lora_dtype), persistent=False)
 
     def forward(self, x):
         y = self.base(x)
         if self.rank == 0:
             return y
         lx = x.to(self.down.weight.dtype) if self.cast_input else x
-        return y + self.up(self.down(lx)).to(y.dtype)
+        lora = self.up(self.down(lx))
+        if self.toolkit_scaling:  # the same temporaries, alive as long as there (lora_output lives to the end)
+            lora = lora * self.scale
+            scaled = lora * self.scale.new_ones((lora.shape[0],) + (1,) * (lora.dim() - 1))
+            scaled = scaled.to(y.dtype)
+            return y + scaled
+        return y + lora.to(y.dtype)
 
 
 def conv2d(cin, cout, k, prec, stride=1, padding=None):
