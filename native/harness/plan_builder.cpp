@@ -235,7 +235,8 @@ DenoiserWorkload samplingWorkload(const TrainingSetup& s, const MemoryModel& m, 
   DenoiserWorkload w;
   w.training = false;
   w.blocks = d.blocks;
-  w.cfgPasses = d.cfgInSampling && s.guidanceScale > 1 ? 2 : 1;  // the conditional and unconditional pass in one batch
+  // The conditional and unconditional pass in one batch, where the pipeline batches them.
+  w.cfgPasses = d.cfgInSampling && d.cfgBatched && s.guidanceScale > 1 ? 2 : 1;
   w.frames = s.isVideo() ? s.sampleFrames : 1;
   w.latentFrames = latentFramesOf(*s.arch, w.frames);
   w.width = s.sampleWidth;

@@ -31,6 +31,7 @@ struct Denoiser {
   double loraParamsPerRank = 0;
   double controlTokenFactor = 0;
   bool cfgInSampling = false;
+  bool cfgBatched = true;  // false: the unconditional pass runs after the conditional one, not beside it
   bool quantizeWholeOnGpu = false;
   double unetBytesPerLatentPixel = 0;  // 0: memory.yaml's UNet figure
 };

@@ -211,6 +211,7 @@ class Loader {
     n.loraParamsPerRank = num(d, "lora_params_per_rank", n.loraParamsPerRank);
     n.controlTokenFactor = num(d, "control_token_factor", n.controlTokenFactor);
     if (const Node* v = d ? d->find("cfg_in_sampling") : nullptr) n.cfgInSampling = v->truthy();
+    if (const Node* v = d ? d->find("cfg_batched") : nullptr) n.cfgBatched = v->truthy();
     if (const Node* v = d ? d->find("quantize_whole_on_gpu") : nullptr) n.quantizeWholeOnGpu = v->truthy();
     n.unetBytesPerLatentPixel = num(d, "unet_bytes_per_latent_pixel", n.unetBytesPerLatentPixel);
   }

@@ -166,7 +166,8 @@ Component trainingActivations(const TrainingSetup& s, const MemoryModel& m) {
 Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
   const Denoiser& d = s.arch->denoiser;
   const int frames = s.isVideo() ? s.sampleFrames : 1;
-  const int cfg = d.cfgInSampling && s.guidanceScale > 1 ? 2 : 1;
+  // The conditional and unconditional passes share one batch unless the pipeline runs them in turn.
+  const int cfg = d.cfgInSampling && d.cfgBatched && s.guidanceScale > 1 ? 2 : 1;
   std::string seqHow;
   const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, frames, 0, seqHow);
   const double channels = d.hidden > 0 ? d.hidden : 1280;
