@@ -33,7 +33,7 @@ struct Denoiser {
   bool cfgInSampling = false;
   bool cfgBatched = true;  // false: the unconditional pass runs after the conditional one, not beside it
   bool quantizeWholeOnGpu = false;
-  double unetBytesPerLatentPixel = 0;  // 0: memory.yaml's UNet figure
+  std::string activationFamily;  // memory.yaml activations.families entry; empty: the defaults
 };
 
 struct TextEncoder {
