@@ -40,8 +40,10 @@ MemoryModel paperConstants() {
   m.loraGradBytes = 4;
   m.checkpointBytesPerTokenChannel = 2;
   m.blockBytesPerTokenChannel = 40;
+  m.recomputeBytesPerTokenChannel = 50;
   m.activationMultiplier = 1.0;
   m.inferenceBytesPerTokenChannel = 10;
+  m.loraInferenceBytesPerTokenChannel = 12;
   m.cudaContextBytes = 512 * kMiB;
   m.allocatorFraction = 0.1;
   m.uncertaintyWeights = 0;
@@ -106,12 +108,12 @@ TEST_CASE("every component of a hand-computed configuration") {
   CHECK(component(train, "trainable weights") == Approx(6.4e6));      // 16 × 1e5 params × 4 B (fp32 LoRA)
   CHECK(component(train, "gradients") == Approx(6.4e6));              // × 4 B
   CHECK(component(train, "optimizer state") == Approx(3.2e6));        // × 2 B (adamw8bit)
-  CHECK(component(train, "activations") == Approx(2.5176e8));         // 4196 × 1000 × (10 × 2 + 40)
-  CHECK(component(train, "allocator slack") == Approx(2.5176e7));     // 10% of activations
-  CHECK(train.peakBytes == Approx(512 * kMiB + 1e9 + 1.6e7 + 2.5176e8 + 2.5176e7));
+  CHECK(component(train, "activations") == Approx(2.85328e8));         // 4196 × 1000 × (9 × 2 + 50)
+  CHECK(component(train, "allocator slack") == Approx(2.85328e7));     // 10% of activations
+  CHECK(train.peakBytes == Approx(512 * kMiB + 1e9 + 1.6e7 + 2.85328e8 + 2.85328e7));
   // The range: activations and allocator slack ±50% each side (the paper constants), nothing else uncertain.
-  CHECK(train.highBytes - train.peakBytes == Approx(0.5 * (2.5176e8 + 2.5176e7)));
-  CHECK(train.peakBytes - train.lowBytes == Approx(0.5 * (2.5176e8 + 2.5176e7)));
+  CHECK(train.highBytes - train.peakBytes == Approx(0.5 * (2.85328e8 + 2.85328e7)));
+  CHECK(train.peakBytes - train.lowBytes == Approx(0.5 * (2.85328e8 + 2.85328e7)));
 
   // Captions are encoded with only the text encoder on the GPU: 5e8 × 2 B.
   CHECK(phase(e, "te_cache").peakBytes == Approx(512 * kMiB + 1e9));
@@ -120,7 +122,8 @@ TEST_CASE("every component of a hand-computed configuration") {
   // Quantization block by block: 1e9 × 1 B + one 1e8-param block in bf16.
   CHECK(phase(e, "quantize").peakBytes == Approx(512 * kMiB + 1e9 + 2e8));
 
-  // Sampling: the VAE decode (1024² × 2000 × 2 B) outweighs the CFG forward (2 × 4196 × 1000 × 10 B).
+  // Sampling: the VAE decode (1024² × 2000 × 2 B) outweighs the CFG forward with the LoRA path
+  // (2 × 4196 × 1000 × 12 B).
   const PhaseEstimate& baseline = phase(e, "baseline_sample");
   CHECK(component(baseline, "VAE decode") == Approx(1024.0 * 1024 * 2000 * 2));
   CHECK(component(baseline, "sampling activations") == 0);
@@ -141,8 +144,8 @@ TEST_CASE("settings move the estimate the way the physics says") {
   const double act = component(phase(estimate(base, m, card), "train_step"), "activations");
 
   TrainingSetup noCheckpointing = base;
-  noCheckpointing.gradientCheckpointing = false;  // every block keeps 40 B per token·channel: 10 × 40 vs 10 × 2 + 40
-  CHECK(component(phase(estimate(noCheckpointing, m, card), "train_step"), "activations") == Approx(act * 400 / 60));
+  noCheckpointing.gradientCheckpointing = false;  // 9 blocks keep 40 B per token·channel: 9 × 40 + 50 vs 9 × 2 + 50
+  CHECK(component(phase(estimate(noCheckpointing, m, card), "train_step"), "activations") == Approx(act * 410 / 68));
 
   TrainingSetup batch4 = base;
   batch4.datasets[0].batch = 4;
@@ -163,7 +166,54 @@ TEST_CASE("settings move the estimate the way the physics says") {
 
   TrainingSetup small = base;
   small.datasets[0].resolution = 512;  // 1024 image tokens + 100 text
-  CHECK(component(phase(estimate(small, m, card), "train_step"), "activations") == Approx(1124.0 * 1000 * 60));
+  CHECK(component(phase(estimate(small, m, card), "train_step"), "activations") == Approx(1124.0 * 1000 * 68));
+}
+
+TEST_CASE("an architecture's activation family replaces the default coefficients") {
+  Architecture arch = paperModel();
+  MemoryModel m = paperConstants();
+  ActivationCoefficients family = m.activations("");
+  family.family = "paper";
+  family.blockBytesPerTokenChannel = 80;
+  family.recomputeBytesPerTokenChannel = 100;
+  family.inferenceBytesPerTokenChannel = 30;
+  family.loraInferenceBytesPerTokenChannel = 60;
+  m.activationFamilies = {family};
+  m.vaes = {{"sd", 10, 10, 1}};  // a light decode, so the sampling forward sets the sampling peak
+  CHECK(m.activations("unknown").recomputeBytesPerTokenChannel == 50);  // unknown: the defaults
+  arch.denoiser.activationFamily = "paper";
+  TrainingSetup s = paperSetup(arch);
+  s.datasets[0].resolution = 512;  // 1124 tokens
+  s.sampleWidth = s.sampleHeight = 512;
+  const GpuTarget card{"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)};
+  // Checkpointed: 9 inputs × 2 B (memory.yaml's, every family) + the family's 100 B block in backward.
+  CHECK(component(phase(estimate(s, m, card), "train_step"), "activations") == Approx(1124.0 * 1000 * (9 * 2 + 100)));
+  s.gradientCheckpointing = false;  // 9 × 80 + 100
+  CHECK(component(phase(estimate(s, m, card), "train_step"), "activations") == Approx(1124.0 * 1000 * 820));
+  // Sampling with the LoRA network active: 2 (CFG) × 1124 × 1000 × 60 B; a full fine-tune has no LoRA path.
+  CHECK(component(phase(estimate(s, m, card), "baseline_sample"), "sampling activations") == Approx(2 * 1124.0 * 1000 * 60));
+  s.fullFinetune = true;
+  CHECK(component(phase(estimate(s, m, card), "baseline_sample"), "sampling activations") == Approx(2 * 1124.0 * 1000 * 30));
+}
+
+TEST_CASE("UNet activations are per latent pixel") {
+  Architecture arch = paperModel();
+  arch.denoiser.blocks = 0;
+  arch.denoiser.hidden = 0;
+  arch.denoiser.patch = 1;
+  arch.denoiser.jointAttention = false;
+  MemoryModel m = paperConstants();
+  m.unetBytesPerLatentPixelCheckpointed = 20000;
+  m.unetBytesPerLatentPixelFull = 90000;
+  m.unetInferenceBytesPerLatentPixel = 3000;
+  m.vaes = {{"sd", 10, 10, 1}};
+  TrainingSetup s = paperSetup(arch);
+  const GpuTarget card{"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)};
+  // 1024 px / 8 = 128² latent px
+  CHECK(component(phase(estimate(s, m, card), "train_step"), "activations") == Approx(128.0 * 128 * 20000));
+  s.gradientCheckpointing = false;
+  CHECK(component(phase(estimate(s, m, card), "train_step"), "activations") == Approx(128.0 * 128 * 90000));
+  CHECK(component(phase(estimate(s, m, card), "baseline_sample"), "sampling activations") == Approx(2 * 128.0 * 128 * 3000));
 }
 
 TEST_CASE("video tokens go through the VAE's temporal compression") {

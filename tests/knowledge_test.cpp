@@ -20,6 +20,36 @@ TEST_CASE("the embedded rules data loads without a problem") {
   CHECK(k.architectures.find("flex1")->arch == "flux");
 }
 
+TEST_CASE("the census activation families load, filled from the defaults, and architectures name known ones") {
+  const Knowledge& k = knowledge();
+  const MemoryModel& m = k.memory;
+  REQUIRE_FALSE(m.activationFamilies.empty());
+  const ActivationCoefficients defaults = m.activations("");
+  CHECK(defaults.family.empty());
+  CHECK(m.activations("no such family").recomputeBytesPerTokenChannel == defaults.recomputeBytesPerTokenChannel);
+  for (const auto& f : m.activationFamilies) {
+    INFO(f.family);
+    // Every figure is there (a family names only what the census measured; the rest are the defaults), and
+    // the block in backward peaks above what it saved, which is above its checkpointed input.
+    CHECK(f.recomputeBytesPerTokenChannel > f.blockBytesPerTokenChannel);
+    CHECK(f.blockBytesPerTokenChannel > m.checkpointBytesPerTokenChannel);
+    CHECK(f.loraInferenceBytesPerTokenChannel > f.inferenceBytesPerTokenChannel);
+    CHECK(f.unetBytesPerLatentPixelFull > f.unetBytesPerLatentPixelCheckpointed);
+    CHECK(f.unetInferenceBytesPerLatentPixel > 0);
+  }
+  CHECK(m.activations("sd1_unet").recomputeBytesPerTokenChannel == defaults.recomputeBytesPerTokenChannel);
+  CHECK(m.activations("sd1_unet").unetBytesPerLatentPixelCheckpointed != defaults.unetBytesPerLatentPixelCheckpointed);
+  const Architecture* wan = k.architectures.find("wan21");
+  REQUIRE(wan != nullptr);
+  CHECK(wan->denoiser.activationFamily == "wan");
+  CHECK_FALSE(wan->denoiser.cfgBatched);
+  REQUIRE(wan->variantFor("wan21:1.3b") != nullptr);
+  CHECK(wan->variantFor("wan21:1.3b")->denoiser.activationFamily == "wan_1.3b");
+  CHECK(k.architectures.find("flux")->denoiser.activationFamily == "flux");
+  CHECK(k.architectures.find("flux")->denoiser.cfgBatched);
+  CHECK(k.architectures.find("lumina2")->denoiser.activationFamily.empty());  // no census: the defaults
+}
+
 TEST_CASE("every rule has a unique code and name, and a documentation page with every section") {
   std::set<std::string> codes, names;
   for (const auto& rule : knowledge().catalog.rules()) {

@@ -148,18 +148,19 @@ TEST_CASE("fix writes the needed steps, byte for byte elsewhere, and the result 
   const FileReport after = analyzeInput(Input{"flux.yaml", fixed.text}, card(24));
   REQUIRE(after.estimate);
   CHECK(after.estimate->verdict == Verdict::Fits);
-  // Nothing else moved: the fixed text is the original with exactly the three needed values rewritten,
+  // Nothing else moved: the fixed text is the original with exactly the four needed values rewritten,
   // the comment and spacing after them kept.
   std::string expected = kFluxJob;
   for (const auto& [from, to] : {std::pair<std::string, std::string>{"batch_size: 4\n", "batch_size: 1\n"},
                                  {"gradient_checkpointing: false   # the heavy one\n", "gradient_checkpointing: true   # the heavy one\n"},
+                                 {"resolution: [512, 768, 1024, 1280]\n", "resolution: [512, 768, 1024]\n"},
                                  {"quantize: false\n", "quantize: true\n"}}) {
     const auto at = expected.find(from);
     REQUIRE(at != std::string::npos);
     REQUIRE(expected.find(from, at + 1) == std::string::npos);
     expected.replace(at, from.size(), to);
   }
-  CHECK(fixed.applied.size() == 3);
+  CHECK(fixed.applied.size() == 4);
   CHECK(fixed.text == expected);
 }
 

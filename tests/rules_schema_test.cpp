@@ -101,6 +101,14 @@ TEST_CASE("the rules compiler rejects a broken rules file at file:line:column") 
     CHECK_THAT(run.errors, Catch::Contains("rules/memory.yaml:" + std::to_string(first) +
                                            ":3: error: missing key `allocator_fraction` in `memory.overheads`\n"));
   }
+  SECTION("a census family's misspelt coefficient, at its place in the list") {
+    const std::string key = "      recompute_bytes_per_token_channel:";
+    auto run = compile(replaceLine(good, key, "      recompute_bytes_per_token_chanel: 1"));
+    CHECK(run.status != 0);
+    CHECK_THAT(run.errors, Catch::Contains("rules/memory.yaml:" + std::to_string(lineOf(good, key)) +
+                                           ":7: error: unknown key `recompute_bytes_per_token_chanel` in "
+                                           "`memory.activations.families[0]` (did you mean `recompute_bytes_per_token_channel`?)\n"));
+  }
   SECTION("a wrong type, and an empty figure") {
     auto broken = replaceLine(good, "  lora_grad_bytes:", "  lora_grad_bytes: four");
     broken = replaceLine(broken, "  weights:", "  weights:");

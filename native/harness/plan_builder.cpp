@@ -216,8 +216,9 @@ DenoiserWorkload trainingWorkload(const TrainingSetup& s, const MemoryModel& m, 
     w.textEmbeddingBytes = static_cast<std::uint64_t>(shape.batch) * static_cast<std::uint64_t>(w.block.crossTokens) *
                            static_cast<std::uint64_t>(d.hidden) * kBf16;
   }
-  const double perBlock = w.checkpointing ? d.blocks * m.checkpointBytesPerTokenChannel + m.blockBytesPerTokenChannel
-                                          : d.blocks * m.blockBytesPerTokenChannel;
+  const ActivationCoefficients a = m.activations(d.activationFamily);
+  const double perBlock = (d.blocks - 1) * (w.checkpointing ? m.checkpointBytesPerTokenChannel : a.blockBytesPerTokenChannel) +
+                          a.recomputeBytesPerTokenChannel;
   checkAgainst(perBlock * tokenChannels * m.activationMultiplier, componentBytes(estimated, "activations"),
                "train_step activations", notes);
   if (s.extraForwardPasses > 0) {
@@ -235,7 +236,8 @@ DenoiserWorkload samplingWorkload(const TrainingSetup& s, const MemoryModel& m, 
   DenoiserWorkload w;
   w.training = false;
   w.blocks = d.blocks;
-  w.cfgPasses = d.cfgInSampling && s.guidanceScale > 1 ? 2 : 1;  // the conditional and unconditional pass in one batch
+  // The conditional and unconditional pass in one batch, where the pipeline batches them.
+  w.cfgPasses = d.cfgInSampling && d.cfgBatched && s.guidanceScale > 1 ? 2 : 1;
   w.frames = s.isVideo() ? s.sampleFrames : 1;
   w.latentFrames = latentFramesOf(*s.arch, w.frames);
   w.width = s.sampleWidth;
@@ -250,7 +252,9 @@ DenoiserWorkload samplingWorkload(const TrainingSetup& s, const MemoryModel& m, 
     w.textEmbeddingBytes = static_cast<std::uint64_t>(w.cfgPasses) * static_cast<std::uint64_t>(w.block.crossTokens) *
                            static_cast<std::uint64_t>(d.hidden) * kBf16;
   }
-  checkAgainst(tokenChannels * m.inferenceBytesPerTokenChannel, componentBytes(estimated, "sampling activations"),
+  const ActivationCoefficients a = m.activations(d.activationFamily);
+  const double inference = s.fullFinetune ? a.inferenceBytesPerTokenChannel : a.loraInferenceBytesPerTokenChannel;
+  checkAgainst(tokenChannels * inference, componentBytes(estimated, "sampling activations"),
                std::string(toString(estimated.phase)) + " sampling activations", notes);
   chooseWeightSource(s, m, phase, w);
   return w;

@@ -9,10 +9,11 @@ import contextlib
 import math
 
 import torch
+import torch.profiler
 import torch.nn as nn
 import torch.nn.functional as F
 
-MODES = ("autocast", "autocast-cast", "bf16")
+MODES = ("autocast", "autocast-cast", "bf16", "aitk")
 
 
 class Precision:
@@ -24,6 +25,10 @@ class Precision:
     autocast-cast  the same, but the LoRA input is first cast to the LoRA dtype (x.to(lora_down.weight.dtype)),
                    as some AI Toolkit model paths do: autocast then makes a second bf16 copy per LoRA Linear.
     bf16           everything bf16, no autocast (a trainer that keeps LoRA in the model dtype).
+    aitk           AI Toolkit at 27a03a9: bf16 base weights, fp32 LoRA, no autocast around the denoiser (the
+                   autocast in toolkit/stable_diffusion_model.py is commented out); every adapted Linear casts
+                   its input to fp32 ("always cast to float32", toolkit/network_mixins.py) and its LoRA output
+                   back to the base dtype, so each keeps an fp32 copy of its input for backward.
     The CPU smoke run uses fp32 throughout and no autocast.
     """
 
@@ -34,8 +39,8 @@ class Precision:
         self.device = torch.device(device)
         self.dtype = torch.float32 if smoke else torch.bfloat16
         self.autocast = mode.startswith("autocast") and not smoke
-        self.lora_dtype = torch.float32 if (self.autocast or smoke) else torch.bfloat16
-        self.cast_lora_input = mode == "autocast-cast"
+        self.lora_dtype = torch.float32 if (self.autocast or smoke or mode == "aitk") else torch.bfloat16
+        self.cast_lora_input = mode in ("autocast-cast", "aitk")
 
     def context(self):
         if not self.autocast:
@@ -59,17 +64,27 @@ class LoRALinear(nn.Module):
         self.base = frozen(nn.Linear(in_features, out_features, bias=bias, device=prec.device, dtype=prec.dtype))
         self.rank = rank
         self.cast_input = prec.cast_lora_input
+        # aitk: the LoRA output is multiplied by the runtime scale (a 0-d fp32 buffer) and the network's
+        # (batch,)-shaped fp32 multiplier before the cast back, as toolkit/network_mixins.py does.
+        self.toolkit_scaling = prec.mode == "aitk"
         if rank > 0:
             self.down = nn.Linear(in_features, rank, bias=False, device=prec.device, dtype=prec.lora_dtype)
             self.up = nn.Linear(rank, out_features, bias=False, device=prec.device, dtype=prec.lora_dtype)
             nn.init.zeros_(self.up.weight)  # LoRA starts as a no-op; gradients still flow through it
+            self.register_buffer("scale", torch.tensor(1.0, device=prec.device, dtype=prec.lora_dtype), persistent=False)
 
     def forward(self, x):
         y = self.base(x)
         if self.rank == 0:
             return y
         lx = x.to(self.down.weight.dtype) if self.cast_input else x
-        return y + self.up(self.down(lx)).to(y.dtype)
+        lora = self.up(self.down(lx))
+        if self.toolkit_scaling:  # the same temporaries, alive as long as there (lora_output lives to the end)
+            lora = lora * self.scale
+            scaled = lora * self.scale.new_ones((lora.shape[0],) + (1,) * (lora.dim() - 1))
+            scaled = scaled.to(y.dtype)
+            return y + scaled
+        return y + lora.to(y.dtype)
 
 
 def conv2d(cin, cout, k, prec, stride=1, padding=None):
@@ -147,14 +162,97 @@ def merge_heads(x):
     return x.transpose(1, 2).reshape(b, s, h * d)
 
 
-def attention(q, k, v):
-    """Fused SDPA (flash / memory-efficient on CUDA): no s^2 scores kept."""
-    sdpa = getattr(F, "scaled_dot_product_attention", None)
-    if sdpa is not None:
-        return sdpa(q, k, v)
-    # torch < 2.0 has no SDPA; only the CPU smoke run can get here (the GPU run records the torch version).
+# Attention implementation: "auto" = PyTorch's fused SDPA where it exists (torch >= 2.0, the GPU run), else
+# the memory-efficient emulation below (torch 1.13 on the CPU census); "chunked" and "naive" force one.
+ATTENTION = {"impl": "auto", "chunk": 256}
+# Allocations made inside this profiler scope are the kernel's on-chip tiles (SRAM on a GPU): the CPU census
+# leaves them out of its peaks (scripts/census/census.py).
+TILE_SCOPE = "oomlint::attention_tile"
+
+
+def set_attention(impl, chunk=None):
+    if impl not in ("auto", "sdpa", "chunked", "naive"):
+        raise ValueError("unknown attention implementation %r" % impl)
+    ATTENTION["impl"] = impl
+    if chunk:
+        ATTENTION["chunk"] = int(chunk)
+
+
+def _tile():
+    return torch.profiler.record_function(TILE_SCOPE)
+
+
+class MemoryEfficientAttention(torch.autograd.Function):
+    """What a flash / memory-efficient kernel keeps, computed in query or key chunks on any device.
+
+    Forward saves q, k, v, the output and the fp32 log-sum-exp per query (FlashAttention-2's softmax_lse);
+    the output is laid out (b, s, heads, d) and returned transposed, as the fused kernels do, so merging the
+    heads afterwards is a view. Backward recomputes the scores one key chunk at a time with an fp32 dq
+    accumulator and an fp32 row sum of dout·out, as FlashAttention-2's backward does. Scores and
+    probabilities exist one chunk at a time, inside TILE_SCOPE.
+    """
+
+    @staticmethod
+    def forward(ctx, q, k, v, chunk):
+        b, h, sq, _ = q.shape
+        scale = q.shape[-1] ** -0.5
+        acc = torch.promote_types(q.dtype, torch.float32)  # fp32 softmax statistics (fp64 under gradcheck)
+        out = q.new_empty((b, sq, h, v.shape[-1])).transpose(1, 2)
+        lse = q.new_empty((b, h, sq), dtype=acc)
+        for i in range(0, sq, chunk):
+            with _tile():
+                s = torch.matmul(q[:, :, i:i + chunk], k.transpose(-1, -2)).to(acc) * scale
+                m = s.amax(-1, keepdim=True)
+                p = torch.exp(s - m)
+                l = p.sum(-1, keepdim=True)
+                out[:, :, i:i + chunk] = torch.matmul((p / l).to(v.dtype), v)
+                lse[:, :, i:i + chunk] = (m + l.log()).squeeze(-1)
+        ctx.chunk = chunk
+        ctx.save_for_backward(q, k, v, out, lse)
+        return out
+
+    @staticmethod
+    def backward(ctx, dout):
+        q, k, v, out, lse = ctx.saved_tensors
+        chunk = ctx.chunk
+        scale = q.shape[-1] ** -0.5
+        acc = lse.dtype
+        delta = q.new_empty(lse.shape, dtype=acc)
+        for i in range(0, q.shape[2], chunk):
+            with _tile():
+                delta[:, :, i:i + chunk] = (dout[:, :, i:i + chunk].to(acc) * out[:, :, i:i + chunk].to(acc)).sum(-1)
+        dq = torch.zeros(q.shape, dtype=acc, device=q.device)
+        dk, dv = torch.empty_like(k), torch.empty_like(v)
+        for j in range(0, k.shape[2], chunk):
+            with _tile():
+                kj, vj = k[:, :, j:j + chunk], v[:, :, j:j + chunk]
+                p = torch.exp(torch.matmul(q, kj.transpose(-1, -2)).to(acc) * scale - lse.unsqueeze(-1))
+                dv[:, :, j:j + chunk] = torch.matmul(p.to(v.dtype).transpose(-1, -2), dout)
+                ds = p * (torch.matmul(dout, vj.transpose(-1, -2)).to(acc) - delta.unsqueeze(-1))
+                ds = ds.to(q.dtype)
+                dq += torch.matmul(ds, kj).to(acc) * scale
+                dk[:, :, j:j + chunk] = torch.matmul(ds.transpose(-1, -2), q) * scale
+        return dq.to(q.dtype), dk, dv, None
+
+
+def naive_attention(q, k, v):
+    """Math attention: the b·heads·s² scores and probabilities are materialised (and kept for backward)."""
     weights = torch.softmax((q @ k.transpose(-1, -2)) / math.sqrt(q.shape[-1]), dim=-1)
     return weights @ v.to(weights.dtype)
+
+
+def attention(q, k, v):
+    """Fused SDPA (flash / memory-efficient on CUDA): no s^2 scores kept. On torch < 2.0 (no SDPA) the
+    memory-efficient emulation stands in, keeping what those kernels keep."""
+    impl = ATTENTION["impl"]
+    sdpa = getattr(F, "scaled_dot_product_attention", None)
+    if impl == "naive":
+        return naive_attention(q, k, v)
+    if impl == "sdpa" or (impl == "auto" and sdpa is not None):
+        if sdpa is None:
+            raise RuntimeError("torch %s has no scaled_dot_product_attention" % torch.__version__)
+        return sdpa(q, k, v)
+    return MemoryEfficientAttention.apply(q, k, v, ATTENTION["chunk"])
 
 
 def has_fused_attention():

@@ -51,7 +51,7 @@ def parse_args(argv):
     p.add_argument("--tokens", type=_ints, default=(1024, 4096, 8192), help="image tokens per sample (default 1024,4096,8192)")
     p.add_argument("--stacks", type=_ints, default=(2, 4), help="blocks stacked per DiT case (default 2,4)")
     p.add_argument("--rank", type=int, default=16, help="LoRA rank (default 16)")
-    p.add_argument("--mode", default="autocast", choices=("autocast", "autocast-cast", "bf16"),
+    p.add_argument("--mode", default="autocast", choices=("autocast", "autocast-cast", "bf16", "aitk"),
                    help="precision mode of the training steps (see scripts/gpu/layers.py Precision)")
     p.add_argument("--only", type=_names, help="comma-separated spec id prefixes to run (e.g. flux,vae)")
     p.add_argument("--no-extras", action="store_true", help="leave out the loosely approximated extra families")

@@ -145,6 +145,13 @@ class WanAttention(nn.Module):
         return identity + batch_to_frames(self.proj(out), t)
 
 
+def upsample2x_exact(x):
+    """Wan's nearest-exact ×2. torch 1.13 has no CPU bf16 kernel for it; at an integer ×2 plain nearest picks
+    the same source pixels (floor((i + 0.5) / 2) = floor(i / 2)), so the census uses that there."""
+    old_cpu_bf16 = x.device.type == "cpu" and x.dtype == torch.bfloat16 and int(torch.__version__.split(".")[0]) < 2
+    return F.interpolate(x, scale_factor=2.0, mode="nearest" if old_cpu_bf16 else "nearest-exact")
+
+
 class WanUpsample(nn.Module):
     """Resample: optional temporal doubling (time_conv to 2·C, frames interleaved), then per frame a
     nearest-exact ×2 and a 3×3 conv that halves the channels."""
@@ -160,7 +167,7 @@ class WanUpsample(nn.Module):
             x = self.time_conv(x).reshape(b, 2, c, t, h, w)
             x = torch.stack((x[:, 0], x[:, 1]), 3).reshape(b, c, 2 * t, h, w)
         x, t = frames_to_batch(x)
-        x = self.conv(F.interpolate(x, scale_factor=2.0, mode="nearest-exact"))
+        x = self.conv(upsample2x_exact(x))
         return batch_to_frames(x, t)
 
 

@@ -31,10 +31,11 @@ struct Denoiser {
   double loraParamsPerRank = 0;
   double controlTokenFactor = 0;
   bool cfgInSampling = false;
+  bool cfgBatched = true;  // false: the unconditional pass runs after the conditional one, not beside it
   bool quantizeWholeOnGpu = false;
-  double unetBytesPerLatentPixel = 0;  // 0: memory.yaml's UNet figure
   double residentBf16Params = 0;       // beside the transformer in bf16, never quantized nor offloaded
   bool quantizeTeOnCpu = false;        // the text encoder is quantized before it moves to the GPU
+  std::string activationFamily;  // memory.yaml activations.families entry; empty: the defaults
 };
 
 struct TextEncoder {

@@ -196,6 +196,12 @@ class Loader {
     }
   }
 
+  static std::vector<const Denoiser*> variantsOf(const Architecture& a) {
+    std::vector<const Denoiser*> out{&a.denoiser};
+    for (const auto& v : a.variants) out.push_back(&v.denoiser);
+    return out;
+  }
+
   static void denoiserFields(Denoiser& n, const Node* d) {
     // Absent fields keep the value already there (a variant inherits its arch's).
     n.params = num(d, "params", n.params);
@@ -211,10 +217,11 @@ class Loader {
     n.loraParamsPerRank = num(d, "lora_params_per_rank", n.loraParamsPerRank);
     n.controlTokenFactor = num(d, "control_token_factor", n.controlTokenFactor);
     if (const Node* v = d ? d->find("cfg_in_sampling") : nullptr) n.cfgInSampling = v->truthy();
+    if (const Node* v = d ? d->find("cfg_batched") : nullptr) n.cfgBatched = v->truthy();
     if (const Node* v = d ? d->find("quantize_whole_on_gpu") : nullptr) n.quantizeWholeOnGpu = v->truthy();
-    n.unetBytesPerLatentPixel = num(d, "unet_bytes_per_latent_pixel", n.unetBytesPerLatentPixel);
     n.residentBf16Params = num(d, "resident_bf16_params", n.residentBf16Params);
     if (const Node* v = d ? d->find("quantize_te_on_cpu") : nullptr) n.quantizeTeOnCpu = v->truthy();
+    if (const std::string family = str(d, "activation_family"); !family.empty()) n.activationFamily = family;
   }
 
   void dims(Architecture& a, const Node* entry) {
@@ -321,6 +328,35 @@ class Loader {
     m.inferenceBytesPerTokenChannel = figure(a, "inference_bytes_per_token_channel", kActivations);
     m.unetBytesPerLatentPixelCheckpointed = figure(a, "unet_bytes_per_latent_pixel_checkpointed", kActivations);
     m.unetBytesPerLatentPixelFull = figure(a, "unet_bytes_per_latent_pixel_full", kActivations);
+    m.recomputeBytesPerTokenChannel = figure(a, "recompute_bytes_per_token_channel", kActivations);
+    m.loraInferenceBytesPerTokenChannel = figure(a, "lora_inference_bytes_per_token_channel", kActivations);
+    m.unetInferenceBytesPerLatentPixel = figure(a, "unet_inference_bytes_per_latent_pixel", kActivations);
+    const ActivationCoefficients defaults = m.activations("");
+    if (const Node* list = a ? a->find("families") : nullptr; list && list->isSequence()) {
+      for (const Node* e : list->resolved()->items) {
+        ActivationCoefficients f = defaults;
+        f.family = str(e, "family");
+        f.blockBytesPerTokenChannel = num(e, "block_bytes_per_token_channel", f.blockBytesPerTokenChannel);
+        f.recomputeBytesPerTokenChannel = num(e, "recompute_bytes_per_token_channel", f.recomputeBytesPerTokenChannel);
+        f.inferenceBytesPerTokenChannel = num(e, "inference_bytes_per_token_channel", f.inferenceBytesPerTokenChannel);
+        f.loraInferenceBytesPerTokenChannel =
+            num(e, "lora_inference_bytes_per_token_channel", f.loraInferenceBytesPerTokenChannel);
+        f.unetBytesPerLatentPixelCheckpointed =
+            num(e, "unet_bytes_per_latent_pixel_checkpointed", f.unetBytesPerLatentPixelCheckpointed);
+        f.unetBytesPerLatentPixelFull = num(e, "unet_bytes_per_latent_pixel_full", f.unetBytesPerLatentPixelFull);
+        f.unetInferenceBytesPerLatentPixel = num(e, "unet_inference_bytes_per_latent_pixel", f.unetInferenceBytesPerLatentPixel);
+        m.activationFamilies.push_back(std::move(f));
+      }
+    }
+    // Every family an architecture names must exist (architectures.yaml loads first).
+    for (const auto& arch : k_.architectures.all()) {
+      for (const Denoiser* d : variantsOf(arch)) {
+        if (d->activationFamily.empty()) continue;
+        const bool known = std::any_of(m.activationFamilies.begin(), m.activationFamilies.end(),
+                                       [&](const ActivationCoefficients& f) { return f.family == d->activationFamily; });
+        if (!known) error("architectures.yaml: " + arch.arch + ": activation_family `" + d->activationFamily + "` is not in memory.yaml");
+      }
+    }
     const Node* o = root->find("overheads");
     m.cudaContextBytes = figure(o, "cuda_context_bytes", "memory.yaml: overheads");
     m.allocatorFraction = figure(o, "allocator_fraction", "memory.yaml: overheads");
@@ -735,6 +771,15 @@ const VaeConstants* MemoryModel::vae(std::string_view family) const {
     if (v.family == family) return &v;
   }
   return nullptr;
+}
+
+ActivationCoefficients MemoryModel::activations(std::string_view family) const {
+  for (const auto& f : activationFamilies) {
+    if (!family.empty() && f.family == family) return f;
+  }
+  return {"", blockBytesPerTokenChannel, recomputeBytesPerTokenChannel, inferenceBytesPerTokenChannel,
+          loraInferenceBytesPerTokenChannel, unetBytesPerLatentPixelCheckpointed, unetBytesPerLatentPixelFull,
+          unetInferenceBytesPerLatentPixel};
 }
 
 double MemoryModel::embeddingParams(std::string_view textEncoder) const {

@@ -43,6 +43,20 @@ struct HostRamConstants {
   std::vector<std::string> fp32ModuleInit;  // architectures whose loader builds the module in fp32 first
 };
 
+// Activation coefficients of one block structure, bytes per token per hidden channel (UNets: per latent
+// pixel), from the CPU census of the real block graph (scripts/census; memory.yaml activations.families).
+// A family names what the census measured; the loader fills the rest from memory.yaml's defaults.
+struct ActivationCoefficients {
+  std::string family;                          // empty: the defaults
+  double blockBytesPerTokenChannel = 0;        // what one block keeps for backward, no checkpointing
+  double recomputeBytesPerTokenChannel = 0;    // peak of one block's forward and backward (recomputed block)
+  double inferenceBytesPerTokenChannel = 0;    // one block's forward without grad, plain model
+  double loraInferenceBytesPerTokenChannel = 0;  // the same with AI Toolkit's fp32 LoRA path active
+  double unetBytesPerLatentPixelCheckpointed = 0;
+  double unetBytesPerLatentPixelFull = 0;
+  double unetInferenceBytesPerLatentPixel = 0;   // a forward without grad, LoRA path active
+};
+
 struct MemoryModel {
   std::vector<WeightFormat> weightFormats;
   std::vector<OptimizerState> optimizers;
@@ -60,6 +74,10 @@ struct MemoryModel {
   double inferenceBytesPerTokenChannel = 0;
   double unetBytesPerLatentPixelCheckpointed = 0;
   double unetBytesPerLatentPixelFull = 0;
+  double recomputeBytesPerTokenChannel = 0;
+  double loraInferenceBytesPerTokenChannel = 0;
+  double unetInferenceBytesPerLatentPixel = 0;
+  std::vector<ActivationCoefficients> activationFamilies;  // complete: absent figures are the defaults above
   // overheads
   double cudaContextBytes = 0;
   double allocatorFraction = 0;
@@ -78,6 +96,9 @@ struct MemoryModel {
   const WeightFormat* format(std::string_view name) const;
   const OptimizerState* optimizer(std::string_view name) const;
   const VaeConstants* vae(std::string_view family) const;
+  // The coefficients of an activation family (architectures.yaml denoiser.activation_family); the defaults
+  // when `family` is empty or unknown.
+  ActivationCoefficients activations(std::string_view family) const;
   double embeddingParams(std::string_view textEncoder) const;
 };
 

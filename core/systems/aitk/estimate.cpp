@@ -140,6 +140,8 @@ double sequenceLength(const TrainingSetup& s, long w, long h, int frames, int co
 
 Component trainingActivations(const TrainingSetup& s, const MemoryModel& m) {
   const Denoiser& d = s.arch->denoiser;
+  const ActivationCoefficients a = m.activations(d.activationFamily);
+  const std::string census = a.family.empty() ? "" : " (" + a.family + " census)";
   Component best{"activations", 0, "no dataset", Term::Activations};
   std::vector<DatasetShape> shapes = s.datasets;
   if (shapes.empty()) shapes.push_back({});
@@ -150,33 +152,24 @@ Component trainingActivations(const TrainingSetup& s, const MemoryModel& m) {
       std::string seqHow;
       const double seq = sequenceLength(s, shape.resolution, shape.resolution, frames, shape.controls, seqHow);
       const double perBlock = shape.batch * seq * d.hidden;
-      if (s.gradientCheckpointing) {
-        c.bytes = (d.blocks * m.checkpointBytesPerTokenChannel + m.blockBytesPerTokenChannel) * perBlock;
-        c.how = std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × (" +
-                std::to_string(d.blocks) + " blocks × " + fixedText(m.checkpointBytesPerTokenChannel, 0) + " B checkpointed + " +
-                fixedText(m.blockBytesPerTokenChannel, 0) + " B one block recomputed)";
-      } else {
-        c.bytes = d.blocks * m.blockBytesPerTokenChannel * perBlock;
-        c.how = std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × " +
-                std::to_string(d.blocks) + " blocks × " + fixedText(m.blockBytesPerTokenChannel, 0) +
-                " B (no gradient checkpointing: every block keeps its activations)";
-      }
+      const std::string head = std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × (";
+      // The block being run backward peaks at `recompute`; the others keep their input (checkpointing) or
+      // everything they saved for backward.
+      const double kept = s.gradientCheckpointing ? m.checkpointBytesPerTokenChannel : a.blockBytesPerTokenChannel;
+      c.bytes = ((d.blocks - 1) * kept + a.recomputeBytesPerTokenChannel) * perBlock;
+      c.how = head + std::to_string(d.blocks - 1) + " blocks × " + fixedText(kept, s.gradientCheckpointing ? 0 : 1) +
+              (s.gradientCheckpointing ? " B checkpointed input" : " B saved for backward (no gradient checkpointing)") +
+              " + " + fixedText(a.recomputeBytesPerTokenChannel, 1) + " B the block in backward" + census + ")";
     } else {
-      // UNets: a per-latent-pixel constant measured on SD/SDXL training.
+      // UNets: bytes per latent pixel per sample, from the census of the whole UNet.
       const double latent = std::pow(shape.resolution / static_cast<double>(s.arch->vae.spatial), 2) * frames;
-      // An arch's own checkpointed figure scales the no-checkpointing one by the same ratio as memory.yaml's.
-      const double own = d.unetBytesPerLatentPixel;
-      const double ckpt = own > 0 ? own : m.unetBytesPerLatentPixelCheckpointed;
-      const double full = own > 0 && m.unetBytesPerLatentPixelCheckpointed > 0
-                              ? own * m.unetBytesPerLatentPixelFull / m.unetBytesPerLatentPixelCheckpointed
-                              : m.unetBytesPerLatentPixelFull;
-      const double k = s.gradientCheckpointing ? ckpt : full;
+      const double k = s.gradientCheckpointing ? a.unetBytesPerLatentPixelCheckpointed : a.unetBytesPerLatentPixelFull;
       c.bytes = shape.batch * latent * k;
       c.how = std::to_string(shape.batch) + " × " + fixedText(latent, 0) + " latent px × " + fixedText(k, 0) + " B/px (UNet" +
-              (s.gradientCheckpointing ? ", checkpointed)" : ", no checkpointing)");
+              (s.gradientCheckpointing ? ", checkpointed" : ", no checkpointing") + census + ")";
     }
     c.bytes *= m.activationMultiplier;
-    c.how += " × " + fixedText(m.activationMultiplier, 2) + " (allocator and fp32 islands); largest: datasets[" +
+    c.how += " × " + fixedText(m.activationMultiplier, 2) + " (GPU kernels' extra working memory); largest: datasets[" +
              std::to_string(shape.index) + "] at " + std::to_string(shape.resolution) + " px" +
              (frames > 1 ? ", " + std::to_string(frames) + " frames" : "");
     if (c.bytes > best.bytes) best = c;
@@ -186,15 +179,25 @@ Component trainingActivations(const TrainingSetup& s, const MemoryModel& m) {
 
 Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
   const Denoiser& d = s.arch->denoiser;
+  const ActivationCoefficients a = m.activations(d.activationFamily);
   const int frames = s.isVideo() ? s.sampleFrames : 1;
-  const int cfg = d.cfgInSampling && s.guidanceScale > 1 ? 2 : 1;
+  // The conditional and unconditional passes share one batch unless the pipeline runs them in turn.
+  const int cfg = d.cfgInSampling && d.cfgBatched && s.guidanceScale > 1 ? 2 : 1;
+  // A LoRA network stays active while sampling: every adapted Linear runs its fp32 LoRA path beside the base.
+  const bool lora = !s.fullFinetune;
   std::string seqHow;
   const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, frames, 0, seqHow);
-  const double channels = d.hidden > 0 ? d.hidden : 1280;
-  Component c{"sampling activations", cfg * seq * channels * m.inferenceBytesPerTokenChannel,
-              std::to_string(cfg) + (cfg == 2 ? " (CFG) × " : " × ") + "(" + seqHow + ") × " + fixedText(channels, 0) + " ch × " +
-                  fixedText(m.inferenceBytesPerTokenChannel, 0) + " B", Term::Activations};
-  return c;
+  const std::string cfgHow = std::to_string(cfg) + (cfg == 2 ? " (CFG) × " : " × ");
+  if (d.blocks <= 0 || d.hidden <= 0) {
+    const double k = a.unetInferenceBytesPerLatentPixel;
+    return {"sampling activations", cfg * seq * k, cfgHow + "(" + seqHow + ", one per latent px) × " + fixedText(k, 0) + " B/px (UNet)",
+            Term::Activations};
+  }
+  const double k = lora ? a.loraInferenceBytesPerTokenChannel : a.inferenceBytesPerTokenChannel;
+  return {"sampling activations", cfg * seq * d.hidden * k,
+          cfgHow + "(" + seqHow + ") × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 1) + " B" +
+              (lora ? " (LoRA path active)" : ""),
+          Term::Activations};
 }
 
 void addComponent(PhaseEstimate& phase, Component c) {

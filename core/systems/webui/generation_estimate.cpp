@@ -121,8 +121,9 @@ class Estimator {
     }
     const Denoiser& d = s_.arch->denoiser;
     const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, 1) + d.textTokens);
-    return {"transformer activations", tokens * d.hidden * m_.inferenceBytesPerTokenChannel * elements_ * scale,
-            fixedText(tokens, 0) + " tokens × " + std::to_string(d.hidden) + " ch × " + fixedText(m_.inferenceBytesPerTokenChannel, 0) +
+    const double k = m_.activations(d.activationFamily).inferenceBytesPerTokenChannel;  // merged LoRAs: the plain model
+    return {"transformer activations", tokens * d.hidden * k * elements_ * scale,
+            fixedText(tokens, 0) + " tokens × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 0) +
                 " B × " + std::to_string(elements_) + " (batch × guidance passes)",
             Term::Activations};
   }

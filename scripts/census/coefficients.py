@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The coefficients rules/memory.yaml takes from a census run (tests/census/results.json), as YAML lines.
+
+A family of the estimator is one block structure; where an architecture mixes two block kinds (FLUX: 19
+double + 38 single), what every block keeps is their block-weighted mean, and the peak of the block in
+backward and of an inference forward is the larger of the two. The defaults (architectures with no census
+family) are the median over the families. Standard library only.
+
+  python3 scripts/census/coefficients.py [tests/census/results.json]
+"""
+
+import json
+import os
+import statistics
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# family: [(census spec id, blocks of that kind)]; the block counts are the architectures.yaml dims_source splits.
+FAMILIES = {
+    "flux": [("flux.double", 19), ("flux.single", 38)],
+    "flux2": [("flux2.double", 8), ("flux2.single", 48)],
+    "mmdit": [("sd3.mmdit", 1), ("qwen_image.mmdit", 1), ("sd3_medium.mmdit", 1)],
+    "wan": [("wan21.dit", 1)],
+    "wan_1.3b": [("wan21_1.3b.dit", 1)],
+    "wan22_5b": [("wan22_5b.dit", 1)],
+    "zimage": [("zimage.joint", 1)],
+    "ltx2": [("ltx2.dit", 1)],
+}
+UNET_FAMILIES = {"sd1_unet": "sd1.unet"}
+UNET_DEFAULT = "sdxl.unet"
+
+
+def family_coefficients(dit, parts):
+    total = sum(w for _, w in parts)
+    c = [(dit[i]["coefficients"], w) for i, w in parts]
+    return dict(
+        block_bytes_per_token_channel=round(sum(x["saved"] * w for x, w in c) / total, 1),
+        recompute_bytes_per_token_channel=round(max(x["recompute_peak"] for x, _ in c), 1),
+        inference_bytes_per_token_channel=round(max(x["inference_frozen"] for x, _ in c), 1),
+        lora_inference_bytes_per_token_channel=round(max(x["inference"] for x, _ in c), 1),
+        checkpoint=round(max(x["checkpoint"] for x, _ in c), 2),
+    )
+
+
+def derive(results):
+    dit = {r["id"]: r for r in results["dit"]}
+    unet = {u["id"]: u for u in results["unet"]}
+    families = {}
+    for name, parts in FAMILIES.items():
+        if all(i in dit for i, _ in parts):
+            families[name] = family_coefficients(dit, parts)
+    keys = ("block_bytes_per_token_channel", "recompute_bytes_per_token_channel", "inference_bytes_per_token_channel",
+            "lora_inference_bytes_per_token_channel")
+    defaults = {k: round(statistics.median(f[k] for f in families.values()), 1) for k in keys}
+    defaults["checkpoint_bytes_per_token_channel"] = round(max(f["checkpoint"] for f in families.values()), 1)
+    for name, uid in list(UNET_FAMILIES.items()) + [(None, UNET_DEFAULT)]:
+        if uid not in unet:
+            continue
+        b = unet[uid]["bytes_per_latent_pixel"]
+        u = dict(unet_bytes_per_latent_pixel_checkpointed=b["ckpt_peak"], unet_bytes_per_latent_pixel_full=b["full_peak"],
+                 unet_inference_bytes_per_latent_pixel=b["inference_peak"])
+        if name is None:
+            defaults.update(u)
+        else:
+            families[name] = u
+    return defaults, families
+
+
+def main(argv):
+    path = argv[1] if len(argv) > 1 else os.path.join(ROOT, "tests", "census", "results.json")
+    with open(path, encoding="utf-8") as f:
+        results = json.load(f)
+    defaults, families = derive(results)
+    print("# defaults")
+    for k, v in defaults.items():
+        print("  %s: %s" % (k, v))
+    print("# families")
+    for name, f in families.items():
+        print("    - family: %s" % name)
+        for k, v in f.items():
+            if k != "checkpoint":
+                print("      %s: %s" % (k, v))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
