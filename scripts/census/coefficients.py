@@ -6,7 +6,8 @@ double + 38 single), what every block keeps is their block-weighted mean, and th
 backward and of an inference forward is the larger of the two. The defaults (architectures with no census
 family) are the median over the families. Standard library only.
 
-  python3 scripts/census/coefficients.py [tests/census/results.json]
+  python3 scripts/census/coefficients.py [tests/census/results.json]          # YAML lines to paste
+  python3 scripts/census/coefficients.py --json [tests/census/results.json]   # what tests/node/census.test.mjs compares
 """
 
 import json
@@ -68,10 +69,18 @@ def derive(results):
 
 
 def main(argv):
-    path = argv[1] if len(argv) > 1 else os.path.join(ROOT, "tests", "census", "results.json")
+    as_json = "--json" in argv
+    args = [a for a in argv[1:] if a != "--json"]
+    path = args[0] if args else os.path.join(ROOT, "tests", "census", "results.json")
     with open(path, encoding="utf-8") as f:
         results = json.load(f)
     defaults, families = derive(results)
+    if as_json:
+        for f in families.values():
+            f.pop("checkpoint", None)
+        json.dump({"defaults": defaults, "families": families}, sys.stdout, indent=1, sort_keys=True)
+        print()
+        return 0
     print("# defaults")
     for k, v in defaults.items():
         print("  %s: %s" % (k, v))
