@@ -234,11 +234,11 @@ TEST_CASE("a video config's frames go through the VAE's temporal compression", "
   REQUIRE(train != nullptr);
   REQUIRE(train->denoiser.has_value());
   const DenoiserWorkload& w = *train->denoiser;
-  // 33 frames through Wan's 4× temporal VAE: (33 − 1) / 4 + 1 = 9 latent frames of (512 / 8 / 2)² tokens.
-  CHECK(w.frames == 33);
-  CHECK(w.latentFrames == 9);
-  CHECK(w.imageTokens == 9 * 32 * 32);
-  CHECK(w.block.tokens == 9 * 32 * 32);  // cross-attention: the text is not in the sequence
+  // 17 frames through Wan's 4× temporal VAE: (17 − 1) / 4 + 1 = 5 latent frames of (512 / 8 / 2)² tokens.
+  CHECK(w.frames == 17);
+  CHECK(w.latentFrames == 5);
+  CHECK(w.imageTokens == 5 * 32 * 32);
+  CHECK(w.block.tokens == 5 * 32 * 32);  // cross-attention: the text is not in the sequence
   CHECK(w.block.crossTokens == 512);
   CHECK(w.block.hidden == 5120);
   CHECK(gemm(w, "mlp up").n == 13824);  // mlp_ratio 2.7 × 5120: Wan's FFN width
@@ -253,8 +253,8 @@ TEST_CASE("a video config's frames go through the VAE's temporal compression", "
   REQUIRE(cache != nullptr);
   REQUIRE(cache->vae.has_value());
   CHECK_FALSE(cache->vae->decode);
-  CHECK(cache->vae->frames == 33);
-  CHECK(cache->vae->latentFrames == 9);
+  CHECK(cache->vae->frames == 17);
+  CHECK(cache->vae->latentFrames == 5);
 
   // low_vram parks the VAE while the transformer samples, so the sampling phases replay a forward without
   // grad: 40 frames → 10 latent frames of (832 / 16) × (480 / 16) tokens; Wan's pipeline runs the CFG pass

@@ -40,6 +40,9 @@ Component weights(const MemoryModel& m, std::string name, double p, bool quantiz
 struct Behaviour {
   bool emaBuilt = true;      // setup_ema() is called since 82190b41 (2026-06-07); before, no EMA copy existed
   int offloadRingSlots = 0;  // 2 × AI_TOOLKIT_OFFLOAD_DEPTH since c78b1404 (2026-06-07); 2 + 2 before
+  // Since cac3815b (2026-06-08) the preservation prediction's graph and the main one go through one backward
+  // (SDTrainer.py), so both graphs' activations are alive together; before, each had its own backward.
+  bool preservationInOneBackward = true;
 };
 
 bool parksModules(const TrainingSetup& s) { return s.lowVram && s.arch->lowVramDoes("park_modules"); }
@@ -138,7 +141,9 @@ double sequenceLength(const TrainingSetup& s, long w, long h, int frames, int co
   return seq;
 }
 
-Component trainingActivations(const TrainingSetup& s, const MemoryModel& m) {
+// `graphs`: forward graphs alive until one backward (2 with a preservation loss): each keeps its blocks'
+// inputs or saved sets; the backward still recomputes one block at a time.
+Component trainingActivations(const TrainingSetup& s, const MemoryModel& m, int graphs) {
   const Denoiser& d = s.arch->denoiser;
   const ActivationCoefficients a = m.activations(d.activationFamily);
   const std::string census = a.family.empty() ? "" : " (" + a.family + " census)";
@@ -156,16 +161,18 @@ Component trainingActivations(const TrainingSetup& s, const MemoryModel& m) {
       // The block being run backward peaks at `recompute`; the others keep their input (checkpointing) or
       // everything they saved for backward.
       const double kept = s.gradientCheckpointing ? m.checkpointBytesPerTokenChannel : a.blockBytesPerTokenChannel;
-      c.bytes = ((d.blocks - 1) * kept + a.recomputeBytesPerTokenChannel) * perBlock;
-      c.how = head + std::to_string(d.blocks - 1) + " blocks × " + fixedText(kept, s.gradientCheckpointing ? 0 : 1) +
+      c.bytes = (graphs * (d.blocks - 1) * kept + a.recomputeBytesPerTokenChannel) * perBlock;
+      c.how = head + (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(d.blocks - 1) +
+              " blocks × " + fixedText(kept, s.gradientCheckpointing ? 0 : 1) +
               (s.gradientCheckpointing ? " B checkpointed input" : " B saved for backward (no gradient checkpointing)") +
               " + " + fixedText(a.recomputeBytesPerTokenChannel, 1) + " B the block in backward" + census + ")";
     } else {
       // UNets: bytes per latent pixel per sample, from the census of the whole UNet.
       const double latent = std::pow(shape.resolution / static_cast<double>(s.arch->vae.spatial), 2) * frames;
       const double k = s.gradientCheckpointing ? a.unetBytesPerLatentPixelCheckpointed : a.unetBytesPerLatentPixelFull;
-      c.bytes = shape.batch * latent * k;
-      c.how = std::to_string(shape.batch) + " × " + fixedText(latent, 0) + " latent px × " + fixedText(k, 0) + " B/px (UNet" +
+      c.bytes = graphs * shape.batch * latent * k;
+      c.how = (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(shape.batch) + " × " +
+              fixedText(latent, 0) + " latent px × " + fixedText(k, 0) + " B/px (UNet" +
               (s.gradientCheckpointing ? ", checkpointed" : ", no checkpointing") + census + ")";
     }
     c.bytes *= m.activationMultiplier;
@@ -397,7 +404,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     addComponent(t, grads);
     addComponent(t, optState);
     addComponent(t, ema);
-    const Component act = trainingActivations(s, m);
+    const Component act = trainingActivations(s, m, s.preservationLoss && behaviour.preservationInOneBackward ? 2 : 1);
     addComponent(t, act);
     const Component slack{"allocator slack", act.bytes * m.allocatorFraction,
                           fixedText(m.allocatorFraction * 100, 0) + "% of activations (caching-allocator fragmentation)", Term::Activations};
@@ -414,15 +421,23 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
 }  // namespace
 
 Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu) {
-  const Behaviour assumed{true, m.layerOffloadRingLinears};
+  const Behaviour assumed{.offloadRingSlots = m.layerOffloadRingLinears};
   Estimate e = estimateAssuming(s, m, gpu, assumed);
   const bool offloads = s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0;
+  auto olderRelease = [&](auto change, const char* why) {
+    Behaviour older = assumed;
+    change(older);
+    widenWith(e, estimateAssuming(s, m, gpu, older), why);
+  };
   if (s.ema && m.emaResident) {
-    widenWith(e, estimateAssuming(s, m, gpu, {false, assumed.offloadRingSlots}),
-              "AI Toolkit before 82190b41 (2026-06-07) keeps no EMA copy");
+    olderRelease([](Behaviour& b) { b.emaBuilt = false; }, "AI Toolkit before 82190b41 (2026-06-07) keeps no EMA copy");
   }
   if (offloads) {
-    widenWith(e, estimateAssuming(s, m, gpu, {assumed.emaBuilt, 4}), "AI Toolkit before c78b1404 (2026-06-07) offloads through 2 + 2 slots");
+    olderRelease([](Behaviour& b) { b.offloadRingSlots = 4; }, "AI Toolkit before c78b1404 (2026-06-07) offloads through 2 + 2 slots");
+  }
+  if (s.preservationLoss) {
+    olderRelease([](Behaviour& b) { b.preservationInOneBackward = false; },
+                 "AI Toolkit before cac3815b (2026-06-08) runs the preservation loss's backward on its own");
   }
   concludeEstimate(e);
   return e;

@@ -122,6 +122,7 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
                            "do_differential_guidance"}) {
     if (t.flag(pass)) ++s.extraForwardPasses;
   }
+  s.preservationLoss = t.flag("diff_output_preservation") || t.flag("blank_prompt_preservation");
   const bool sampling = !t.flag("disable_sampling") && p.sample.present();
   s.baselineSample = sampling && !t.flag("skip_first_sample");
   s.periodicSample = sampling && p.sample.number("sample_every", 100) > 0;

@@ -54,6 +54,7 @@ struct TrainingSetup {
   void setTrainBatch(int batch);
   std::vector<DatasetShape> datasets;
   int extraForwardPasses = 0;  // DOP, blank-prompt preservation, guidance losses: prior passes without grad
+  bool preservationLoss = false;  // DOP or blank-prompt preservation: a second prediction through the network
   // sampling
   bool baselineSample = true;
   bool periodicSample = true;
