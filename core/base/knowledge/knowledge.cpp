@@ -382,6 +382,38 @@ class Loader {
     }
   }
 
+  void comfyui() {
+    const Node* root = load("rules/comfyui.json");
+    if (root == nullptr) return;
+    ComfyUiKnowledge& c = k_.comfyui;
+    for (const Node* e : items(root->find("nodes"))) {
+      NodeType n{str(e, "type"), NodeRole::NoCost, strings(e->find("widgets")), static_cast<int>(num(e, "channels", 0)), flag(e, "gguf")};
+      if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
+      else error("comfyui.yaml: node " + n.type + ": role `" + str(e, "role") + "` is not a NodeRole");
+      if (c.node(n.type) != nullptr) error("comfyui.yaml: node " + n.type + " listed twice");
+      c.nodes.push_back(std::move(n));
+    }
+    for (const Node* e : items(root->find("model_families"))) {
+      c.modelFamilies.push_back({str(e, "family"), strings(e->find("match"))});
+      if (k_.webui.family(c.modelFamilies.back().value) == nullptr) {
+        error("comfyui.yaml: model_families: unknown generation family " + c.modelFamilies.back().value);
+      }
+    }
+    for (const Node* e : items(root->find("unmodelled_families"))) c.unmodelledFamilies.push_back({str(e, "label"), strings(e->find("match"))});
+    for (const Node* e : items(root->find("vae_channels"))) {
+      c.vaeChannels.push_back({std::to_string(integer(e, "channels", "comfyui.yaml: vae_channels")), strings(e->find("match"))});
+    }
+    for (const Node* e : items(root->find("weight_dtypes"))) c.weightDtypes.emplace_back(str(e, "value"), figure(e, "bytes", "comfyui.yaml: weight_dtypes"));
+    c.fp8NameMarks = strings(root->find("fp8_name_marks"));
+    for (const Node* e : items(root->find("gguf_quants"))) c.ggufQuants.push_back({str(e, "name"), figure(e, "bits", "comfyui.yaml: gguf_quants")});
+    for (const Node* e : items(root->find("gguf_step_down"))) c.ggufStepDown.emplace_back(str(e, "from"), str(e, "to"));
+  }
+
+  static std::vector<const Node*> items(const Node* list) {
+    if (list == nullptr || !list->isSequence()) return {};
+    return list->resolved()->items;
+  }
+
   void webui() {
     const Node* root = load("rules/webui.json");
     if (root == nullptr) return;
@@ -534,6 +566,7 @@ std::unique_ptr<Knowledge> build() {
   loader.gpus();
   loader.memory();
   loader.webui();
+  loader.comfyui();  // after webui: its families are webui.yaml's
   loader.advice();
   loader.logs();
   loader.schema();  // last: the only file kept, it reuses the memory the others freed

@@ -9,14 +9,14 @@ namespace oomlint {
 
 namespace {
 
-std::string dtypeName(double bytes) { return bytes >= 4 ? "fp32" : bytes <= 1 ? "fp8" : "fp16"; }
+std::string dtypeName(double bytes) { return bytes >= 4 ? "fp32" : bytes < 1 ? "quantized" : bytes <= 1 ? "fp8" : "fp16"; }
 
 class Estimator {
  public:
   Estimator(const GenerationSetup& s, const WebUiKnowledge& webui, const MemoryModel& memory, const GpuTarget& gpu)
       : s_(s), gpu_(gpu), m_(memory), w_(webui) {
-    unetBytes_ = s.unetFp8 ? 1 : s.fp32Weights ? 4 : 2;
-    teBytes_ = s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
+    unetBytes_ = s.unetBytesPerParam > 0 ? s.unetBytesPerParam : s.unetFp8 ? 1 : s.fp32Weights ? 4 : 2;
+    teBytes_ = s.textEncoderBytesPerParam > 0 ? s.textEncoderBytesPerParam : s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
     vaeBytes_ = s.fp32Vae || s.fp32Weights ? 4 : 2;
     const bool cfg = s.arch->denoiser.cfgInSampling;
     // A1111 1.6+ batches cond and uncond unless the setting is off; Forge and ComfyUI always do.
@@ -120,7 +120,7 @@ class Estimator {
               Term::Activations};
     }
     const Denoiser& d = s_.arch->denoiser;
-    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, 1) + d.textTokens);
+    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens);
     return {"transformer activations", tokens * d.hidden * m_.inferenceBytesPerTokenChannel * elements_ * scale,
             fixedText(tokens, 0) + " tokens × " + std::to_string(d.hidden) + " ch × " + fixedText(m_.inferenceBytesPerTokenChannel, 0) +
                 " B × " + std::to_string(elements_) + " (batch × guidance passes)",
@@ -160,8 +160,10 @@ class Estimator {
     // Decoding: the generation measurement (webui.yaml); encoding: memory.yaml's figure (the loader
     // requires one for every WebUI family's VAE).
     const VaeConstants* c = m_.vae(s_.arch->vae.family);
-    const double k = decode ? w_.vaeDecodeBytesPerPixel : c ? c->encodeK : 0;
-    const double px = static_cast<double>(w) * static_cast<double>(h);
+    // A video decodes chunk by chunk: memory.yaml's per-pixel figure for its VAE, times the frames in flight.
+    const double frames = s_.frames > 1 && c ? std::min<double>(s_.frames, std::max(1, c->videoFramesInFlight)) : 1;
+    const double k = decode ? (s_.frames > 1 && c ? c->decodeK : w_.vaeDecodeBytesPerPixel) : c ? c->encodeK : 0;
+    const double px = static_cast<double>(w) * static_cast<double>(h) * frames;
     const std::string what = decode ? "VAE decode" : "VAE encode";
     if (s_.vaeDecode == VaeDecode::Cpu) return {what, 0, "on the CPU", Term::Vae};
     if (decode && s_.vaeDecode == VaeDecode::Taesd) {
@@ -172,7 +174,7 @@ class Estimator {
     }
     auto tiled = [&](std::string why) -> Component {
       const double tile = std::min<double>(w_.decoderTile(static_cast<double>(gpu_.vramBytes)), std::max(w, h) / 8.0) * 8.0;
-      return {what, k * tile * tile * vaeBytes_,
+      return {what, k * tile * tile * frames * vaeBytes_,
               why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B", Term::Vae};
     };
     if (s_.vaeDecode == VaeDecode::Tiled) return tiled("tiled: ");
@@ -288,7 +290,9 @@ class Estimator {
     if (managed()) {
       const double models = unetWeights().bytes + cnWeights(false).bytes;
       const double free = gpu_.vramBytes - fixed().bytes - act.bytes - cnAct.bytes;
-      double loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes);
+      // ComfyUI frees room for the activations it expects (memory_required) before it sizes the weights'
+      // budget (webui-lowvram.md §5.2), so a model too large streams rather than running out.
+      double loaded = loadedOf(models, s_.tool == WebUiTool::ComfyUi ? free : gpu_.vramBytes - fixed().bytes);
       Component weights = unetWeights();
       weights.bytes = loaded;
       if (loaded < models) {
@@ -301,7 +305,6 @@ class Estimator {
         const double block = s_.arch->denoiser.largestBlockParams * unetBytes_;
         p.components.push_back({"streamed block", block, "the largest block while it runs", Term::Weights});
       }
-      (void)free;
     } else if (s_.offload == Offload::Lowvram) {
       const double block = s_.family->lowvramBlockParams > 0 ? s_.family->lowvramBlockParams : s_.arch->denoiser.largestBlockParams;
       Component blockWeights = unetWeights(block / s_.arch->denoiser.params, " — the largest block; --lowvram keeps one at a time");

@@ -60,6 +60,7 @@ struct GenerationSetup {
   bool familyAssumed = false;  // nothing named the model: A1111's default SD1.5
   long width = 512, height = 512;
   int batchSize = 1;
+  int frames = 1;              // a video's frames (ComfyUI's latent `length`); 1 for an image
   double hiresScale = 0;       // 0: no hires pass
   bool hiresLatent = true;     // a latent upscaler (no decode/encode between the passes)
   std::vector<ControlNetUnit> controlnets;
@@ -83,6 +84,10 @@ struct GenerationSetup {
   double gpuWeightsBytes = 0;      // Forge's GPU Weights slider; 0: its default (total − 1024 MB)
   double reserveBytes = -1;        // ComfyUI --reserve-vram; <0: its default
   bool runsOnCpu = false;          // --use-cpu all / --cpu / --always-cpu
+  // A ComfyUI loader's storage, where a workflow names it (a GGUF quantization: fractional bytes);
+  // 0: from the flags above.
+  double unetBytesPerParam = 0;
+  double textEncoderBytesPerParam = 0;
   bool controlnetOnCpu = false;    // --use-cpu controlnet: ControlNet models and annotators
 
   // Where the values came from (pointers into the WebUiInput, which outlives the setup).

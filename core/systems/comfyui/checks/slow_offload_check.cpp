@@ -1,0 +1,23 @@
+// OL708 slow-offload, for a workflow: it fits only because ComfyUI loads the model partially (the rest
+// streams from system RAM every step) or retries the decode in tiles.
+#include "systems/comfyui/checks/checks.h"
+
+#include "engine/estimate_core.h"
+
+namespace oomlint {
+
+void checkWorkflowSlowOffload(const WorkflowEstimateContext& c, Findings& findings) {
+  const WorkflowSetup& s = c.setup;
+  if (c.estimate.streamedBytes > c.advice.negligibleBytes && s.model != nullptr) {
+    findings.report(RuleId::OL708, s.model->range, s.model->path,
+                    "ComfyUI keeps " + formatGiB(c.estimate.streamedBytes) +
+                        " of weights in system RAM and streams them every step (\"loaded partially\"): it fits, slowly");
+  }
+  if (c.estimate.decodeFallsBackToTiled && s.decode != nullptr) {
+    findings.report(RuleId::OL708, s.decode->range, s.decode->path,
+                    "the full VAE decode does not fit: ComfyUI retries it in tiles (\"Ran out of memory when regular VAE "
+                    "decoding, retrying with tiled VAE decoding\"); VAE Decode (Tiled) does it at once");
+  }
+}
+
+}  // namespace oomlint

@@ -1,0 +1,20 @@
+// The fix order for a workflow that does not fit, with ComfyUI's own levers, cheapest in quality first:
+// fp8 weights (UNETLoader's weight_dtype), a smaller GGUF quantization, tiled decoding, batch 1, fewer
+// frames or a smaller latent, then the launch flags --lowvram, --novram and --reserve-vram. Each step
+// re-estimates the setup; a workflow value is changed by an edit of its own bytes, a launch flag is
+// advice (a workflow has no place for it).
+#pragma once
+
+#include <vector>
+
+#include "base/knowledge/knowledge.h"
+#include "report/estimate.h"
+#include "report/plan_step.h"
+#include "systems/comfyui/setup.h"
+
+namespace oomlint {
+
+std::vector<PlanStep> workflowPlan(const Workflow& workflow, const WorkflowSetup& setup, const GpuTarget& gpu, const Knowledge& knowledge,
+                                   bool editable);
+
+}  // namespace oomlint
