@@ -70,6 +70,8 @@ struct ComfyUiKnowledge {
   std::vector<std::string> fp8NameMarks;
   std::vector<GgufQuant> ggufQuants;
   std::vector<std::pair<std::string, std::string>> ggufStepDown;  // (quant, the next smaller as written)
+  int fallbackTileImage = 0;  // px: the tile ComfyUI retries a decode in after an OOM (images)
+  int fallbackTileVideo = 0;  // px: the same for video VAEs
 
   const NodeType* node(std::string_view type) const;
   // The first entry of `table` that matches the name (folders stripped, lowercased here).

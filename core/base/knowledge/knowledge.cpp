@@ -407,6 +407,9 @@ class Loader {
     c.fp8NameMarks = strings(root->find("fp8_name_marks"));
     for (const Node* e : items(root->find("gguf_quants"))) c.ggufQuants.push_back({str(e, "name"), figure(e, "bits", "comfyui.yaml: gguf_quants")});
     for (const Node* e : items(root->find("gguf_step_down"))) c.ggufStepDown.emplace_back(str(e, "from"), str(e, "to"));
+    const Node* tile = root->find("decode_fallback_tile");
+    c.fallbackTileImage = integer(tile, "image", "comfyui.yaml: decode_fallback_tile");
+    c.fallbackTileVideo = integer(tile, "video", "comfyui.yaml: decode_fallback_tile");
   }
 
   static std::vector<const Node*> items(const Node* list) {

@@ -64,7 +64,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     file.gpuGiven = context.gpuGiven;
     if (context.gpuGiven) {
       reportEstimate(*setup, g, file.plan, findings);
-      const WorkflowEstimateContext estimateContext{workflow, *setup, g, k.advice};
+      const WorkflowEstimateContext estimateContext{workflow, *setup, g, k.advice, !png};
       for (const auto& check : workflowEstimateChecks()) check.run(estimateContext, findings);
     }
     file.estimate = std::move(g.estimate);

@@ -91,7 +91,6 @@ class Planner {
 
   void candidates() {
     weightLevers();
-    decodeLever();
     sizeLevers();
     changes_.push_back(launchFlag("--lowvram", "ComfyUI loads the model in parts and runs the text encoders on the CPU (slower)",
                                   [](GenerationSetup& g) {
@@ -141,25 +140,6 @@ class Planner {
     }
   }
 
-  void decodeLever() {
-    const WorkflowNode* d = s_.decode;
-    if (d == nullptr || d->known == nullptr || d->known->role != NodeRole::VaeDecode || d->type != "VAEDecode") return;
-    const bool api = w_.format != WorkflowFormat::Ui;
-    const KeyPath typePath = d->path.key(api ? "class_type" : "type");
-    Change c(typePath, jsonString(d->type), jsonString("VAEDecodeTiled"),
-             "VAE Decode (Tiled) decodes in 512 px tiles instead of the whole image at once", [](GenerationSetup& g) { g.vaeDecode = VaeDecode::Tiled; });
-    std::vector<std::pair<KeyPath, std::string>> values{{typePath, jsonString("VAEDecodeTiled")}};
-    if (api) {
-      for (const auto& [input, value] : {std::pair{"tile_size", 512}, {"overlap", 64}, {"temporal_size", 64}, {"temporal_overlap", 8}}) {
-        values.emplace_back(d->path.key("inputs").key(input), std::to_string(value));
-      }
-    } else {
-      values.emplace_back(d->path.key("widgets_values"), "[512, 64, 64, 8]");
-    }
-    place(c.fix, values);
-    changes_.push_back(std::move(c));
-  }
-
   void sizeLevers() {
     const WorkflowNode* l = s_.latent;
     if (l == nullptr) return;
@@ -203,6 +183,30 @@ class Planner {
 };
 
 }  // namespace
+
+std::optional<Fix> tiledDecodeFix(const Workflow& w, const WorkflowNode& decode, bool editable) {
+  if (decode.type != "VAEDecode") return std::nullopt;
+  const bool api = w.format != WorkflowFormat::Ui;
+  const KeyPath typePath = decode.path.key(api ? "class_type" : "type");
+  Fix fix(typePath, jsonString(decode.type), jsonString("VAEDecodeTiled"));
+  if (!editable) {
+    fix.unplaced = "the workflow is inside a PNG: change it in ComfyUI";
+    return fix;
+  }
+  std::vector<std::pair<KeyPath, std::string>> values{{typePath, jsonString("VAEDecodeTiled")}};
+  if (api) {
+    // VAEDecodeTiled's required inputs, at its defaults (nodes.py).
+    for (const auto& [input, value] : {std::pair{"tile_size", 512}, {"overlap", 64}, {"temporal_size", 64}, {"temporal_overlap", 8}}) {
+      values.emplace_back(decode.path.key("inputs").key(input), std::to_string(value));
+    }
+  } else {
+    values.emplace_back(decode.path.key("widgets_values"), "[512, 64, 64, 8]");
+  }
+  for (const auto& [path, json] : values) {
+    if (auto edit = editFor(*w.doc, path, json, &fix.unplaced)) fix.edits.push_back(std::move(*edit));
+  }
+  return fix;
+}
 
 std::vector<PlanStep> workflowPlan(const Workflow& workflow, const WorkflowSetup& setup, const GpuTarget& gpu, const Knowledge& knowledge,
                                    bool editable) {

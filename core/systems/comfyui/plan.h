@@ -1,10 +1,12 @@
 // The fix order for a workflow that does not fit, with ComfyUI's own levers, cheapest in quality first:
-// fp8 weights (UNETLoader's weight_dtype), a smaller GGUF quantization, tiled decoding, batch 1, fewer
-// frames or a smaller latent, then the launch flags --lowvram, --novram and --reserve-vram. Each step
-// re-estimates the setup; a workflow value is changed by an edit of its own bytes, a launch flag is
-// advice (a workflow has no place for it).
+// fp8 weights (UNETLoader's weight_dtype), a smaller GGUF quantization, batch 1, fewer frames or a
+// smaller latent, then the launch flags --lowvram, --novram and --reserve-vram. Each step re-estimates
+// the setup; a workflow value is changed by an edit of its own bytes, a launch flag is advice (a
+// workflow has no place for it). Tiled decoding is no step: ComfyUI retries a decode that runs out of
+// memory in tiles by itself, so VAE Decode (Tiled) saves time, not memory; it is OL708's fix.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "base/knowledge/knowledge.h"
@@ -16,5 +18,9 @@ namespace oomlint {
 
 std::vector<PlanStep> workflowPlan(const Workflow& workflow, const WorkflowSetup& setup, const GpuTarget& gpu, const Knowledge& knowledge,
                                    bool editable);
+
+// VAEDecode made VAE Decode (Tiled) in the workflow's text: its type, and its tile settings at their
+// defaults (API inputs or UI widgets_values). nullopt for another node.
+std::optional<Fix> tiledDecodeFix(const Workflow& workflow, const WorkflowNode& decode, bool editable);
 
 }  // namespace oomlint

@@ -231,7 +231,12 @@ class SetupBuilder {
     for (const auto& n : w_.nodes) {
       if (n.active() && isRole(&n, {NodeRole::VaeDecode})) s.decode = &n;
     }
-    if (isRole(s.decode, {NodeRole::VaeDecodeTiled})) s.generation.vaeDecode = VaeDecode::Tiled;
+    GenerationSetup& g = s.generation;
+    g.decodeTilePixels = g.frames > 1 ? c_.fallbackTileVideo : c_.fallbackTileImage;
+    if (isRole(s.decode, {NodeRole::VaeDecodeTiled})) {
+      g.vaeDecode = VaeDecode::Tiled;
+      if (auto tile = s.decode->number("tile_size"); tile && *tile >= 64 && *tile <= 8192) g.decodeTilePixels = static_cast<int>(*tile);
+    }
   }
 
   void controlnets(WorkflowSetup& s) const {

@@ -173,7 +173,8 @@ class Estimator {
               Term::Vae};
     }
     auto tiled = [&](std::string why) -> Component {
-      const double tile = std::min<double>(w_.decoderTile(static_cast<double>(gpu_.vramBytes)), std::max(w, h) / 8.0) * 8.0;
+      const double tilePixels = s_.decodeTilePixels > 0 ? s_.decodeTilePixels : w_.decoderTile(static_cast<double>(gpu_.vramBytes)) * 8.0;
+      const double tile = std::min<double>(tilePixels, static_cast<double>(std::max(w, h) / 8) * 8.0);
       return {what, k * tile * tile * frames * vaeBytes_,
               why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B", Term::Vae};
     };

@@ -75,6 +75,7 @@ struct GenerationSetup {
   bool upcastSampling = false;   // --upcast-sampling: fp16 weights, fp32 sampling math (no memory cost)
   bool vaeFp32Fallback = false;  // A1111 reverts a VAE that overflows in fp16 (SDXL's) to fp32
   VaeDecode vaeDecode = VaeDecode::Full;
+  int decodeTilePixels = 0;    // a tiled decode's tile side in pixels; 0: the tiled-VAE extension's, by VRAM
   // Forge / ComfyUI
   LoadMode loadMode = LoadMode::Normal;
   bool alwaysOffload = false;

@@ -23,6 +23,7 @@ struct WorkflowEstimateContext {
   const WorkflowSetup& setup;
   const GenerationEstimate& estimate;
   const Advice& advice;
+  bool editable;  // the workflow is its own file (not a PNG's chunk): fixes can be written into it
 };
 
 using WorkflowCheck = void (*)(const WorkflowCheckContext&, Findings&);

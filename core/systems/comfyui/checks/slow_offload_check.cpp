@@ -3,6 +3,7 @@
 #include "systems/comfyui/checks/checks.h"
 
 #include "engine/estimate_core.h"
+#include "systems/comfyui/plan.h"
 
 namespace oomlint {
 
@@ -16,7 +17,8 @@ void checkWorkflowSlowOffload(const WorkflowEstimateContext& c, Findings& findin
   if (c.estimate.decodeFallsBackToTiled && s.decode != nullptr) {
     findings.report(RuleId::OL708, s.decode->range, s.decode->path,
                     "the full VAE decode does not fit: ComfyUI retries it in tiles (\"Ran out of memory when regular VAE "
-                    "decoding, retrying with tiled VAE decoding\"); VAE Decode (Tiled) does it at once");
+                    "decoding, retrying with tiled VAE decoding\"); VAE Decode (Tiled) does it at once",
+                    std::nullopt, tiledDecodeFix(c.workflow, *s.decode, c.editable));
   }
 }
 
