@@ -123,6 +123,33 @@ TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one i
   CHECK_FALSE(r.setup->estimable());
 }
 
+TEST_CASE("a hostile graph stays linear: long Reroute chains and thousands of samplers") {
+  // 10,000 Reroutes in a chain and 2,000 samplers each wired to its end: every lookup is bounded (one node
+  // per line: the reader's line limit is 1 MiB; under its 500,000 values).
+  std::string text = R"({"nodes": [{"id": 0, "type": "EmptyLatentImage", "widgets_values": [512, 512, 1]})";
+  std::string links = R"("links": [)";
+  constexpr int kChain = 10000, kSamplers = 2000;
+  for (int i = 1; i <= kChain; ++i) {
+    text += R"(,
+{"id": )" + std::to_string(i) + R"(, "type": "Reroute", "inputs": [{"name": "", "type": "*", "link": )" + std::to_string(i) + "}]}";
+    links += (i > 1 ? ",\n[" : "[") + std::to_string(i) + ", " + std::to_string(i - 1) + ", 0, " + std::to_string(i) + R"(, 0, "*"])";
+  }
+  for (int j = 0; j < kSamplers; ++j) {
+    const int id = kChain + 1 + j, link = kChain + 1 + j;
+    text += R"(,
+{"id": )" + std::to_string(id) + R"(, "type": "KSampler", "inputs": [{"name": "latent_image", "type": "LATENT", "link": )" +
+            std::to_string(link) + R"(}], "widgets_values": [1, "fixed", 20, 7, "euler", "normal", 1]})";
+    links += ",\n[" + std::to_string(link) + ", " + std::to_string(kChain) + ", 0, " + std::to_string(id) + R"(, 3, "LATENT"])";
+  }
+  text += "], " + links + "]}";
+  const Read r = readSetup(text);
+  INFO((r.workflow.doc->problems().empty() ? std::string() : r.workflow.doc->problems().front().message));
+  REQUIRE_FALSE(r.workflow.doc->fatal());
+  CHECK(r.workflow.nodes.size() == kChain + kSamplers + 1);
+  CHECK(r.setup->sampler != nullptr);
+  CHECK_FALSE(r.setup->estimable());  // no model: read and bounded, nothing to estimate
+}
+
 TEST_CASE("node families of the corpus set up as they load", "[shared]") {
   OOMLINT_REQUIRE_SHARED();
   SECTION("Wan 2.1 1.3B: the variant's size, frames from the video latent") {

@@ -14,11 +14,11 @@ bool isRole(const WorkflowNode* n, std::initializer_list<NodeRole> roles) {
 }
 
 // The node reached from `start` by following, at each node, the first of `inputs` it has, until one of
-// `roles` (or a hop limit: a graph has no cycles, but a hand-edited file may).
+// `roles` (or Workflow::kMaxHops: a graph has no cycles, but a hand-edited file may).
 const WorkflowNode* trace(const Workflow& w, const WorkflowNode* start, std::initializer_list<std::string_view> inputs,
                           std::initializer_list<NodeRole> roles, std::vector<const WorkflowNode*>* path = nullptr) {
   const WorkflowNode* at = start;
-  for (std::size_t hops = 0; at != nullptr && hops <= w.nodes.size(); ++hops) {
+  for (std::size_t hops = 0; at != nullptr && hops < Workflow::kMaxHops; ++hops) {
     const WorkflowNode* next = nullptr;
     for (std::string_view input : inputs) {
       if ((next = w.upstream(*at, input)) != nullptr) break;
@@ -55,6 +55,10 @@ std::vector<std::string> textEncoderFiles(const WorkflowNode& n) {
 
 class SetupBuilder {
  public:
+  // Samplers whose inputs are traced: real workflows have a few (two passes, two experts); a file with
+  // thousands must not make the setup quadratic.
+  static constexpr std::size_t kMaxSamplers = 64;
+
   SetupBuilder(const Workflow& w, const ComfyUiKnowledge& c, const WebUiKnowledge& webui, const Architectures& archs)
       : w_(w), c_(c), webui_(webui), archs_(archs) {}
 
@@ -87,8 +91,10 @@ class SetupBuilder {
   // The sampler of the first pass (its latent comes from a latent node, not an upscale), its model and latent.
   void findStages(WorkflowSetup& s) const {
     const WorkflowNode* fallback = nullptr;
+    std::size_t samplers = 0;
     for (const auto& n : w_.nodes) {
       if (!n.active() || !isRole(&n, {NodeRole::Sampler})) continue;
+      if (++samplers > kMaxSamplers) break;
       if (fallback == nullptr) fallback = &n;
       std::vector<const WorkflowNode*> path;
       const WorkflowNode* latent = trace(w_, &n, {"latent_image", "latent", "samples"}, {NodeRole::Latent, NodeRole::Sampler}, &path);
@@ -200,8 +206,10 @@ class SetupBuilder {
 
   // A second sampler whose latent comes through an upscale: the hires pass, at the upscaled size.
   void secondPass(WorkflowSetup& s) const {
+    std::size_t samplers = 0;
     for (const auto& n : w_.nodes) {
       if (!n.active() || &n == s.sampler || !isRole(&n, {NodeRole::Sampler})) continue;
+      if (++samplers > kMaxSamplers) break;
       std::vector<const WorkflowNode*> path;
       trace(w_, &n, {"latent_image", "latent", "samples", "pixels", "image"}, {NodeRole::Sampler, NodeRole::Latent}, &path);
       for (const WorkflowNode* step : path) {

@@ -109,18 +109,24 @@ class Reader {
       for (const Node* sg : subgraphs->resolved()->items) subgraphIds.insert(scalarId(entryOf(sg, "id")));
     }
     readUiNodes(entryOf(root, "nodes"), entryOf(root, "links"), "", at.key("nodes"), subgraphIds);
-    if (subgraphs != nullptr && subgraphs->isSequence()) {
-      std::size_t i = 0;
-      for (const Node* sg : subgraphs->resolved()->items) {
-        const KeyPath sgPath = at.key("definitions").key("subgraphs").item(i++);
-        const std::string id = scalarId(entryOf(sg, "id"));
-        const std::size_t first = w_.nodes.size();
-        readUiNodes(entryOf(sg, "nodes"), entryOf(sg, "links"), id + "/", sgPath.key("nodes"), subgraphIds);
-        // A subgraph's nodes run when some instance of it runs.
-        bool instanceRuns = false;
-        for (std::size_t j = 0; j < first; ++j) instanceRuns |= w_.nodes[j].type == id && !w_.nodes[j].muted && !w_.nodes[j].bypassed;
-        for (std::size_t j = first; j < w_.nodes.size(); ++j) w_.nodes[j].muted |= !instanceRuns;
+    if (subgraphs == nullptr || !subgraphs->isSequence()) return;
+    // A subgraph's nodes run when some instance of it runs (one defined before it, for nested ones).
+    std::set<std::string> running;
+    const auto noteInstances = [&](std::size_t from) {
+      for (std::size_t j = from; j < w_.nodes.size(); ++j) {
+        if (w_.nodes[j].subgraphInstance && !w_.nodes[j].muted && !w_.nodes[j].bypassed) running.insert(w_.nodes[j].type);
       }
+    };
+    noteInstances(0);
+    std::size_t i = 0;
+    for (const Node* sg : subgraphs->resolved()->items) {
+      const KeyPath sgPath = at.key("definitions").key("subgraphs").item(i++);
+      const std::string id = scalarId(entryOf(sg, "id"));
+      const std::size_t first = w_.nodes.size();
+      readUiNodes(entryOf(sg, "nodes"), entryOf(sg, "links"), id + "/", sgPath.key("nodes"), subgraphIds);
+      const bool runs = running.count(id) > 0;
+      for (std::size_t j = first; j < w_.nodes.size(); ++j) w_.nodes[j].muted |= !runs;
+      noteInstances(first);
     }
   }
 
@@ -221,10 +227,8 @@ std::string WorkflowNode::text(std::string_view name) const {
 }
 
 const WorkflowNode* Workflow::find(std::string_view id) const {
-  for (const auto& n : nodes) {
-    if (n.id == id) return &n;
-  }
-  return nullptr;
+  const auto it = byId.find(std::string(id));
+  return it == byId.end() ? nullptr : &nodes[it->second];
 }
 
 const WorkflowNode* Workflow::upstream(const WorkflowNode& node, std::string_view input) const {
@@ -236,7 +240,7 @@ const WorkflowNode* Workflow::upstream(const WorkflowNode& node, std::string_vie
   const std::string type = link->type;
   const WorkflowNode* from = find(link->from);
   // Reroutes and bypassed nodes hand their input on; the chain is at most as long as the graph.
-  for (std::size_t hops = 0; from != nullptr && hops < nodes.size(); ++hops) {
+  for (std::size_t hops = 0; from != nullptr && hops < kMaxHops; ++hops) {
     if (from->muted) return nullptr;
     const bool passes = from->bypassed || (from->known != nullptr && from->known->role == NodeRole::PassThrough);
     if (!passes) return from;
@@ -261,6 +265,7 @@ Workflow readWorkflow(std::string text, const ComfyUiKnowledge& comfyui, const R
   Workflow w;
   w.doc = readDocument(std::move(text), limits);
   if (!w.doc->fatal()) Reader(w, comfyui).read();
+  for (std::size_t i = 0; i < w.nodes.size(); ++i) w.byId.emplace(w.nodes[i].id, i);
   return w;
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "base/document/key_path.h"
@@ -61,10 +62,15 @@ struct WorkflowProblem {
 };
 
 struct Workflow {
+  // How far a link is followed through pass-through nodes: real chains are a few Reroutes long, and a
+  // hostile file must not make each lookup walk the whole graph.
+  static constexpr std::size_t kMaxHops = 256;
+
   std::unique_ptr<Document> doc;
   WorkflowFormat format = WorkflowFormat::Api;
   std::vector<WorkflowNode> nodes;
   std::vector<WorkflowProblem> problems;  // a node that cannot be read (no type, a malformed link)
+  std::unordered_map<std::string, std::size_t> byId;  // node id → index in `nodes` (the first of a repeated id)
 
   const WorkflowNode* find(std::string_view id) const;
   // The active node whose output feeds `input` of `node`, through Reroutes and bypassed nodes (which pass
