@@ -261,8 +261,8 @@ TEST_CASE("every workflow of the corpus is read with an estimate and no error", 
 
 namespace {
 
-// Wan 2.1 14B at 1280×720, 81 frames, on a 12 GiB card: ComfyUI streams the weights it cannot hold, but the
-// video's activations alone do not fit; the latent node is on its own line.
+// Wan 2.1 14B at 1280×720, 81 frames, on an 8 GiB card: ComfyUI streams the weights it cannot hold and
+// runs cond and uncond apart, but one pass's activations alone do not fit; the latent node is on its own line.
 constexpr const char* kWanApi = R"({
   "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "wan2.1_t2v_14B_bf16.safetensors", "weight_dtype": "default"}},
   "2": {"class_type": "CLIPLoader", "inputs": {"clip_name": "umt5_xxl_fp8_e4m3fn_scaled.safetensors", "type": "wan"}},
@@ -284,9 +284,9 @@ std::vector<std::string> linesOf(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("fix shortens the clip and stores fp8 in the workflow's own bytes, touching nothing else") {
+TEST_CASE("fix shortens the clip in the workflow's own bytes, touching nothing else") {
   AnalyzeOptions options;
-  options.vramGib = 12;
+  options.vramGib = 8;
   const FixResult fixed = fixConfig(Input{"wan.json", kWanApi}, options);
   REQUIRE(fixed.before.estimate.has_value());
   CHECK(fixed.before.estimate->verdict == Verdict::Oom);
@@ -294,17 +294,16 @@ TEST_CASE("fix shortens the clip and stores fp8 in the workflow's own bytes, tou
   const bool shorter = std::any_of(fixed.applied.begin(), fixed.applied.end(),
                                    [](const PlanStep& s) { return s.fix.path.toString() == "4.inputs.length" && s.fix.toJson == "41"; });
   CHECK(shorter);
-  // Only the loader's dtype and the latent node's line changed (a launch flag is advice: nothing is written).
+  // A launch flag the plan needs is advice: said, not written.
+  CHECK(std::any_of(fixed.skipped.begin(), fixed.skipped.end(), [](const std::string& why) { return why.find("launch flag") != std::string::npos; }));
+  // Only the latent node's line changed.
   const auto before = linesOf(kWanApi), after = linesOf(fixed.text);
   REQUIRE(before.size() == after.size());
   for (std::size_t i = 0; i < before.size(); ++i) {
     INFO(after[i]);
-    if (before[i].find("EmptyHunyuanLatentVideo") == std::string::npos && before[i].find("UNETLoader") == std::string::npos) {
-      CHECK(before[i] == after[i]);
-    }
+    if (i != 4) CHECK(before[i] == after[i]);
   }
-  CHECK(after[4].find("\"length\": 41") != std::string::npos);
-  CHECK(after[1].find("\"weight_dtype\": \"fp8_e4m3fn\"") != std::string::npos);
+  CHECK(after[4] == R"(  "4": {"class_type": "EmptyHunyuanLatentVideo", "inputs": {"width": 1280, "height": 720, "length": 41, "batch_size": 1}},)");
   const FileReport again = analyzeInput(Input{"wan.json", fixed.text}, options);
   REQUIRE(again.estimate.has_value());
   CHECK(again.estimate->peak().peakBytes < fixed.before.estimate->peak().peakBytes);

@@ -110,22 +110,24 @@ class Estimator {
 
   double latentPixels(long w, long h) const { return static_cast<double>(w / 8) * static_cast<double>(h / 8); }
 
-  Component activations(long w, long h) const {
+  // The denoiser's activations for `elements` images in one forward (batch × the guidance passes run together).
+  Component activations(long w, long h, int elements) const {
     const double scale = s_.fp32Weights ? 2 : 1;
     if (s_.family->unetActBytesPerLatentPixel > 0) {
       const double k = s_.family->unetActBytesPerLatentPixel;
-      return {"UNet activations", k * latentPixels(w, h) * elements_ * scale,
-              fixedText(latentPixels(w, h), 0) + " latent px × " + std::to_string(elements_) + " (batch × cond/uncond) × " +
+      return {"UNet activations", k * latentPixels(w, h) * elements * scale,
+              fixedText(latentPixels(w, h), 0) + " latent px × " + std::to_string(elements) + " (batch × cond/uncond) × " +
                   fixedText(k * scale / 1000, 0) + " KB (" + w_.unetActSource + ")",
               Term::Activations};
     }
     const Denoiser& d = s_.arch->denoiser;
     const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens);
-    return {"transformer activations", tokens * d.hidden * m_.inferenceBytesPerTokenChannel * elements_ * scale,
+    return {"transformer activations", tokens * d.hidden * m_.inferenceBytesPerTokenChannel * elements * scale,
             fixedText(tokens, 0) + " tokens × " + std::to_string(d.hidden) + " ch × " + fixedText(m_.inferenceBytesPerTokenChannel, 0) +
-                " B × " + std::to_string(elements_) + " (batch × guidance passes)",
+                " B × " + std::to_string(elements) + " (batch × guidance passes)",
             Term::Activations};
   }
+  Component activations(long w, long h) const { return activations(w, h, elements_); }
 
   // The attention score matrices a backend keeps live (0 for xFormers / SDP); adaptive backends slice
   // to what `free` leaves them.
@@ -284,16 +286,32 @@ class Estimator {
   PhaseEstimate denoise(Phase name, long w, long h, GenerationEstimate& out) {
     PhaseEstimate p{name};
     p.components.push_back(fixed());
-    const Component act = activations(w, h);
-    Component cnAct{"ControlNet activations",
-                    s_.controlnets.empty() ? 0 : w_.controlnetActivationShare * act.bytes * s_.controlnets.size(),
-                    "half a UNet encoder's per unit", Term::Activations};
+    Component act = activations(w, h);
+    const auto cnActivations = [&](const Component& a) {
+      return Component{"ControlNet activations", s_.controlnets.empty() ? 0 : w_.controlnetActivationShare * a.bytes * s_.controlnets.size(),
+                       "half a UNet encoder's per unit", Term::Activations};
+    };
+    Component cnAct = cnActivations(act);
     if (managed()) {
       const double models = unetWeights().bytes + cnWeights(false).bytes;
-      const double free = gpu_.vramBytes - fixed().bytes - act.bytes - cnAct.bytes;
-      // ComfyUI frees room for the activations it expects (memory_required) before it sizes the weights'
-      // budget (webui-lowvram.md §5.2), so a model too large streams rather than running out.
-      double loaded = loadedOf(models, s_.tool == WebUiTool::ComfyUi ? free : gpu_.vramBytes - fixed().bytes);
+      double loaded = 0;
+      if (s_.tool == WebUiTool::ComfyUi) {
+        // ComfyUI sizes the weights' budget to leave room for one guidance pass's activations
+        // (minimum_memory_required, webui-lowvram.md §5.2), so a model too large streams rather than
+        // running out; it then batches cond and uncond only while 1.5 × their activations fit what is
+        // free (comfy/samplers.py _calc_cond_batch), else runs them one at a time.
+        const Component single = activations(w, h, s_.batchSize);
+        const Component singleCn = cnActivations(single);
+        loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes - single.bytes - singleCn.bytes);
+        const double freeAfterWeights = gpu_.vramBytes - fixed().bytes - loaded;
+        if (elements_ > s_.batchSize && 1.5 * (act.bytes + cnAct.bytes) >= freeAfterWeights) {
+          act = single;
+          act.how += "; cond and uncond one at a time (batched, they would not fit)";
+          cnAct = singleCn;
+        }
+      } else {
+        loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes);
+      }
       Component weights = unetWeights();
       weights.bytes = loaded;
       if (loaded < models) {
