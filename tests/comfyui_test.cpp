@@ -211,6 +211,19 @@ TEST_CASE("node families of the corpus set up as they load", "[shared]") {
     REQUIRE(r.setup->estimable());
     CHECK((r.setup->latent == nullptr || r.setup->latent->active()));
   }
+  SECTION("models only ComfyUI runs: HunyuanVideo and LTX-Video from rules/comfyui.yaml") {
+    const Read hunyuan = corpusSetup("hunyuanvideo-t2v-tiled-ui__hunyuan_video_text_to_video.json");
+    REQUIRE(hunyuan.setup->estimable());
+    CHECK(hunyuan.setup->generation.family->id == "hunyuan_video");
+    CHECK(hunyuan.setup->generation.frames == 73);
+    CHECK(hunyuan.setup->generation.vaeDecode == VaeDecode::Tiled);
+    CHECK(hunyuan.setup->generation.decodeTilePixels == 256);  // its VAEDecodeTiled's tile_size
+    const Read ltx = corpusSetup("ltxv-095-i2v-ui__ltxv_image_to_video.0.9.5.json");
+    REQUIRE(ltx.setup->estimable());
+    CHECK(ltx.setup->generation.family->id == "ltxv");
+    CHECK(ltx.setup->arch.vae.latentChannels == 128);
+    CHECK(ltx.setup->mismatches.empty());  // EmptyLTXVLatentVideo's 128 channels are the model's
+  }
   SECTION("VAE Decode (Tiled) and a GGUF text encoder") {
     const Read r = corpusSetup("wan21-vace-gguf-tiled-ui__wan2.1vace_002.json");
     REQUIRE(r.setup->estimable());
@@ -244,9 +257,6 @@ TEST_CASE("every workflow of the corpus is read with an estimate and no error", 
       }
       if (name.starts_with("esrgan-upscale-only")) {
         CHECK(has("OL904"));  // no sampler: an upscale only
-        CHECK_FALSE(report.estimate);
-      } else if (name.starts_with("hunyuanvideo") || name.starts_with("ltxv")) {
-        CHECK(has("OL904"));  // no memory model for HunyuanVideo / LTX-Video yet: said, not estimated
         CHECK_FALSE(report.estimate);
       } else {
         CHECK(report.estimate.has_value());

@@ -8,6 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/knowledge/architectures.h"
+#include "base/knowledge/webui.h"
+
 namespace oomlint {
 
 // What a node means to the estimate: the schema's node_role enum, one value each.
@@ -65,6 +68,11 @@ struct ComfyUiKnowledge {
   std::vector<NodeType> nodes;
   std::vector<NameMatch> modelFamilies;       // value: a generation family id (rules/webui.yaml)
   std::vector<NameMatch> unmodelledFamilies;  // value: the family's label
+  // Models only ComfyUI runs (generation_models): each a generation family on its own architecture, with
+  // the names that match it (value: the family id). Same order in all three.
+  std::vector<GenerationFamily> generationFamilies;
+  std::vector<Architecture> generationArchitectures;
+  std::vector<NameMatch> generationModels;
   std::vector<NameMatch> vaeChannels;         // value: the channels
   std::vector<std::pair<std::string, double>> weightDtypes;  // (weight_dtype, bytes; 0 = the file's own)
   std::vector<std::string> fp8NameMarks;

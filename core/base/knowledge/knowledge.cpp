@@ -399,6 +399,23 @@ class Loader {
         error("comfyui.yaml: model_families: unknown generation family " + c.modelFamilies.back().value);
       }
     }
+    for (const Node* e : items(root->find("generation_models"))) {
+      Architecture a;
+      a.arch = str(e, "id");
+      a.label = str(e, "label");
+      a.kind = str(e, "kind");
+      dims(a, e);
+      if (k_.memory.vae(a.vae.family) == nullptr) error("comfyui.yaml: " + a.arch + ": memory.yaml has no vae `" + a.vae.family + "`");
+      GenerationFamily f;
+      f.id = a.arch;
+      f.arch = a.arch;
+      f.defaultSize = integer(e, "default_size", "comfyui.yaml: " + a.arch);
+      f.tools = {"comfyui"};
+      f.attentionDownsample = a.vae.spatial * std::max(1, a.denoiser.patch);
+      c.generationModels.push_back({f.id, strings(e->find("match"))});
+      c.generationFamilies.push_back(std::move(f));
+      c.generationArchitectures.push_back(std::move(a));
+    }
     for (const Node* e : items(root->find("unmodelled_families"))) c.unmodelledFamilies.push_back({str(e, "label"), strings(e->find("match"))});
     for (const Node* e : items(root->find("vae_channels"))) {
       c.vaeChannels.push_back({std::to_string(integer(e, "channels", "comfyui.yaml: vae_channels")), strings(e->find("match"))});

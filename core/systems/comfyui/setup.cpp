@@ -121,19 +121,24 @@ class SetupBuilder {
   bool identifyFamily(WorkflowSetup& s) const {
     if (s.model == nullptr || s.sampler == nullptr || s.modelName == nullptr) return false;
     const std::string& name = s.modelName->value->resolved()->text;
-    const NameMatch* match = ComfyUiKnowledge::firstMatch(c_.modelFamilies, name);
-    if (match == nullptr) {
-      if (const NameMatch* unmodelled = ComfyUiKnowledge::firstMatch(c_.unmodelledFamilies, name)) {
-        s.unmodelledFamily = unmodelled->value;
-        return false;
-      }
+    const GenerationFamily* family = nullptr;
+    const Architecture* arch = nullptr;
+    if (const NameMatch* match = ComfyUiKnowledge::firstMatch(c_.modelFamilies, name)) {
+      family = webui_.family(match->value);
+    } else if (const NameMatch* unmodelled = ComfyUiKnowledge::firstMatch(c_.unmodelledFamilies, name)) {
+      s.unmodelledFamily = unmodelled->value;
+      return false;
+    } else if (const NameMatch* own = ComfyUiKnowledge::firstMatch(c_.generationModels, name)) {
+      // A model only ComfyUI runs: its family and architecture are rules/comfyui.yaml's.
+      const auto i = static_cast<std::size_t>(own - c_.generationModels.data());
+      family = &c_.generationFamilies[i];
+      arch = &c_.generationArchitectures[i];
+    } else if (const WorkflowNode* te = firstActive(w_, {NodeRole::TextEncoder})) {
       // A diffusion model's name may say nothing; its text encoder's `type` does ("flux", "sd3", "qwen_image").
-      if (const WorkflowNode* te = firstActive(w_, {NodeRole::TextEncoder})) match = ComfyUiKnowledge::firstMatch(c_.modelFamilies, te->text("type"));
+      if (const NameMatch* byType = ComfyUiKnowledge::firstMatch(c_.modelFamilies, te->text("type"))) family = webui_.family(byType->value);
     }
-    const GenerationFamily* family = match ? webui_.family(match->value)
-                                     : isRole(s.model, {NodeRole::Checkpoint}) ? webui_.family(webui_.checkpointFamily(bareFileName(name)))
-                                                                                : nullptr;
-    const Architecture* arch = family ? archs_.find(family->arch) : nullptr;
+    if (family == nullptr && isRole(s.model, {NodeRole::Checkpoint})) family = webui_.family(webui_.checkpointFamily(bareFileName(name)));
+    if (family != nullptr && arch == nullptr) arch = archs_.find(family->arch);
     if (arch == nullptr) return false;
     s.arch = *arch;
     if (const ArchVariant* variant = arch->variantFor(bareFileName(name))) {
