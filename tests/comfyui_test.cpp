@@ -113,6 +113,17 @@ TEST_CASE("a UI workflow: widgets by position, control_after_generate, links, by
   CHECK(s.notCosted.empty());
 }
 
+TEST_CASE("a workflow without nodes is unreadable, and says so") {
+  for (const char* text : {R"({"nodes": [], "links": []})", R"({"1": {"class_type": 5}})"}) {
+    const FileReport report = analyzeInput(Input{"w.json", text});
+    INFO(text);
+    CHECK(report.kind == InputKind::ComfyUiWorkflow);
+    CHECK(report.unreadable);
+    REQUIRE_FALSE(report.diagnostics.empty());
+    CHECK(report.diagnostics.front().code == "OL905");
+  }
+}
+
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
     {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},
@@ -355,6 +366,8 @@ TEST_CASE("a PNG's text chunks: prompt before workflow, Latin-1 tEXt as UTF-8, l
     const PngWorkflow cut = workflowFromPng(std::string_view(png).substr(0, n));
     CHECK((cut.error.empty() != cut.json.empty()));
   }
+  const PngWorkflow empty = workflowFromPng(std::string(kPngSignature) + chunk("tEXt", std::string("prompt\0", 7)) + chunk("IEND", ""));
+  CHECK(empty.error == "the PNG's `prompt` text chunk is empty");
   const PngWorkflow compressed = workflowFromPng(std::string(kPngSignature) + chunk("iTXt", std::string("prompt\0\1\0\0\0xyz", 13)) + chunk("IEND", ""));
   CHECK(compressed.error.find("compressed") != std::string::npos);
 }

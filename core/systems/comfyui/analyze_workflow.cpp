@@ -51,6 +51,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
   for (const auto& p : workflow.problems) findings.report(RuleId::OL905, p.range, {}, p.message);
   if (workflow.doc->fatal() || workflow.nodes.empty()) {
     file.unreadable = true;
+    if (findings.all().empty()) findings.report(RuleId::OL905, {}, {}, "the workflow has no nodes");
     file.diagnostics = std::move(findings.all());
     sortDiagnostics(file.diagnostics);
     return file;

@@ -101,6 +101,10 @@ PngWorkflow workflowFromPng(std::string_view bytes) {
                                     "saved by ComfyUI's SaveImage, or its metadata was stripped";
     return result;
   }
+  if (chosen.text.empty()) {
+    result.error = "the PNG's `" + chosen.keyword + "` text chunk is empty";
+    return result;
+  }
   result.json = chosen.text;
   result.keyword = chosen.keyword;
   return result;

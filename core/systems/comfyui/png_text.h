@@ -14,7 +14,7 @@ inline constexpr std::string_view kPngSignature = "\x89PNG\r\n\x1a\n";
 bool isPng(std::string_view bytes);
 
 struct PngWorkflow {
-  std::string json;     // the chunk's text as UTF-8; empty when there is none (then `error` says why)
+  std::string json;     // the chunk's text as UTF-8; empty exactly when `error` says why there is none
   std::string keyword;  // "prompt" or "workflow"
   std::string error;
 };

@@ -20,6 +20,8 @@ const Node* entryOf(const Node* map, std::string_view key) {
 }
 
 // An API graph: a mapping most of whose values are objects with a class_type.
+bool isText(const Node* node) { return node != nullptr && node->isScalar() && node->resolved()->type == ScalarType::String; }
+
 bool isApiGraph(const Node* node) {
   if (node == nullptr || !node->isMapping()) return false;
   for (const MapEntry& e : node->resolved()->entries) {
@@ -60,8 +62,8 @@ class Reader {
       const Node* body = e.value->resolved();
       const std::string id = e.key->resolved()->text;
       const Node* type = entryOf(body, "class_type");
-      if (type == nullptr || !type->isScalar()) {
-        w_.problems.push_back({e.key->range, "node " + id + " has no class_type"});
+      if (!isText(type)) {
+        w_.problems.push_back({type ? type->range : e.key->range, "node " + id + (type ? "'s class_type is not a string" : " has no class_type")});
         continue;
       }
       WorkflowNode n;
@@ -143,8 +145,8 @@ class Reader {
       const KeyPath path = at.item(index++);
       const Node* body = item->resolved();
       const Node* type = entryOf(body, "type");
-      if (type == nullptr || !type->isScalar()) {
-        w_.problems.push_back({item->range, "a node without a `type`"});
+      if (!isText(type)) {
+        w_.problems.push_back({type ? type->range : item->range, type ? "a node whose `type` is not a string" : "a node without a `type`"});
         continue;
       }
       WorkflowNode n;
