@@ -202,11 +202,20 @@ class SetupBuilder {
     GenerationSetup& g = s.generation;
     g.width = g.height = s.generation.family->defaultSize;
     if (s.latent == nullptr) return;
-    const auto positive = [](std::optional<double> v, long fallback) { return v && *v >= 1 && *v < 1e6 ? static_cast<long>(*v) : fallback; };
-    g.width = positive(s.latent->number("width"), g.width);
-    g.height = positive(s.latent->number("height"), g.height);
-    g.batchSize = static_cast<int>(positive(s.latent->number("batch_size"), 1));
-    g.frames = static_cast<int>(positive(s.latent->number("length"), 1));
+    // A value written but not a positive number (a UI workflow whose widget positions are not the table's,
+    // a hand edit) is said, and its default used: never silently.
+    const auto positive = [&](std::string_view name, long fallback) -> long {
+      const NodeValue* v = s.latent->value(name);
+      if (v == nullptr) return fallback;
+      if (v->value->isNumber() && v->value->number() >= 1 && v->value->number() < 1e6) return static_cast<long>(v->value->number());
+      s.unread.push_back({s.latent, v, s.latent->type + "'s " + std::string(name) + " is not a positive number: " + std::to_string(fallback) +
+                                           " is assumed"});
+      return fallback;
+    };
+    g.width = positive("width", g.width);
+    g.height = positive("height", g.height);
+    g.batchSize = static_cast<int>(positive("batch_size", 1));
+    g.frames = static_cast<int>(positive("length", 1));
   }
 
   // A second sampler whose latent comes through an upscale: the hires pass, at the upscaled size.

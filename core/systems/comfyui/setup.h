@@ -24,6 +24,13 @@ struct GraphMismatch {
   bool fails = false;  // ComfyUI stops with an error (else it adapts, and the graph is only suspicious)
 };
 
+// A value the setup needed but could not read (a string where the size goes): its default is used.
+struct UnreadValue {
+  const WorkflowNode* node = nullptr;
+  const NodeValue* value = nullptr;
+  std::string message;
+};
+
 struct WorkflowSetup {
   // What the estimate reads. generation.arch points at `arch` below: keep the setup where it was made.
   GenerationSetup generation;
@@ -40,6 +47,7 @@ struct WorkflowSetup {
   std::string unmodelledFamily;  // the model's family when oomlint has no memory model for it
   std::vector<const WorkflowNode*> notCosted;  // active nodes the estimate has no figure for
   std::vector<GraphMismatch> mismatches;
+  std::vector<UnreadValue> unread;
 
   bool estimable() const { return generation.family != nullptr; }
 };

@@ -5,11 +5,12 @@
 namespace oomlint {
 
 std::span<const WorkflowCheckEntry<WorkflowCheck>> workflowChecks() {
-  static constexpr std::array<WorkflowCheckEntry<WorkflowCheck>, 4> kChecks{{
+  static constexpr std::array<WorkflowCheckEntry<WorkflowCheck>, 5> kChecks{{
       {"nodes-not-costed", checkNodesNotCosted},
       {"latent-for-another-model", checkLatentForAnotherModel},
       {"vae-latent-mismatch", checkVaeLatentMismatch},
       {"workflow-not-estimated", checkNotEstimated},
+      {"unread-values", checkUnreadValues},
   }};
   return kChecks;
 }

@@ -42,6 +42,7 @@ void checkNodesNotCosted(const WorkflowCheckContext&, Findings&);      // OL901
 void checkLatentForAnotherModel(const WorkflowCheckContext&, Findings&);  // OL902
 void checkVaeLatentMismatch(const WorkflowCheckContext&, Findings&);   // OL903
 void checkNotEstimated(const WorkflowCheckContext&, Findings&);        // OL904
+void checkUnreadValues(const WorkflowCheckContext&, Findings&);       // OL905 (a warning)
 void checkWorkflowSlowOffload(const WorkflowEstimateContext&, Findings&);  // OL708
 
 }  // namespace oomlint
