@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   const Input input{"fuzz/workflow.json", text};
   Report report;
-  const SystemContext context{knowledge(), resolveGpu(options), true, nullptr, options.limits, true};
+  const SystemContext context{knowledge(), resolveGpu(options), true, nullptr, options.limits, true, std::nullopt};
   report.files.push_back(ComfyUiSystem{}.analyze(input, context));
   fuzz::checkReport(report);
   fuzz::formatAll(report);
