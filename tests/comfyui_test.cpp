@@ -183,6 +183,18 @@ TEST_CASE("node families of the corpus set up as they load", "[shared]") {
     CHECK(r.setup->gguf->name == "q4_0");
     CHECK(r.setup->generation.unetBytesPerParam == Approx(4.5 / 8));
   }
+  SECTION("GGUF Q4_K_S: 4.5 bits per weight, and a Q8_0 is not mistaken for 16-bit") {
+    const Read r = corpusSetup("hidream-i1-dev-gguf-ui__Hidream_ComfyUI_Workflow.json");
+    REQUIRE(r.setup->estimable());
+    REQUIRE(r.setup->gguf != nullptr);
+    CHECK(r.setup->gguf->name == "q4_k");
+    std::string q8 = test::readFile(test::sharedDir() / "corpus/comfyui/flux-gguf-lora-ui__flux_gguf.json");
+    q8.replace(q8.find("Q4_0"), 4, "Q8_0");
+    const Read r8 = readSetup(q8);
+    REQUIRE(r8.setup->estimable());
+    CHECK(r8.setup->generation.unetBytesPerParam == Approx(8.5 / 8));
+    CHECK_FALSE(r8.setup->generation.unetFp8);
+  }
   SECTION("fp8 from the weight_dtype of a wrapped API body") {
     const Read r = corpusSetup("flux-dev-runpod-wrapped-api__workflow_flux1_dev.json");
     CHECK(r.workflow.format == WorkflowFormat::WrappedApi);

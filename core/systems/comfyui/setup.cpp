@@ -166,7 +166,7 @@ class SetupBuilder {
       }
     }
     s.generation.unetFp8 = bytes == 1;
-    if (bytes < 1) s.generation.unetBytesPerParam = bytes;
+    if (s.gguf != nullptr) s.generation.unetBytesPerParam = bytes;  // Q8_0 is 1.06 bytes, Q4_0 0.56: neither fp8 nor 16-bit
     // Text encoders: a checkpoint carries its own (stored as the checkpoint is); else the CLIP loaders' files.
     if (isRole(s.model, {NodeRole::Checkpoint})) {
       s.generation.textEncoderFp8 = bytes == 1;

@@ -9,7 +9,11 @@ namespace oomlint {
 
 namespace {
 
-std::string dtypeName(double bytes) { return bytes >= 4 ? "fp32" : bytes < 1 ? "quantized" : bytes <= 1 ? "fp8" : "fp16"; }
+// A storage's name from its bytes per parameter; a fractional one is a block quantization (GGUF).
+std::string dtypeName(double bytes) {
+  if (bytes != std::floor(bytes)) return "quantized";
+  return bytes >= 4 ? "fp32" : bytes <= 1 ? "fp8" : "fp16";
+}
 
 class Estimator {
  public:
