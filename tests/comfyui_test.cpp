@@ -124,6 +124,25 @@ TEST_CASE("a workflow without nodes is unreadable, and says so") {
   }
 }
 
+TEST_CASE("a model file named for no family is identified by a latent node only one family uses") {
+  const std::string graph = R"({
+  "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "my_finetune_v3.safetensors", "weight_dtype": "default"}},
+  "2": {"class_type": "LATENT", "inputs": {"width": 1280, "height": 704, "length": 121, "batch_size": 1}},
+  "3": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "latent_image": ["2", 0], "seed": 1, "steps": 30, "cfg": 5,
+        "sampler_name": "euler", "scheduler": "simple", "denoise": 1}}
+})";
+  std::string wan22 = graph;
+  wan22.replace(wan22.find("\"LATENT\""), 8, "\"Wan22ImageToVideoLatent\"");
+  const Read r = readSetup(wan22);
+  REQUIRE(r.setup->estimable());
+  CHECK(r.setup->generation.family->id == "wan22_5b");
+  CHECK(r.setup->generation.frames == 121);
+  // WanImageToVideo serves Wan 2.1 and Wan 2.2 A14B alike: it names no family, and the model stays unknown.
+  std::string shared = graph;
+  shared.replace(shared.find("\"LATENT\""), 8, "\"WanImageToVideo\"");
+  CHECK_FALSE(readSetup(shared).setup->estimable());
+}
+
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
     {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},

@@ -47,6 +47,7 @@ struct NodeType {
   std::vector<std::string> widgets;  // widget names in widgets_values order
   int channels = 0;                  // latent nodes made for one latent format; 0: any model's
   bool gguf = false;
+  std::string family;  // latent nodes of one family only: its id (rules/webui.yaml or generation_models)
 
   // The position of a widget in widgets_values, or nullopt when the node has no such widget.
   std::optional<std::size_t> widgetIndex(std::string_view name) const;

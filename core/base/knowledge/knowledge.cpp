@@ -387,7 +387,8 @@ class Loader {
     if (root == nullptr) return;
     ComfyUiKnowledge& c = k_.comfyui;
     for (const Node* e : items(root->find("nodes"))) {
-      NodeType n{str(e, "type"), NodeRole::NoCost, strings(e->find("widgets")), static_cast<int>(num(e, "channels", 0)), flag(e, "gguf")};
+      NodeType n{str(e, "type"), NodeRole::NoCost, strings(e->find("widgets")), static_cast<int>(num(e, "channels", 0)), flag(e, "gguf"),
+                 str(e, "family")};
       if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
       else error("comfyui.yaml: node " + n.type + ": role `" + str(e, "role") + "` is not a NodeRole");
       if (c.node(n.type) != nullptr) error("comfyui.yaml: node " + n.type + " listed twice");
@@ -417,6 +418,10 @@ class Loader {
       c.generationArchitectures.push_back(std::move(a));
     }
     for (const Node* e : items(root->find("unmodelled_families"))) c.unmodelledFamilies.push_back({str(e, "label"), strings(e->find("match"))});
+    for (const NodeType& n : c.nodes) {
+      const bool own = std::any_of(c.generationFamilies.begin(), c.generationFamilies.end(), [&](const GenerationFamily& f) { return f.id == n.family; });
+      if (!n.family.empty() && !own && k_.webui.family(n.family) == nullptr) error("comfyui.yaml: node " + n.type + ": unknown family " + n.family);
+    }
     for (const Node* e : items(root->find("vae_channels"))) {
       c.vaeChannels.push_back({std::to_string(integer(e, "channels", "comfyui.yaml: vae_channels")), strings(e->find("match"))});
     }

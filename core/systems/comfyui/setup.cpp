@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "base/text/ascii.h"
 
@@ -133,9 +134,13 @@ class SetupBuilder {
       const auto i = static_cast<std::size_t>(own - c_.generationModels.data());
       family = &c_.generationFamilies[i];
       arch = &c_.generationArchitectures[i];
-    } else if (const WorkflowNode* te = firstActive(w_, {NodeRole::TextEncoder})) {
+    } else if (const WorkflowNode* te = firstActive(w_, {NodeRole::TextEncoder});
+               te != nullptr && ComfyUiKnowledge::firstMatch(c_.modelFamilies, te->text("type")) != nullptr) {
       // A diffusion model's name may say nothing; its text encoder's `type` does ("flux", "sd3", "qwen_image").
-      if (const NameMatch* byType = ComfyUiKnowledge::firstMatch(c_.modelFamilies, te->text("type"))) family = webui_.family(byType->value);
+      family = webui_.family(ComfyUiKnowledge::firstMatch(c_.modelFamilies, te->text("type"))->value);
+    } else if (s.latent != nullptr && !s.latent->known->family.empty()) {
+      // Or the latent node, where only one family uses it (EmptyLTXVLatentVideo, Wan22ImageToVideoLatent).
+      std::tie(family, arch) = familyById(s.latent->known->family);
     }
     if (family == nullptr && isRole(s.model, {NodeRole::Checkpoint})) family = webui_.family(webui_.checkpointFamily(bareFileName(name)));
     if (family != nullptr && arch == nullptr) arch = archs_.find(family->arch);
@@ -153,6 +158,14 @@ class SetupBuilder {
     s.generation.family = family;
     s.generation.arch = &s.arch;
     return true;
+  }
+
+  // A family id of rules/webui.yaml, or one of generation_models with its own architecture.
+  std::pair<const GenerationFamily*, const Architecture*> familyById(const std::string& id) const {
+    for (std::size_t i = 0; i < c_.generationFamilies.size(); ++i) {
+      if (c_.generationFamilies[i].id == id) return {&c_.generationFamilies[i], &c_.generationArchitectures[i]};
+    }
+    return {webui_.family(id), nullptr};
   }
 
   void weights(WorkflowSetup& s) const {
