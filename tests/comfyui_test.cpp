@@ -189,6 +189,12 @@ TEST_CASE("node families of the corpus set up as they load", "[shared]") {
     CHECK(r.setup->generation.frames == 33);
     CHECK(r.setup->generation.width == 832);
   }
+  SECTION("Wan 2.1 I2V: its CLIP vision model is costed with its encoders, not listed") {
+    const Read r = corpusSetup("wan21-i2v-14b-ui__image_to_video_wan_example.json");
+    REQUIRE(r.setup->estimable());
+    CHECK(r.setup->generation.family->id == "wan21_i2v");
+    CHECK(r.setup->notCosted.empty());
+  }
   SECTION("Wan 2.2 A14B: one expert per loader") {
     const Read r = corpusSetup("wan22-t2v-14b-ui__text_to_video_wan22_14B.json");
     REQUIRE(r.setup->estimable());

@@ -67,9 +67,10 @@ class SetupBuilder {
     auto s = std::make_unique<WorkflowSetup>();
     s->generation.tool = WebUiTool::ComfyUi;
     s->generation.attention = webui_.defaultAttention(WebUiTool::ComfyUi);
-    listNotCosted(*s);
     findStages(*s);
-    if (!identifyFamily(*s)) return s;
+    const bool estimable = identifyFamily(*s);
+    listNotCosted(*s);
+    if (!estimable) return s;
     weights(*s);
     size(*s);
     secondPass(*s);
@@ -81,8 +82,11 @@ class SetupBuilder {
 
  private:
   void listNotCosted(WorkflowSetup& s) const {
+    // A CLIP vision model the architecture's encoders include (Wan 2.1 I2V's ViT-H) is costed with them.
+    const bool visionCosted = s.estimable() && std::any_of(s.arch.textEncoders.begin(), s.arch.textEncoders.end(),
+                                                           [](const TextEncoder& te) { return te.name.find("vision") != std::string::npos; });
     for (const auto& n : w_.nodes) {
-      if (!n.active()) continue;
+      if (!n.active() || (visionCosted && isRole(&n, {NodeRole::ClipVision}))) continue;
       if (n.known == nullptr || isRole(&n, {NodeRole::Ipadapter, NodeRole::ClipVision, NodeRole::UpscaleModel, NodeRole::UpscaleWithModel})) {
         s.notCosted.push_back(&n);
       }
