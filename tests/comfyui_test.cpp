@@ -386,6 +386,25 @@ TEST_CASE("a decode ComfyUI must retry in tiles carries the fix to VAE Decode (T
   CHECK(back.setup->decode->number("temporal_overlap") == 8);
 }
 
+TEST_CASE("a model ComfyUI streams carries the fix to fp8 weights", "[shared]") {
+  OOMLINT_REQUIRE_SHARED();
+  const std::string text = test::readFile(test::sharedDir() / "corpus/comfyui/flux-dev-fp16-unet-ui__flux_dev_full_text_to_image.json");
+  AnalyzeOptions options;
+  options.gpu = "RTX 3060 12GB";
+  const FileReport report = analyzeInput(Input{"flux.json", text}, options);
+  const auto streams = std::find_if(report.diagnostics.begin(), report.diagnostics.end(),
+                                    [](const Diagnostic& d) { return d.code == "OL708" && d.message.find("loaded partially") != std::string::npos; });
+  REQUIRE(streams != report.diagnostics.end());
+  REQUIRE(streams->fix.has_value());
+  REQUIRE(streams->fix->edits.size() == 1);
+  const std::string fixed = applyEdits(text, streams->fix->edits);
+  // Only the weight_dtype widget changed: `"default"` became `"fp8_e4m3fn"`.
+  CHECK(fixed.size() == text.size() + std::string("fp8_e4m3fn").size() - std::string("default").size());
+  const Read back = readSetup(fixed);
+  REQUIRE(back.setup->estimable());
+  CHECK(back.setup->generation.unetFp8);
+}
+
 TEST_CASE("a PNG's text chunks: prompt before workflow, Latin-1 tEXt as UTF-8, lengths bounded") {
   const auto chunk = [](std::string type, std::string data) {
     std::string out;

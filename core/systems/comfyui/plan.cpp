@@ -184,6 +184,20 @@ class Planner {
 
 }  // namespace
 
+std::optional<Fix> fp8WeightsFix(const Workflow& w, const WorkflowSetup& s, bool editable) {
+  if (s.weightDtype == nullptr || s.generation.unetFp8 || s.generation.unetBytesPerParam > 0) return std::nullopt;
+  const Node& value = *s.weightDtype->value;
+  const std::string& text = w.doc->source().text();
+  Fix fix(s.weightDtype->path, text.substr(value.range.start.offset, value.range.end.offset - value.range.start.offset),
+          jsonString("fp8_e4m3fn"));
+  if (!editable) {
+    fix.unplaced = "the workflow is inside a PNG: change it in ComfyUI";
+  } else if (auto edit = editFor(*w.doc, fix.path, fix.toJson, &fix.unplaced)) {
+    fix.edits.push_back(std::move(*edit));
+  }
+  return fix;
+}
+
 std::optional<Fix> tiledDecodeFix(const Workflow& w, const WorkflowNode& decode, bool editable) {
   if (decode.type != "VAEDecode") return std::nullopt;
   const bool api = w.format != WorkflowFormat::Ui;
