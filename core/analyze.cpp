@@ -11,6 +11,7 @@
 #include "engine/edits.h"
 #include "policy/suppressions.h"
 #include "systems/aitk/system.h"
+#include "systems/comfyui/system.h"
 #include "systems/logs/log_analysis.h"
 #include "systems/logs/system.h"
 #include "systems/webui/system.h"
@@ -21,6 +22,7 @@ namespace {
 
 // The systems, stateless, in the order their certain recognitions are asked.
 struct Systems {
+  ComfyUiSystem comfyui;
   AitkSystem aitk;
   WebUiSystem webui;
   LogSystem logs;
@@ -31,7 +33,9 @@ struct Systems {
 // "Loading …" around it, is a log); then a launch line or parameters block; any other text is read as a
 // job, whose syntax errors may still show it to be a log (analyzeText).
 const System& systemFor(const Systems& systems, std::string_view head) {
-  for (const System* system : {static_cast<const System*>(&systems.aitk), static_cast<const System*>(&systems.webui)}) {
+  // A workflow first: its markers (`class_type`, a PNG signature) are no other kind's.
+  for (const System* system : {static_cast<const System*>(&systems.comfyui), static_cast<const System*>(&systems.aitk),
+                               static_cast<const System*>(&systems.webui)}) {
     if (system->recognise(head) == Recognition::Certain) return *system;
   }
   if (systems.logs.recognise(head) != Recognition::No) return systems.logs;

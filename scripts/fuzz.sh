@@ -89,7 +89,10 @@ add_seeds() {  # CLASS FIND-ARGS...   (same-named files are kept apart as NAME.~
 }
 shared=(); [[ -d ../shared/corpus ]] && shared=(../shared/corpus)
 add_seeds yaml tests/fixtures docs/examples "${shared[@]}" \( -name '*.yaml' -o -name '*.yml' \)
-add_seeds json tests/fixtures -name '*.json'
+# The ComfyUI workflows of the corpus too (the rest of its JSON has file names with spaces, which the
+# smoke run's sampling does not take).
+comfy=(); [[ -d ../shared/corpus/comfyui ]] && comfy=(../shared/corpus/comfyui)
+add_seeds json tests/fixtures "${comfy[@]}" -name '*.json'
 add_seeds log tests/fixtures "${shared[@]}" -name '*.log'
 # JSON configs are rare in the corpus: the YAML ones as the JSON the web UI would store (when PyYAML is there).
 for py in python3 /usr/bin/python3; do

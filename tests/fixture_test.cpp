@@ -83,7 +83,7 @@ TEST_CASE("every file under tests/fixtures is a fixture that some test runs") {
   INFO("files the fixture runner skips:\n" << lines(notRun));
   CHECK(notRun.empty());
   // The folders the README describes are all there, and none is empty.
-  for (const char* folder : {"rules", "webui", "input", "clean", "diagnosis"}) {
+  for (const char* folder : {"rules", "webui", "comfyui", "input", "clean", "diagnosis"}) {
     INFO(folder);
     CHECK(std::any_of(inputs.begin(), inputs.end(), [&](const auto& p) {
       return std::filesystem::relative(p, root).begin()->string() == folder;

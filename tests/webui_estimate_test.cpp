@@ -113,14 +113,29 @@ TEST_CASE("the generation estimate on a paper UNet: every phase by hand") {
   SECTION("ComfyUI loads what its budget leaves and streams the rest") {
     s.tool = WebUiTool::ComfyUi;
     s.attention = "sdp";  // not in the synthetic backends: no score matrix
-    // 3 GiB − fixed 768 MiB − (inference 512 MiB + reserve 256 MiB) = a 1536 MiB weights budget:
-    // 1,610,612,736 B of the UNet's 2e9 loaded, 389,387,264 B streamed.
+    // 3 GiB − fixed 768 MiB − one guidance pass's activations (it frees room for those) − (inference
+    // 512 MiB + reserve 256 MiB) is the weights budget; the UNet's 2e9 B beyond it are streamed. What is
+    // then free (768 MiB + activations / 2) holds 1.5 × the batched activations: cond and uncond together.
     const GenerationEstimate g = estimateGeneration(s, tools, memory, card(3));
-    const double loaded = 1536 * kMiB;
+    const double loaded = 1536 * kMiB - activations / 2;
     CHECK_THAT(phase(g.estimate, "text_encode").peakBytes, WithinRel(fixed + te, 1e-12));
     CHECK_THAT(phase(g.estimate, "denoise").peakBytes, WithinRel(fixed + loaded + activations, 1e-12));
     CHECK_THAT(g.streamedBytes, WithinRel(unet - loaded, 1e-12));
     CHECK_THAT(phase(g.estimate, "vae_decode").peakBytes, WithinRel(fixed + vae + decode, 1e-12));
     CHECK_FALSE(g.decodeFallsBackToTiled);
+  }
+
+  SECTION("ComfyUI runs cond and uncond one at a time when batched they would not fit") {
+    s.tool = WebUiTool::ComfyUi;
+    s.attention = "sdp";
+    WebUiKnowledge noReserve = tools;
+    noReserve.comfyInferenceBytes = 0;
+    noReserve.comfyReserveBytes = 0;
+    // The budget leaves exactly one pass's activations free; 1.5 × both passes do not fit in that: the
+    // passes run apart and the peak is the card.
+    const GenerationEstimate g = estimateGeneration(s, noReserve, memory, card(2.5));
+    const double loaded = 2.5 * 1024 * kMiB - fixed - activations / 2;
+    CHECK_THAT(phase(g.estimate, "denoise").peakBytes, WithinRel(fixed + loaded + activations / 2, 1e-12));
+    CHECK_THAT(g.streamedBytes, WithinRel(unet - loaded, 1e-12));
   }
 }

@@ -9,6 +9,7 @@
 #include "analyze.h"
 #include "format/formatters.h"
 #include "base/knowledge/knowledge.h"
+#include "systems/comfyui/png_text.h"
 
 namespace {
 
@@ -91,6 +92,14 @@ std::string gpus() {
 
 std::string version() { return oomlint::toolVersion(); }
 
+// The workflow a dropped PNG carries (`bytes`: the file, passed from JavaScript as a Uint8Array), as
+// {"json", "keyword"} or {"error"}: the page shows and analyses the JSON like a pasted workflow.
+std::string pngWorkflow(const std::string& bytes) {
+  const oomlint::PngWorkflow w = oomlint::workflowFromPng(bytes);
+  nlohmann::json out = w.error.empty() ? nlohmann::json{{"json", w.json}, {"keyword", w.keyword}} : nlohmann::json{{"error", w.error}};
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(oomlint) {
@@ -100,4 +109,5 @@ EMSCRIPTEN_BINDINGS(oomlint) {
   emscripten::function("explain", &explain);
   emscripten::function("gpus", &gpus);
   emscripten::function("version", &version);
+  emscripten::function("pngWorkflow", &pngWorkflow);
 }

@@ -138,7 +138,7 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
     }
     return;
   }
-  out += file.kind == InputKind::WebUiArgs ? "  fixes, cheapest first (needed steps marked *):\n"
+  out += file.kind == InputKind::WebUiArgs || file.kind == InputKind::ComfyUiWorkflow ? "  fixes, cheapest first (needed steps marked *):\n"
                                    : "  rollback plan, in order (needed steps marked *):\n";
   for (const auto& step : file.plan) {
     out += "  " + std::string(step.needed ? "*" : " ") + std::to_string(step.rank) + ". " + step.fix.path.toString() + ": " + step.fix.fromJson +

@@ -196,6 +196,28 @@ test('a pasted log shows its diagnosis on top; a permalink brings back the same 
   await page.context().close();
 });
 
+test('a ComfyUI workflow: out of memory on 8 GB, the plan writes fewer frames; a dropped PNG shows its workflow', async () => {
+  const page = await openPage(server.url);
+  await firstAnalysis(page);
+  await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 3060 8GB'));
+  const workflow = fs.readFileSync(path.join(sourceDir, 'tests/fixtures/comfyui/wan21-14b-720p-81-frames-api.json'), 'utf8');
+  await analysisAfter(page, () => paste(page, 'config-editor', workflow));
+  assert.equal(await verdictOf(page), 'oom');
+  assert.match(await page.locator('.plan-section h3').first().textContent(), /cheapest first/);
+  // The needed workflow step is written into the latent node's value; the launch flag stays advice.
+  await analysisAfter(page, () => page.locator('button.apply-needed').click());
+  assert.equal(await editorText(page, 'config-editor'), workflow.replace('"length": 81', '"length": 41'));
+  await page.screenshot({ path: path.join(artifacts, 'page-comfyui.png'), fullPage: true });
+
+  // A PNG ComfyUI saved: the core reads its `prompt` chunk and the pane shows that JSON, analysed.
+  const png = path.join(sourceDir, 'tests/fixtures/comfyui/png-sdxl-prompt-text-chunk.png');
+  await analysisAfter(page, () => page.setInputFiles('#open-file', png));
+  assert.match(await page.locator('#config-name').textContent(), /png-sdxl-prompt-text-chunk\.png \(its prompt chunk\)/);
+  assert.match(await editorText(page, 'config-editor'), /"class_type": "EmptySD3LatentImage"/);
+  assert.ok(await page.locator('.finding[data-code="OL902"]').count());
+  await page.context().close();
+});
+
 test('a file opened from disk lands in its pane', async () => {
   const page = await openPage(server.url);
   await firstAnalysis(page);

@@ -60,3 +60,22 @@ test('the module exposes the catalog and rule pages, and survives hostile input'
   const deepYaml = JSON.parse(oomlint.analyze('a: ' + '['.repeat(100000), 'deep.yaml', '', 0, 0));
   assert.equal(deepYaml.files[0].diagnostics[0].code, 'OL103');
 });
+
+test('the module reads ComfyUI workflows as the CLI does, and a PNG\'s workflow from its bytes', async () => {
+  const oomlint = await loadModule();
+  for (const name of ['comfyui/OL902-sd3-latent-sdxl-ui.json', 'comfyui/OL903-sdxl-vae-on-flux-api.json']) {
+    const file = fixture(name);
+    const text = fs.readFileSync(file, 'utf8');
+    assert.deepEqual(JSON.parse(oomlint.analyze(text, file, 'RTX 3060 12GB', 0, 0)),
+                     JSON.parse(runCli(['check', '--format', 'json', '--gpu', 'RTX 3060 12GB', file]).stdout), file);
+  }
+  // A PNG passed as a Uint8Array: the chunk's JSON comes back, and analysed it gives the PNG's own report.
+  const png = fixture('comfyui/png-sdxl-prompt-text-chunk.png');
+  const found = JSON.parse(oomlint.pngWorkflow(new Uint8Array(fs.readFileSync(png))));
+  assert.equal(found.keyword, 'prompt');
+  const fromJson = JSON.parse(oomlint.analyze(found.json, png, '', 0, 0));
+  const fromPng = JSON.parse(runCli(['check', '--format', 'json', png]).stdout);
+  assert.deepEqual(fromJson.files[0].diagnostics, fromPng.files[0].diagnostics);
+  const stripped = JSON.parse(oomlint.pngWorkflow(new Uint8Array(fs.readFileSync(fixture('comfyui/png-without-workflow.png')))));
+  assert.match(stripped.error, /carries no ComfyUI workflow/);
+});

@@ -418,6 +418,63 @@ class Loader {
     }
   }
 
+  void comfyui() {
+    const Node* root = load("rules/comfyui.json");
+    if (root == nullptr) return;
+    ComfyUiKnowledge& c = k_.comfyui;
+    for (const Node* e : items(root->find("nodes"))) {
+      NodeType n{str(e, "type"), NodeRole::NoCost, strings(e->find("widgets")), static_cast<int>(num(e, "channels", 0)), flag(e, "gguf"),
+                 str(e, "family")};
+      if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
+      else error("comfyui.yaml: node " + n.type + ": role `" + str(e, "role") + "` is not a NodeRole");
+      if (c.node(n.type) != nullptr) error("comfyui.yaml: node " + n.type + " listed twice");
+      c.nodes.push_back(std::move(n));
+    }
+    for (const Node* e : items(root->find("model_families"))) {
+      c.modelFamilies.push_back({str(e, "family"), strings(e->find("match"))});
+      if (k_.webui.family(c.modelFamilies.back().value) == nullptr) {
+        error("comfyui.yaml: model_families: unknown generation family " + c.modelFamilies.back().value);
+      }
+    }
+    for (const Node* e : items(root->find("generation_models"))) {
+      Architecture a;
+      a.arch = str(e, "id");
+      a.label = str(e, "label");
+      a.kind = str(e, "kind");
+      dims(a, e);
+      if (k_.memory.vae(a.vae.family) == nullptr) error("comfyui.yaml: " + a.arch + ": memory.yaml has no vae `" + a.vae.family + "`");
+      GenerationFamily f;
+      f.id = a.arch;
+      f.arch = a.arch;
+      f.defaultSize = integer(e, "default_size", "comfyui.yaml: " + a.arch);
+      f.tools = {"comfyui"};
+      f.attentionDownsample = a.vae.spatial * std::max(1, a.denoiser.patch);
+      c.generationModels.push_back({f.id, strings(e->find("match"))});
+      c.generationFamilies.push_back(std::move(f));
+      c.generationArchitectures.push_back(std::move(a));
+    }
+    for (const Node* e : items(root->find("unmodelled_families"))) c.unmodelledFamilies.push_back({str(e, "label"), strings(e->find("match"))});
+    for (const NodeType& n : c.nodes) {
+      const bool own = std::any_of(c.generationFamilies.begin(), c.generationFamilies.end(), [&](const GenerationFamily& f) { return f.id == n.family; });
+      if (!n.family.empty() && !own && k_.webui.family(n.family) == nullptr) error("comfyui.yaml: node " + n.type + ": unknown family " + n.family);
+    }
+    for (const Node* e : items(root->find("vae_channels"))) {
+      c.vaeChannels.push_back({std::to_string(integer(e, "channels", "comfyui.yaml: vae_channels")), strings(e->find("match"))});
+    }
+    for (const Node* e : items(root->find("weight_dtypes"))) c.weightDtypes.emplace_back(str(e, "value"), figure(e, "bytes", "comfyui.yaml: weight_dtypes"));
+    c.fp8NameMarks = strings(root->find("fp8_name_marks"));
+    for (const Node* e : items(root->find("gguf_quants"))) c.ggufQuants.push_back({str(e, "name"), figure(e, "bits", "comfyui.yaml: gguf_quants")});
+    for (const Node* e : items(root->find("gguf_step_down"))) c.ggufStepDown.emplace_back(str(e, "from"), str(e, "to"));
+    const Node* tile = root->find("decode_fallback_tile");
+    c.fallbackTileImage = integer(tile, "image", "comfyui.yaml: decode_fallback_tile");
+    c.fallbackTileVideo = integer(tile, "video", "comfyui.yaml: decode_fallback_tile");
+  }
+
+  static std::vector<const Node*> items(const Node* list) {
+    if (list == nullptr || !list->isSequence()) return {};
+    return list->resolved()->items;
+  }
+
   void webui() {
     const Node* root = load("rules/webui.json");
     if (root == nullptr) return;
@@ -570,6 +627,7 @@ std::unique_ptr<Knowledge> build() {
   loader.gpus();
   loader.memory();
   loader.webui();
+  loader.comfyui();  // after webui: its families are webui.yaml's
   loader.advice();
   loader.logs();
   loader.schema();  // last: the only file kept, it reuses the memory the others freed

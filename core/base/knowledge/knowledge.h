@@ -8,6 +8,7 @@
 #include "base/knowledge/advice.h"
 #include "base/knowledge/architectures.h"
 #include "base/knowledge/catalog.h"
+#include "base/knowledge/comfyui.h"
 #include "base/knowledge/gpus.h"
 #include "base/knowledge/logs.h"
 #include "base/knowledge/memory_model.h"
@@ -25,6 +26,7 @@ struct Knowledge {
   GpuCatalog gpus;
   MemoryModel memory;
   WebUiKnowledge webui;
+  ComfyUiKnowledge comfyui;
   Advice advice;
   LogMarkers logs;
   // Problems in the embedded data itself (a build defect; tests require none).

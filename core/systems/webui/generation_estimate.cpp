@@ -9,14 +9,18 @@ namespace oomlint {
 
 namespace {
 
-std::string dtypeName(double bytes) { return bytes >= 4 ? "fp32" : bytes <= 1 ? "fp8" : "fp16"; }
+// A storage's name from its bytes per parameter; a fractional one is a block quantization (GGUF).
+std::string dtypeName(double bytes) {
+  if (bytes != std::floor(bytes)) return "quantized";
+  return bytes >= 4 ? "fp32" : bytes <= 1 ? "fp8" : "fp16";
+}
 
 class Estimator {
  public:
   Estimator(const GenerationSetup& s, const WebUiKnowledge& webui, const MemoryModel& memory, const GpuTarget& gpu)
       : s_(s), gpu_(gpu), m_(memory), w_(webui) {
-    unetBytes_ = s.unetFp8 ? 1 : s.fp32Weights ? 4 : 2;
-    teBytes_ = s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
+    unetBytes_ = s.unetBytesPerParam > 0 ? s.unetBytesPerParam : s.unetFp8 ? 1 : s.fp32Weights ? 4 : 2;
+    teBytes_ = s.textEncoderBytesPerParam > 0 ? s.textEncoderBytesPerParam : s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
     vaeBytes_ = s.fp32Vae || s.fp32Weights ? 4 : 2;
     const bool cfg = s.arch->denoiser.cfgInSampling;
     // A1111 1.6+ batches cond and uncond unless the setting is off; Forge and ComfyUI always do.
@@ -110,23 +114,25 @@ class Estimator {
 
   double latentPixels(long w, long h) const { return static_cast<double>(w / 8) * static_cast<double>(h / 8); }
 
-  Component activations(long w, long h) const {
+  // The denoiser's activations for `elements` images in one forward (batch × the guidance passes run together).
+  Component activations(long w, long h, int elements) const {
     const double scale = s_.fp32Weights ? 2 : 1;
     if (s_.family->unetActBytesPerLatentPixel > 0) {
       const double k = s_.family->unetActBytesPerLatentPixel;
-      return {"UNet activations", k * latentPixels(w, h) * elements_ * scale,
-              fixedText(latentPixels(w, h), 0) + " latent px × " + std::to_string(elements_) + " (batch × cond/uncond) × " +
+      return {"UNet activations", k * latentPixels(w, h) * elements * scale,
+              fixedText(latentPixels(w, h), 0) + " latent px × " + std::to_string(elements) + " (batch × cond/uncond) × " +
                   fixedText(k * scale / 1000, 0) + " KB (" + w_.unetActSource + ")",
               Term::Activations};
     }
     const Denoiser& d = s_.arch->denoiser;
-    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, 1) + d.textTokens);
+    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens);
     const double k = m_.activations(d.activationFamily).inferenceBytesPerTokenChannel;  // merged LoRAs: the plain model
-    return {"transformer activations", tokens * d.hidden * k * elements_ * scale,
+    return {"transformer activations", tokens * d.hidden * k * elements * scale,
             fixedText(tokens, 0) + " tokens × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 0) +
-                " B × " + std::to_string(elements_) + " (batch × guidance passes)",
+                " B × " + std::to_string(elements) + " (batch × guidance passes)",
             Term::Activations};
   }
+  Component activations(long w, long h) const { return activations(w, h, elements_); }
 
   // The attention score matrices a backend keeps live (0 for xFormers / SDP); adaptive backends slice
   // to what `free` leaves them.
@@ -161,8 +167,10 @@ class Estimator {
     // Decoding: the generation measurement (webui.yaml); encoding: memory.yaml's figure (the loader
     // requires one for every WebUI family's VAE).
     const VaeConstants* c = m_.vae(s_.arch->vae.family);
-    const double k = decode ? w_.vaeDecodeBytesPerPixel : c ? c->encodeK : 0;
-    const double px = static_cast<double>(w) * static_cast<double>(h);
+    // A video decodes chunk by chunk: memory.yaml's per-pixel figure for its VAE, times the frames in flight.
+    const double frames = s_.frames > 1 && c ? std::min<double>(s_.frames, std::max(1, c->videoFramesInFlight)) : 1;
+    const double k = decode ? (s_.frames > 1 && c ? c->decodeK : w_.vaeDecodeBytesPerPixel) : c ? c->encodeK : 0;
+    const double px = static_cast<double>(w) * static_cast<double>(h) * frames;
     const std::string what = decode ? "VAE decode" : "VAE encode";
     if (s_.vaeDecode == VaeDecode::Cpu) return {what, 0, "on the CPU", Term::Vae};
     if (decode && s_.vaeDecode == VaeDecode::Taesd) {
@@ -172,8 +180,9 @@ class Estimator {
               Term::Vae};
     }
     auto tiled = [&](std::string why) -> Component {
-      const double tile = std::min<double>(w_.decoderTile(static_cast<double>(gpu_.vramBytes)), std::max(w, h) / 8.0) * 8.0;
-      return {what, k * tile * tile * vaeBytes_,
+      const double tilePixels = s_.decodeTilePixels > 0 ? s_.decodeTilePixels : w_.decoderTile(static_cast<double>(gpu_.vramBytes)) * 8.0;
+      const double tile = std::min<double>(tilePixels, static_cast<double>(std::max(w, h) / 8) * 8.0);
+      return {what, k * tile * tile * frames * vaeBytes_,
               why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B", Term::Vae};
     };
     if (s_.vaeDecode == VaeDecode::Tiled) return tiled("tiled: ");
@@ -282,14 +291,32 @@ class Estimator {
   PhaseEstimate denoise(Phase name, long w, long h, GenerationEstimate& out) {
     PhaseEstimate p{name};
     p.components.push_back(fixed());
-    const Component act = activations(w, h);
-    Component cnAct{"ControlNet activations",
-                    s_.controlnets.empty() ? 0 : w_.controlnetActivationShare * act.bytes * s_.controlnets.size(),
-                    "half a UNet encoder's per unit", Term::Activations};
+    Component act = activations(w, h);
+    const auto cnActivations = [&](const Component& a) {
+      return Component{"ControlNet activations", s_.controlnets.empty() ? 0 : w_.controlnetActivationShare * a.bytes * s_.controlnets.size(),
+                       "half a UNet encoder's per unit", Term::Activations};
+    };
+    Component cnAct = cnActivations(act);
     if (managed()) {
       const double models = unetWeights().bytes + cnWeights(false).bytes;
-      const double free = gpu_.vramBytes - fixed().bytes - act.bytes - cnAct.bytes;
-      double loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes);
+      double loaded = 0;
+      if (s_.tool == WebUiTool::ComfyUi) {
+        // ComfyUI sizes the weights' budget to leave room for one guidance pass's activations
+        // (minimum_memory_required, webui-lowvram.md §5.2), so a model too large streams rather than
+        // running out; it then batches cond and uncond only while 1.5 × their activations fit what is
+        // free (comfy/samplers.py _calc_cond_batch), else runs them one at a time.
+        const Component single = activations(w, h, s_.batchSize);
+        const Component singleCn = cnActivations(single);
+        loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes - single.bytes - singleCn.bytes);
+        const double freeAfterWeights = gpu_.vramBytes - fixed().bytes - loaded;
+        if (elements_ > s_.batchSize && 1.5 * (act.bytes + cnAct.bytes) >= freeAfterWeights) {
+          act = single;
+          act.how += "; cond and uncond one at a time (batched, they would not fit)";
+          cnAct = singleCn;
+        }
+      } else {
+        loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes);
+      }
       Component weights = unetWeights();
       weights.bytes = loaded;
       if (loaded < models) {
@@ -302,7 +329,6 @@ class Estimator {
         const double block = s_.arch->denoiser.largestBlockParams * unetBytes_;
         p.components.push_back({"streamed block", block, "the largest block while it runs", Term::Weights});
       }
-      (void)free;
     } else if (s_.offload == Offload::Lowvram) {
       const double block = s_.family->lowvramBlockParams > 0 ? s_.family->lowvramBlockParams : s_.arch->denoiser.largestBlockParams;
       Component blockWeights = unetWeights(block / s_.arch->denoiser.params, " — the largest block; --lowvram keeps one at a time");

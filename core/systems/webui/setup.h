@@ -60,6 +60,7 @@ struct GenerationSetup {
   bool familyAssumed = false;  // nothing named the model: A1111's default SD1.5
   long width = 512, height = 512;
   int batchSize = 1;
+  int frames = 1;              // a video's frames (ComfyUI's latent `length`); 1 for an image
   double hiresScale = 0;       // 0: no hires pass
   bool hiresLatent = true;     // a latent upscaler (no decode/encode between the passes)
   std::vector<ControlNetUnit> controlnets;
@@ -74,6 +75,7 @@ struct GenerationSetup {
   bool upcastSampling = false;   // --upcast-sampling: fp16 weights, fp32 sampling math (no memory cost)
   bool vaeFp32Fallback = false;  // A1111 reverts a VAE that overflows in fp16 (SDXL's) to fp32
   VaeDecode vaeDecode = VaeDecode::Full;
+  int decodeTilePixels = 0;    // a tiled decode's tile side in pixels; 0: the tiled-VAE extension's, by VRAM
   // Forge / ComfyUI
   LoadMode loadMode = LoadMode::Normal;
   bool alwaysOffload = false;
@@ -83,6 +85,10 @@ struct GenerationSetup {
   double gpuWeightsBytes = 0;      // Forge's GPU Weights slider; 0: its default (total − 1024 MB)
   double reserveBytes = -1;        // ComfyUI --reserve-vram; <0: its default
   bool runsOnCpu = false;          // --use-cpu all / --cpu / --always-cpu
+  // A ComfyUI loader's storage, where a workflow names it (a GGUF quantization: fractional bytes);
+  // 0: from the flags above.
+  double unetBytesPerParam = 0;
+  double textEncoderBytesPerParam = 0;
   bool controlnetOnCpu = false;    // --use-cpu controlnet: ControlNet models and annotators
 
   // Where the values came from (pointers into the WebUiInput, which outlives the setup).

@@ -56,6 +56,11 @@ export class WorkerClient {
   explain(code) {
     return this.call('explain', code);
   }
+
+  /** Resolves with {json, keyword} or {error}: the workflow in a PNG's bytes (a Uint8Array). */
+  pngWorkflow(bytes) {
+    return this.call('pngWorkflow', bytes);
+  }
 }
 
 /** Wraps an async function so that only the newest call's result is delivered; older ones give null. */

@@ -18,4 +18,8 @@ export class InlineClient {
   async explain(code) {
     return (await this.engine).explain(code);
   }
+
+  async pngWorkflow(bytes) {
+    return (await this.engine).pngWorkflow(bytes);
+  }
 }

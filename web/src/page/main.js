@@ -143,6 +143,18 @@ async function openFile(file) {
     status(`${file.name} is ${(file.size / 1024 ** 2).toFixed(0)} MiB; the page opens files up to 64 MiB`);
     return;
   }
+  if (file.type === 'image/png' || /\.png$/i.test(file.name)) {
+    // A PNG ComfyUI saved: the core reads the workflow from its text chunk; the JSON is what is shown,
+    // analysed and fixed, like a pasted workflow.
+    const found = await client.pngWorkflow(new Uint8Array(await file.arrayBuffer()));
+    if (found.error) {
+      status(`${file.name}: ${found.error}`);
+      return;
+    }
+    $('config-name').textContent = `${file.name} (its ${found.keyword} chunk)`;
+    setText(configView, found.json);
+    return;
+  }
   const text = await file.text();
   if (/\.(log|txt|out)$/i.test(file.name)) {
     $('log-details').open = true;

@@ -28,6 +28,7 @@ function step(s, onApply) {
 const headings = {
   'ai-toolkit-job': ['Rollback plan', 'In this order; each peak includes the steps above it. Learning rate and optimizer are not memory levers.'],
   'webui-args': ['Fixes, cheapest first', 'In this order; each peak includes the steps above it. Speed costs are in each step.'],
+  'comfyui-workflow': ['Fixes, cheapest first', 'In this order; each peak includes the steps above it. Launch flags are advice: a workflow has no place for them.'],
   host: ['Host-RAM plan', 'In this order; each peak is system RAM and includes the steps above it. None runs the card out of memory.'],
 };
 

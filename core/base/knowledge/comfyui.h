@@ -1,0 +1,96 @@
+// What oomlint knows about ComfyUI workflows (rules/comfyui.yaml): each node type's role in the memory
+// estimate and its widget order, a model file's family from its name, a VAE's latent channels, and the
+// weight formats a loader can store (weight_dtype, fp8 file names, GGUF quantizations).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/knowledge/architectures.h"
+#include "base/knowledge/webui.h"
+
+namespace oomlint {
+
+// What a node means to the estimate: the schema's node_role enum, one value each.
+enum class NodeRole {
+  Checkpoint,
+  DiffusionModel,
+  TextEncoder,
+  Vae,
+  Lora,
+  Controlnet,
+  ControlnetApply,
+  Ipadapter,
+  ClipVision,
+  Latent,
+  Sampler,
+  Scheduler,
+  VaeDecode,
+  VaeDecodeTiled,
+  VaeEncode,
+  LatentUpscale,
+  LatentUpscaleBy,
+  UpscaleModel,
+  UpscaleWithModel,
+  ImageScale,
+  PassThrough,  // wiring (Reroute): its input flows on unchanged
+  NoCost,       // no GPU memory of its own worth costing
+};
+std::string_view toString(NodeRole role);  // the data's spelling: "diffusion_model"
+std::optional<NodeRole> parseNodeRole(std::string_view text);
+
+struct NodeType {
+  std::string type;
+  NodeRole role = NodeRole::NoCost;
+  std::vector<std::string> widgets;  // widget names in widgets_values order
+  int channels = 0;                  // latent nodes made for one latent format; 0: any model's
+  bool gguf = false;
+  std::string family;  // latent nodes of one family only: its id (rules/webui.yaml or generation_models)
+
+  // The position of a widget in widgets_values, or nullopt when the node has no such widget.
+  std::optional<std::size_t> widgetIndex(std::string_view name) const;
+};
+
+// A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.
+struct NameMatch {
+  std::string value;  // the family id, the label, or the channels as text
+  std::vector<std::string> match;
+  bool matches(std::string_view lowercaseName) const;
+};
+
+struct GgufQuant {
+  std::string name;  // lowercase, as in a file name ("q4_k")
+  double bits = 0;   // per weight, block scales included
+};
+
+struct ComfyUiKnowledge {
+  std::vector<NodeType> nodes;
+  std::vector<NameMatch> modelFamilies;       // value: a generation family id (rules/webui.yaml)
+  std::vector<NameMatch> unmodelledFamilies;  // value: the family's label
+  // Models only ComfyUI runs (generation_models): each a generation family on its own architecture, with
+  // the names that match it (value: the family id). Same order in all three.
+  std::vector<GenerationFamily> generationFamilies;
+  std::vector<Architecture> generationArchitectures;
+  std::vector<NameMatch> generationModels;
+  std::vector<NameMatch> vaeChannels;         // value: the channels
+  std::vector<std::pair<std::string, double>> weightDtypes;  // (weight_dtype, bytes; 0 = the file's own)
+  std::vector<std::string> fp8NameMarks;
+  std::vector<GgufQuant> ggufQuants;
+  std::vector<std::pair<std::string, std::string>> ggufStepDown;  // (quant, the next smaller as written)
+  int fallbackTileImage = 0;  // px: the tile ComfyUI retries a decode in after an OOM (images)
+  int fallbackTileVideo = 0;  // px: the same for video VAEs
+
+  const NodeType* node(std::string_view type) const;
+  // The first entry of `table` that matches the name (folders stripped, lowercased here).
+  static const NameMatch* firstMatch(const std::vector<NameMatch>& table, std::string_view fileName);
+  // The GGUF quantization a file name carries, or nullptr.
+  const GgufQuant* ggufQuant(std::string_view fileName) const;
+  bool namesFp8(std::string_view fileName) const;
+};
+
+// A file name as ComfyUI lists it, without its folders (either slash) and lowercased.
+std::string bareFileName(std::string_view name);
+
+}  // namespace oomlint

@@ -1,0 +1,78 @@
+#include "systems/comfyui/analyze_workflow.h"
+
+#include "engine/verdict_findings.h"
+#include "systems/comfyui/checks/checks.h"
+#include "systems/comfyui/plan.h"
+#include "systems/comfyui/png_text.h"
+#include "systems/comfyui/setup.h"
+#include "systems/webui/generation_estimate.h"
+
+namespace oomlint {
+
+namespace {
+
+// OL501–OL503 at the plan's steps: a step with an edit points at its value, a launch flag at the model.
+void reportEstimate(const WorkflowSetup& s, const GenerationEstimate& g, const std::vector<PlanStep>& plan, Findings& findings) {
+  const PlanStep* first = firstNeededStep(plan);
+  const Range model = s.model ? s.model->range : Range{};
+  const Range at = first && !first->fix.edits.empty() ? first->fix.edits.front().range : model;
+  const auto stepRange = [model](const PlanStep& step) { return step.fix.edits.empty() ? model : step.fix.edits.front().range; };
+  std::string size = std::to_string(s.generation.width) + "×" + std::to_string(s.generation.height);
+  if (s.generation.frames > 1) size += "×" + std::to_string(s.generation.frames) + " frames";
+  reportVerdict(g.estimate, plan, VerdictAnchors{at, s.model ? s.model->path : KeyPath{}, stepRange, stepRange,
+                                                 "(ComfyUI, " + s.arch.label + " " + size + ")", ""},
+                findings);
+}
+
+}  // namespace
+
+FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
+  const Knowledge& k = context.knowledge;
+  FileReport file;
+  file.path = input.path;
+  file.kind = InputKind::ComfyUiWorkflow;
+  Findings findings;
+  // A PNG's workflow is read from its text chunk; positions are then in that chunk's JSON.
+  const bool png = isPng(input.text);
+  std::string json = input.text;
+  if (png) {
+    PngWorkflow extracted = workflowFromPng(input.text);
+    if (!extracted.error.empty()) {
+      file.unreadable = true;
+      findings.report(RuleId::OL905, {}, {}, extracted.error);
+      file.diagnostics = std::move(findings.all());
+      return file;
+    }
+    json = std::move(extracted.json);
+  }
+  const Workflow workflow = readWorkflow(std::move(json), k.comfyui, context.limits);
+  file.source = workflow.doc->sharedSource();
+  for (const auto& p : workflow.doc->problems()) findings.report(p.code, p.range, {}, png ? "in the PNG's workflow: " + p.message : p.message);
+  for (const auto& p : workflow.problems) findings.report(RuleId::OL905, p.range, {}, p.message);
+  if (workflow.doc->fatal() || workflow.nodes.empty()) {
+    file.unreadable = true;
+    if (findings.all().empty()) findings.report(RuleId::OL905, {}, {}, "the workflow has no nodes");
+    file.diagnostics = std::move(findings.all());
+    sortDiagnostics(file.diagnostics);
+    return file;
+  }
+  const auto setup = setupWorkflow(workflow, k.comfyui, k.webui, k.architectures);
+  const WorkflowCheckContext checkContext{workflow, *setup};
+  for (const auto& check : workflowChecks()) check.run(checkContext, findings);
+  if (setup->estimable() && context.gpu) {
+    GenerationEstimate g = estimateGeneration(setup->generation, k.webui, k.memory, *context.gpu);
+    file.plan = workflowPlan(workflow, *setup, *context.gpu, k, !png);
+    file.gpuGiven = context.gpuGiven;
+    if (context.gpuGiven) {
+      reportEstimate(*setup, g, file.plan, findings);
+      const WorkflowEstimateContext estimateContext{workflow, *setup, g, k.advice, !png};
+      for (const auto& check : workflowEstimateChecks()) check.run(estimateContext, findings);
+    }
+    file.estimate = std::move(g.estimate);
+  }
+  file.diagnostics = std::move(findings.all());
+  sortDiagnostics(file.diagnostics);
+  return file;
+}
+
+}  // namespace oomlint

@@ -1,0 +1,328 @@
+#include "systems/comfyui/setup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "base/text/ascii.h"
+
+namespace oomlint {
+
+namespace {
+
+bool isRole(const WorkflowNode* n, std::initializer_list<NodeRole> roles) {
+  return n != nullptr && n->known != nullptr && std::find(roles.begin(), roles.end(), n->known->role) != roles.end();
+}
+
+// The node reached from `start` by following, at each node, the first of `inputs` it has, until one of
+// `roles` (or Workflow::kMaxHops: a graph has no cycles, but a hand-edited file may).
+const WorkflowNode* trace(const Workflow& w, const WorkflowNode* start, std::initializer_list<std::string_view> inputs,
+                          std::initializer_list<NodeRole> roles, std::vector<const WorkflowNode*>* path = nullptr) {
+  const WorkflowNode* at = start;
+  for (std::size_t hops = 0; at != nullptr && hops < Workflow::kMaxHops; ++hops) {
+    const WorkflowNode* next = nullptr;
+    for (std::string_view input : inputs) {
+      if ((next = w.upstream(*at, input)) != nullptr) break;
+    }
+    if (next == nullptr || isRole(next, roles)) return next;
+    if (path) path->push_back(next);
+    at = next;
+  }
+  return nullptr;
+}
+
+const WorkflowNode* firstActive(const Workflow& w, std::initializer_list<NodeRole> roles) {
+  for (const auto& n : w.nodes) {
+    if (n.active() && isRole(&n, roles)) return &n;
+  }
+  return nullptr;
+}
+
+// The file a loader loads (its first widget or input that names a file).
+const NodeValue* fileNameOf(const WorkflowNode& n) {
+  for (std::string_view name : {"ckpt_name", "unet_name", "clip_name", "clip_name1", "vae_name", "control_net_name", "model_name"}) {
+    if (const NodeValue* v = n.value(name); v && v->value->isScalar() && v->value->resolved()->type == ScalarType::String) return v;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> textEncoderFiles(const WorkflowNode& n) {
+  std::vector<std::string> out;
+  for (const auto& v : n.values) {
+    if (v.name.starts_with("clip_name") && v.value->isScalar() && v.value->resolved()->type == ScalarType::String) out.push_back(v.value->resolved()->text);
+  }
+  return out;
+}
+
+class SetupBuilder {
+ public:
+  // Samplers whose inputs are traced: real workflows have a few (two passes, two experts); a file with
+  // thousands must not make the setup quadratic.
+  static constexpr std::size_t kMaxSamplers = 64;
+
+  SetupBuilder(const Workflow& w, const ComfyUiKnowledge& c, const WebUiKnowledge& webui, const Architectures& archs)
+      : w_(w), c_(c), webui_(webui), archs_(archs) {}
+
+  std::unique_ptr<WorkflowSetup> build() {
+    auto s = std::make_unique<WorkflowSetup>();
+    s->generation.tool = WebUiTool::ComfyUi;
+    s->generation.attention = webui_.defaultAttention(WebUiTool::ComfyUi);
+    findStages(*s);
+    const bool estimable = identifyFamily(*s);
+    listNotCosted(*s);
+    if (!estimable) return s;
+    weights(*s);
+    size(*s);
+    secondPass(*s);
+    decode(*s);
+    controlnets(*s);
+    mismatches(*s);
+    return s;
+  }
+
+ private:
+  void listNotCosted(WorkflowSetup& s) const {
+    // A CLIP vision model the architecture's encoders include (Wan 2.1 I2V's ViT-H) is costed with them.
+    const bool visionCosted = s.estimable() && std::any_of(s.arch.textEncoders.begin(), s.arch.textEncoders.end(),
+                                                           [](const TextEncoder& te) { return te.name.find("vision") != std::string::npos; });
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || (visionCosted && isRole(&n, {NodeRole::ClipVision}))) continue;
+      if (n.known == nullptr || isRole(&n, {NodeRole::Ipadapter, NodeRole::ClipVision, NodeRole::UpscaleModel, NodeRole::UpscaleWithModel})) {
+        s.notCosted.push_back(&n);
+      }
+    }
+  }
+
+  // The sampler of the first pass (its latent comes from a latent node, not an upscale), its model and latent.
+  void findStages(WorkflowSetup& s) const {
+    const WorkflowNode* fallback = nullptr;
+    std::size_t samplers = 0;
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || !isRole(&n, {NodeRole::Sampler})) continue;
+      if (++samplers > kMaxSamplers) break;
+      if (fallback == nullptr) fallback = &n;
+      std::vector<const WorkflowNode*> path;
+      const WorkflowNode* latent = trace(w_, &n, {"latent_image", "latent", "samples"}, {NodeRole::Latent, NodeRole::Sampler}, &path);
+      if (isRole(latent, {NodeRole::Latent}) && !passesUpscale(path)) {
+        s.sampler = &n;
+        s.latent = latent;
+        break;
+      }
+    }
+    if (s.sampler == nullptr) s.sampler = fallback;
+    if (s.latent == nullptr) s.latent = firstActive(w_, {NodeRole::Latent});
+    const std::initializer_list<NodeRole> loaders = {NodeRole::Checkpoint, NodeRole::DiffusionModel};
+    if (s.sampler) s.model = trace(w_, s.sampler, {"model", "guider"}, loaders);
+    if (s.model == nullptr) s.model = firstActive(w_, loaders);
+    if (s.model) s.modelName = fileNameOf(*s.model);
+  }
+
+  static bool passesUpscale(const std::vector<const WorkflowNode*>& path) {
+    return std::any_of(path.begin(), path.end(), [](const WorkflowNode* n) {
+      return isRole(n, {NodeRole::LatentUpscale, NodeRole::LatentUpscaleBy, NodeRole::ImageScale, NodeRole::UpscaleWithModel, NodeRole::VaeEncode});
+    });
+  }
+
+  bool identifyFamily(WorkflowSetup& s) const {
+    if (s.model == nullptr || s.sampler == nullptr || s.modelName == nullptr) return false;
+    const std::string& name = s.modelName->value->resolved()->text;
+    const GenerationFamily* family = nullptr;
+    const Architecture* arch = nullptr;
+    if (const NameMatch* match = ComfyUiKnowledge::firstMatch(c_.modelFamilies, name)) {
+      family = webui_.family(match->value);
+    } else if (const NameMatch* unmodelled = ComfyUiKnowledge::firstMatch(c_.unmodelledFamilies, name)) {
+      s.unmodelledFamily = unmodelled->value;
+      return false;
+    } else if (const NameMatch* own = ComfyUiKnowledge::firstMatch(c_.generationModels, name)) {
+      // A model only ComfyUI runs: its family and architecture are rules/comfyui.yaml's.
+      const auto i = static_cast<std::size_t>(own - c_.generationModels.data());
+      family = &c_.generationFamilies[i];
+      arch = &c_.generationArchitectures[i];
+    } else if (const WorkflowNode* te = firstActive(w_, {NodeRole::TextEncoder});
+               te != nullptr && ComfyUiKnowledge::firstMatch(c_.modelFamilies, te->text("type")) != nullptr) {
+      // A diffusion model's name may say nothing; its text encoder's `type` does ("flux", "sd3", "qwen_image").
+      family = webui_.family(ComfyUiKnowledge::firstMatch(c_.modelFamilies, te->text("type"))->value);
+    } else if (s.latent != nullptr && !s.latent->known->family.empty()) {
+      // Or the latent node, where only one family uses it (EmptyLTXVLatentVideo, Wan22ImageToVideoLatent).
+      std::tie(family, arch) = familyById(s.latent->known->family);
+    }
+    if (family == nullptr && isRole(s.model, {NodeRole::Checkpoint})) family = webui_.family(webui_.checkpointFamily(bareFileName(name)));
+    if (family != nullptr && arch == nullptr) arch = archs_.find(family->arch);
+    if (arch == nullptr) return false;
+    s.arch = *arch;
+    if (const ArchVariant* variant = arch->variantFor(bareFileName(name))) {
+      s.arch.denoiser = variant->denoiser;
+      s.arch.label = variant->label;
+    }
+    // Switched experts (Wan 2.2 A14B) are two loaders in ComfyUI, each model loaded for its own sampler.
+    if (s.arch.denoiser.experts > 1) {
+      s.arch.denoiser.params /= s.arch.denoiser.experts;
+      s.arch.denoiser.experts = 1;
+    }
+    s.generation.family = family;
+    s.generation.arch = &s.arch;
+    return true;
+  }
+
+  // A family id of rules/webui.yaml, or one of generation_models with its own architecture.
+  std::pair<const GenerationFamily*, const Architecture*> familyById(const std::string& id) const {
+    for (std::size_t i = 0; i < c_.generationFamilies.size(); ++i) {
+      if (c_.generationFamilies[i].id == id) return {&c_.generationFamilies[i], &c_.generationArchitectures[i]};
+    }
+    return {webui_.family(id), nullptr};
+  }
+
+  void weights(WorkflowSetup& s) const {
+    const std::string& name = s.modelName->value->resolved()->text;
+    double bytes = c_.namesFp8(name) ? 1 : 2;
+    if (s.model->known->gguf) {
+      if ((s.gguf = c_.ggufQuant(name))) bytes = s.gguf->bits / 8;
+    } else if ((s.weightDtype = s.model->value("weight_dtype"))) {
+      for (const auto& [value, dtypeBytes] : c_.weightDtypes) {
+        if (value == s.weightDtype->value->resolved()->text && dtypeBytes > 0) bytes = dtypeBytes;
+      }
+    }
+    s.generation.unetFp8 = bytes == 1;
+    if (s.gguf != nullptr) s.generation.unetBytesPerParam = bytes;  // Q8_0 is 1.06 bytes, Q4_0 0.56: neither fp8 nor 16-bit
+    // Text encoders: a checkpoint carries its own (stored as the checkpoint is); else the CLIP loaders' files.
+    if (isRole(s.model, {NodeRole::Checkpoint})) {
+      s.generation.textEncoderFp8 = bytes == 1;
+      return;
+    }
+    std::vector<std::string> files;
+    bool gguf = false;
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || !isRole(&n, {NodeRole::TextEncoder})) continue;
+      for (auto& f : textEncoderFiles(n)) files.push_back(f);
+      gguf |= n.known->gguf;
+    }
+    if (files.empty()) return;
+    // The largest encoder decides (T5 / umT5 / an LLM beside a small CLIP): its file's format.
+    const std::string big = pickLargest(files);
+    if (const GgufQuant* q = gguf ? c_.ggufQuant(big) : nullptr) {
+      s.generation.textEncoderBytesPerParam = q->bits / 8;
+    } else {
+      s.generation.textEncoderFp8 = c_.namesFp8(big);
+    }
+  }
+
+  static std::string pickLargest(const std::vector<std::string>& files) {
+    for (std::string_view mark : {"llama", "qwen", "umt5", "t5"}) {
+      for (const auto& f : files) {
+        if (bareFileName(f).find(mark) != std::string::npos) return f;
+      }
+    }
+    return files.front();
+  }
+
+  void size(WorkflowSetup& s) const {
+    GenerationSetup& g = s.generation;
+    g.width = g.height = s.generation.family->defaultSize;
+    if (s.latent == nullptr) return;
+    // A value written but not a positive number (a UI workflow whose widget positions are not the table's,
+    // a hand edit) is said, and its default used: never silently.
+    const auto positive = [&](std::string_view name, long fallback) -> long {
+      const NodeValue* v = s.latent->value(name);
+      if (v == nullptr) return fallback;
+      if (v->value->isNumber() && v->value->number() >= 1 && v->value->number() < 1e6) return static_cast<long>(v->value->number());
+      s.unread.push_back({s.latent, v, s.latent->type + "'s " + std::string(name) + " is not a positive number: " + std::to_string(fallback) +
+                                           " is assumed"});
+      return fallback;
+    };
+    g.width = positive("width", g.width);
+    g.height = positive("height", g.height);
+    g.batchSize = static_cast<int>(positive("batch_size", 1));
+    g.frames = static_cast<int>(positive("length", 1));
+  }
+
+  // A second sampler whose latent comes through an upscale: the hires pass, at the upscaled size.
+  void secondPass(WorkflowSetup& s) const {
+    std::size_t samplers = 0;
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || &n == s.sampler || !isRole(&n, {NodeRole::Sampler})) continue;
+      if (++samplers > kMaxSamplers) break;
+      std::vector<const WorkflowNode*> path;
+      trace(w_, &n, {"latent_image", "latent", "samples", "pixels", "image"}, {NodeRole::Sampler, NodeRole::Latent}, &path);
+      for (const WorkflowNode* step : path) {
+        const long w = scaledWidth(*step, s.generation.width);
+        if (w <= s.generation.width) continue;
+        s.secondPass = step;
+        s.generation.hiresScale = static_cast<double>(w) / static_cast<double>(s.generation.width);
+        s.generation.hiresLatent = isRole(step, {NodeRole::LatentUpscale, NodeRole::LatentUpscaleBy});
+        return;
+      }
+    }
+  }
+
+  static long scaledWidth(const WorkflowNode& n, long base) {
+    if (isRole(&n, {NodeRole::LatentUpscale, NodeRole::ImageScale})) return static_cast<long>(n.number("width").value_or(0));
+    if (isRole(&n, {NodeRole::LatentUpscaleBy})) return std::lround(base * n.number("scale_by").value_or(1));
+    if (isRole(&n, {NodeRole::UpscaleWithModel})) return base * 4;  // ESRGAN-style models upscale 4×
+    return 0;
+  }
+
+  void decode(WorkflowSetup& s) const {
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || !isRole(&n, {NodeRole::VaeDecode, NodeRole::VaeDecodeTiled})) continue;
+      if (s.decode == nullptr || isRole(&n, {NodeRole::VaeDecodeTiled})) s.decode = &n;
+    }
+    // Plain and tiled decodes together: the plain one is the risk, so it is the one estimated.
+    for (const auto& n : w_.nodes) {
+      if (n.active() && isRole(&n, {NodeRole::VaeDecode})) s.decode = &n;
+    }
+    GenerationSetup& g = s.generation;
+    g.decodeTilePixels = g.frames > 1 ? c_.fallbackTileVideo : c_.fallbackTileImage;
+    if (isRole(s.decode, {NodeRole::VaeDecodeTiled})) {
+      g.vaeDecode = VaeDecode::Tiled;
+      if (auto tile = s.decode->number("tile_size"); tile && *tile >= 64 && *tile <= 8192) g.decodeTilePixels = static_cast<int>(*tile);
+    }
+  }
+
+  void controlnets(WorkflowSetup& s) const {
+    if (firstActive(w_, {NodeRole::ControlnetApply}) == nullptr) return;
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || !isRole(&n, {NodeRole::Controlnet})) continue;
+      const NodeValue* file = fileNameOf(n);
+      const std::string name = file ? lowercase(file->value->resolved()->text) : "";
+      s.generation.controlnets.push_back({name, webui_.controlnet(name, s.generation.family->id), false, nullptr});
+    }
+  }
+
+  void mismatches(WorkflowSetup& s) const {
+    const int channels = s.arch.vae.latentChannels;
+    if (s.latent && s.latent->known->channels > 0 && s.latent->known->channels != channels) {
+      s.mismatches.push_back({s.latent,
+                              s.latent->type + " makes " + std::to_string(s.latent->known->channels) + "-channel latents, but " +
+                                  s.arch.label + " works on " + std::to_string(channels) +
+                                  " channels: ComfyUI resizes an empty latent's channels to the model's, so it runs, but the "
+                                  "latent node belongs to another model's workflow",
+                              false});
+    }
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || !isRole(&n, {NodeRole::VaeDecode, NodeRole::VaeDecodeTiled})) continue;
+      const WorkflowNode* vae = w_.upstream(n, "vae");
+      if (!isRole(vae, {NodeRole::Vae})) continue;
+      const NodeValue* file = fileNameOf(*vae);
+      const NameMatch* known = file ? ComfyUiKnowledge::firstMatch(c_.vaeChannels, file->value->resolved()->text) : nullptr;
+      if (known == nullptr || std::stoi(known->value) == channels) continue;
+      s.mismatches.push_back({vae,
+                              "this VAE decodes " + known->value + "-channel latents, but " + s.arch.label + " makes " +
+                                  std::to_string(channels) + "-channel ones: " + n.type + " fails in the decoder's first convolution",
+                              true});
+    }
+  }
+
+  const Workflow& w_;
+  const ComfyUiKnowledge& c_;
+  const WebUiKnowledge& webui_;
+  const Architectures& archs_;
+};
+
+}  // namespace
+
+std::unique_ptr<WorkflowSetup> setupWorkflow(const Workflow& workflow, const ComfyUiKnowledge& comfyui, const WebUiKnowledge& webui,
+                                             const Architectures& architectures) {
+  return SetupBuilder(workflow, comfyui, webui, architectures).build();
+}
+
+}  // namespace oomlint
