@@ -13,6 +13,7 @@
 #include "systems/aitk/system.h"
 #include "systems/logs/log_analysis.h"
 #include "systems/logs/system.h"
+#include "systems/sdscripts/system.h"
 #include "systems/webui/system.h"
 
 namespace oomlint {
@@ -22,6 +23,7 @@ namespace {
 // The systems, stateless, in the order their certain recognitions are asked.
 struct Systems {
   AitkSystem aitk;
+  SdScriptsSystem sdScripts;
   WebUiSystem webui;
   LogSystem logs;
 };
@@ -31,10 +33,13 @@ struct Systems {
 // "Loading …" around it, is a log); then a launch line or parameters block; any other text is read as a
 // job, whose syntax errors may still show it to be a log (analyzeText).
 const System& systemFor(const Systems& systems, std::string_view head) {
-  for (const System* system : {static_cast<const System*>(&systems.aitk), static_cast<const System*>(&systems.webui)}) {
+  for (const System* system : {static_cast<const System*>(&systems.aitk), static_cast<const System*>(&systems.sdScripts),
+                               static_cast<const System*>(&systems.webui)}) {
     if (system->recognise(head) == Recognition::Certain) return *system;
   }
   if (systems.logs.recognise(head) != Recognition::No) return systems.logs;
+  // A script running an sd-scripts trainer: its `--flag value` lines would read as a WebUI launch line.
+  if (systems.sdScripts.recognise(head) != Recognition::No && !looksLikeLog(head)) return systems.sdScripts;
   if (systems.webui.recognise(head) != Recognition::No && !looksLikeLog(head)) return systems.webui;
   return systems.aitk;
 }
@@ -160,8 +165,12 @@ FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
   const LogAnalysis* log = options.attachedLog ? &*options.attachedLog : nullptr;
   const SystemContext context{knowledge(), resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
                               log, options.limits, options.policy.suppressionsAllowed(), resolveRam(options)};
+  SystemContext withJob = context;
+  for (const Input& other : options.jobFiles) {
+    if (other.path != input.path) withJob.companions.push_back(&other);
+  }
   const System& system = systemFor(systems, head);
-  FileReport file = system.analyze(input, context);
+  FileReport file = system.analyze(input, withJob);
   if (system.kind() != InputKind::AiToolkitJob || systems.aitk.recognise(head) == Recognition::Certain) return file;
   // Text that YAML cannot read, with no job keys in sight, is a log without the usual markers; so
   // is "JSON" that fails at once but reads like a log (`[2025-02-10 22:31:05,118]::[InvokeAI]…`), and
@@ -188,7 +197,9 @@ Report analyze(const std::vector<Input>& inputs, const AnalyzeOptions& options) 
     report.internalError = "the embedded rules data is invalid: " + k.loadErrors.front();
     return report;
   }
-  for (const auto& input : inputs) report.add(analyzeInput(input, options));
+  AnalyzeOptions withJob = options;
+  if (inputs.size() > 1 && withJob.jobFiles.empty()) withJob.jobFiles = inputs;
+  for (const auto& input : inputs) report.add(analyzeInput(input, withJob));
   return report;
 }
 

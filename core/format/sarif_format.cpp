@@ -76,6 +76,7 @@ const char* mimeType(const FileReport& file) {
   if (file.kind == InputKind::Log) return "text/plain";
   if (file.path.ends_with(".json")) return "application/json";
   if (file.path.ends_with(".yaml") || file.path.ends_with(".yml")) return "application/yaml";
+  if (file.path.ends_with(".toml")) return "application/toml";
   return nullptr;
 }
 
@@ -91,6 +92,8 @@ const char* ruleFamily(std::string_view code) {
     case '4': return "silent-trap";
     case '5': return "memory-estimate";
     case '6': return "crash-log";
+    case '7': return "generation-input";
+    case '8': return "trainer-command-line";
     default: return "other";
   }
 }

@@ -12,6 +12,7 @@
 #include "base/knowledge/logs.h"
 #include "base/knowledge/memory_model.h"
 #include "base/knowledge/schema.h"
+#include "base/knowledge/trainer_args.h"
 #include "base/knowledge/webui.h"
 
 namespace oomlint {
@@ -25,6 +26,7 @@ struct Knowledge {
   GpuCatalog gpus;
   MemoryModel memory;
   WebUiKnowledge webui;
+  TrainerTool sdScripts;  // kohya-ss sd-scripts (rules/sd-scripts.yaml)
   Advice advice;
   LogMarkers logs;
   // Problems in the embedded data itself (a build defect; tests require none).

@@ -1,0 +1,51 @@
+// A command-line trainer's scripts and the arguments each accepts (rules/sd-scripts.yaml): what
+// argparse would accept, with its defaults, so a setting is read the way the script reads it and an
+// argument it would reject is reported as it would report it.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace oomlint {
+
+struct TrainerArg {
+  std::string name;                  // without the leading --
+  std::vector<std::string> aliases;  // other spellings argparse maps to it
+  bool flag = false;                 // store_true: takes no value
+  bool list = false;                 // nargs * or +: takes several values
+  std::string defaultText;           // argparse's default as text; empty when None
+};
+
+struct TrainerArgGroup {
+  std::string id;  // "train_util.add_training_arguments": where sd-scripts defines them
+  std::vector<TrainerArg> args;
+};
+
+struct TrainerScript {
+  std::string name;  // "flux_train_network.py"
+  std::string arch;  // rules/ai-toolkit/architectures.yaml; empty when not modelled
+  bool finetune = false;
+  std::vector<std::string> groups;
+};
+
+struct TrainerTool {
+  std::vector<TrainerScript> scripts;
+  std::vector<TrainerArgGroup> groups;
+  std::vector<std::pair<std::string, std::string>> guiKeys;  // GUI JSON key → argument name
+  struct GuiScript {
+    std::string key, lora, finetune;  // a GUI checkbox and the scripts it selects
+  };
+  std::vector<GuiScript> guiScripts;
+
+  // The script a path names ("sd-scripts/flux_train_network.py", "./sdxl_train.py"), or nullptr.
+  const TrainerScript* script(std::string_view path) const;
+  const TrainerScript* scriptNamed(std::string_view name) const;
+  // The argument `name` (or an alias of it) as `script` accepts it, or nullptr.
+  const TrainerArg* arg(const TrainerScript& script, std::string_view name) const;
+  // Every argument name the script accepts (for did-you-mean).
+  std::vector<std::string> argNames(const TrainerScript& script) const;
+};
+
+}  // namespace oomlint
