@@ -51,8 +51,10 @@ bool isSdDatasetKey(std::string_view key) {
   }
   return false;
 }
-bool isMusubiDatasetKey(std::string_view key) {
-  for (std::string_view k : {"video_directory", "image_directory", "target_frames", "cache_directory", "frame_extraction", "image_jsonl_file", "video_jsonl_file"}) {
+// Keys of musubi-tuner's dataset and config files (`dit` names its DiT checkpoint), which sd-scripts has not.
+bool isMusubiKey(std::string_view key) {
+  if (key.starts_with("\xEF\xBB\xBF")) key.remove_prefix(3);
+  for (std::string_view k : {"dit", "dit_high_noise", "video_directory", "image_directory", "target_frames", "cache_directory", "frame_extraction", "image_jsonl_file", "video_jsonl_file"}) {
     if (key == k) return true;
   }
   return false;
@@ -270,7 +272,7 @@ std::optional<SdFileKind> sdFileKind(std::string_view head, const TrainerTool& t
       const std::string_view key = trim(line.substr(0, eq));
       if (key.find_first_of(" \"'$") == std::string_view::npos) {
         if (isSdDatasetKey(key)) dataset = true;
-        if (isMusubiDatasetKey(key)) musubi = true;
+        if (isMusubiKey(key)) musubi = true;
         if (anyScriptAccepts(tool, key)) ++knownKeys;
       }
     }
