@@ -163,8 +163,18 @@ int runFix(const FixCommand& fix) {
   ProjectFiles projects(fix.config, fix.noConfig);
   auto settings = settingsFor(fix.input, projects, *resolved, fix.gpu || fix.vramGib, std::nullopt);
   if (!settings) return kExitUsage;
-  const AnalyzeOptions& options = settings->options;
+  AnalyzeOptions options = settings->options;
   auto read = readInput(fix.input, options.limits.maxBytes);
+  // The rest of the job (OTHER…): read with it, never written.
+  if (!fix.jobFiles.empty() && std::holds_alternative<Input>(read)) options.jobFiles.push_back(std::get<Input>(read));
+  for (const auto& path : fix.jobFiles) {
+    auto other = readInput(path, options.limits.maxBytes);
+    if (auto* failure = std::get_if<ReadFailure>(&other)) {
+      std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
+      return kExitUsage;
+    }
+    options.jobFiles.push_back(std::get<Input>(std::move(other)));
+  }
   if (auto* failure = std::get_if<ReadFailure>(&read)) {
     std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
     return kExitUsage;
