@@ -105,6 +105,15 @@ Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const Gpu
   for (auto& phase : e.phases) {
     if (phase.phase == Phase::BaselineSample || phase.phase == Phase::TrainStep || phase.phase == Phase::Sample) phases.push_back(std::move(phase));
   }
+  // The shared arithmetic widens for AI Toolkit releases that behaved otherwise: not sd-scripts' uncertainty.
+  for (auto& phase : phases) {
+    std::erase_if(phase.range, [&](const RangeReason& r) {
+      if (!r.why.starts_with("AI Toolkit")) return false;
+      phase.lowBytes += r.belowBytes;
+      phase.highBytes -= r.aboveBytes;
+      return true;
+    });
+  }
   e.phases = std::move(phases);
   e.assumes = "sd-scripts at 48d368f (2026-02-16), on the training arithmetic of the AI Toolkit estimate";
   concludeEstimate(e);

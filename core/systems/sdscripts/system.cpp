@@ -5,6 +5,7 @@
 #include "engine/edits.h"
 #include "engine/verdict_findings.h"
 #include "policy/suppressions.h"
+#include "systems/aitk/host_ram.h"
 #include "systems/sdscripts/checks/checks.h"
 #include "systems/sdscripts/estimate.h"
 #include "systems/sdscripts/plan.h"
@@ -112,6 +113,10 @@ FileReport SdScriptsSystem::analyze(const Input& input, const SystemContext& con
       const Range fallback = current.scriptRange.end.offset > 0 ? current.scriptRange : current.source->rangeOf(0, 0);
       const auto stepRange = [&](const PlanStep& step) { return step.fix.edits.empty() ? fallback : step.fix.edits.front().range; };
       if (file.gpuGiven) reportVerdict(*file.estimate, file.plan, VerdictAnchors{fallback, {}, stepRange, stepRange, familyText(setup), ""}, findings);
+      // Host RAM: sd-scripts loads every model on the CPU first and keeps swapped blocks there, as the
+      // shared host-RAM arithmetic models for the mapped setup.
+      HostEstimate& host = file.estimate->host.emplace(hostRamEstimate(trainingSetupFor(setup), context.knowledge.memory, context.ramBytes));
+      reportHostVerdict(host, {}, VerdictAnchors{fallback, {}, {}, stepRange, "", ""}, "", findings);
     }
   }
   if (current.doc && !current.doc->fatal()) {
