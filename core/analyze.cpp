@@ -23,7 +23,8 @@ namespace {
 // The systems, stateless, in the order their certain recognitions are asked.
 struct Systems {
   AitkSystem aitk;
-  SdScriptsSystem sdScripts;
+  TrainerSystem sdScripts = sdScriptsSystem();
+  TrainerSystem musubiTuner = musubiTunerSystem();
   WebUiSystem webui;
   LogSystem logs;
 };
@@ -34,12 +35,21 @@ struct Systems {
 // job, whose syntax errors may still show it to be a log (analyzeText).
 const System& systemFor(const Systems& systems, std::string_view head) {
   for (const System* system : {static_cast<const System*>(&systems.aitk), static_cast<const System*>(&systems.sdScripts),
-                               static_cast<const System*>(&systems.webui)}) {
+                               static_cast<const System*>(&systems.musubiTuner), static_cast<const System*>(&systems.webui)}) {
     if (system->recognise(head) == Recognition::Certain) return *system;
   }
+  // A shell script (a shebang) that runs a trainer, though its echo lines read as console output; a log
+  // that quotes the command it ran is a log.
+  const bool log = looksLikeLog(head);
+  const bool script = head.starts_with("#!");
+  for (const TrainerSystem* trainer : {&systems.sdScripts, &systems.musubiTuner}) {
+    if (!log && script && trainer->recognise(head) == Recognition::Certain) return *trainer;
+  }
   if (systems.logs.recognise(head) != Recognition::No) return systems.logs;
-  // A script running an sd-scripts trainer: its `--flag value` lines would read as a WebUI launch line.
-  if (systems.sdScripts.recognise(head) != Recognition::No && !looksLikeLog(head)) return systems.sdScripts;
+  // Otherwise a command line running a trainer (its `--flag value` lines would read as a WebUI launch line).
+  for (const TrainerSystem* trainer : {&systems.sdScripts, &systems.musubiTuner}) {
+    if (!log && trainer->recognise(head) != Recognition::No) return *trainer;
+  }
   if (systems.webui.recognise(head) != Recognition::No && !looksLikeLog(head)) return systems.webui;
   return systems.aitk;
 }

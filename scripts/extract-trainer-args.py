@@ -9,6 +9,7 @@ usage: extract-trainer-args.py SOURCE_DIR SCRIPT.py... > groups.yaml   (SOURCE_D
 import ast
 import json
 import pathlib
+import re
 import sys
 
 
@@ -23,13 +24,33 @@ def main():
     root = pathlib.Path(sys.argv[1])
     scripts = sys.argv[2:]
     functions = {}  # "module.func" -> {"args": [...], "calls": [...]}
+    entries = {}  # module -> the parser functions its main() or __main__ block calls (musubi-tuner's scripts)
+    imports = {}  # module -> {name imported: the module it comes from}, to follow re-exports
     for path in list(root.glob("*.py")) + list(root.glob("library/*.py")) + list(root.glob("src/musubi_tuner/**/*.py")):
         module = path.stem
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except SyntaxError:
             continue
+        imported = {}  # a name imported from another module -> that module's stem
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    imported[alias.asname or alias.name] = node.module.split(".")[-1]
+        imports[module] = imported
+        def resolve(f):
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+                return f"{f.value.id}.{f.attr}"
+            if isinstance(f, ast.Name):
+                return f"{imported.get(f.id, module)}.{f.id}"
+            return None
         for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.If)) and (getattr(fn, "name", "") == "main" or isinstance(fn, ast.If) and "__main__" in ast.dump(fn.test)):
+                for node in ast.walk(fn):
+                    if isinstance(node, ast.Call):
+                        name = resolve(node.func)
+                        if name and "setup_parser" in name:
+                            entries.setdefault(module, []).append(name)
             if not isinstance(fn, ast.FunctionDef):
                 continue
             args, calls = [], []
@@ -57,15 +78,21 @@ def main():
                     if default is not None and isinstance(default, (int, float, str, bool)) and action not in ("store_true",):
                         entry["default"] = default
                     args.append(entry)
-                elif name and (name.startswith("add_") and name.endswith("arguments") or name == "setup_parser"):
-                    owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else module
-                    calls.append(f"{owner}.{name}")
+                elif name and (re.match(r"_?add_\w*arg(s|uments)$", name) or "setup_parser" in name):
+                    calls.append(resolve(f))
             functions[f"{module}.{fn.name}"] = {"args": args, "calls": calls}
     out = {"groups": {}, "scripts": {}}
     for script in scripts:
-        seen, stack = [], [f"{pathlib.Path(script).stem}.setup_parser"]
+        stem = pathlib.Path(script).stem
+        start = [f"{stem}.setup_parser"] if f"{stem}.setup_parser" in functions else entries.get(stem, [])
+        seen, stack = [], list(reversed(start))
         while stack:
             name = stack.pop()
+            for _ in range(5):  # a function re-exported through another module's import
+                owner, _, fn = name.partition(".")
+                if name in functions or fn not in imports.get(owner, {}):
+                    break
+                name = f"{imports[owner][fn]}.{fn}"
             if name in seen or name not in functions:
                 continue
             seen.append(name)

@@ -516,7 +516,17 @@ class Loader {
       tool.groups.push_back(std::move(group));
     }
     for (const Node* e : items("scripts")) {
-      TrainerScript script{str(e, "name"), str(e, "arch"), str(e, "training") == "finetune", strings(e->find("groups"))};
+      const std::string role = str(e, "training");
+      TrainerScript script{str(e, "name"), str(e, "arch"),
+                           role == "finetune"             ? TrainerRole::Finetune
+                           : role == "cache_latents"      ? TrainerRole::CacheLatents
+                           : role == "cache_text_encoder" ? TrainerRole::CacheTextEncoder
+                                                          : TrainerRole::Lora,
+                           strings(e->find("groups")), {}};
+      for (const Node* t : items_of(e->find("task_archs"))) {
+        script.taskArchs.emplace_back(str(t, "task"), str(t, "arch"));
+        if (k_.architectures.find(str(t, "arch")) == nullptr) error(where + ": script " + script.name + ": unknown arch " + str(t, "arch"));
+      }
       if (!script.arch.empty() && k_.architectures.find(script.arch) == nullptr) error(where + ": script " + script.name + ": unknown arch " + script.arch);
       for (const auto& g : script.groups) {
         if (std::none_of(tool.groups.begin(), tool.groups.end(), [&](const TrainerArgGroup& x) { return x.id == g; })) {
@@ -525,8 +535,13 @@ class Loader {
       }
       tool.scripts.push_back(std::move(script));
     }
-    for (const Node* e : items("gui_keys")) tool.guiKeys.emplace_back(str(e, "key"), str(e, "arg"));
-    for (const Node* e : items("gui_scripts")) tool.guiScripts.push_back({str(e, "key"), str(e, "lora"), str(e, "finetune")});
+    tool.id = file;
+    const Node* recognise = root->find("recognise");
+    tool.datasetKeys = strings(recognise ? recognise->find("dataset_keys") : nullptr);
+    tool.configKeys = strings(recognise ? recognise->find("config_keys") : nullptr);
+    tool.foreignKeys = strings(recognise ? recognise->find("foreign_keys") : nullptr);
+    for (const Node* e : items_of(root->find("gui_keys"))) tool.guiKeys.emplace_back(str(e, "key"), str(e, "arg"));
+    for (const Node* e : items_of(root->find("gui_scripts"))) tool.guiScripts.push_back({str(e, "key"), str(e, "lora"), str(e, "finetune")});
   }
 
   static std::vector<const Node*> items_of(const Node* list) {
@@ -572,6 +587,7 @@ std::unique_ptr<Knowledge> build() {
   loader.memory();
   loader.webui();
   loader.trainerTool("sd-scripts", k->sdScripts);
+  loader.trainerTool("musubi-tuner", k->musubiTuner);
   loader.advice();
   loader.logs();
   loader.schema();  // last: the only file kept, it reuses the memory the others freed

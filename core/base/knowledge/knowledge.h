@@ -26,7 +26,8 @@ struct Knowledge {
   GpuCatalog gpus;
   MemoryModel memory;
   WebUiKnowledge webui;
-  TrainerTool sdScripts;  // kohya-ss sd-scripts (rules/sd-scripts.yaml)
+  TrainerTool sdScripts;    // kohya-ss sd-scripts (rules/sd-scripts.yaml)
+  TrainerTool musubiTuner;  // kohya-ss musubi-tuner (rules/musubi-tuner.yaml)
   Advice advice;
   LogMarkers logs;
   // Problems in the embedded data itself (a build defect; tests require none).

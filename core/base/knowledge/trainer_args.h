@@ -23,15 +23,25 @@ struct TrainerArgGroup {
   std::vector<TrainerArg> args;
 };
 
+// What a script runs: training (a network or the whole model), or one of musubi-tuner's caching passes,
+// which are processes of their own.
+enum class TrainerRole { Lora, Finetune, CacheLatents, CacheTextEncoder };
+
 struct TrainerScript {
   std::string name;  // "flux_train_network.py"
   std::string arch;  // rules/ai-toolkit/architectures.yaml; empty when not modelled
-  bool finetune = false;
+  TrainerRole role = TrainerRole::Lora;
   std::vector<std::string> groups;
+  std::vector<std::pair<std::string, std::string>> taskArchs;  // --task value → arch (musubi-tuner's Wan)
+  bool finetune() const { return role == TrainerRole::Finetune; }
+  bool caches() const { return role == TrainerRole::CacheLatents || role == TrainerRole::CacheTextEncoder; }
 };
 
 struct TrainerTool {
+  std::string id;  // "sd-scripts", "musubi-tuner"
   std::vector<TrainerScript> scripts;
+  // Keys that make a TOML this tool's dataset or config file, and keys that make it another tool's.
+  std::vector<std::string> datasetKeys, configKeys, foreignKeys;
   std::vector<TrainerArgGroup> groups;
   std::vector<std::pair<std::string, std::string>> guiKeys;  // GUI JSON key → argument name
   struct GuiScript {

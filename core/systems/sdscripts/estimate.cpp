@@ -35,6 +35,15 @@ std::string weightDtype(const SdSetup& s) {
 TrainingSetup trainingSetupFor(const SdSetup& s) {
   TrainingSetup t;
   auto arch = std::make_shared<Architecture>(*s.arch);
+  if (const ArchVariant* v = s.variantHint.empty() ? nullptr : s.arch->variantFor(s.variantHint)) {
+    arch->denoiser = v->denoiser;
+    if (!v->label.empty()) arch->label = v->label;
+  }
+  if (s.residentExperts > 0 && s.residentExperts < arch->denoiser.experts) {
+    // Wan 2.2 A14B with one DiT given (or the idle one offloaded): one expert's weights on the GPU.
+    arch->denoiser.params = arch->denoiser.params * s.residentExperts / arch->denoiser.experts;
+    arch->denoiser.experts = s.residentExperts;
+  }
   const int blocks = std::max(1, arch->denoiser.blocks);
   double swapShare = 0;
   if (s.blocksToSwap.value > 0 && arch->denoiser.blocks > 0) {
@@ -50,11 +59,13 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   t.arch = arch;
   // A fine-tuned model keeps fp32 weights and grads unless full_bf16 / full_fp16 (sdxl_train.py).
   t.trainDtype = weightDtype(s);
+  // musubi-tuner keeps the DiT in bf16 (fp16 with --mixed_precision fp16) whatever else is asked.
+  if (s.musubi) t.trainDtype = s.mixedPrecision.value == "fp16" ? "fp16" : "bf16";
   if (s.finetune()) t.trainDtype = s.fullBf16.value ? "bf16" : s.fullFp16.value ? "fp16" : "fp32";
   t.quantize = s.fp8Base.value || s.fp8BaseUnet.value;
   t.qtype = "float8";
   // fp8_base also casts FLUX's T5-XXL; fp8_base_unet leaves the text encoders in bf16.
-  t.quantizeTe = s.isFlux() && s.fp8Base.value && !s.fp8BaseUnet.value;
+  t.quantizeTe = (s.isFlux() && s.fp8Base.value && !s.fp8BaseUnet.value) || s.fp8TextEncoder;
   t.qtypeTe = "float8";
   t.layerOffloading = swapShare > 0;
   t.offloadTransformer = swapShare;
@@ -75,6 +86,7 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   shape.resolution = s.resolution.value;
   shape.batch = s.trainBatch.value;
   shape.cachesLatents = s.cacheLatents.value;
+  shape.frames = s.frames;
   t.datasets = {shape};
   t.baselineSample = s.sampleAtFirst.value && (s.samplesDuringTraining || s.sampleAtFirst.value);
   t.periodicSample = s.samplesDuringTraining;
@@ -114,8 +126,16 @@ Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const Gpu
       return true;
     });
   }
+  // musubi-tuner's caching scripts are processes of their own: only their pass runs.
+  if (s.script && s.script->caches()) {
+    const Phase only = s.script->role == TrainerRole::CacheLatents ? Phase::LatentCache : Phase::TeCache;
+    std::erase_if(phases, [&](const PhaseEstimate& p) { return p.phase != only; });
+  } else if (s.musubi) {
+    std::erase_if(phases, [](const PhaseEstimate& p) { return p.phase == Phase::LatentCache || p.phase == Phase::TeCache; });
+  }
   e.phases = std::move(phases);
-  e.assumes = "sd-scripts at 48d368f (2026-02-16), on the training arithmetic of the AI Toolkit estimate";
+  e.assumes = s.musubi ? "musubi-tuner at 30c658c (2026-06-24), on the training arithmetic of the AI Toolkit estimate"
+                       : "sd-scripts at 48d368f (2026-02-16), on the training arithmetic of the AI Toolkit estimate";
   concludeEstimate(e);
   return e;
 }

@@ -44,20 +44,9 @@ bool anyScriptAccepts(const TrainerTool& tool, std::string_view name) {
   return std::any_of(tool.scripts.begin(), tool.scripts.end(), [&](const TrainerScript& s) { return tool.arg(s, name) != nullptr; });
 }
 
-// The dataset TOML's keys that say it is one (config_util.py's schemas), as opposed to musubi-tuner's.
-bool isSdDatasetKey(std::string_view key) {
-  for (std::string_view k : {"image_dir", "num_repeats", "metadata_file", "class_tokens", "caption_extension", "conditioning_data_dir"}) {
-    if (key == k) return true;
-  }
-  return false;
-}
-// Keys of musubi-tuner's dataset and config files (`dit` names its DiT checkpoint), which sd-scripts has not.
-bool isMusubiKey(std::string_view key) {
+bool listed(const std::vector<std::string>& keys, std::string_view key) {
   if (key.starts_with("\xEF\xBB\xBF")) key.remove_prefix(3);
-  for (std::string_view k : {"dit", "dit_high_noise", "video_directory", "image_directory", "target_frames", "cache_directory", "frame_extraction", "image_jsonl_file", "video_jsonl_file"}) {
-    if (key == k) return true;
-  }
-  return false;
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
 // The words that end a shell command early (a pipe, a redirection, a second command).
@@ -119,7 +108,15 @@ std::vector<SdArg> argumentsOf(const SourceText& source, const std::vector<Shell
 
 void readCommandLine(SdFile& file, SdJob& job, const TrainerTool& tool) {
   const SourceText& source = *file.source;
-  const std::vector<ShellCommand> commands = splitCommands(source.text());
+  std::vector<ShellCommand> commands = splitCommands(source.text());
+  // A script that caches and then trains (musubi-tuner's three commands): the training command is the job.
+  const auto trains = [&](const ShellCommand& c) {
+    return std::any_of(c.words.begin(), c.words.end(), [&](const ShellWord& w) {
+      const TrainerScript* s = scriptOf(tool, w);
+      return s != nullptr && !s->caches();
+    });
+  };
+  std::stable_partition(commands.begin(), commands.end(), trains);
   for (const ShellCommand& command : commands) {
     const auto& words = command.words;
     std::size_t scriptAt = words.size();
@@ -226,6 +223,21 @@ void readGuiJson(SdFile& file, SdJob& job, const TrainerTool& tool) {
   }
 }
 
+// musubi-tuner's training script, from the model a config file names (`dit`, `task`); Wan otherwise.
+std::string musubiScriptGuess(const SdJob& job) {
+  for (const auto& f : job.files) {
+    for (const auto& a : f.args) {
+      if (a.name != "dit" && a.name != "task") continue;
+      const std::string v = lowercase(a.text());
+      if (v.find("qwen") != std::string::npos) return "qwen_image_train_network.py";
+      if (v.find("kontext") != std::string::npos) return "flux_kontext_train_network.py";
+      if (v.find("framepack") != std::string::npos || v.find("fpack") != std::string::npos) return "fpack_train_network.py";
+      if (v.find("hunyuan") != std::string::npos) return "hv_train_network.py";
+    }
+  }
+  return "wan_train_network.py";
+}
+
 }  // namespace
 
 bool SdArg::truthy() const {
@@ -258,11 +270,30 @@ const SdFile* SdJob::dataset() const {
   return nullptr;
 }
 
+// Whether a command runs one of the tool's scripts with arguments (`--x` after the script word: a log's
+// "sdxl_train.py FAILED" does not).
+bool runsScriptWithArguments(const ShellCommand& command, const TrainerTool& tool) {
+  const auto script = std::find_if(command.words.begin(), command.words.end(), [&](const ShellWord& w) { return scriptOf(tool, w) != nullptr; });
+  return script != command.words.end() &&
+         std::any_of(script + 1, command.words.end(), [](const ShellWord& w) { return w.value.starts_with("--"); });
+}
+
+bool runsTrainerScript(std::string_view text, const TrainerTool& tool) {
+  const auto commands = splitCommands(text, 20000);
+  for (const ShellCommand& command : commands) {
+    if (!runsScriptWithArguments(command, tool)) continue;
+    std::size_t lineStart = command.begin;
+    while (lineStart > 0 && text[lineStart - 1] != '\n') --lineStart;
+    if (trim(text.substr(lineStart, command.begin - lineStart)).empty()) return true;
+  }
+  return false;
+}
+
 std::optional<SdFileKind> sdFileKind(std::string_view head, const TrainerTool& tool) {
   if (looksLikeGuiJson(head)) return SdFileKind::GuiJson;
   if (looksLikeJson(head) && !opensWithTomlHeader(head)) return std::nullopt;
   int knownKeys = 0;
-  bool dataset = false, musubi = false, commandLine = false;
+  bool dataset = false, foreign = false, ownConfig = false, commandLine = false;
   for (std::size_t pos = 0; pos < head.size();) {
     const std::size_t end = std::min(head.find('\n', pos), head.size());
     const std::string_view line = trim(head.substr(pos, end - pos));
@@ -271,26 +302,28 @@ std::optional<SdFileKind> sdFileKind(std::string_view head, const TrainerTool& t
     if (const std::size_t eq = line.find('='); eq != std::string_view::npos && !line.starts_with("-") && !line.starts_with("[")) {
       const std::string_view key = trim(line.substr(0, eq));
       if (key.find_first_of(" \"'$") == std::string_view::npos) {
-        if (isSdDatasetKey(key)) dataset = true;
-        if (isMusubiKey(key)) musubi = true;
+        dataset = dataset || listed(tool.datasetKeys, key);
+        ownConfig = ownConfig || listed(tool.configKeys, key);
+        foreign = foreign || listed(tool.foreignKeys, key);
         if (anyScriptAccepts(tool, key)) ++knownKeys;
       }
     }
-    if (!commandLine && line.find(".py") != std::string_view::npos) {
-      for (const ShellCommand& c : splitCommands(line, 64)) {
-        for (const ShellWord& w : c.words) commandLine = commandLine || scriptOf(tool, w) != nullptr;
-      }
-    }
+  }
+  // A command running the tool's script with arguments; a traceback around it makes the text a log.
+  if (head.find("Traceback (most recent call last)") == std::string_view::npos) {
+    for (const ShellCommand& c : splitCommands(head, 20000)) commandLine = commandLine || runsScriptWithArguments(c, tool);
   }
   if (commandLine) return SdFileKind::CommandLine;
-  if (musubi) return std::nullopt;
+  if (foreign) return std::nullopt;
   if (dataset) return SdFileKind::DatasetConfig;
-  if (knownKeys >= 3) return SdFileKind::ConfigFile;
+  // A tool with keys of its own (musubi-tuner's `dit`) needs one; sd-scripts' config is its arguments.
+  if (ownConfig || (tool.configKeys.empty() && knownKeys >= 3)) return SdFileKind::ConfigFile;
   return std::nullopt;
 }
 
 SdJob readSdJob(const std::vector<const Input*>& inputs, const TrainerTool& tool, const ReadLimits& limits) {
   SdJob job;
+  job.tool = &tool;
   // Command lines first: they name the script, which says how every other file's keys are read.
   std::vector<const Input*> ordered;
   std::vector<SdFileKind> kinds;
@@ -327,8 +360,8 @@ SdJob readSdJob(const std::vector<const Input*>& inputs, const TrainerTool& tool
     for (const auto& f : job.files) {
       if (f.kind == SdFileKind::ConfigFile) config = &f;
     }
-    std::string script = "train_network.py";
-    if (config) {
+    std::string script = tool.id == "musubi-tuner" ? musubiScriptGuess(job) : "train_network.py";
+    if (config && tool.id != "musubi-tuner") {
       bool network = false;
       for (const auto& a : config->args) {
         const std::string v = lowercase(a.text());

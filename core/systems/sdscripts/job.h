@@ -55,6 +55,7 @@ struct SdFile {
 };
 
 struct SdJob {
+  const TrainerTool* tool = nullptr;      // sd-scripts or musubi-tuner
   std::vector<SdFile> files;
   const TrainerScript* script = nullptr;  // from the command line or the GUI's checkboxes
   std::string scriptSource;               // where the script was read ("flux1_checkbox", the command)
@@ -68,6 +69,10 @@ struct SdJob {
 
 // What kind of sd-scripts file a text is, from its content (nullopt: none).
 std::optional<SdFileKind> sdFileKind(std::string_view head, const TrainerTool& tool);
+
+// Whether the text runs one of the tool's scripts as a command of its own: the command's first word
+// opens its line (a script, or a pasted command), where a log quoting one prefixes it (a timestamp, `+ `).
+bool runsTrainerScript(std::string_view text, const TrainerTool& tool);
 
 // Reads the given files as one job; files of other kinds are left out.
 SdJob readSdJob(const std::vector<const Input*>& inputs, const TrainerTool& tool, const ReadLimits& limits);

@@ -114,7 +114,7 @@ bool fits(const Estimate& e) { return e.verdict == Verdict::Fits; }
 
 SdPlan sdRollbackPlan(const SdSetup& setup, const MemoryModel& m, const Advice& advice, const GpuTarget& gpu) {
   SdPlan plan;
-  if (setup.arch == nullptr) return plan;
+  if (setup.arch == nullptr || (setup.script && setup.script->caches())) return plan;
   const Estimate before = estimateSdScripts(setup, m, gpu);
   if (fits(before)) return plan;
   SdSetup current = setup;
@@ -122,7 +122,7 @@ SdPlan sdRollbackPlan(const SdSetup& setup, const MemoryModel& m, const Advice& 
   std::vector<SdLever> taken;
   for (const auto& make : leversFor(advice)) {
     auto lever = make(current);
-    if (!lever) continue;
+    if (!lever || (!lever->change.arg.empty() && !setup.accepts(lever->change.arg))) continue;
     SdSetup next = current;
     lever->lever.apply(next);
     Estimate after = estimateSdScripts(next, m, gpu);

@@ -75,7 +75,7 @@ void readDataset(const SdFile& file, SdSetup& s) {
   }
   if (scopes.empty()) scopes.emplace_back(nullptr, KeyPath{});
   for (const auto& [dataset, path] : scopes) {
-    for (const char* key : {"batch_size", "resolution"}) {
+    for (const char* key : {"batch_size", "resolution", "target_frames"}) {
       const Node* n = dataset && dataset->isMapping() ? dataset->find(key) : nullptr;
       KeyPath at = path.key(key);
       if (n == nullptr && general && general->isMapping()) {
@@ -84,11 +84,15 @@ void readDataset(const SdFile& file, SdSetup& s) {
       }
       if (n == nullptr) continue;
       const bool batch = std::string_view(key) == "batch_size";
+      const bool frames = std::string_view(key) == "target_frames";
       std::optional<int> value;
       if (batch && n->isNumber()) value = clampedInt(n->number());
-      if (!batch) value = squareSide(nodeValues(n));
+      if (frames) {
+        for (const auto& v : nodeValues(n)) value = std::max(value.value_or(1), std::atoi(v.c_str()));
+      }
+      if (!batch && !frames) value = squareSide(nodeValues(n));
       if (!value) continue;
-      auto& slot = batch ? s.datasetBatch : s.datasetResolution;
+      auto& slot = batch ? s.datasetBatch : frames ? s.datasetFrames : s.datasetResolution;
       if (!slot || *value > slot->value) slot = SdDatasetValue{*value, n, at};
     }
   }
@@ -109,6 +113,25 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   s.arch = job.script && !job.script->arch.empty() ? architectures.find(job.script->arch) : nullptr;
   if (job.script && job.script->arch == "sd1") {
     if (const SdArg* v2 = job.find("v2"); v2 && v2->truthy()) s.arch = architectures.find("sd2");
+  }
+  s.tool = job.tool;
+  s.musubi = job.tool && job.tool->id == "musubi-tuner";
+  if (s.musubi && job.script) {
+    // Wan: --task picks the model (argparse default t2v-14B).
+    const auto task = textSetting(job, "task", "t2v-14B");
+    for (const auto& [name, arch] : job.script->taskArchs) {
+      if (name == task.value) s.arch = architectures.find(arch);
+    }
+    s.variantHint = task.value;
+    if (s.arch && s.arch->denoiser.experts > 1) {
+      // One expert is trained unless both DiTs are given; offload_inactive_dit keeps the idle one in RAM.
+      const bool both = job.find("dit_high_noise") != nullptr;
+      const SdArg* offload = job.find("offload_inactive_dit");
+      s.residentExperts = both && !(offload && offload->truthy()) ? s.arch->denoiser.experts : 1;
+    }
+    for (const char* fp8 : {"fp8_llm", "fp8_t5", "fp8_vl"}) {
+      if (const SdArg* a = job.find(fp8); a && a->truthy()) s.fp8TextEncoder = true;
+    }
   }
   s.mixedPrecision = textSetting(job, "mixed_precision", "no");
   s.fullBf16 = flagSetting(job, "full_bf16");
@@ -142,7 +165,8 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
     else s.optimizer.value = "AdamW";
   }
   s.trainBatch = intSetting(job, "train_batch_size", 1);
-  s.resolution = SdSetting<int>{nativeSide(job.script), nullptr};
+  // musubi-tuner's dataset default is 960×544 (tr §3): the square of the same area.
+  s.resolution = SdSetting<int>{s.musubi ? 722 : nativeSide(job.script), nullptr};
   s.resolutionAssumed = true;
   if (const SdArg* r = job.find("resolution")) {
     if (auto side = squareSide(r->values)) {
@@ -152,6 +176,11 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   }
   if (const SdFile* dataset = job.dataset()) readDataset(*dataset, s);
   if (s.datasetBatch) s.trainBatch.value = s.datasetBatch->value;
+  if (s.datasetFrames) s.frames = std::max(1, s.datasetFrames->value);
+  if (s.musubi) {
+    // The caching scripts ran before: training reads latents and text-encoder outputs from disk.
+    s.cacheLatents.value = s.cacheTextEncoderOutputs.value = true;
+  }
   if (s.datasetResolution) {
     s.resolution.value = s.datasetResolution->value;
     s.resolutionAssumed = false;

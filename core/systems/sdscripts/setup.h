@@ -53,7 +53,17 @@ struct SdSetup {
   bool samplesDuringTraining = false;
   const SdArg* sampleEvery = nullptr;
 
-  bool finetune() const { return script && script->finetune; }
+  // musubi-tuner: latents and text-encoder outputs are always cached beforehand, by their own scripts.
+  bool musubi = false;
+  const TrainerTool* tool = nullptr;
+  std::string variantHint;  // what picks a smaller variant of the family (Wan's --task t2v-1.3B)
+  int residentExperts = 0;  // Wan 2.2 A14B: the experts on the GPU (0: all the family has)
+  int frames = 1;           // the longest clip (musubi-tuner's target_frames)
+  std::optional<SdDatasetValue> datasetFrames;
+  bool fp8TextEncoder = false;  // a caching script's --fp8_llm / --fp8_t5 / --fp8_vl
+
+  bool finetune() const { return script && script->finetune(); }
+  bool accepts(std::string_view arg) const { return tool && script && tool->arg(*script, arg) != nullptr; }
   bool isFlux() const { return script && script->name.starts_with("flux_"); }
 };
 

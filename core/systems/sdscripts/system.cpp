@@ -72,25 +72,26 @@ std::string familyText(const SdSetup& s) {
 
 }  // namespace
 
-Recognition SdScriptsSystem::recognise(std::string_view head) const {
-  const auto kind = sdFileKind(head, knowledge().sdScripts);
+Recognition TrainerSystem::recognise(std::string_view head) const {
+  const auto kind = sdFileKind(head, knowledge().*tool_);
   if (!kind) return Recognition::No;
-  return *kind == SdFileKind::CommandLine ? Recognition::Likely : Recognition::Certain;
+  if (*kind != SdFileKind::CommandLine) return Recognition::Certain;
+  return runsTrainerScript(head, knowledge().*tool_) ? Recognition::Certain : Recognition::Likely;
 }
 
-FileReport SdScriptsSystem::analyze(const Input& input, const SystemContext& context) const {
+FileReport TrainerSystem::analyze(const Input& input, const SystemContext& context) const {
   FileReport file;
   file.path = input.path;
   file.kind = kind();
   std::vector<const Input*> inputs{&input};
   for (const Input* other : context.companions) inputs.push_back(other);
-  const TrainerTool& tool = context.knowledge.sdScripts;
+  const TrainerTool& tool = context.knowledge.*tool_;
   SdJob job = readSdJob(inputs, tool, context.limits);
   const auto here = std::find_if(job.files.begin(), job.files.end(), [&](const SdFile& f) { return f.input == &input; });
   Findings findings;
   if (here == job.files.end()) {
     file.unreadable = true;
-    file.diagnostics.push_back({RuleId::OL107, Severity::Error, "not an sd-scripts file", {}, {}, {}});
+    file.diagnostics.push_back({RuleId::OL107, Severity::Error, "not a " + tool.id + " file", {}, {}, {}});
     return file;
   }
   const std::size_t index = static_cast<std::size_t>(here - job.files.begin());
