@@ -522,7 +522,10 @@ class Loader {
                            : role == "cache_latents"      ? TrainerRole::CacheLatents
                            : role == "cache_text_encoder" ? TrainerRole::CacheTextEncoder
                                                           : TrainerRole::Lora,
-                           strings(e->find("groups")), {}};
+                           strings(e->find("groups")), {}, {}};
+      for (const Node* c : items_of(e->find("fp8_changes"))) {
+        script.fp8Changes.push_back({str(c, "until"), str(c, "why"), figure(c, "fp8_bf16_params", where + ": fp8_changes")});
+      }
       for (const Node* t : items_of(e->find("task_archs"))) {
         script.taskArchs.emplace_back(str(t, "task"), str(t, "arch"));
         if (k_.architectures.find(str(t, "arch")) == nullptr) error(where + ": script " + script.name + ": unknown arch " + str(t, "arch"));

@@ -33,6 +33,12 @@ struct TrainerScript {
   TrainerRole role = TrainerRole::Lora;
   std::vector<std::string> groups;
   std::vector<std::pair<std::string, std::string>> taskArchs;  // --task value → arch (musubi-tuner's Wan)
+  // Releases whose fp8 left more of the DiT in bf16 (rules: fp8_changes): the range covers them.
+  struct Fp8Change {
+    std::string until, why;
+    double bf16Params = 0;
+  };
+  std::vector<Fp8Change> fp8Changes;
   bool finetune() const { return role == TrainerRole::Finetune; }
   bool caches() const { return role == TrainerRole::CacheLatents || role == TrainerRole::CacheTextEncoder; }
 };

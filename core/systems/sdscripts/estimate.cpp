@@ -134,6 +134,20 @@ Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const Gpu
     std::erase_if(phases, [](const PhaseEstimate& p) { return p.phase == Phase::LatentCache || p.phase == Phase::TeCache; });
   }
   e.phases = std::move(phases);
+  // An older release whose fp8 kept some layers in bf16 (rules: fp8_changes): the range covers it.
+  if (t.quantize && s.script) {
+    for (const auto& change : s.script->fp8Changes) {
+      Estimate older = e;
+      for (auto& phase : older.phases) {
+        for (auto& c : phase.components) {
+          if (c.name == "transformer weights") c.bytes += change.bf16Params * (2.0 - 1.0) * (1.0 - t.offloadTransformer);
+        }
+        phase.range.clear();
+        totalPhase(phase, model, e.coarse);
+      }
+      widenWith(e, older, change.why);
+    }
+  }
   e.assumes = s.musubi ? "musubi-tuner at 30c658c (2026-06-24), on the training arithmetic of the AI Toolkit estimate"
                        : "sd-scripts at 48d368f (2026-02-16), on the training arithmetic of the AI Toolkit estimate";
   concludeEstimate(e);
