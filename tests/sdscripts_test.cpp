@@ -191,3 +191,21 @@ TEST_CASE("musubi-tuner: the GUI config with its dataset, against its measured p
   CHECK(report.estimate->peak().lowBytes <= measured);
   CHECK(report.estimate->peak().highBytes >= measured);
 }
+
+TEST_CASE("a log attached to an sd-scripts command line: its card is the estimate's") {
+  const Input command{"train.sh", "accelerate launch flux_train_network.py --mixed_precision bf16 --fp8_base --gradient_checkpointing "
+                                  "--network_module networks.lora_flux --cache_latents --cache_text_encoder_outputs --resolution 1024\n"};
+  const Input log{"train.log",
+                  "steps:   0%|          | 0/1000 [00:00<?, ?it/s]\n"
+                  "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 72.00 MiB. GPU 0 has a total capacity of 11.99 GiB "
+                  "of which 0 bytes is free. Of the allocated memory 11.20 GiB is allocated by PyTorch, and 301.55 MiB is reserved by "
+                  "PyTorch but unallocated.\n"};
+  const Report report = analyzeWithLog(command, log);
+  REQUIRE(report.files.size() == 2);
+  const FileReport& file = report.files[1];
+  CHECK(file.kind == InputKind::SdScripts);
+  REQUIRE(file.log.has_value());
+  REQUIRE(file.estimate.has_value());
+  CHECK(file.estimate->gpu.name == "GPU in the log");
+  CHECK(file.estimate->gpu.vramBytes < (12ull << 30));
+}

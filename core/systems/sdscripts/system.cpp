@@ -105,10 +105,19 @@ FileReport TrainerSystem::analyze(const Input& input, const SystemContext& conte
     const SdSetup setup = setupFrom(job, context.knowledge.architectures);
     const SdCheckContext checkContext{job, setup, index, tool};
     for (const auto& check : sdScriptsChecks()) check.run(checkContext, findings);
-    if (setup.arch != nullptr && context.gpu) {
-      file.gpuGiven = context.gpuGiven;
-      file.estimate = estimateSdScripts(setup, context.knowledge.memory, *context.gpu);
-      SdPlan plan = sdRollbackPlan(setup, context.knowledge.memory, context.knowledge.advice, *context.gpu);
+    auto gpu = context.gpu;
+    file.gpuGiven = context.gpuGiven;
+    if (const LogAnalysis* log = context.attachedLog) {
+      file.log = *log;
+      // The card the run really had beats an assumed one.
+      if (!file.gpuGiven && log->numbers.totalCapacity) {
+        gpu = GpuTarget{"GPU in the log", static_cast<std::uint64_t>(*log->numbers.totalCapacity)};
+        file.gpuGiven = true;
+      }
+    }
+    if (setup.arch != nullptr && gpu) {
+      file.estimate = estimateSdScripts(setup, context.knowledge.memory, *gpu);
+      SdPlan plan = sdRollbackPlan(setup, context.knowledge.memory, context.knowledge.advice, *gpu);
       for (std::size_t i = 0; i < plan.steps.size(); ++i) placeChange(job, index, plan.changes[i], plan.steps[i].fix);
       file.plan = std::move(plan.steps);
       const Range fallback = current.scriptRange.end.offset > 0 ? current.scriptRange : current.source->rangeOf(0, 0);
