@@ -50,7 +50,7 @@ TEST_CASE("shell words: continuations of sh, cmd and PowerShell join one command
 
 TEST_CASE("the command line over the config file, the dataset TOML over both for batch and resolution") {
   const Input command{"train.sh",
-                      "accelerate launch --mixed_precision bf16 flux_train_network.py --config_file cfg.toml \\\n"
+                      "accelerate launch --mixed_precision bf16 flux_train_network.py --config_file cfg --dataset_config ./ds.toml \\\n"
                       "  --network_dim 32 --train_batch_size 2 --resolution 512\n"};
   const Input config{"cfg.toml", "[train]\nnetwork_dim = 8\nfp8_base = true\nmixed_precision = \"bf16\"\ngradient_checkpointing = true\n"};
   const Input dataset{"ds.toml", "[general]\nbatch_size = 3\n[[datasets]]\nresolution = [1024, 1024]\n  [[datasets.subsets]]\n  image_dir = \"x\"\n"};
@@ -66,6 +66,23 @@ TEST_CASE("the command line over the config file, the dataset TOML over both for
   CHECK(alone.trainBatch.value == 2);
   CHECK(alone.resolution.value == 512);
   CHECK_FALSE(alone.gradientCheckpointing.value);  // sd-scripts' default: off
+}
+
+TEST_CASE("files given together are one job only where one names the other") {
+  const Input command{"run/train.sh", "accelerate launch sdxl_train_network.py --dataset_config \"C:\\jobs\\ds.toml\" --train_batch_size 1\n"};
+  const Input named{"ds.toml", "[general]\nbatch_size = 4\n[[datasets]]\n  [[datasets.subsets]]\n  image_dir = \"x\"\n"};
+  const Input unrelated{"other_ds.toml", "[general]\nbatch_size = 8\n[[datasets]]\n  [[datasets.subsets]]\n  image_dir = \"y\"\n"};
+  const auto job = jobInputs(command, {&unrelated, &named});
+  REQUIRE(job.size() == 2);
+  CHECK(job[1] == &named);
+  CHECK(jobInputs(unrelated, {&command, &named}).size() == 1);
+  CHECK(jobInputs(named, {&unrelated, &command}).size() == 2);  // the dataset finds the command that names it
+  AnalyzeOptions options;
+  options.vramGib = 24;
+  const Report report = analyze({command, unrelated, named}, options);
+  REQUIRE(report.files.size() == 3);
+  CHECK(report.files[0].estimate->peak().peakBytes == report.files[2].estimate->peak().peakBytes);
+  CHECK(report.files[1].estimate->peak().peakBytes != report.files[0].estimate->peak().peakBytes);
 }
 
 TEST_CASE("sd-scripts' placement: fp32 frozen weights without the script's mixed_precision, fp8_base, block swap") {
@@ -180,7 +197,8 @@ TEST_CASE("musubi-tuner: the GUI config with its dataset, against its measured p
   OOMLINT_REQUIRE_SHARED();
   const auto dir = test::sharedDir() / "corpus/musubi-tuner";
   const Input config{"training.toml", test::readFile(dir / "guiconfig-wan21-t2v-14b-lora-bom-in-key__training.toml")};
-  const Input dataset{"dataset.toml", test::readFile(dir / "dataset-image-512-general-after__single_image_512.toml")};
+  // The config names its dataset as .../single_image_512.toml: given under that name, it joins the job.
+  const Input dataset{"datasets/single_image_512.toml", test::readFile(dir / "dataset-image-512-general-after__single_image_512.toml")};
   AnalyzeOptions options;
   options.gpu = "RTX 5090";
   options.jobFiles = {config, dataset};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "base/text/ascii.h"
 #include "engine/estimate_core.h"
@@ -107,6 +108,36 @@ Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const Gpu
     if (phase.phase != Phase::TrainStep) continue;
     for (const auto& c : phase.components) {
       if (c.term == Term::Weights || c.term == Term::Fixed) load.components.push_back(c);
+    }
+  }
+  // --lowram loads every model straight onto the GPU (train_util._load_target_model), and caching the text
+  // encoders then leaves the denoiser and VAE there (sdxl_train_network.py).
+  const auto componentNamed = [&](std::string_view name) -> std::optional<Component> {
+    for (const auto& phase : e.phases) {
+      for (const auto& c : phase.components) {
+        if (c.name == name) return c;
+      }
+    }
+    return std::nullopt;
+  };
+  if (s.lowram.value) {
+    for (const char* name : {"text encoder weights", "VAE weights"}) {
+      const bool present = std::any_of(load.components.begin(), load.components.end(), [&](const Component& c) { return c.name == name; });
+      if (auto c = componentNamed(name); c && !present) {
+        c->how += " (--lowram: loaded onto the GPU)";
+        load.components.push_back(*c);
+      }
+    }
+    for (auto& phase : e.phases) {
+      if (phase.phase != Phase::TeCache) continue;
+      for (const char* name : {"transformer weights", "VAE weights"}) {
+        if (auto c = componentNamed(name)) {
+          c->how += " (--lowram: left on the GPU while the text encoders run)";
+          phase.components.push_back(*c);
+        }
+      }
+      phase.range.clear();
+      totalPhase(phase, model, e.coarse);
     }
   }
   totalPhase(load, model, e.coarse);

@@ -238,7 +238,50 @@ std::string musubiScriptGuess(const SdJob& job) {
   return "wan_train_network.py";
 }
 
+// The file name of a path as a user writes it (either slash).
+std::string_view fileNameOf(std::string_view path) {
+  const std::size_t slash = path.find_last_of("/\\");
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// Whether `text` names the file `name` as a path: after a separator, quote, `=` or blank, and before a
+// quote, blank or line end (sd-scripts adds a missing `.toml` to --config_file).
+bool namesFile(std::string_view text, std::string_view name) {
+  if (name.empty()) return false;
+  const auto bounded = [&](std::string_view n) {
+    for (std::size_t at = text.find(n); at != std::string_view::npos; at = text.find(n, at + 1)) {
+      const char before = at == 0 ? ' ' : text[at - 1];
+      const char after = at + n.size() < text.size() ? text[at + n.size()] : '\n';
+      const bool startsPath = std::string_view(" \t\"'=/\\").find(before) != std::string_view::npos;
+      const bool endsPath = std::string_view(" \t\r\n\"'`^").find(after) != std::string_view::npos;
+      if (startsPath && endsPath) return true;
+    }
+    return false;
+  };
+  return bounded(name) || (name.ends_with(".toml") && bounded(name.substr(0, name.size() - 5)));
+}
+
 }  // namespace
+
+std::vector<const Input*> jobInputs(const Input& first, const std::vector<const Input*>& others) {
+  std::vector<const Input*> job{&first};
+  std::vector<bool> taken(others.size(), false);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (std::size_t i = 0; i < others.size(); ++i) {
+      if (taken[i]) continue;
+      const Input& other = *others[i];
+      const bool related = std::any_of(job.begin(), job.end(), [&](const Input* in) {
+        return namesFile(in->text, fileNameOf(other.path)) || namesFile(other.text, fileNameOf(in->path));
+      });
+      if (related) {
+        taken[i] = grew = true;
+        job.push_back(&other);
+      }
+    }
+  }
+  return job;
+}
 
 bool SdArg::truthy() const {
   if (values.empty()) return node == nullptr;  // a bare flag is true; an empty TOML array is not

@@ -74,6 +74,11 @@ std::optional<SdFileKind> sdFileKind(std::string_view head, const TrainerTool& t
 // opens its line (a script, or a pasted command), where a log quoting one prefixes it (a timestamp, `+ `).
 bool runsTrainerScript(std::string_view text, const TrainerTool& tool);
 
+// The inputs that form one job with `first`: those a file of the job names by file name (a command line's
+// --config_file / --dataset_config, a config file's dataset_config; sd-scripts' `.toml` optional) or that
+// name one of its files. Inputs given together but unrelated (`oomlint check configs/*`) stay apart.
+std::vector<const Input*> jobInputs(const Input& first, const std::vector<const Input*>& others);
+
 // Reads the given files as one job; files of other kinds are left out.
 SdJob readSdJob(const std::vector<const Input*>& inputs, const TrainerTool& tool, const ReadLimits& limits);
 

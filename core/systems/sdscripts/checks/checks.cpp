@@ -10,6 +10,7 @@ constexpr SdCheckEntry kChecks[] = {
     {"deprecated-split-mode", checkDeprecatedSplitMode},
     {"offload-checkpointing-with-block-swap", checkOffloadCheckpointingWithSwap},
     {"assumed-trainer-script", checkAssumedScript},
+    {"lowram-loads-into-vram", checkLowram},
 };
 
 }  // namespace

@@ -38,5 +38,6 @@ void checkAccelerateOnlyPrecision(const SdCheckContext&, Findings&);    // OL802
 void checkDeprecatedSplitMode(const SdCheckContext&, Findings&);        // OL803
 void checkOffloadCheckpointingWithSwap(const SdCheckContext&, Findings&);  // OL804
 void checkAssumedScript(const SdCheckContext&, Findings&);              // OL805
+void checkLowram(const SdCheckContext&, Findings&);                     // OL806
 
 }  // namespace oomlint
