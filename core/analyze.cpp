@@ -173,14 +173,15 @@ FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
   const Systems systems;
   const std::string_view head = std::string_view(input.text).substr(0, 1 << 16);
   const LogAnalysis* log = options.attachedLog ? &*options.attachedLog : nullptr;
-  const SystemContext context{knowledge(), resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
-                              log, options.limits, options.policy.suppressionsAllowed(), resolveRam(options)};
-  SystemContext withJob = context;
+  // The other inputs given with this one: a trainer's job can span several files.
+  std::vector<const Input*> companions;
   for (const Input& other : options.jobFiles) {
-    if (other.path != input.path) withJob.companions.push_back(&other);
+    if (other.path != input.path) companions.push_back(&other);
   }
+  const SystemContext context{knowledge(), resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
+                              log, options.limits, options.policy.suppressionsAllowed(), resolveRam(options), companions};
   const System& system = systemFor(systems, head);
-  FileReport file = system.analyze(input, withJob);
+  FileReport file = system.analyze(input, context);
   if (system.kind() != InputKind::AiToolkitJob || systems.aitk.recognise(head) == Recognition::Certain) return file;
   // Text that YAML cannot read, with no job keys in sight, is a log without the usual markers; so
   // is "JSON" that fails at once but reads like a log (`[2025-02-10 22:31:05,118]::[InvokeAI]…`), and

@@ -16,7 +16,6 @@ struct SdLever {
 };
 
 std::string jsonInt(int v) { return std::to_string(v); }
-std::string jsonBool(bool v) { return v ? "true" : "false"; }
 std::string jsonStr(const std::string& v) { return "\"" + v + "\""; }
 
 KeyPath argPath(const std::string& name) { return KeyPath::of({name}); }
