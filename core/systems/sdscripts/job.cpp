@@ -65,12 +65,13 @@ const TrainerScript* scriptOf(const TrainerTool& tool, const ShellWord& word) {
 
 // Splits `--name=value` / `--name value…` words into arguments; `script` says which take values.
 std::vector<SdArg> argumentsOf(const SourceText& source, const std::vector<ShellWord>& words, std::size_t from, std::size_t to,
-                               const TrainerTool* tool, const TrainerScript* script, std::vector<std::pair<Range, std::string>>& problems) {
+                               const TrainerTool* tool, const TrainerScript* script) {
   std::vector<SdArg> args;
   for (std::size_t i = from; i < to;) {
     const ShellWord& w = words[i];
     if (!w.value.starts_with("-") || w.value == "-" || w.value == "--") {
-      problems.push_back({source.rangeOf(w.begin, w.end), "`" + w.value + "` is not an argument"});
+      // A word that is no argument: a shell variable expanding to several ($ext_args) or a stray value.
+      // Its meaning is not known here, so it is skipped rather than reported.
       ++i;
       continue;
     }
@@ -134,11 +135,10 @@ void readCommandLine(SdFile& file, SdJob& job, const TrainerTool& tool) {
     for (std::size_t i = 0; i < scriptAt; ++i) {
       if (words[i].value == "launch" && i > 0 && words[i - 1].value.ends_with("accelerate")) launch = i;
     }
-    std::vector<std::pair<Range, std::string>> ignored;
-    if (launch < scriptAt) file.accelerateArgs = argumentsOf(source, words, launch + 1, scriptAt, nullptr, nullptr, ignored);
+    if (launch < scriptAt) file.accelerateArgs = argumentsOf(source, words, launch + 1, scriptAt, nullptr, nullptr);
     std::size_t end = scriptAt + 1;
     while (end < words.size() && !endsCommand(words[end].value)) ++end;
-    file.args = argumentsOf(source, words, scriptAt + 1, end, &tool, script, file.problems);
+    file.args = argumentsOf(source, words, scriptAt + 1, end, &tool, script);
     const ShellWord& last = words[end - 1];
     file.appendOffset = last.end;
     // One argument per line (FluxGym, most scripts): the new one gets its own line the same way.

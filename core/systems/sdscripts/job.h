@@ -51,7 +51,6 @@ struct SdFile {
   Range scriptRange;               // a command line: the script word
   std::size_t appendOffset = 0;    // a command line: where a new argument goes (after the last)
   std::string appendSeparator = " ";  // what goes before it (a continuation when each argument has its line)
-  std::vector<std::pair<Range, std::string>> problems;  // reading problems (the file still reads)
 };
 
 struct SdJob {
