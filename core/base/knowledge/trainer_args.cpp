@@ -16,16 +16,24 @@ const TrainerScript* TrainerTool::script(std::string_view path) const {
   return scriptNamed(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-const TrainerArg* TrainerTool::arg(const TrainerScript& script, std::string_view name) const {
-  for (const auto& id : script.groups) {
-    for (const auto& group : groups) {
-      if (group.id != id) continue;
-      for (const auto& a : group.args) {
-        if (a.name == name || std::find(a.aliases.begin(), a.aliases.end(), name) != a.aliases.end()) return &a;
+void TrainerTool::index() {
+  for (auto& script : scripts) {
+    script.accepted.clear();
+    for (const auto& id : script.groups) {
+      for (const auto& group : groups) {
+        if (group.id != id) continue;
+        for (const auto& a : group.args) {
+          script.accepted.try_emplace(a.name, &a);
+          for (const auto& alias : a.aliases) script.accepted.try_emplace(alias, &a);
+        }
       }
     }
   }
-  return nullptr;
+}
+
+const TrainerArg* TrainerTool::arg(const TrainerScript& script, std::string_view name) const {
+  const auto it = script.accepted.find(std::string(name));
+  return it == script.accepted.end() ? nullptr : it->second;
 }
 
 std::vector<std::string> TrainerTool::argNames(const TrainerScript& script) const {

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct TrainerScript {
     double bf16Params = 0;
   };
   std::vector<Fp8Change> fp8Changes;
+  // Every name and alias it accepts → the argument (built once the groups are loaded: index()).
+  std::unordered_map<std::string, const TrainerArg*> accepted;
   bool finetune() const { return role == TrainerRole::Finetune; }
   bool caches() const { return role == TrainerRole::CacheLatents || role == TrainerRole::CacheTextEncoder; }
 };
@@ -60,6 +63,8 @@ struct TrainerTool {
   const TrainerScript* scriptNamed(std::string_view name) const;
   // The argument `name` (or an alias of it) as `script` accepts it, or nullptr.
   const TrainerArg* arg(const TrainerScript& script, std::string_view name) const;
+  // Fills each script's `accepted` from its groups (pointers into `groups`, which do not change after).
+  void index();
   // Every argument name the script accepts (for did-you-mean).
   std::vector<std::string> argNames(const TrainerScript& script) const;
 };
