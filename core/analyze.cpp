@@ -14,6 +14,7 @@
 #include "systems/comfyui/system.h"
 #include "systems/logs/log_analysis.h"
 #include "systems/logs/system.h"
+#include "systems/sdscripts/system.h"
 #include "systems/webui/system.h"
 
 namespace oomlint {
@@ -24,6 +25,8 @@ namespace {
 struct Systems {
   ComfyUiSystem comfyui;
   AitkSystem aitk;
+  TrainerSystem sdScripts = sdScriptsSystem();
+  TrainerSystem musubiTuner = musubiTunerSystem();
   WebUiSystem webui;
   LogSystem logs;
 };
@@ -35,10 +38,22 @@ struct Systems {
 const System& systemFor(const Systems& systems, std::string_view head) {
   // A workflow first: its markers (`class_type`, a PNG signature) are no other kind's.
   for (const System* system : {static_cast<const System*>(&systems.comfyui), static_cast<const System*>(&systems.aitk),
+                               static_cast<const System*>(&systems.sdScripts), static_cast<const System*>(&systems.musubiTuner),
                                static_cast<const System*>(&systems.webui)}) {
     if (system->recognise(head) == Recognition::Certain) return *system;
   }
+  // A shell script (a shebang) that runs a trainer, though its echo lines read as console output; a log
+  // that quotes the command it ran is a log.
+  const bool log = looksLikeLog(head);
+  const bool script = head.starts_with("#!");
+  for (const TrainerSystem* trainer : {&systems.sdScripts, &systems.musubiTuner}) {
+    if (!log && script && trainer->recognise(head) == Recognition::Certain) return *trainer;
+  }
   if (systems.logs.recognise(head) != Recognition::No) return systems.logs;
+  // Otherwise a command line running a trainer (its `--flag value` lines would read as a WebUI launch line).
+  for (const TrainerSystem* trainer : {&systems.sdScripts, &systems.musubiTuner}) {
+    if (!log && trainer->recognise(head) != Recognition::No) return *trainer;
+  }
   if (systems.webui.recognise(head) != Recognition::No && !looksLikeLog(head)) return systems.webui;
   return systems.aitk;
 }
@@ -162,8 +177,13 @@ FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
   const Systems systems;
   const std::string_view head = std::string_view(input.text).substr(0, 1 << 16);
   const LogAnalysis* log = options.attachedLog ? &*options.attachedLog : nullptr;
+  // The other inputs given with this one: a trainer's job can span several files.
+  std::vector<const Input*> companions;
+  for (const Input& other : options.jobFiles) {
+    if (other.path != input.path) companions.push_back(&other);
+  }
   const SystemContext context{knowledge(), resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
-                              log, options.limits, options.policy.suppressionsAllowed(), resolveRam(options)};
+                              log, options.limits, options.policy.suppressionsAllowed(), resolveRam(options), companions};
   const System& system = systemFor(systems, head);
   FileReport file = system.analyze(input, context);
   if (system.kind() != InputKind::AiToolkitJob || systems.aitk.recognise(head) == Recognition::Certain) return file;
@@ -192,7 +212,9 @@ Report analyze(const std::vector<Input>& inputs, const AnalyzeOptions& options) 
     report.internalError = "the embedded rules data is invalid: " + k.loadErrors.front();
     return report;
   }
-  for (const auto& input : inputs) report.add(analyzeInput(input, options));
+  AnalyzeOptions withJob = options;
+  if (inputs.size() > 1 && withJob.jobFiles.empty()) withJob.jobFiles = inputs;
+  for (const auto& input : inputs) report.add(analyzeInput(input, withJob));
   return report;
 }
 

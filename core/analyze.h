@@ -23,6 +23,9 @@ struct AnalyzeOptions {
   std::optional<double> ramGib;    // the machine's system RAM in GiB, for the host-RAM verdict
   // A log attached to the config (--log): its phase orders the advice and its capacity is the card's.
   std::optional<LogAnalysis> attachedLog;
+  // Every input given in the same call (the CLI's and analyze()'s): the files of a job that spans
+  // several (sd-scripts) are read together. The one being analysed is recognised by its path.
+  std::vector<Input> jobFiles;
   // The project's word on findings (.oomlint.yaml): disabled codes, severities, inline suppressions.
   Policy policy;
 };

@@ -56,12 +56,13 @@ constexpr std::optional<Phase> parsePhase(std::string_view id) {
 constexpr bool isSampling(Phase phase) { return phase == Phase::BaselineSample || phase == Phase::Sample; }
 
 // What an input is, as the JSON report's `kind` names it.
-enum class InputKind { AiToolkitJob, Log, WebUiArgs, ComfyUiWorkflow };
+enum class InputKind { AiToolkitJob, Log, WebUiArgs, ComfyUiWorkflow, SdScripts, MusubiTuner };
 
 inline constexpr std::array kInputKindIds = {std::string_view("ai-toolkit-job"), std::string_view("log"),
-                                             std::string_view("webui-args"), std::string_view("comfyui-workflow")};
+                                             std::string_view("webui-args"), std::string_view("comfyui-workflow"),
+                                             std::string_view("sd-scripts"), std::string_view("musubi-tuner")};
 
-static_assert(kInputKindIds.size() == static_cast<std::size_t>(InputKind::ComfyUiWorkflow) + 1, "one id per kind");
+static_assert(kInputKindIds.size() == static_cast<std::size_t>(InputKind::MusubiTuner) + 1, "one id per kind");
 
 constexpr std::string_view toString(InputKind kind) { return kInputKindIds[static_cast<std::size_t>(kind)]; }
 

@@ -67,6 +67,37 @@ std::optional<Edit> insertion(const Document& doc, const Node* map, const std::s
   return Edit{doc.source().rangeOf(at, at), lineEnding(text) + std::string(static_cast<std::size_t>(indent), ' ') + key + ": " + json};
 }
 
+// A new `key = value` line in a TOML table: after its last inline-written entry, indented like it; in a
+// table with none, right after its header (the root table: at the top of the file). A table made by a
+// dotted key (`a.b = 1`) has no line of its own: nullopt.
+std::optional<Edit> tomlInsertion(const Document& doc, const Node* table, const std::string& key, const std::string& json) {
+  const std::string& text = doc.source().text();
+  const std::string eol = lineEnding(text);
+  if (table->flowStyle) return std::nullopt;  // an inline table {…}: rewriting it is not minimal
+  const MapEntry* last = nullptr;
+  for (const MapEntry& entry : table->entries) {
+    const Node* v = entry.value;
+    const bool inlineWritten = v->kind == NodeKind::Scalar || v->flowStyle;
+    if (inlineWritten && entry.key->range.start.line == v->range.start.line) last = &entry;
+  }
+  if (last != nullptr) {
+    std::size_t at = last->value->range.end.offset;
+    while (at < text.size() && text[at] != '\n' && text[at] != '\r') ++at;
+    const std::size_t lineStart = doc.source().lineStart(last->key->range.start.line);
+    std::size_t indent = lineStart;
+    while (indent < text.size() && (text[indent] == ' ' || text[indent] == '\t')) ++indent;
+    return Edit{doc.source().rangeOf(at, at), eol + text.substr(lineStart, indent - lineStart) + key + " = " + json};
+  }
+  const Range header = table->range;
+  if (header.start.offset == header.end.offset) {
+    if (table != doc.root()) return std::nullopt;
+    return Edit{header, key + " = " + json + eol};
+  }
+  std::size_t at = header.end.offset;
+  while (at < text.size() && text[at] != '\n' && text[at] != '\r') ++at;
+  return Edit{doc.source().rangeOf(at, at), eol + key + " = " + json};
+}
+
 }  // namespace
 
 std::optional<Edit> editFor(const Document& doc, const KeyPath& path, const std::string& toJson, std::string* why) {
@@ -77,7 +108,11 @@ std::optional<Edit> editFor(const Document& doc, const KeyPath& path, const std:
   }
   const std::string_view key = path.lastKey();
   const Node* section = key.empty() ? nullptr : valueAtPath(doc.root(), path.parent());
-  auto insert = section && section->isMapping() ? insertion(doc, section->resolved(), std::string(key), toJson) : std::nullopt;
+  std::optional<Edit> insert;
+  if (section && section->isMapping()) {
+    insert = doc.format() == DocumentFormat::Toml ? tomlInsertion(doc, section->resolved(), std::string(key), toJson)
+                                                  : insertion(doc, section->resolved(), std::string(key), toJson);
+  }
   if (!insert && why) *why = path.toString() + ": no `" + path.parent().toString() + "` section to add it to";
   return insert;
 }

@@ -77,6 +77,7 @@ const char* mimeType(const FileReport& file) {
   if (file.path.ends_with(".json")) return "application/json";
   if (file.path.ends_with(".yaml") || file.path.ends_with(".yml")) return "application/yaml";
   if (file.path.ends_with(".png")) return "image/png";  // a ComfyUI PNG: its regions are in the workflow chunk's JSON
+  if (file.path.ends_with(".toml")) return "application/toml";
   return nullptr;
 }
 
@@ -92,6 +93,8 @@ const char* ruleFamily(std::string_view code) {
     case '4': return "silent-trap";
     case '5': return "memory-estimate";
     case '6': return "crash-log";
+    case '7': return "generation-input";
+    case '8': return "trainer-command-line";
     case '9': return "comfyui-workflow";
     default: return "other";
   }

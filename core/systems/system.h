@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "base/document/limits.h"
 #include "base/ids.h"
@@ -29,6 +30,9 @@ struct SystemContext {
   ReadLimits limits;
   bool suppressionsAllowed = true;
   std::optional<std::uint64_t> ramBytes;  // the machine's system RAM (--ram), for the host-RAM verdict
+  // The other inputs given together with this one: a system whose jobs span several files (sd-scripts'
+  // command line, config and dataset TOMLs) reads them as one job.
+  std::vector<const Input*> companions;
 };
 
 // How sure a system is that a text is its kind: its own top-level keys are certain; a shape that other

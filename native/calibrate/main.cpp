@@ -1,5 +1,5 @@
-// oomlint-calibrate: runs the estimator over published VRAM figures expressed as AI Toolkit configs
-// (../shared/calibration/cases.yaml) and prints, per case and in total, estimate against expectation.
+// oomlint-calibrate: runs the estimator over published VRAM figures expressed as configs
+// (../shared/calibration/cases.yaml: AI Toolkit; tests/calibration/*/cases.yaml: sd-scripts, musubi-tuner) and prints, per case and in total, estimate against expectation.
 // A report, not a test: it never fails on a miss. `--markdown` prints the table docs/accuracy.md holds.
 //
 // usage: oomlint-calibrate [CASES.yaml] [--markdown]
@@ -58,8 +58,17 @@ Result run(const Node* item, const fs::path& dir) {
   r.tolerance = number(item, "tolerance", 0.2);
   AnalyzeOptions options;
   options.vramGib = r.gpuGib;
-  const fs::path config = dir / str(item, "config");
-  const FileReport report = analyzeInput(Input{config.string(), readWholeFile(config)}, options);
+  // A list of files is one job (an sd-scripts / musubi-tuner command line with the TOMLs it names): the
+  // first is the one reported.
+  std::vector<Input> files;
+  if (const Node* config = item->find("config"); config != nullptr && config->isSequence()) {
+    for (const Node* f : config->resolved()->items) files.push_back(Input{(dir / f->resolved()->text).string(), readWholeFile(dir / f->resolved()->text)});
+  } else {
+    const fs::path path = dir / str(item, "config");
+    files.push_back(Input{path.string(), readWholeFile(path)});
+  }
+  if (files.size() > 1) options.jobFiles = files;
+  const FileReport report = analyzeInput(files.front(), options);
   if (!report.estimate) {
     r.note = "no estimate (unknown architecture or unreadable config)";
     return r;

@@ -105,6 +105,15 @@ int runCheck(const CheckCommand& check) {
       add(logReport(*check.log, *attachedLog, settings->options.policy), *settings);
     }
   }
+  // Several configs given together may be one job (sd-scripts' command line, config and dataset TOMLs):
+  // each analysis sees the others.
+  std::vector<Input> jobFiles;
+  if (check.inputs.size() > 1) {
+    for (const auto& path : check.inputs) {
+      if (inputIsLog(path)) continue;
+      if (auto read = readInput(path, resolved->limits.maxBytes); std::holds_alternative<Input>(read)) jobFiles.push_back(std::get<Input>(std::move(read)));
+    }
+  }
   for (const auto& path : check.inputs) {
     auto settings = settingsFor(path, projects, *resolved, gpuGiven, check.failOn);
     if (!settings) {
@@ -112,6 +121,7 @@ int runCheck(const CheckCommand& check) {
       continue;
     }
     settings->options.attachedLog = attachedLog;
+    settings->options.jobFiles = jobFiles;
     if (inputIsLog(path)) {
       auto scanned = scanLog(path);
       if (auto* failure = std::get_if<ReadFailure>(&scanned)) {
@@ -153,8 +163,18 @@ int runFix(const FixCommand& fix) {
   ProjectFiles projects(fix.config, fix.noConfig);
   auto settings = settingsFor(fix.input, projects, *resolved, fix.gpu || fix.vramGib, std::nullopt);
   if (!settings) return kExitUsage;
-  const AnalyzeOptions& options = settings->options;
+  AnalyzeOptions options = settings->options;
   auto read = readInput(fix.input, options.limits.maxBytes);
+  // The rest of the job (OTHER…): read with it, never written.
+  if (!fix.jobFiles.empty() && std::holds_alternative<Input>(read)) options.jobFiles.push_back(std::get<Input>(read));
+  for (const auto& path : fix.jobFiles) {
+    auto other = readInput(path, options.limits.maxBytes);
+    if (auto* failure = std::get_if<ReadFailure>(&other)) {
+      std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
+      return kExitUsage;
+    }
+    options.jobFiles.push_back(std::get<Input>(std::move(other)));
+  }
   if (auto* failure = std::get_if<ReadFailure>(&read)) {
     std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
     return kExitUsage;

@@ -8,7 +8,7 @@ const char* const kUsage =
     "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--ram GIB] [--log FILE] [--format FORMAT]\n"
     "                     [--fail-on error|warning|info|never] [--color auto|always|never | --no-color]\n"
     "                     [--config FILE | --no-config]\n"
-    "       oomlint fix FILE [--gpu NAME | --vram GIB] [--ram GIB] [-o OUT | --in-place]\n"
+    "       oomlint fix FILE [OTHER…] [--gpu NAME | --vram GIB] [--ram GIB] [-o OUT | --in-place]\n"
     "                                 write the config with the plan's needed steps applied\n"
     "       oomlint explain CODE      print the documentation page of a rule (OL201 or unknown-key)\n"
     "       oomlint rules             list every rule code\n"
@@ -151,7 +151,7 @@ ParseResult parseFix(const std::vector<std::string>& args, std::size_t i) {
     } else if (fix.input.empty()) {
       fix.input = arg;
     } else {
-      return usageError("fix takes one FILE");
+      fix.jobFiles.push_back(arg);  // the rest of the job (sd-scripts: the command line, config and dataset TOMLs)
     }
   }
   if (fix.input.empty()) return usageError("fix needs a FILE");

@@ -29,6 +29,7 @@ struct CheckCommand {
 
 struct FixCommand {
   std::string input;
+  std::vector<std::string> jobFiles;  // the rest of a job that spans several files, read but not written
   std::optional<std::string> config;  // the project file's gpu is the default card
   bool noConfig = false;
   std::optional<std::string> gpu;

@@ -84,7 +84,7 @@ inline int clampedInt(double value) {
 std::string scalarText(const Node* map, std::string_view key);
 double numberAt(const Node* map, std::string_view key, double fallback);
 
-enum class DocumentFormat { Yaml, Json };
+enum class DocumentFormat { Yaml, Json, Toml };
 
 // A problem found while reading the text (syntax, encoding, limits, duplicate keys…).
 struct ReadProblem {

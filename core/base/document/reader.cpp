@@ -11,10 +11,10 @@ bool looksLikeJson(std::string_view text) {
   return false;
 }
 
-std::unique_ptr<Document> readDocument(std::string text, const ReadLimits& limits) {
-  const bool json = looksLikeJson(text);
-  auto source = std::make_shared<const SourceText>(std::move(text));
-  const auto format = json ? DocumentFormat::Json : DocumentFormat::Yaml;
+namespace {
+
+// A document whose text breaks a limit or is not UTF-8: the one fatal problem, no tree; else nullptr.
+std::unique_ptr<Document> unreadable(const std::shared_ptr<const SourceText>& source, DocumentFormat format, const ReadLimits& limits) {
   if (source->size() > limits.maxBytes) {
     // Not the exact size: the CLI stops reading one byte past the limit.
     auto doc = std::make_unique<Document>(source, format);
@@ -43,7 +43,22 @@ std::unique_ptr<Document> readDocument(std::string text, const ReadLimits& limit
       return doc;
     }
   }
+  return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<Document> readDocument(std::string text, const ReadLimits& limits) {
+  const bool json = looksLikeJson(text);
+  auto source = std::make_shared<const SourceText>(std::move(text));
+  if (auto doc = unreadable(source, json ? DocumentFormat::Json : DocumentFormat::Yaml, limits)) return doc;
   return json ? readJson(source, limits) : readYaml(source, limits);
+}
+
+std::unique_ptr<Document> readTomlDocument(std::string text, const ReadLimits& limits) {
+  auto source = std::make_shared<const SourceText>(std::move(text));
+  if (auto doc = unreadable(source, DocumentFormat::Toml, limits)) return doc;
+  return readToml(source, limits);
 }
 
 }  // namespace oomlint

@@ -15,8 +15,12 @@ bool looksLikeJson(std::string_view text);
 
 std::unique_ptr<Document> readDocument(std::string text, const ReadLimits& limits = {});
 
-// The two readers, for callers that know the format.
+// A TOML text (trainers' config and dataset files), with the same limits and encoding checks.
+std::unique_ptr<Document> readTomlDocument(std::string text, const ReadLimits& limits = {});
+
+// The readers, for callers that know the format and have checked the limits.
 std::unique_ptr<Document> readYaml(std::shared_ptr<const SourceText> source, const ReadLimits& limits);
 std::unique_ptr<Document> readJson(std::shared_ptr<const SourceText> source, const ReadLimits& limits);
+std::unique_ptr<Document> readToml(std::shared_ptr<const SourceText> source, const ReadLimits& limits);
 
 }  // namespace oomlint

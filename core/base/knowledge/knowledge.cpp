@@ -589,6 +589,62 @@ class Loader {
     }
   }
 
+  // A trainer's scripts and argument table (rules/sd-scripts.yaml).
+  void trainerTool(std::string_view file, TrainerTool& tool) {
+    const std::string where = std::string(file) + ".yaml";
+    const Node* root = load("rules/" + std::string(file) + ".json");
+    if (root == nullptr) return;
+    const auto items = [&](std::string_view key) {
+      const Node* l = root->find(key);
+      if (l == nullptr || !l->isSequence()) error(where + ": no " + std::string(key) + " list");
+      return l != nullptr && l->isSequence() ? l->resolved()->items : std::vector<const Node*>{};
+    };
+    for (const Node* e : items("groups")) {
+      TrainerArgGroup group{str(e, "id"), {}};
+      for (const Node* a : items_of(e->find("args"))) {
+        TrainerArg arg{str(a, "name"), strings(a->find("aliases")), flag(a, "flag"), flag(a, "list"), {}};
+        if (const Node* d = a->find("default"); d != nullptr && d->isScalar()) arg.defaultText = d->resolved()->text;
+        group.args.push_back(std::move(arg));
+      }
+      tool.groups.push_back(std::move(group));
+    }
+    for (const Node* e : items("scripts")) {
+      const std::string role = str(e, "training");
+      TrainerScript script{str(e, "name"), str(e, "arch"),
+                           role == "finetune"             ? TrainerRole::Finetune
+                           : role == "cache_latents"      ? TrainerRole::CacheLatents
+                           : role == "cache_text_encoder" ? TrainerRole::CacheTextEncoder
+                                                          : TrainerRole::Lora,
+                           strings(e->find("groups")), {}, {}, {}};
+      for (const Node* c : items_of(e->find("fp8_changes"))) {
+        script.fp8Changes.push_back({str(c, "until"), str(c, "why"), figure(c, "fp8_bf16_params", where + ": fp8_changes")});
+      }
+      for (const Node* t : items_of(e->find("task_archs"))) {
+        script.taskArchs.emplace_back(str(t, "task"), str(t, "arch"));
+        if (k_.architectures.find(str(t, "arch")) == nullptr) error(where + ": script " + script.name + ": unknown arch " + str(t, "arch"));
+      }
+      if (!script.arch.empty() && k_.architectures.find(script.arch) == nullptr) error(where + ": script " + script.name + ": unknown arch " + script.arch);
+      for (const auto& g : script.groups) {
+        if (std::none_of(tool.groups.begin(), tool.groups.end(), [&](const TrainerArgGroup& x) { return x.id == g; })) {
+          error(where + ": script " + script.name + ": unknown group " + g);
+        }
+      }
+      tool.scripts.push_back(std::move(script));
+    }
+    tool.index();
+    tool.id = file;
+    const Node* recognise = root->find("recognise");
+    tool.datasetKeys = strings(recognise ? recognise->find("dataset_keys") : nullptr);
+    tool.configKeys = strings(recognise ? recognise->find("config_keys") : nullptr);
+    tool.foreignKeys = strings(recognise ? recognise->find("foreign_keys") : nullptr);
+    for (const Node* e : items_of(root->find("gui_keys"))) tool.guiKeys.emplace_back(str(e, "key"), str(e, "arg"));
+    for (const Node* e : items_of(root->find("gui_scripts"))) tool.guiScripts.push_back({str(e, "key"), str(e, "lora"), str(e, "finetune")});
+  }
+
+  static std::vector<const Node*> items_of(const Node* list) {
+    return list != nullptr && list->isSequence() ? list->resolved()->items : std::vector<const Node*>{};
+  }
+
   void logs() {
     const Node* root = load("rules/logs.json");
     if (root == nullptr) return;
@@ -628,6 +684,8 @@ std::unique_ptr<Knowledge> build() {
   loader.memory();
   loader.webui();
   loader.comfyui();  // after webui: its families are webui.yaml's
+  loader.trainerTool("sd-scripts", k->sdScripts);
+  loader.trainerTool("musubi-tuner", k->musubiTuner);
   loader.advice();
   loader.logs();
   loader.schema();  // last: the only file kept, it reuses the memory the others freed

@@ -13,6 +13,7 @@
 #include "base/knowledge/logs.h"
 #include "base/knowledge/memory_model.h"
 #include "base/knowledge/schema.h"
+#include "base/knowledge/trainer_args.h"
 #include "base/knowledge/webui.h"
 
 namespace oomlint {
@@ -27,6 +28,8 @@ struct Knowledge {
   MemoryModel memory;
   WebUiKnowledge webui;
   ComfyUiKnowledge comfyui;
+  TrainerTool sdScripts;    // kohya-ss sd-scripts (rules/sd-scripts.yaml)
+  TrainerTool musubiTuner;  // kohya-ss musubi-tuner (rules/musubi-tuner.yaml)
   Advice advice;
   LogMarkers logs;
   // Problems in the embedded data itself (a build defect; tests require none).

@@ -27,6 +27,8 @@ function step(s, onApply) {
 // A training job's plan follows the OOM guide's rollback order; a generation's, the cheapest fix first.
 const headings = {
   'ai-toolkit-job': ['Rollback plan', 'In this order; each peak includes the steps above it. Learning rate and optimizer are not memory levers.'],
+  'sd-scripts': ['Rollback plan', 'In the guide\'s order with sd-scripts\' own arguments; each peak includes the steps above it.'],
+  'musubi-tuner': ['Rollback plan', 'In the guide\'s order with musubi-tuner\'s own arguments; each peak includes the steps above it.'],
   'webui-args': ['Fixes, cheapest first', 'In this order; each peak includes the steps above it. Speed costs are in each step.'],
   'comfyui-workflow': ['Fixes, cheapest first', 'In this order; each peak includes the steps above it. Launch flags are advice: a workflow has no place for them.'],
   host: ['Host-RAM plan', 'In this order; each peak is system RAM and includes the steps above it. None runs the card out of memory.'],

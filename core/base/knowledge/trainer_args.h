@@ -1,0 +1,72 @@
+// A command-line trainer's scripts and the arguments each accepts (rules/sd-scripts.yaml): what
+// argparse would accept, with its defaults, so a setting is read the way the script reads it and an
+// argument it would reject is reported as it would report it.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace oomlint {
+
+struct TrainerArg {
+  std::string name;                  // without the leading --
+  std::vector<std::string> aliases;  // other spellings argparse maps to it
+  bool flag = false;                 // store_true: takes no value
+  bool list = false;                 // nargs * or +: takes several values
+  std::string defaultText;           // argparse's default as text; empty when None
+};
+
+struct TrainerArgGroup {
+  std::string id;  // "train_util.add_training_arguments": where sd-scripts defines them
+  std::vector<TrainerArg> args;
+};
+
+// What a script runs: training (a network or the whole model), or one of musubi-tuner's caching passes,
+// which are processes of their own.
+enum class TrainerRole { Lora, Finetune, CacheLatents, CacheTextEncoder };
+
+struct TrainerScript {
+  std::string name;  // "flux_train_network.py"
+  std::string arch;  // rules/ai-toolkit/architectures.yaml; empty when not modelled
+  TrainerRole role = TrainerRole::Lora;
+  std::vector<std::string> groups;
+  std::vector<std::pair<std::string, std::string>> taskArchs;  // --task value → arch (musubi-tuner's Wan)
+  // Releases whose fp8 left more of the DiT in bf16 (rules: fp8_changes): the range covers them.
+  struct Fp8Change {
+    std::string until, why;
+    double bf16Params = 0;
+  };
+  std::vector<Fp8Change> fp8Changes;
+  // Every name and alias it accepts → the argument (built once the groups are loaded: index()).
+  std::unordered_map<std::string, const TrainerArg*> accepted;
+  bool finetune() const { return role == TrainerRole::Finetune; }
+  bool caches() const { return role == TrainerRole::CacheLatents || role == TrainerRole::CacheTextEncoder; }
+};
+
+struct TrainerTool {
+  std::string id;  // "sd-scripts", "musubi-tuner"
+  std::vector<TrainerScript> scripts;
+  // Keys that make a TOML this tool's dataset or config file, and keys that make it another tool's.
+  std::vector<std::string> datasetKeys, configKeys, foreignKeys;
+  std::vector<TrainerArgGroup> groups;
+  std::vector<std::pair<std::string, std::string>> guiKeys;  // GUI JSON key → argument name
+  struct GuiScript {
+    std::string key, lora, finetune;  // a GUI checkbox and the scripts it selects
+  };
+  std::vector<GuiScript> guiScripts;
+
+  // The script a path names ("sd-scripts/flux_train_network.py", "./sdxl_train.py"), or nullptr.
+  const TrainerScript* script(std::string_view path) const;
+  const TrainerScript* scriptNamed(std::string_view name) const;
+  // The argument `name` (or an alias of it) as `script` accepts it, or nullptr.
+  const TrainerArg* arg(const TrainerScript& script, std::string_view name) const;
+  // Fills each script's `accepted` from its groups (pointers into `groups`, which do not change after).
+  void index();
+  // Every argument name the script accepts (for did-you-mean).
+  std::vector<std::string> argNames(const TrainerScript& script) const;
+};
+
+}  // namespace oomlint

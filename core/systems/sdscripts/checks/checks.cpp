@@ -1,0 +1,20 @@
+#include "systems/sdscripts/checks/checks.h"
+
+namespace oomlint {
+
+namespace {
+
+constexpr SdCheckEntry kChecks[] = {
+    {"unknown-trainer-argument", checkUnknownArguments},
+    {"mixed-precision-only-for-accelerate", checkAccelerateOnlyPrecision},
+    {"deprecated-split-mode", checkDeprecatedSplitMode},
+    {"offload-checkpointing-with-block-swap", checkOffloadCheckpointingWithSwap},
+    {"assumed-trainer-script", checkAssumedScript},
+    {"lowram-loads-into-vram", checkLowram},
+};
+
+}  // namespace
+
+std::span<const SdCheckEntry> sdScriptsChecks() { return kChecks; }
+
+}  // namespace oomlint

@@ -1,0 +1,201 @@
+#include "systems/sdscripts/setup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "base/text/ascii.h"
+
+namespace oomlint {
+
+namespace {
+
+SdSetting<bool> flagSetting(const SdJob& job, std::string_view name) {
+  SdSetting<bool> s;
+  if (const SdArg* a = job.find(name)) s = {a->truthy(), a};
+  return s;
+}
+
+SdSetting<int> intSetting(const SdJob& job, std::string_view name, int fallback) {
+  SdSetting<int> s{fallback, nullptr};
+  if (const SdArg* a = job.find(name)) {
+    if (auto n = a->number()) s = {static_cast<int>(std::clamp(*n, -1e9, 1e9)), a};
+  }
+  return s;
+}
+
+SdSetting<std::string> textSetting(const SdJob& job, std::string_view name, std::string fallback) {
+  SdSetting<std::string> s{std::move(fallback), nullptr};
+  if (const SdArg* a = job.find(name)) s = {a->text(), a};
+  return s;
+}
+
+// "1024", "1024,768", [1024, 768] → the square-equivalent side (buckets keep the area).
+std::optional<int> squareSide(const std::vector<std::string>& values) {
+  std::vector<double> sides;
+  for (const auto& v : values) {
+    std::size_t at = 0;
+    while (at < v.size()) {
+      char* end = nullptr;
+      const double d = std::strtod(v.c_str() + at, &end);
+      if (end == v.c_str() + at) {
+        ++at;
+        continue;
+      }
+      sides.push_back(d);
+      at = static_cast<std::size_t>(end - v.c_str());
+    }
+  }
+  if (sides.empty() || sides.size() > 2 || sides.front() <= 0) return std::nullopt;
+  const double w = sides.front(), h = sides.size() == 2 ? sides[1] : sides.front();
+  if (!(h > 0) || w > 1e5 || h > 1e5) return std::nullopt;
+  return static_cast<int>(std::lround(std::sqrt(w * h)));
+}
+
+std::vector<std::string> nodeValues(const Node* n) {
+  const Node* v = n->resolved();
+  std::vector<std::string> out;
+  if (v->kind == NodeKind::Sequence) {
+    for (const Node* item : v->items) out.push_back(item->resolved()->text);
+  } else if (v->kind == NodeKind::Scalar) {
+    out.push_back(v->text);
+  }
+  return out;
+}
+
+// The dataset TOML's largest batch and resolution: [general] values inherited by each [[datasets]].
+void readDataset(const SdFile& file, SdSetup& s) {
+  const Node* root = file.doc ? file.doc->root() : nullptr;
+  if (root == nullptr || !root->isMapping()) return;
+  const Node* general = root->find("general");
+  const Node* datasets = root->find("datasets");
+  std::vector<std::pair<const Node*, KeyPath>> scopes;
+  if (datasets && datasets->isSequence()) {
+    for (std::size_t i = 0; i < datasets->resolved()->items.size(); ++i) scopes.emplace_back(datasets->resolved()->items[i], KeyPath::of({"datasets"}).item(i));
+  }
+  if (scopes.empty()) scopes.emplace_back(nullptr, KeyPath{});
+  for (const auto& [dataset, path] : scopes) {
+    for (const char* key : {"batch_size", "resolution", "target_frames"}) {
+      const Node* n = dataset && dataset->isMapping() ? dataset->find(key) : nullptr;
+      KeyPath at = path.key(key);
+      if (n == nullptr && general && general->isMapping()) {
+        n = general->find(key);
+        at = KeyPath::of({"general", key});
+      }
+      if (n == nullptr) continue;
+      const bool batch = std::string_view(key) == "batch_size";
+      const bool frames = std::string_view(key) == "target_frames";
+      std::optional<int> value;
+      if (batch && n->isNumber()) value = clampedInt(n->number());
+      if (frames) {
+        for (const auto& v : nodeValues(n)) value = std::max(value.value_or(1), std::atoi(v.c_str()));
+      }
+      if (!batch && !frames) value = squareSide(nodeValues(n));
+      if (!value) continue;
+      auto& slot = batch ? s.datasetBatch : frames ? s.datasetFrames : s.datasetResolution;
+      if (!slot || *value > slot->value) slot = SdDatasetValue{*value, n, at};
+    }
+  }
+}
+
+// The native size of a family, when nothing gives the resolution.
+int nativeSide(const TrainerScript* script) {
+  if (script == nullptr) return 512;
+  const std::string& a = script->arch;
+  return a == "sd1" || a == "sd2" ? 512 : 1024;
+}
+
+}  // namespace
+
+SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
+  SdSetup s;
+  s.script = job.script;
+  s.arch = job.script && !job.script->arch.empty() ? architectures.find(job.script->arch) : nullptr;
+  if (job.script && job.script->arch == "sd1") {
+    if (const SdArg* v2 = job.find("v2"); v2 && v2->truthy()) s.arch = architectures.find("sd2");
+  }
+  s.tool = job.tool;
+  s.musubi = job.tool && job.tool->id == "musubi-tuner";
+  if (s.musubi && job.script) {
+    // Wan: --task picks the model (argparse default t2v-14B).
+    const auto task = textSetting(job, "task", "t2v-14B");
+    for (const auto& [name, arch] : job.script->taskArchs) {
+      if (name == task.value) s.arch = architectures.find(arch);
+    }
+    s.variantHint = task.value;
+    if (s.arch && s.arch->denoiser.experts > 1) {
+      // One expert is trained unless both DiTs are given; offload_inactive_dit keeps the idle one in RAM.
+      const bool both = job.find("dit_high_noise") != nullptr;
+      const SdArg* offload = job.find("offload_inactive_dit");
+      s.residentExperts = both && !(offload && offload->truthy()) ? s.arch->denoiser.experts : 1;
+    }
+    for (const char* fp8 : {"fp8_llm", "fp8_t5", "fp8_vl"}) {
+      if (const SdArg* a = job.find(fp8); a && a->truthy()) s.fp8TextEncoder = true;
+    }
+  }
+  s.mixedPrecision = textSetting(job, "mixed_precision", "no");
+  s.fullBf16 = flagSetting(job, "full_bf16");
+  s.fullFp16 = flagSetting(job, "full_fp16");
+  s.fp8Base = flagSetting(job, "fp8_base");
+  s.fp8BaseUnet = flagSetting(job, "fp8_base_unet");
+  s.gradientCheckpointing = flagSetting(job, "gradient_checkpointing");
+  s.cpuOffloadCheckpointing = flagSetting(job, "cpu_offload_checkpointing");
+  s.splitMode = flagSetting(job, "split_mode");
+  s.blocksToSwap = intSetting(job, "blocks_to_swap", 0);
+  if (s.isFlux() && s.splitMode.value && s.blocksToSwap.value == 0) s.blocksToSwap = {18, s.splitMode.from};
+  s.cacheLatentsToDisk = flagSetting(job, "cache_latents_to_disk");
+  s.cacheLatents = flagSetting(job, "cache_latents");
+  if (s.cacheLatentsToDisk.value && !s.cacheLatents.value) s.cacheLatents = s.cacheLatentsToDisk;
+  s.cacheTextEncoderOutputs = flagSetting(job, "cache_text_encoder_outputs");
+  if (const auto toDisk = flagSetting(job, "cache_text_encoder_outputs_to_disk"); toDisk.value && !s.cacheTextEncoderOutputs.value) {
+    s.cacheTextEncoderOutputs = toDisk;
+  }
+  s.lowram = flagSetting(job, "lowram");
+  s.networkTrainUnetOnly = flagSetting(job, "network_train_unet_only");
+  s.networkDim = intSetting(job, "network_dim", 4);
+  s.networkModule = textSetting(job, "network_module", "");
+  for (const char* key : {"network_module", "LoRA_type", "network_args"}) {
+    if (const SdArg* a = job.find(key)) {
+      for (const auto& v : a->values) s.lokr = s.lokr || lowercase(v).find("lokr") != std::string::npos;
+    }
+  }
+  s.optimizer = textSetting(job, "optimizer_type", "");
+  if (s.optimizer.value.empty()) {
+    if (const auto adam8 = flagSetting(job, "use_8bit_adam"); adam8.value) s.optimizer = {"AdamW8bit", adam8.from};
+    else s.optimizer.value = "AdamW";
+  }
+  s.trainBatch = intSetting(job, "train_batch_size", 1);
+  // musubi-tuner's dataset default is 960×544 (tr §3): the square of the same area.
+  s.resolution = SdSetting<int>{s.musubi ? 722 : nativeSide(job.script), nullptr};
+  s.resolutionAssumed = true;
+  if (const SdArg* r = job.find("resolution")) {
+    if (auto side = squareSide(r->values)) {
+      s.resolution = {*side, r};
+      s.resolutionAssumed = false;
+    }
+  }
+  if (const SdFile* dataset = job.dataset()) readDataset(*dataset, s);
+  if (s.datasetBatch) s.trainBatch.value = s.datasetBatch->value;
+  if (s.datasetFrames) s.frames = std::max(1, s.datasetFrames->value);
+  if (s.musubi) {
+    // The caching scripts ran before: training reads latents and text-encoder outputs from disk.
+    s.cacheLatents.value = s.cacheTextEncoderOutputs.value = true;
+  }
+  if (s.datasetResolution) {
+    s.resolution.value = s.datasetResolution->value;
+    s.resolutionAssumed = false;
+  }
+  s.trainBatch.value = std::max(1, s.trainBatch.value);
+  s.networkDim.value = std::max(1, s.networkDim.value);
+  s.blocksToSwap.value = std::max(0, s.blocksToSwap.value);
+  s.sampleAtFirst = flagSetting(job, "sample_at_first");
+  for (const char* every : {"sample_every_n_steps", "sample_every_n_epochs"}) {
+    if (const SdArg* a = job.find(every); a && a->number().value_or(0) > 0 && job.find("sample_prompts")) {
+      s.samplesDuringTraining = true;
+      s.sampleEvery = a;
+    }
+  }
+  return s;
+}
+
+}  // namespace oomlint

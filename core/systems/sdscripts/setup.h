@@ -1,0 +1,72 @@
+// The memory-relevant settings of an sd-scripts job, each derived once, here, with the argument that set
+// it (nullptr: argparse's default, from rules/sd-scripts.yaml), the way the script resolves them: the
+// dataset TOML over the command line for resolution and batch size, split_mode as blocks_to_swap 18,
+// cache_latents_to_disk implying cache_latents.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/knowledge/architectures.h"
+#include "systems/sdscripts/job.h"
+
+namespace oomlint {
+
+template <class T>
+struct SdSetting {
+  T value{};
+  const SdArg* from = nullptr;  // nullptr: the default
+  bool isDefault() const { return from == nullptr; }
+};
+
+// Where the dataset TOML sets a value (for a fix there).
+struct SdDatasetValue {
+  int value = 0;
+  const Node* node = nullptr;
+  KeyPath path;
+};
+
+struct SdSetup {
+  const TrainerScript* script = nullptr;
+  const Architecture* arch = nullptr;  // nullptr: a family oomlint does not model
+  SdSetting<std::string> mixedPrecision;  // "no" (fp32 weights), "fp16", "bf16"
+  SdSetting<bool> fullBf16, fullFp16, fp8Base, fp8BaseUnet;
+  SdSetting<bool> gradientCheckpointing, cpuOffloadCheckpointing;
+  SdSetting<int> blocksToSwap;  // split_mode becomes 18 (flux_train_network.py)
+  SdSetting<bool> splitMode;
+  SdSetting<bool> cacheLatents, cacheLatentsToDisk, cacheTextEncoderOutputs;
+  SdSetting<bool> lowram, networkTrainUnetOnly;
+  SdSetting<int> networkDim;  // None → 4 (networks/lora*.py)
+  SdSetting<std::string> networkModule;
+  bool lokr = false;  // LyCORIS LoKr (its network_dim 100000 means "full": about a rank-4 LoRA's size)
+  SdSetting<std::string> optimizer;  // "" → AdamW; use_8bit_adam → AdamW8bit
+  // Per step: the dataset TOML's batch_size (largest dataset) over --train_batch_size.
+  SdSetting<int> trainBatch;
+  std::optional<SdDatasetValue> datasetBatch;
+  // The largest training resolution (square-equivalent side), from the dataset TOML or --resolution.
+  SdSetting<int> resolution;
+  std::optional<SdDatasetValue> datasetResolution;
+  bool resolutionAssumed = false;  // none given: the family's native size
+  // Samples during training (the prompt file's size is not known: its default 512×512).
+  SdSetting<bool> sampleAtFirst;
+  bool samplesDuringTraining = false;
+  const SdArg* sampleEvery = nullptr;
+
+  // musubi-tuner: latents and text-encoder outputs are always cached beforehand, by their own scripts.
+  bool musubi = false;
+  const TrainerTool* tool = nullptr;
+  std::string variantHint;  // what picks a smaller variant of the family (Wan's --task t2v-1.3B)
+  int residentExperts = 0;  // Wan 2.2 A14B: the experts on the GPU (0: all the family has)
+  int frames = 1;           // the longest clip (musubi-tuner's target_frames)
+  std::optional<SdDatasetValue> datasetFrames;
+  bool fp8TextEncoder = false;  // a caching script's --fp8_llm / --fp8_t5 / --fp8_vl
+
+  bool finetune() const { return script && script->finetune(); }
+  bool accepts(std::string_view arg) const { return tool && script && tool->arg(*script, arg) != nullptr; }
+  bool isFlux() const { return script && script->name.starts_with("flux_"); }
+};
+
+SdSetup setupFrom(const SdJob& job, const Architectures& architectures);
+
+}  // namespace oomlint

@@ -1,0 +1,8 @@
+# musubi-tuner docs/qwen_image.md training example (adamw8bit, network_dim 16, checkpointing, bf16), with the
+# VRAM table's options for case qwen_image_no_options; xformers as the table says.
+accelerate launch --num_cpu_threads_per_process 1 --mixed_precision bf16 src/musubi_tuner/qwen_image_train_network.py \
+    --dit qwen_image_bf16.safetensors --vae qwen_image_vae.safetensors --text_encoder qwen_2.5_vl_7b.safetensors \
+    --dataset_config qwen_image_1024_dataset.toml --xformers --mixed_precision bf16 \
+    --timestep_sampling shift --weighting_scheme none --discrete_flow_shift 2.2 \
+    --optimizer_type adamw8bit --learning_rate 5e-5 --gradient_checkpointing \
+    --network_module networks.lora_qwen_image --network_dim 16 --max_train_epochs 16
