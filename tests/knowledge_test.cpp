@@ -36,6 +36,10 @@ TEST_CASE("the census activation families load, filled from the defaults, and ar
     CHECK(f.loraInferenceBytesPerTokenChannel > f.inferenceBytesPerTokenChannel);
     CHECK(f.unetBytesPerLatentPixelFull > f.unetBytesPerLatentPixelCheckpointed);
     CHECK(f.unetInferenceBytesPerLatentPixel > 0);
+    // Under autocast the adapted Linears save bf16 inputs, not fp32: less kept, less at the block in backward.
+    CHECK(f.autocastBlockBytesPerTokenChannel < f.blockBytesPerTokenChannel);
+    CHECK(f.autocastRecomputeBytesPerTokenChannel < f.recomputeBytesPerTokenChannel);
+    CHECK(f.autocastLoraInferenceBytesPerTokenChannel < f.loraInferenceBytesPerTokenChannel);
   }
   CHECK(m.activations("sd1_unet").recomputeBytesPerTokenChannel == defaults.recomputeBytesPerTokenChannel);
   CHECK(m.activations("sd1_unet").unetBytesPerLatentPixelCheckpointed != defaults.unetBytesPerLatentPixelCheckpointed);

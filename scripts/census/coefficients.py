@@ -6,8 +6,9 @@ double + 38 single), what every block keeps is their block-weighted mean, and th
 backward and of an inference forward is the larger of the two. The defaults (architectures with no census
 family) are the median over the families. Standard library only.
 
-  python3 scripts/census/coefficients.py [tests/census/results.json]          # YAML lines to paste
-  python3 scripts/census/coefficients.py --json [tests/census/results.json]   # what tests/node/census.test.mjs compares
+  python3 scripts/census/coefficients.py [RESULTS [RESULTS_BF16]]          # YAML lines to paste
+  python3 scripts/census/coefficients.py --json [RESULTS [RESULTS_BF16]]   # what tests/node/census.test.mjs compares
+(RESULTS: tests/census/results.json, AI Toolkit's precision; RESULTS_BF16: tests/census/results-bf16.json)
 """
 
 import json
@@ -68,13 +69,31 @@ def derive(results):
     return defaults, families
 
 
+AUTOCAST_KEYS = ("block_bytes_per_token_channel", "recompute_bytes_per_token_channel",
+                 "lora_inference_bytes_per_token_channel")
+
+
+def with_autocast(defaults, families, bf16_results):
+    """Adds the autocast_* figures: the same blocks with the LoRA in bf16 (results-bf16.json), what a trainer
+    under autocast keeps (its adapted Linears save their input in bf16, not fp32 as AI Toolkit's do)."""
+    bf16_defaults, bf16_families = derive(bf16_results)
+    for key in AUTOCAST_KEYS:
+        defaults["autocast_" + key] = bf16_defaults[key]
+        for name, f in bf16_families.items():
+            if name in families and key in f:
+                families[name]["autocast_" + key] = f[key]
+
+
 def main(argv):
     as_json = "--json" in argv
     args = [a for a in argv[1:] if a != "--json"]
     path = args[0] if args else os.path.join(ROOT, "tests", "census", "results.json")
+    bf16_path = args[1] if len(args) > 1 else os.path.join(ROOT, "tests", "census", "results-bf16.json")
     with open(path, encoding="utf-8") as f:
         results = json.load(f)
     defaults, families = derive(results)
+    with open(bf16_path, encoding="utf-8") as f:
+        with_autocast(defaults, families, json.load(f))
     if as_json:
         for f in families.values():
             f.pop("checkpoint", None)

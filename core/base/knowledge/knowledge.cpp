@@ -331,6 +331,9 @@ class Loader {
     m.recomputeBytesPerTokenChannel = figure(a, "recompute_bytes_per_token_channel", kActivations);
     m.loraInferenceBytesPerTokenChannel = figure(a, "lora_inference_bytes_per_token_channel", kActivations);
     m.unetInferenceBytesPerLatentPixel = figure(a, "unet_inference_bytes_per_latent_pixel", kActivations);
+    m.autocastBlockBytesPerTokenChannel = figure(a, "autocast_block_bytes_per_token_channel", kActivations);
+    m.autocastRecomputeBytesPerTokenChannel = figure(a, "autocast_recompute_bytes_per_token_channel", kActivations);
+    m.autocastLoraInferenceBytesPerTokenChannel = figure(a, "autocast_lora_inference_bytes_per_token_channel", kActivations);
     const ActivationCoefficients defaults = m.activations("");
     if (const Node* list = a ? a->find("families") : nullptr; list && list->isSequence()) {
       for (const Node* e : list->resolved()->items) {
@@ -345,6 +348,11 @@ class Loader {
             num(e, "unet_bytes_per_latent_pixel_checkpointed", f.unetBytesPerLatentPixelCheckpointed);
         f.unetBytesPerLatentPixelFull = num(e, "unet_bytes_per_latent_pixel_full", f.unetBytesPerLatentPixelFull);
         f.unetInferenceBytesPerLatentPixel = num(e, "unet_inference_bytes_per_latent_pixel", f.unetInferenceBytesPerLatentPixel);
+        f.autocastBlockBytesPerTokenChannel = num(e, "autocast_block_bytes_per_token_channel", f.autocastBlockBytesPerTokenChannel);
+        f.autocastRecomputeBytesPerTokenChannel =
+            num(e, "autocast_recompute_bytes_per_token_channel", f.autocastRecomputeBytesPerTokenChannel);
+        f.autocastLoraInferenceBytesPerTokenChannel =
+            num(e, "autocast_lora_inference_bytes_per_token_channel", f.autocastLoraInferenceBytesPerTokenChannel);
         m.activationFamilies.push_back(std::move(f));
       }
     }
@@ -893,9 +901,17 @@ ActivationCoefficients MemoryModel::activations(std::string_view family) const {
   for (const auto& f : activationFamilies) {
     if (!family.empty() && f.family == family) return f;
   }
-  return {"", blockBytesPerTokenChannel, recomputeBytesPerTokenChannel, inferenceBytesPerTokenChannel,
-          loraInferenceBytesPerTokenChannel, unetBytesPerLatentPixelCheckpointed, unetBytesPerLatentPixelFull,
-          unetInferenceBytesPerLatentPixel};
+  return {.family = "",
+          .blockBytesPerTokenChannel = blockBytesPerTokenChannel,
+          .recomputeBytesPerTokenChannel = recomputeBytesPerTokenChannel,
+          .inferenceBytesPerTokenChannel = inferenceBytesPerTokenChannel,
+          .loraInferenceBytesPerTokenChannel = loraInferenceBytesPerTokenChannel,
+          .unetBytesPerLatentPixelCheckpointed = unetBytesPerLatentPixelCheckpointed,
+          .unetBytesPerLatentPixelFull = unetBytesPerLatentPixelFull,
+          .unetInferenceBytesPerLatentPixel = unetInferenceBytesPerLatentPixel,
+          .autocastBlockBytesPerTokenChannel = autocastBlockBytesPerTokenChannel,
+          .autocastRecomputeBytesPerTokenChannel = autocastRecomputeBytesPerTokenChannel,
+          .autocastLoraInferenceBytesPerTokenChannel = autocastLoraInferenceBytesPerTokenChannel};
 }
 
 double MemoryModel::embeddingParams(std::string_view textEncoder) const {

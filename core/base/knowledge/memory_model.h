@@ -55,6 +55,10 @@ struct ActivationCoefficients {
   double unetBytesPerLatentPixelCheckpointed = 0;
   double unetBytesPerLatentPixelFull = 0;
   double unetInferenceBytesPerLatentPixel = 0;   // a forward without grad, LoRA path active
+  // The same blocks under autocast (sd-scripts, musubi-tuner): the adapted Linears save their input in bf16.
+  double autocastBlockBytesPerTokenChannel = 0;
+  double autocastRecomputeBytesPerTokenChannel = 0;
+  double autocastLoraInferenceBytesPerTokenChannel = 0;
 };
 
 struct MemoryModel {
@@ -77,6 +81,9 @@ struct MemoryModel {
   double recomputeBytesPerTokenChannel = 0;
   double loraInferenceBytesPerTokenChannel = 0;
   double unetInferenceBytesPerLatentPixel = 0;
+  double autocastBlockBytesPerTokenChannel = 0;
+  double autocastRecomputeBytesPerTokenChannel = 0;
+  double autocastLoraInferenceBytesPerTokenChannel = 0;
   std::vector<ActivationCoefficients> activationFamilies;  // complete: absent figures are the defaults above
   // overheads
   double cudaContextBytes = 0;

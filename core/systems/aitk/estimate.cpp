@@ -160,12 +160,15 @@ Component trainingActivations(const TrainingSetup& s, const MemoryModel& m, int 
       const std::string head = std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × (";
       // The block being run backward peaks at `recompute`; the others keep their input (checkpointing) or
       // everything they saved for backward.
-      const double kept = s.gradientCheckpointing ? m.checkpointBytesPerTokenChannel : a.blockBytesPerTokenChannel;
-      c.bytes = (graphs * (d.blocks - 1) * kept + a.recomputeBytesPerTokenChannel) * perBlock;
+      const double saved = s.loraInputsFp32 ? a.blockBytesPerTokenChannel : a.autocastBlockBytesPerTokenChannel;
+      const double recompute = s.loraInputsFp32 ? a.recomputeBytesPerTokenChannel : a.autocastRecomputeBytesPerTokenChannel;
+      const double kept = s.gradientCheckpointing ? m.checkpointBytesPerTokenChannel : saved;
+      c.bytes = (graphs * (d.blocks - 1) * kept + recompute) * perBlock;
       c.how = head + (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(d.blocks - 1) +
               " blocks × " + fixedText(kept, s.gradientCheckpointing ? 0 : 1) +
               (s.gradientCheckpointing ? " B checkpointed input" : " B saved for backward (no gradient checkpointing)") +
-              " + " + fixedText(a.recomputeBytesPerTokenChannel, 1) + " B the block in backward" + census + ")";
+              " + " + fixedText(recompute, 1) + " B the block in backward" + census +
+              (s.loraInputsFp32 ? "" : ", autocast") + ")";
     } else {
       // UNets: bytes per latent pixel per sample, from the census of the whole UNet.
       const double latent = std::pow(shape.resolution / static_cast<double>(s.arch->vae.spatial), 2) * frames;
@@ -200,7 +203,8 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
     return {"sampling activations", cfg * seq * k, cfgHow + "(" + seqHow + ", one per latent px) × " + fixedText(k, 0) + " B/px (UNet)",
             Term::Activations};
   }
-  const double k = lora ? a.loraInferenceBytesPerTokenChannel : a.inferenceBytesPerTokenChannel;
+  const double loraK = s.loraInputsFp32 ? a.loraInferenceBytesPerTokenChannel : a.autocastLoraInferenceBytesPerTokenChannel;
+  const double k = lora ? loraK : a.inferenceBytesPerTokenChannel;
   return {"sampling activations", cfg * seq * d.hidden * k,
           cfgHow + "(" + seqHow + ") × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 1) + " B" +
               (lora ? " (LoRA path active)" : ""),

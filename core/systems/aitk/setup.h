@@ -54,7 +54,10 @@ struct TrainingSetup {
   void setTrainBatch(int batch);
   std::vector<DatasetShape> datasets;
   int extraForwardPasses = 0;  // DOP, blank-prompt preservation, guidance losses: prior passes without grad
-  bool preservationLoss = false;  // DOP or blank-prompt preservation: a second prediction through the network
+  bool preservationLoss = false;
+  // AI Toolkit's adapted Linears cast their input to fp32 and save it so (network_mixins.py); a trainer under
+  // autocast (sd-scripts, musubi-tuner) saves it in bf16: the census's autocast_* figures.
+  bool loraInputsFp32 = true;  // DOP or blank-prompt preservation: a second prediction through the network
   // sampling
   bool baselineSample = true;
   bool periodicSample = true;

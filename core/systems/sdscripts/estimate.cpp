@@ -58,6 +58,7 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   arch->denoiser.quantizeWholeOnGpu = false;
   arch->denoiser.quantizeTeOnCpu = true;
   t.arch = arch;
+  t.loraInputsFp32 = false;  // both tools train under accelerate's autocast: LoRA inputs are saved in bf16
   // A fine-tuned model keeps fp32 weights and grads unless full_bf16 / full_fp16 (sdxl_train.py).
   t.trainDtype = weightDtype(s);
   // musubi-tuner keeps the DiT in bf16 (fp16 with --mixed_precision fp16) whatever else is asked.
