@@ -3,7 +3,10 @@
 with the CLI against the reported card, and the verdict is compared with the reported outcome.
 
 A report, not a test. Cases whose failure was not the config's VRAM (failure_cause: gpu_state,
-regression, host_ram) are listed but not scored. Groups (AI Toolkit / mapped) are scored apart.
+regression, host_ram) are listed but not scored. Groups (AI Toolkit / mapped) are scored apart. A mapped
+case whose report gave its trainer's own settings also has `native_config`, the same job in that trainer's
+input (an sd-scripts command line), read by that trainer's system: scored as the group "mapped, native",
+beside "mapped, same cases" (the AI Toolkit mapping of exactly those cases).
 
 usage: scripts/field-score.py [--cli build/release/native/oomlint] [--markdown]
 """
@@ -28,6 +31,21 @@ def verdict_of(cli, config, vram):
 
 def new_tally():
     return {"scored": 0, "agree": 0, "fits_wrong": 0, "fits_verdicts": 0, "borderline": 0, "peak_errors": []}
+
+
+def count(tally, verdict, outcome):
+    tally["scored"] += 1
+    tally["agree"] += verdict == outcome
+    tally["borderline"] += verdict == "borderline"
+    if verdict == "fits":
+        tally["fits_verdicts"] += 1
+        tally["fits_wrong"] += outcome == "oom"
+
+
+def result_of(verdict, outcome):
+    if verdict == outcome:
+        return "agrees"
+    return "FITS BUT OOM" if verdict == "fits" and outcome == "oom" else "differs"
 
 
 def main():
@@ -57,21 +75,23 @@ def main():
                     g["peak_errors"].append(err)
                 result = f"peak error {err:+.0%}"
             else:
-                agree = verdict == outcome
                 for g in tallies:
-                    g["scored"] += 1
-                    g["agree"] += agree
-                    g["borderline"] += verdict == "borderline"
-                    if verdict == "fits":
-                        g["fits_verdicts"] += 1
-                        g["fits_wrong"] += outcome == "oom"
-                result = "agrees" if agree else ("FITS BUT OOM" if verdict == "fits" and outcome == "oom" else "differs")
+                    count(g, verdict, outcome)
+                result = result_of(verdict, outcome)
                 if c["id"] in reviewed:
                     result += f" (label reviewed: {reviewed[c['id']]})"
         elif verdict is None:
             result = "no estimate"
         rows.append((group, c["id"], c["gpu_vram_gib"], outcome + (f" ({c['phase']})" if c.get("phase") else ""),
                      "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
+        if c.get("native_config") and not cause and outcome != "peak":
+            native, npeak, nphase = verdict_of(args.cli, os.path.join(field, c["native_config"]), c["gpu_vram_gib"])
+            for name, v in (("mapped, same cases", verdict), ("mapped, native", native)):
+                if v is not None:
+                    count(groups.setdefault((name, "as collected"), new_tally()), v, outcome)
+            rows.append(("native", c["id"], c["gpu_vram_gib"], outcome,
+                         "-" if native is None else f"{native} {npeak:.1f} GiB in {nphase}",
+                         "-" if native is None else result_of(native, outcome)))
     if args.markdown:
         print("| group | case | card GiB | reported | oomlint | result |\n|---|---|---|---|---|---|")
         for r in rows:

@@ -108,6 +108,27 @@ TEST_CASE("sd-scripts' placement: fp32 frozen weights without the script's mixed
   for (const auto& p : e.phases) CHECK(p.phase != Phase::Quantize);
 }
 
+TEST_CASE("sd-scripts' activations: bf16 LoRA inputs under autocast, fp32 everything without mixed precision") {
+  const MemoryModel& m = knowledge().memory;
+  const GpuTarget card{"24 GiB", 24ull << 30};
+  const std::string base = "accelerate launch flux_train_network.py --gradient_checkpointing --cache_latents "
+                           "--cache_text_encoder_outputs --network_module networks.lora_flux --resolution 1024";
+  const auto activations = [&](const std::string& extra) {
+    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + extra + "\n"}}), m, card);
+    const Component* c = component(e, Phase::TrainStep, "activations");
+    REQUIRE(c != nullptr);
+    return c->bytes;
+  };
+  // 1024 px FLUX: 4096 image + 512 text tokens × 3072 ch, 56 checkpointed inputs (2 B) + the block in
+  // backward at the census's autocast figure (bf16 LoRA inputs).
+  const ActivationCoefficients flux = m.activations("flux");
+  const double perBlock = 4608.0 * 3072;
+  CHECK(activations(" --mixed_precision bf16") ==
+        Approx(perBlock * (56 * m.checkpointBytesPerTokenChannel + flux.autocastRecomputeBytesPerTokenChannel) * m.activationMultiplier));
+  // No --mixed_precision: no autocast, every activation fp32.
+  CHECK(activations("") == Approx(2 * activations(" --mixed_precision bf16")));
+}
+
 TEST_CASE("fix writes each needed step into the file that holds it") {
   AnalyzeOptions options;
   options.vramGib = 16;

@@ -120,11 +120,12 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, lon
   if (decode && s.lowVram && s.arch->lowVramDoes("tiled_vae") && w * h > 512L * 512L) {
     w = h = 512;
     how = "512×512 tiles (low_vram tiling) ×1.25";
-    return {"VAE decode", 512.0 * 512.0 * k * kBf16 * 1.25 * inFlight, how + " × " + fixedText(k, 0) + " B/px/elem × 2 B", Term::Vae};
+    return {"VAE decode", 512.0 * 512.0 * k * s.activationBytes * 1.25 * inFlight,
+            how + " × " + fixedText(k, 0) + " B/px/elem × " + fixedText(s.activationBytes, 0) + " B", Term::Vae};
   }
   if (inFlight > 1) how += " × " + std::to_string(inFlight) + " frames in flight";
-  return {decode ? "VAE decode" : "VAE encode", static_cast<double>(w) * h * inFlight * k * kBf16,
-          how + " × " + fixedText(k, 0) + " B/px/elem × 2 B", Term::Vae};
+  return {decode ? "VAE decode" : "VAE encode", static_cast<double>(w) * h * inFlight * k * s.activationBytes,
+          how + " × " + fixedText(k, 0) + " B/px/elem × " + fixedText(s.activationBytes, 0) + " B", Term::Vae};
 }
 
 // Sequence length the denoiser runs for one sample of a dataset shape.
@@ -178,7 +179,8 @@ Component trainingActivations(const TrainingSetup& s, const MemoryModel& m, int 
               fixedText(latent, 0) + " latent px × " + fixedText(k, 0) + " B/px (UNet" +
               (s.gradientCheckpointing ? ", checkpointed" : ", no checkpointing") + census + ")";
     }
-    c.bytes *= m.activationMultiplier;
+    c.bytes *= m.activationMultiplier * s.activationBytes / kBf16;
+    if (s.activationBytes != kBf16) c.how += " × " + fixedText(s.activationBytes / kBf16, 0) + " (fp32, no half precision)";
     c.how += " × " + fixedText(m.activationMultiplier, 2) + " (GPU kernels' extra working memory); largest: datasets[" +
              std::to_string(shape.index) + "] at " + std::to_string(shape.resolution) + " px" +
              (frames > 1 ? ", " + std::to_string(frames) + " frames" : "");
@@ -198,13 +200,14 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
   std::string seqHow;
   const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, frames, 0, seqHow);
   const std::string cfgHow = std::to_string(cfg) + (cfg == 2 ? " (CFG) × " : " × ");
+  const double precision = s.activationBytes / kBf16;  // the census's figures are for bf16
   if (d.blocks <= 0 || d.hidden <= 0) {
-    const double k = a.unetInferenceBytesPerLatentPixel;
+    const double k = a.unetInferenceBytesPerLatentPixel * precision;
     return {"sampling activations", cfg * seq * k, cfgHow + "(" + seqHow + ", one per latent px) × " + fixedText(k, 0) + " B/px (UNet)",
             Term::Activations};
   }
   const double loraK = s.loraInputsFp32 ? a.loraInferenceBytesPerTokenChannel : a.autocastLoraInferenceBytesPerTokenChannel;
-  const double k = lora ? loraK : a.inferenceBytesPerTokenChannel;
+  const double k = (lora ? loraK : a.inferenceBytesPerTokenChannel) * precision;
   return {"sampling activations", cfg * seq * d.hidden * k,
           cfgHow + "(" + seqHow + ") × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 1) + " B" +
               (lora ? " (LoRA path active)" : ""),

@@ -57,7 +57,10 @@ struct TrainingSetup {
   bool preservationLoss = false;
   // AI Toolkit's adapted Linears cast their input to fp32 and save it so (network_mixins.py); a trainer under
   // autocast (sd-scripts, musubi-tuner) saves it in bf16: the census's autocast_* figures.
-  bool loraInputsFp32 = true;  // DOP or blank-prompt preservation: a second prediction through the network
+  bool loraInputsFp32 = true;
+  // Bytes per element of activations and VAE work: 2 in bf16/fp16 (AI Toolkit; autocast), 4 when nothing runs
+  // in half precision (sd-scripts without --mixed_precision). The census's figures are for 2.
+  double activationBytes = 2;  // DOP or blank-prompt preservation: a second prediction through the network
   // sampling
   bool baselineSample = true;
   bool periodicSample = true;
