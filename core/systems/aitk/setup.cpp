@@ -82,6 +82,9 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
                           std::any_of(p.datasets.begin(), p.datasets.end(), [](const Section& d) { return d.flag("cache_text_embeddings"); });
   s.trainTextEncoder = t.flag("train_text_encoder");
   s.fullFinetune = !p.network.present() && !p.process.has("adapter");
+  // Without a network no Linear casts its input to fp32: a trained bf16 Linear saves its bf16 input, which
+  // the census's bf16-LoRA run (the autocast_* figures) is closest to.
+  s.loraInputsFp32 = !s.fullFinetune;
   s.networkType = p.network.string("type");
   if (s.networkType.empty()) s.networkType = "lora";
   s.rank = p.network.has("linear") ? p.network.number("linear", 4) : p.network.number("rank", 4);

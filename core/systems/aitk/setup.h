@@ -56,7 +56,8 @@ struct TrainingSetup {
   int extraForwardPasses = 0;  // DOP, blank-prompt preservation, guidance losses: prior passes without grad
   bool preservationLoss = false;
   // AI Toolkit's adapted Linears cast their input to fp32 and save it so (network_mixins.py); a trainer under
-  // autocast (sd-scripts, musubi-tuner) saves it in bf16: the census's autocast_* figures.
+  // autocast (sd-scripts, musubi-tuner), or a full fine-tune's trained bf16 Linears, save it in bf16: the
+  // census's autocast_* figures.
   bool loraInputsFp32 = true;
   // Bytes per element of activations and VAE work: 2 in bf16/fp16 (AI Toolkit; autocast), 4 when nothing runs
   // in half precision (sd-scripts without --mixed_precision). The census's figures are for 2.
