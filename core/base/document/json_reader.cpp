@@ -6,6 +6,7 @@
 
 #include "base/document/key_index.h"
 #include "base/document/reader.h"
+#include "base/text/source_text.h"
 
 namespace oomlint {
 
@@ -222,24 +223,6 @@ class JsonParser {
       node.type = ScalarType::Int;
       errno = 0;
       node.intValue = std::strtoll(literal.c_str(), nullptr, 10);  // clamps on overflow
-    }
-  }
-
-  static void appendUtf8(std::string& out, unsigned cp) {
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
     }
   }
 

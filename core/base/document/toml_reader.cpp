@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "base/document/reader.h"
+#include "base/text/source_text.h"
 
 namespace oomlint {
 
@@ -301,24 +302,6 @@ class TomlParser {
     ++pos_;
     table.range = doc_.source().rangeOf(start, pos_);
     return table;
-  }
-
-  static void appendUtf8(std::string& out, unsigned long cp) {
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
   }
 
   void escape(std::string& out) {

@@ -52,6 +52,9 @@ class SourceText {
 // code points above U+10FFFF are invalid, as Python's decoder says).
 std::optional<std::size_t> firstInvalidUtf8(std::string_view text);
 
+// Appends a Unicode scalar value (≤ U+10FFFF, not a surrogate) as UTF-8: the JSON and TOML escapes.
+void appendUtf8(std::string& out, unsigned long codePoint);
+
 // Number of code points in valid UTF-8 text.
 int codePointCount(std::string_view text);
 
