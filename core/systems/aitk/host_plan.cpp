@@ -85,14 +85,7 @@ std::vector<HostLeverMaker> hostLevers(const TrainerProcess& p, const MemoryMode
     const bool encoderFollows = !p.model.has("quantize_te");  // quantize_te follows quantize when not written
     return HostLever{p.model.pathOf("quantize"), "false", "true",
                      "quantize the transformer: the copy the loader keeps in RAM is about half the bf16 bytes",
-                     [encoderFollows](TrainingSetup& t) {
-                       t.quantize = true;
-                       if (t.qtype.empty()) t.qtype = "qfloat8";
-                       if (encoderFollows) {
-                         t.quantizeTe = true;
-                         if (t.qtypeTe.empty()) t.qtypeTe = "qfloat8";
-                       }
-                     }};
+                     [encoderFollows](TrainingSetup& t) { quantizeModel(t, encoderFollows); }};
   });
   return out;
 }

@@ -130,14 +130,7 @@ std::vector<std::function<std::optional<TrainingLever>(const TrainingSetup&)>> l
                  encoderFollows ? "quantize the transformer and, since quantize_te follows it, the text encoder (qfloat8: "
                                   "half the bf16 bytes)"
                                 : "quantize the transformer (qfloat8: half the bf16 bytes)",
-                 [encoderFollows](TrainingSetup& t) {
-                   t.quantize = true;
-                   if (t.qtype.empty()) t.qtype = "qfloat8";
-                   if (encoderFollows) {
-                     t.quantizeTe = true;
-                     if (t.qtypeTe.empty()) t.qtypeTe = "qfloat8";
-                   }
-                 }};
+                 [encoderFollows](TrainingSetup& t) { quantizeModel(t, encoderFollows); }};
   });
   lowMemory.push_back([&p](const TrainingSetup& s) -> std::optional<TrainingLever> {
     if (s.quantizeTe || s.cacheTextEmbeddings || s.arch->textEncoderParams() <= 0) return std::nullopt;

@@ -149,4 +149,13 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   return s;
 }
 
+void quantizeModel(TrainingSetup& t, bool encoderFollows) {
+  t.quantize = true;
+  if (t.qtype.empty()) t.qtype = "qfloat8";
+  if (encoderFollows) {
+    t.quantizeTe = true;
+    if (t.qtypeTe.empty()) t.qtypeTe = "qfloat8";
+  }
+}
+
 }  // namespace oomlint

@@ -88,4 +88,8 @@ inline std::shared_ptr<const Architecture> borrowed(const Architecture& arch) {
 // The process's settings, or nullopt when its architecture is unknown (nothing to estimate from).
 std::optional<TrainingSetup> setupFrom(const TrainerProcess& process);
 
+// `model.quantize: true` applied to a setup (qfloat8 unless a qtype is set); the text encoder follows it
+// when `quantize_te` is not written. The plan and the host plan both offer it.
+void quantizeModel(TrainingSetup& t, bool encoderFollows);
+
 }  // namespace oomlint
