@@ -40,7 +40,13 @@ WebUiKnowledge paperTools() {
   WebUiKnowledge w;
   w.attention = {{"paper", "paper attention", 2, false, 0, 0, true}};  // two fp16 score matrices live
   w.displayBytes = 256 * kMiB;
-  w.vaeDecodeBytesPerPixel = 1000;
+  // A one-stage decoder at full resolution, 500 channels in, whose ResnetBlock keeps two input-width maps
+  // live: K = 2 × 500 = 1000 B per output pixel per element byte.
+  w.vaeDecoderFamilies = {"paper-vae"};
+  w.vaeDecoderStages = {{500, 250, 1}};
+  w.vaeResnetStyles = {{"paper", {{2, 0}, {1, 1}}}};
+  w.vaeResnetStyleByTool = {"paper", "paper", "paper"};
+  w.vaeNaiveAttentionMatrices = 2;
   w.comfyInferenceBytes = 512 * kMiB;
   w.comfyReserveBytes = 256 * kMiB;
   return w;
@@ -123,6 +129,18 @@ TEST_CASE("the generation estimate on a paper UNet: every phase by hand") {
     CHECK_THAT(g.streamedBytes, WithinRel(unet - loaded, 1e-12));
     CHECK_THAT(phase(g.estimate, "vae_decode").peakBytes, WithinRel(fixed + vae + decode, 1e-12));
     CHECK_FALSE(g.decodeFallsBackToTiled);
+  }
+
+  SECTION("ComfyUI retries a decode that does not fit in tiles") {
+    s.tool = WebUiTool::ComfyUi;
+    s.attention = "sdp";
+    s.width = s.height = 2048;
+    WebUiKnowledge tiles = tools;
+    tiles.decoderTileOtherwise = 64;  // latent px
+    // 2048² px × 1000 B × 2 B = 8.4 GB is over what 3 GiB leaves: 64 × 8 = 512 px tiles, 512² × 1000 × 2 B.
+    const GenerationEstimate g = estimateGeneration(s, tiles, memory, card(3));
+    CHECK(g.decodeFallsBackToTiled);
+    CHECK_THAT(phase(g.estimate, "vae_decode").peakBytes, WithinRel(fixed + vae + 524288000.0, 1e-12));
   }
 
   SECTION("ComfyUI runs cond and uncond one at a time when batched they would not fit") {

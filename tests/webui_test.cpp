@@ -141,9 +141,11 @@ TEST_CASE("SD1.5 at 512² in A1111 with xFormers: every component computed by ha
   const double weights = (8.595e8 + 1.2306e8 + 8.365e7) * 2;
   const double act = 4096.0 * 2 * 15000;
   CHECK_THAT(denoise.peakBytes, WithinRel(fixed + weights + act, 1e-9));
-  // The decode: 512 × 512 px × 1260 B × 2 B, plus the same weights and fixed share.
+  // The decode: 512 × 512 px × 768 B × 2 B, plus the same weights and fixed share. 768 (was a fitted
+  // 1260): A1111's decoder at full resolution keeps its 256-channel input, the GroupNorm output and the
+  // SiLU output live together (rules/webui.yaml vae_decoder), 3 × 256 maps per output pixel.
   const PhaseEstimate& decode = phase(g.estimate, "vae_decode");
-  CHECK_THAT(decode.peakBytes, WithinRel(fixed + weights + 512.0 * 512 * 1260 * 2, 1e-9));
+  CHECK_THAT(decode.peakBytes, WithinRel(fixed + weights + 512.0 * 512 * 768 * 2, 1e-9));
 }
 
 TEST_CASE("Doggettx slices its score matrix to the free memory; no optimisation keeps 3.5 of them") {
@@ -166,10 +168,12 @@ TEST_CASE("Doggettx slices its score matrix to the free memory; no optimisation 
 TEST_CASE("the seed: SD1.5 512² + one ControlNet on a 4 GB card") {
   const std::string base = "generation:\n  tool: a1111\n  model: sd15\n  width: 512\n  height: 512\n";
   const std::string unit = "  controlnet:\n    - model: control_v11p_sd15_canny\n      low_vram: ";
-  // Without flags: out of memory, and the needed change is --medvram (or --lowvram).
+  // Without flags: no fit, and the needed change is --medvram (or --lowvram). Borderline rather than out of
+  // memory since the decode comes from the decoder's structure (0.375 GiB of live maps at 512², was a
+  // fitted 0.62): 3.8 GiB expected of the card's 3.9, the upper part of the range over it.
   const FileReport plain = checkOn(base + unit + "false\n", "GTX 1050 Ti");
   REQUIRE(plain.estimate);
-  CHECK(plain.estimate->verdict == Verdict::Oom);
+  CHECK(plain.estimate->verdict == Verdict::Borderline);
   bool medvramNeeded = false;
   for (const auto& step : plain.plan) {
     if (step.needed && (step.fix.toJson.find("--medvram") != std::string::npos || step.fix.toJson.find("--lowvram") != std::string::npos)) {
@@ -303,6 +307,7 @@ TEST_CASE("each flag's effect on the estimate") {
     const char* phase;
     Expect expect;
     const char* gpu = "RTX 3060 12GB";
+    int side = 0;  // the image side when the default one does not show the effect
   };
   const std::multimap<std::string, Case> byEffect = {
       {"medvram", {"a1111", "sd15", "--xformers", "denoise", Expect::Lower}},
@@ -312,9 +317,11 @@ TEST_CASE("each flag's effect on the estimate") {
       {"attention:sdp", {"a1111", "sd15", "--opt-split-attention", "denoise", Expect::Lower}},
       {"attention:sdp_no_mem", {"a1111", "sd15", "--opt-split-attention", "denoise", Expect::Lower}},
       {"attention:sub_quadratic", {"a1111", "sd15", "--opt-split-attention", "denoise", Expect::Lower}},
-      {"attention:v1", {"a1111", "sd15", "--xformers", "vae_decode", Expect::Higher}},
+      // V1 and InvokeAI leave the VAE's attention unoptimised: its two token² matrices outgrow the
+      // decoder's convolutions (768 B per output pixel per element byte) only above ≈1250² px.
+      {"attention:v1", {"a1111", "sd15", "--xformers", "vae_decode", Expect::Higher, "RTX 3060 12GB", 2048}},
       {"attention:doggettx", {"a1111", "sd15", "--xformers", "denoise", Expect::Higher}},
-      {"attention:invokeai", {"a1111", "sd15", "--xformers", "vae_decode", Expect::Higher}},
+      {"attention:invokeai", {"a1111", "sd15", "--xformers", "vae_decode", Expect::Higher, "RTX 3060 12GB", 2048}},
       {"attention:none", {"a1111", "sd15", "--opt-split-attention", "denoise", Expect::Higher}},
       {"no_half", {"a1111", "sd15", "--xformers", "denoise", Expect::Higher}},
       {"precision_full", {"a1111", "sd15", "--xformers", "denoise", Expect::Higher}},
@@ -358,8 +365,8 @@ TEST_CASE("each flag's effect on the estimate") {
       {"comfy_gpu_only", {"forge", "flux", "", "denoise", Expect::Higher, "RTX 3060 8GB"}},
   };
   auto peak = [](const Case& c, const std::string& flags) {
-    const std::string text = std::string("generation:\n  tool: ") + c.tool + "\n  model: " + c.model + "\n  args: \"" + flags +
-                             "\"\n";
+    std::string text = std::string("generation:\n  tool: ") + c.tool + "\n  model: " + c.model + "\n  args: \"" + flags + "\"\n";
+    if (c.side > 0) text += "  width: " + std::to_string(c.side) + "\n  height: " + std::to_string(c.side) + "\n";
     AnalyzeOptions options;
     options.gpu = c.gpu;
     const FileReport r = analyzeInput(Input{"effect.yaml", text}, options);
@@ -473,4 +480,25 @@ TEST_CASE("a ControlNet preprocessor with a model has its own phase; --use-cpu c
     CHECK(p.phase != Phase::ControlnetPreprocess);
     for (const auto& c : p.components) CHECK(c.name != "ControlNet weights");
   }
+}
+
+// The VAE decode's K comes from the decoder's structure (rules/webui.yaml vae_decoder); the CPU profiler's
+// peak over the full-width decoder (scripts/census/vae_decode.py → tests/census/vae-decode.json) measured
+// the same live sets, per tool's ResnetBlock style, in bf16 and fp32.
+TEST_CASE("the VAE decoder's structural K is the CPU-measured one") {
+  const auto measured = readDocument(test::readFile(test::sourceDir() / "tests/census/vae-decode.json"));
+  const Node* k = measured->root() ? measured->root()->find("k") : nullptr;
+  REQUIRE(k != nullptr);
+  const WebUiKnowledge& w = knowledge().webui;
+  for (WebUiTool tool : {WebUiTool::A1111, WebUiTool::Forge, WebUiTool::ComfyUi}) {
+    const std::string& style = w.vaeResnetStyleByTool[static_cast<std::size_t>(tool)];
+    for (const char* dtype : {"bfloat16", "float32"}) {
+      INFO(toString(tool) << " (" << style << ", " << dtype << ")");
+      const Node* run = k->find(style + "/" + dtype);
+      REQUIRE(run != nullptr);
+      CHECK_THAT(w.vaeDecodeBytesPerPixel(tool), WithinRel(std::stod(run->find("k")->resolved()->text), 1e-9));
+    }
+  }
+  CHECK(w.vaeDecodeBytesPerPixel(WebUiTool::A1111) == 768);  // 3 × 256 channels at full resolution
+  CHECK(w.vaeDecodeBytesPerPixel(WebUiTool::ComfyUi) == 640);  // 2 × 256 + conv1's 128
 }

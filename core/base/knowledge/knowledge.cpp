@@ -490,8 +490,6 @@ class Loader {
     const Node* c = root->find("constants");
     constexpr std::string_view kConstants = "webui.yaml: constants";
     w.displayBytes = figure(c, "display_bytes", kConstants);
-    w.vaeDecodeBytesPerPixel = figure(c, "vae_decode_bytes_per_pixel", kConstants);
-    w.vaeDecodeSource = str(c, "vae_decode_source");
     w.forgeInferenceBytes = figure(c, "forge_inference_bytes", kConstants);
     w.comfyInferenceBytes = figure(c, "comfy_inference_bytes", kConstants);
     w.comfyReserveBytes = figure(c, "comfy_reserve_bytes", kConstants);
@@ -502,6 +500,7 @@ class Loader {
     w.medvramSpeed = str(c, "medvram_speed");
     w.lowvramSpeed = str(c, "lowvram_speed");
     w.taesdDecodeBytesPerPixel = figure(c, "taesd_decode_bytes_per_pixel", kConstants);
+    vaeDecoder(w, root->find("vae_decoder"));
     const Node* tiles = root->find("tiled_vae_decoder_tile");
     if (const Node* rows = tiles ? tiles->find("by_vram") : nullptr; rows && rows->isSequence()) {
       for (const Node* e : rows->resolved()->items) {
@@ -595,6 +594,32 @@ class Loader {
     for (const auto& id : w.defaultAttentions) {
       if (w.backend(id) == nullptr) error("webui.yaml: default_attention: unknown backend `" + id + "`");
     }
+  }
+
+  // The decoder's structure (rules/webui.yaml vae_decoder): stages, ResnetBlock styles and each tool's style.
+  void vaeDecoder(WebUiKnowledge& w, const Node* d) {
+    constexpr std::string_view kWhere = "webui.yaml: vae_decoder";
+    w.vaeDecoderFamilies = strings(d ? d->find("vae_families") : nullptr);
+    for (const auto& family : w.vaeDecoderFamilies) {
+      if (k_.memory.vae(family) == nullptr) error("webui.yaml: vae_decoder: memory.yaml has no vae `" + family + "`");
+    }
+    for (const Node* e : items(d ? d->find("stages") : nullptr)) {
+      w.vaeDecoderStages.push_back({integer(e, "channels_in", kWhere), integer(e, "channels_out", kWhere), std::max(1, integer(e, "area_divisor", kWhere))});
+    }
+    for (const Node* e : items(d ? d->find("resnet_styles") : nullptr)) {
+      VaeResnetStyle style{str(e, "id"), {}};
+      for (const Node* step : items(e->find("live"))) style.live.emplace_back(integer(step, "input_maps", kWhere), integer(step, "output_maps", kWhere));
+      w.vaeResnetStyles.push_back(std::move(style));
+    }
+    const Node* styles = d ? d->find("styles") : nullptr;
+    for (WebUiTool tool : {WebUiTool::A1111, WebUiTool::Forge, WebUiTool::ComfyUi}) {
+      std::string& id = w.vaeResnetStyleByTool[static_cast<std::size_t>(tool)];
+      id = str(styles, toString(tool));
+      if (w.vaeResnetStyle(id) == nullptr) error("webui.yaml: vae_decoder: styles: unknown ResnetBlock style `" + id + "`");
+    }
+    if (w.vaeDecoderStages.empty()) error("webui.yaml: vae_decoder: no stages");
+    w.vaeNaiveAttentionMatrices = figure(d, "naive_attention_matrices", kWhere);
+    w.vaeDecoderSource = str(d, "source");
   }
 
   // A trainer's scripts and argument table (rules/sd-scripts.yaml).

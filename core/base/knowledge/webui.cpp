@@ -158,4 +158,30 @@ std::string_view WebUiKnowledge::checkpointFamily(std::string_view lowercaseName
   return checkpointFamilyOtherwise;
 }
 
+const VaeResnetStyle* WebUiKnowledge::vaeResnetStyle(std::string_view id) const {
+  for (const auto& style : vaeResnetStyles) {
+    if (style.id == id) return &style;
+  }
+  return nullptr;
+}
+
+double WebUiKnowledge::vaeDecodeBytesPerPixel(WebUiTool tool) const {
+  const VaeResnetStyle* style = vaeResnetStyle(vaeResnetStyleByTool[static_cast<std::size_t>(tool)]);
+  if (style == nullptr) return 0;  // the loader checks every tool's style
+  double peak = 0;
+  const VaeDecoderStage* previous = nullptr;
+  for (const auto& stage : vaeDecoderStages) {
+    const double share = 1.0 / stage.areaDivisor;
+    for (const auto& [inputMaps, outputMaps] : style->live) {
+      peak = std::max(peak, (inputMaps * stage.channelsIn + outputMaps * stage.channelsOut) * share);
+    }
+    // The ×2 upsample into this stage: its coarse input beside the interpolated map and the conv's output.
+    if (previous != nullptr && previous->areaDivisor > stage.areaDivisor) {
+      peak = std::max(peak, previous->channelsOut * (1.0 / previous->areaDivisor + 2 * share));
+    }
+    previous = &stage;
+  }
+  return peak;
+}
+
 }  // namespace oomlint

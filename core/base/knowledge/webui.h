@@ -99,6 +99,21 @@ struct Preprocessor {
   double bytes = 0;                // its model on the GPU (0: none)
 };
 
+// One stage of the VAE decoder (rules/webui.yaml vae_decoder): its first ResnetBlock's widths and the
+// output pixels per stage pixel.
+struct VaeDecoderStage {
+  int channelsIn = 0;
+  int channelsOut = 0;
+  int areaDivisor = 1;
+};
+
+// How a tool writes the decoder's ResnetBlock: the maps live together at each step, as counts of
+// input-width and output-width maps.
+struct VaeResnetStyle {
+  std::string id;
+  std::vector<std::pair<int, int>> live;  // (input maps, output maps)
+};
+
 struct WebUiKnowledge {
   std::vector<WebUiFlag> flags;
   std::vector<AttentionBackend> attention;
@@ -109,8 +124,12 @@ struct WebUiKnowledge {
   double preprocessorActBytesPerPixel = 0;
   int preprocessorResolution = 0;
   double displayBytes = 0;
-  double vaeDecodeBytesPerPixel = 0;
-  std::string vaeDecodeSource;
+  std::vector<std::string> vaeDecoderFamilies;  // memory.yaml VAE families with this decoder ("sd")
+  std::vector<VaeDecoderStage> vaeDecoderStages;
+  std::vector<VaeResnetStyle> vaeResnetStyles;
+  std::array<std::string, 3> vaeResnetStyleByTool;  // by WebUiTool
+  double vaeNaiveAttentionMatrices = 0;             // token² matrices of a materialised mid-block attention
+  std::string vaeDecoderSource;
   double forgeInferenceBytes = 0;
   double comfyInferenceBytes = 0;
   double comfyReserveBytes = 0;
@@ -139,6 +158,10 @@ struct WebUiKnowledge {
   // A checkpoint's family id from its lowercase name.
   std::string_view checkpointFamily(std::string_view lowercaseName) const;
   const std::string& defaultAttention(WebUiTool tool) const { return defaultAttentions[static_cast<std::size_t>(tool)]; }
+  const VaeResnetStyle* vaeResnetStyle(std::string_view id) const;
+  // The decoder's largest live set in `tool`, in bytes per output pixel per element byte (the decode's K):
+  // every stage's ResnetBlock steps and the upsample into it.
+  double vaeDecodeBytesPerPixel(WebUiTool tool) const;
 };
 
 }  // namespace oomlint

@@ -164,12 +164,15 @@ class Estimator {
   }
 
   Component vaeWork(long w, long h, bool decode, GenerationEstimate& out, double free) const {
-    // Decoding: the generation measurement (webui.yaml); encoding: memory.yaml's figure (the loader
-    // requires one for every WebUI family's VAE).
+    // Decoding an image with the KL-f8 decoder: its largest live set in this tool (webui.yaml vae_decoder).
+    // Another VAE, a video (decoded chunk by chunk, times the frames in flight) and encoding: memory.yaml's
+    // per-pixel figure for that VAE (the loader requires one for every WebUI family's VAE).
     const VaeConstants* c = m_.vae(s_.arch->vae.family);
-    // A video decodes chunk by chunk: memory.yaml's per-pixel figure for its VAE, times the frames in flight.
     const double frames = s_.frames > 1 && c ? std::min<double>(s_.frames, std::max(1, c->videoFramesInFlight)) : 1;
-    const double k = decode ? (s_.frames > 1 && c ? c->decodeK : w_.vaeDecodeBytesPerPixel) : c ? c->encodeK : 0;
+    const auto& klFamilies = w_.vaeDecoderFamilies;
+    const bool structural = decode && s_.frames <= 1 &&
+                            std::find(klFamilies.begin(), klFamilies.end(), s_.arch->vae.family) != klFamilies.end();
+    const double k = structural ? w_.vaeDecodeBytesPerPixel(s_.tool) : decode ? (c ? c->decodeK : 0) : c ? c->encodeK : 0;
     const double px = static_cast<double>(w) * static_cast<double>(h) * frames;
     const std::string what = decode ? "VAE decode" : "VAE encode";
     if (s_.vaeDecode == VaeDecode::Cpu) return {what, 0, "on the CPU", Term::Vae};
@@ -188,12 +191,20 @@ class Estimator {
     if (s_.vaeDecode == VaeDecode::Tiled) return tiled("tiled: ");
     double bytes = k * px * vaeBytes_;
     std::string how = fixedText(w, 0) + "×" + fixedText(h, 0) + " px × " + fixedText(k, 0) + " B/px/elem × " + fixedText(vaeBytes_, 0) +
-                      " B (one image at a time" + (decode ? "; " + w_.vaeDecodeSource : std::string()) + ")";
+                      " B (one image at a time; " + (structural ? w_.vaeDecoderSource : "memory.yaml's figure for this VAE") + ")";
+    // A materialised mid-block attention (one head, every latent pixel a token) peaks on the latent grid,
+    // not beside the full-resolution maps: the larger of the two.
     const AttentionBackend* b = w_.backend(s_.attention);
     if (b != nullptr && !b->patchesVae) {
       const double t = latentPixels(w, h);
-      bytes += t * t * vaeBytes_;
-      how += " + the VAE's unoptimised attention matrix " + fixedText(t, 0) + "²";
+      const double scores = w_.vaeNaiveAttentionMatrices * t * t * vaeBytes_;
+      if (scores > bytes) {
+        bytes = scores;
+        how = "the VAE's unoptimised attention: " + fixedText(w_.vaeNaiveAttentionMatrices, 0) + " × " + fixedText(t, 0) + "² tokens × " +
+              fixedText(vaeBytes_, 0) + " B (more than its convolutions' " + fixedText(k * px * vaeBytes_ / kGiB, 2) + " GiB)";
+      } else {
+        how += "; its unoptimised attention (" + fixedText(scores / kGiB, 2) + " GiB) peaks apart and lower";
+      }
     }
     // Forge and ComfyUI retry a decode that runs out of memory in tiles (wl §2.2).
     if (managed() && bytes * (1 + m_.uncertaintyVae) > free) {

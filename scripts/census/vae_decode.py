@@ -1,0 +1,141 @@
+"""The KL-f8 VAE decoder's working memory on the CPU, at its released widths, for the WebUI estimate
+(rules/webui.yaml vae_decoder): the profiler's peak of live bytes over one decode at a few sizes, its slope
+over output pixels per element byte (K), for each way the tools write the decoder's ResnetBlock:
+
+  ldm_swish      A1111 (ldm / sgm `nonlinearity(x) = x*torch.sigmoid(x)`): input, norm output, sigmoid and
+                 product live together
+  silu           diffusers' nn.SiLU() (and scripts/gpu/vae.py, the census): input, norm output, SiLU output
+  silu_inplace   ComfyUI and Forge (`torch.nn.SiLU(inplace=True)`): input, norm output, then conv1's output
+
+and the mid-block attention with a materialised score matrix (A1111's vanilla AttnBlock: V1, InvokeAI,
+no optimisation) beside the memory-efficient one. The decoder is scripts/gpu/vae.py's KLDecoder (diffusers'
+AutoencoderKL decoder: 4 latent channels for SD/SDXL; 16 for the FLUX/SD3 AE changes only conv_in).
+The CPU sees allocated tensors only: no cuDNN workspace, no caching-allocator slack.
+
+  /usr/bin/python3 scripts/census/vae_decode.py [--sizes 128,192,256] [--latent 4]
+"""
+
+import sys
+
+sys.dont_write_bytecode = True
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "census"))
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import census  # noqa: E402
+import layers  # noqa: E402
+import vae  # noqa: E402
+
+census.layers = layers  # census.profiled's Timeline reads the module global main() would set
+
+
+def ldm_swish(x):
+    return x * torch.sigmoid(x)
+
+
+def forward_ldm(self, x):
+    # ldm/modules/diffusionmodules/model.py ResnetBlock.forward, line for line (temb None, dropout 0)
+    h = x
+    h = self.norm1(h)
+    h = ldm_swish(h)
+    h = self.conv1(h)
+    h = self.norm2(h)
+    h = ldm_swish(h)
+    h = self.conv2(h)
+    if self.shortcut is not None:
+        x = self.shortcut(x)
+    return x + h
+
+
+def forward_silu(self, x):
+    # diffusers ResnetBlock2D: nn.SiLU() is not in place
+    h = x
+    h = self.norm1(h)
+    h = F.silu(h)
+    h = self.conv1(h)
+    h = self.norm2(h)
+    h = F.silu(h)
+    h = self.conv2(h)
+    if self.shortcut is not None:
+        x = self.shortcut(x)
+    return x + h
+
+
+def forward_inplace(self, x):
+    # comfy/ldm/modules/diffusionmodules/model.py and Forge backend/nn/vae.py: SiLU(inplace=True)
+    h = x
+    h = self.norm1(h)
+    h = F.silu(h, inplace=True)
+    h = self.conv1(h)
+    h = self.norm2(h)
+    h = F.silu(h, inplace=True)
+    h = self.conv2(h)
+    if self.shortcut is not None:
+        x = self.shortcut(x)
+    return x + h
+
+
+VARIANTS = {"ldm_swish": forward_ldm, "silu": forward_silu, "silu_inplace": forward_inplace}
+
+
+def slope(xs, ys):
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="128,192,256")
+    ap.add_argument("--latent", type=int, default=4)
+    ap.add_argument("--dtypes", default="bfloat16,float32")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    torch.set_num_threads(2)
+    spec = dict(layout="kl_f8", latent_channels=args.latent, spatial=8, vae=dict(block_out_channels=(128, 256, 512, 512), layers_per_block=2))
+    out = dict(latent_channels=args.latent, sizes=sizes, torch=torch.__version__, k={}, naive_bytes_per_token2={})
+    for dtype_name in args.dtypes.split(","):
+        dtype = getattr(torch, dtype_name)
+        elem = torch.finfo(dtype).bits // 8
+        prec = layers.Precision("bf16", "cpu")
+        prec.dtype = dtype
+        torch.manual_seed(0)
+        model = vae.build_decoder(spec, prec)
+        layers.set_attention("chunked")
+        for name, forward in VARIANTS.items():
+            vae.KLResnet.forward = forward
+            peaks = []
+            for size in sizes:
+                z = model.make_latents(spec, size, size, 1, prec)
+                with torch.no_grad():
+                    tl, img = census.profiled(lambda: model(z))
+                del img
+                peaks.append(tl.peak)
+            k = slope([s * s for s in sizes], peaks) / elem
+            key = "%s/%s" % (name, dtype_name)
+            out["k"][key] = dict(k=round(k, 1), peaks=peaks)
+            print("%-24s K %7.1f  peaks %s" % (key, k, peaks), flush=True)
+        # the mid-block attention alone at a latent side of 48: a materialised score matrix against the
+        # memory-efficient kernel, bytes per latent token squared
+        fmap = torch.randn(1, 512, 48, 48, dtype=dtype)
+        live = {}
+        for attn in ("chunked", "naive"):
+            layers.set_attention(attn)
+            with torch.no_grad():
+                tl, _ = census.profiled(lambda: model.mid[1](fmap))
+            live[attn] = tl.peak
+        out["naive_bytes_per_token2"][dtype_name] = round((live["naive"] - live["chunked"]) / (48 * 48) ** 2, 2)
+        print("naive attention %s: %.2f B per latent token^2" % (dtype_name, out["naive_bytes_per_token2"][dtype_name]), flush=True)
+        layers.set_attention("chunked")
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
