@@ -191,7 +191,8 @@ class Estimator {
     if (s_.vaeDecode == VaeDecode::Tiled) return tiled("tiled: ");
     double bytes = k * px * vaeBytes_;
     std::string how = fixedText(w, 0) + "×" + fixedText(h, 0) + " px × " + fixedText(k, 0) + " B/px/elem × " + fixedText(vaeBytes_, 0) +
-                      " B (one image at a time; " + (structural ? w_.vaeDecoderSource : "memory.yaml's figure for this VAE") + ")";
+                      " B (" + (frames > 1 ? fixedText(frames, 0) + " frames in flight" : std::string("one image at a time")) + "; " +
+                      (structural ? w_.vaeDecoderSource : "memory.yaml's figure for this VAE") + ")";
     // A materialised mid-block attention (one head, every latent pixel a token) peaks on the latent grid,
     // not beside the full-resolution maps: the larger of the two.
     const AttentionBackend* b = w_.backend(s_.attention);
