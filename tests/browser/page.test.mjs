@@ -145,7 +145,9 @@ test('a WebUI generation profile: the seed 4 GB ControlNet case, fixed with --me
   await analysisAfter(page, () => page.selectOption('#gpu', 'GTX 1050 Ti'));
   const profile = fs.readFileSync(path.join(sourceDir, 'docs/examples/webui-sd15-controlnet-4gb.yaml'), 'utf8');
   await analysisAfter(page, () => paste(page, 'config-editor', profile));
-  assert.equal(await verdictOf(page), 'oom');
+  // Borderline (3.8 of 3.9 GiB) since the VAE decode comes from the decoder's structure; --medvram is
+  // still the needed step.
+  assert.equal(await verdictOf(page), 'borderline');
   assert.match(await page.locator('.results .phases').textContent(), /denoising/);
   assert.match(await page.locator('.plan-section h3').first().textContent(), /cheapest first/);
   // The needed step writes the flag into `args`, at the end of the value, and nothing else.

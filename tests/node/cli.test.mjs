@@ -270,14 +270,18 @@ test('a WebUI launch line is its own input kind: flags checked, generation estim
   const text = '@echo off\r\nset COMMANDLINE_ARGS=--xformers --medvarm\r\ncall webui.bat\r\n' +
     'Steps: 20, Size: 512x512, Model: v1-5-pruned-emaonly, ControlNet 0: "Module: canny, Model: control_v11p_sd15_canny, Low Vram: False"\r\n';
   fs.writeFileSync(bat, text);
+  // Borderline, not out of memory, since the VAE decode comes from the decoder's structure (0.375 GiB
+  // of live maps at 512²; the fitted figure gave 0.62): 3.8 GiB of the card's 3.9 with every model
+  // resident, only the upper part of the range over it — a warning, so no error exit.
   const r = runCli(['check', bat, '--gpu', 'GTX 1050 Ti', '--format', 'json']);
-  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(runCli(['check', bat, '--gpu', 'GTX 1050 Ti', '--fail-on', 'warning']).code, 1);
   const file = JSON.parse(r.stdout).files[0];
   assert.equal(file.kind, 'webui-args');
   const typo = file.diagnostics.find((d) => d.code === 'OL701');
   assert.ok(typo, JSON.stringify(file.diagnostics));
   assert.deepEqual(typo.range, { start: { line: 2, column: 33 }, end: { line: 2, column: 42 } });
-  assert.equal(file.estimate.verdict, 'oom');
+  assert.equal(file.estimate.verdict, 'borderline');
   assert.ok(file.estimate.phases.some((p) => p.name === 'denoise'));
   const needed = file.plan.filter((s) => s.needed);
   assert.equal(needed.length, 1);
