@@ -16,6 +16,7 @@
 #include "cli/prefault_heap.h"
 #include "cli/project_files.h"
 #include "format/formatters.h"
+#include "base/knowledge/embedded.h"
 #include "base/knowledge/knowledge.h"
 
 namespace oomlint::cli {
@@ -221,8 +222,8 @@ int runExplain(const ExplainCommand& explain) {
     std::cerr << "oomlint: no rule '" << explain.code << "' (oomlint rules lists them)\n";
     return kExitUsage;
   }
-  if (!rule->page.empty()) {
-    std::cout << rule->page;
+  if (const std::string_view page = rulePage(rule->code); !page.empty()) {
+    std::cout << page;
   } else {
     std::cout << "# " << rule->code << " " << rule->name << "\n\n" << rule->title << "\n\n" << rule->summary << "\n";
   }
@@ -256,10 +257,6 @@ int run(int argc, char** argv) {
   if (!parsed.command) {
     std::cerr << "oomlint: " << parsed.error << "\n" << kUsage;
     return kExitUsage;
-  }
-  if (!knowledge().loadErrors.empty()) {
-    std::cerr << "oomlint: internal error: " << knowledge().loadErrors.front() << "\n";
-    return 3;
   }
   return std::visit(
       [](const auto& command) -> int {

@@ -19,10 +19,16 @@ struct TrainerArg {
   std::string defaultText;           // argparse's default as text; empty when None
 };
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, TrainerArg& x) { v(x.name, x.aliases, x.flag, x.list, x.defaultText); }
+
 struct TrainerArgGroup {
   std::string id;  // "train_util.add_training_arguments": where sd-scripts defines them
   std::vector<TrainerArg> args;
 };
+
+template <class V> void fields(V& v, TrainerArgGroup& x) { v(x.id, x.args); }
 
 // What a script runs: training (a network or the whole model), or one of musubi-tuner's caching passes,
 // which are processes of their own.
@@ -46,6 +52,9 @@ struct TrainerScript {
   bool caches() const { return role == TrainerRole::CacheLatents || role == TrainerRole::CacheTextEncoder; }
 };
 
+template <class V> void fields(V& v, TrainerScript::Fp8Change& x) { v(x.until, x.why, x.bf16Params); }
+template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArchs, x.fp8Changes); }
+
 struct TrainerTool {
   std::string id;  // "sd-scripts", "musubi-tuner"
   std::vector<TrainerScript> scripts;
@@ -68,5 +77,8 @@ struct TrainerTool {
   // Every argument name the script accepts (for did-you-mean).
   std::vector<std::string> argNames(const TrainerScript& script) const;
 };
+
+template <class V> void fields(V& v, TrainerTool::GuiScript& x) { v(x.key, x.lora, x.finetune); }
+template <class V> void fields(V& v, TrainerTool& x) { v(x.id, x.scripts, x.datasetKeys, x.configKeys, x.foreignKeys, x.groups, x.guiKeys, x.guiScripts); }
 
 }  // namespace oomlint

@@ -105,8 +105,20 @@ function onJump(diagnostic, file) {
   jumpTo(viewFor(file), diagnostic.range);
 }
 
+// A rule's page is a static file beside the page (build.mjs copies docs/rules/), fetched when it is
+// opened: the module carries none.
+async function rulePage(code) {
+  if (!/^OL[0-9]{3}$/.test(code)) return '';
+  try {
+    const response = await fetch(new URL(`rules/${code}.md`, document.baseURI));
+    return response.ok ? await response.text() : '';
+  } catch {
+    return '';
+  }
+}
+
 async function onRule(code) {
-  const page = await client.explain(code);
+  const page = await rulePage(code);
   const body = clear($('rule-body'));
   body.append(...(page ? renderMarkdown(page) : [h('p', {}, `No page for ${code}.`)]));
   $('rule-dialog').showModal();
