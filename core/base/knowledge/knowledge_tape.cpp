@@ -40,9 +40,6 @@ class TapeReader {
 bool readKnowledge(const KnowledgeTape& tape, Knowledge& k) {
   TapeReader reader(tape, k.defaults);
   tape::Walk<TapeReader>(reader).walk(k);
-  // What is derived, not compiled in: the argument index points into the tables just read.
-  k.sdScripts.index();
-  k.musubiTuner.index();
   return reader.exact();
 }
 

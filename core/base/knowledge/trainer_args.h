@@ -5,7 +5,6 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -46,14 +45,20 @@ struct TrainerScript {
     double bf16Params = 0;
   };
   std::vector<Fp8Change> fp8Changes;
-  // Every name and alias it accepts → the argument (built once the groups are loaded: index()).
-  std::unordered_map<std::string, const TrainerArg*> accepted;
+  // Every name and alias it accepts, sorted by that spelling for arg()'s binary search; the first
+  // group that defines a spelling wins. Built by index() when the rules are compiled, and compiled in.
+  struct Accepted {
+    int group = 0, arg = 0;  // indices into the tool's groups and that group's args
+    int spelling = 0;        // 0: the argument's name; n: its n-th alias
+  };
+  std::vector<Accepted> accepted;
   bool finetune() const { return role == TrainerRole::Finetune; }
   bool caches() const { return role == TrainerRole::CacheLatents || role == TrainerRole::CacheTextEncoder; }
 };
 
 template <class V> void fields(V& v, TrainerScript::Fp8Change& x) { v(x.until, x.why, x.bf16Params); }
-template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArchs, x.fp8Changes); }
+template <class V> void fields(V& v, TrainerScript::Accepted& x) { v(x.group, x.arg, x.spelling); }
+template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArchs, x.fp8Changes, x.accepted); }
 
 struct TrainerTool {
   std::string id;  // "sd-scripts", "musubi-tuner"
@@ -72,8 +77,9 @@ struct TrainerTool {
   const TrainerScript* scriptNamed(std::string_view name) const;
   // The argument `name` (or an alias of it) as `script` accepts it, or nullptr.
   const TrainerArg* arg(const TrainerScript& script, std::string_view name) const;
-  // Fills each script's `accepted` from its groups (pointers into `groups`, which do not change after).
+  // Fills each script's `accepted` from its groups (the rules compiler, once the groups are loaded).
   void index();
+  const std::string& spelling(const TrainerScript::Accepted& a) const;
   // Every argument name the script accepts (for did-you-mean).
   std::vector<std::string> argNames(const TrainerScript& script) const;
 };
