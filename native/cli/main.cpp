@@ -281,7 +281,7 @@ int run(int argc, char** argv) {
 }  // namespace oomlint::cli
 
 int main(int argc, char** argv) {
-  oomlint::cli::prefaultHeap(2ul << 20);  // about what a check of a typical config uses
+  oomlint::cli::prefaultHeap(1ul << 20);  // about what a check of a typical config uses (0.8 MiB, massif)
   try {
     return oomlint::cli::run(argc, argv);
   } catch (const std::exception& error) {

@@ -1,6 +1,7 @@
 #include "base/knowledge/trainer_args.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace oomlint {
 
@@ -16,38 +17,37 @@ const TrainerScript* TrainerTool::script(std::string_view path) const {
   return scriptNamed(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-const std::string& TrainerTool::spelling(const TrainerScript::Accepted& a) const {
-  const TrainerArg& arg = groups[static_cast<std::size_t>(a.group)].args[static_cast<std::size_t>(a.arg)];
-  return a.spelling == 0 ? arg.name : arg.aliases[static_cast<std::size_t>(a.spelling - 1)];
+const std::string& TrainerTool::text(const Spelling& s) const {
+  const TrainerArg& arg = groups[static_cast<std::size_t>(s.group)].args[static_cast<std::size_t>(s.arg)];
+  return s.alias == 0 ? arg.name : arg.aliases[static_cast<std::size_t>(s.alias - 1)];
 }
 
 void TrainerTool::index() {
-  for (auto& script : scripts) {
-    script.accepted.clear();
-    for (const auto& id : script.groups) {
-      for (std::size_t g = 0; g < groups.size(); ++g) {
-        if (groups[g].id != id) continue;
-        for (std::size_t a = 0; a < groups[g].args.size(); ++a) {
-          for (std::size_t s = 0; s <= groups[g].args[a].aliases.size(); ++s) {
-            script.accepted.push_back({static_cast<int>(g), static_cast<int>(a), static_cast<int>(s)});
-          }
-        }
+  spellings.clear();
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (std::size_t a = 0; a < groups[g].args.size(); ++a) {
+      for (std::size_t n = 0; n <= groups[g].args[a].aliases.size(); ++n) {
+        spellings.push_back({static_cast<int>(g), static_cast<int>(a), static_cast<int>(n)});
       }
     }
-    // Sorted by spelling, the first definition of each kept (stable: in group order).
-    auto& list = script.accepted;
-    const auto bySpelling = [&](const auto& x, const auto& y) { return spelling(x) < spelling(y); };
-    std::stable_sort(list.begin(), list.end(), bySpelling);
-    list.erase(std::unique(list.begin(), list.end(), [&](const auto& x, const auto& y) { return spelling(x) == spelling(y); }), list.end());
   }
+  std::stable_sort(spellings.begin(), spellings.end(), [&](const Spelling& x, const Spelling& y) { return text(x) < text(y); });
 }
 
 const TrainerArg* TrainerTool::arg(const TrainerScript& script, std::string_view name) const {
-  const auto& list = script.accepted;
-  const auto at = std::lower_bound(list.begin(), list.end(), name,
-                                   [&](const TrainerScript::Accepted& a, std::string_view n) { return spelling(a) < n; });
-  if (at == list.end() || spelling(*at) != name) return nullptr;
-  return &groups[static_cast<std::size_t>(at->group)].args[static_cast<std::size_t>(at->arg)];
+  // Of the groups that spell it so, the script's first wins; within a group, its first argument.
+  const auto [from, to] = std::equal_range(spellings.begin(), spellings.end(), name, [&](const auto& x, const auto& y) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Spelling>) return std::string_view(text(x)) < y;
+    else return x < std::string_view(text(y));
+  });
+  const Spelling* best = nullptr;
+  std::size_t bestRank = script.groups.size();
+  for (auto it = from; it != to; ++it) {
+    const auto& id = groups[static_cast<std::size_t>(it->group)].id;
+    const auto rank = static_cast<std::size_t>(std::find(script.groups.begin(), script.groups.end(), id) - script.groups.begin());
+    if (rank < bestRank) best = &*it, bestRank = rank;
+  }
+  return best ? &groups[static_cast<std::size_t>(best->group)].args[static_cast<std::size_t>(best->arg)] : nullptr;
 }
 
 std::vector<std::string> TrainerTool::argNames(const TrainerScript& script) const {

@@ -604,7 +604,7 @@ class Loader {
                            : role == "cache_latents"      ? TrainerRole::CacheLatents
                            : role == "cache_text_encoder" ? TrainerRole::CacheTextEncoder
                                                           : TrainerRole::Lora,
-                           strings(e->find("groups")), {}, {}, {}};
+                           strings(e->find("groups")), {}, {}};
       for (const Node* c : items_of(e->find("fp8_changes"))) {
         script.fp8Changes.push_back({str(c, "until"), str(c, "why"), figure(c, "fp8_bf16_params", where + ": fp8_changes")});
       }
