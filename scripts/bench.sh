@@ -170,7 +170,7 @@ row("whole process, 300-line config", f"{cli_big:.1f} ms")
 row(f"the same check, interleaved with an empty static C++ program (median of {runs} each)", f"{paired_med:.1f} ms",
     f"`int main() {{}}`, g++ -O2 -static: {empty_med:.1f} ms", f"{paired_med / empty_med:.1f}× its time",
     "≤ 2×: " + ("met" if paired_med <= 2 * empty_med else "not met"))
-row("of which: the first analysis in a process (reading the compiled knowledge; oomlint-bench)", f"{first_ms:.2f} ms")
+row("of which: the first analysis in a process (cold: reads the compiled knowledge, first use of the code; oomlint-bench)", f"{first_ms:.2f} ms")
 row("(spawning `/bin/true` from the timer)", f"{true_med:.1f} ms")
 
 # Logs.
