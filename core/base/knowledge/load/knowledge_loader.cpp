@@ -12,7 +12,6 @@ namespace oomlint {
 
 namespace {
 
-
 class Loader {
  public:
   Loader(Knowledge& k, const RulesFile& file, std::vector<std::string>& errors) : k_(k), file_(file), errors_(errors) {}
