@@ -12,9 +12,13 @@ const DEBOUNCE_MS = 150;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const $ = (id) => document.getElementById(id);
 
-const client = new WorkerClient(() => new Worker('worker.js'));
-// Asked first: this starts the worker, and so the module's download and compilation, while the
-// page builds its editors.
+// The first worker is the one boot.js started while this script loaded; a restart makes its own.
+const client = new WorkerClient(() => {
+  const early = globalThis.oomlintWorker;
+  globalThis.oomlintWorker = undefined;
+  return early ?? new Worker('worker.js');
+});
+// Asked first, so the answer is on its way while the page builds its editors.
 const catalogReady = client.catalog();
 const stateReady = decodeState(location.hash);
 const exampleReady = stateReady.then((state) => (state ? null : fetchExample('flux-lora-24gb.yaml')));
