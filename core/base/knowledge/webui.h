@@ -61,6 +61,10 @@ struct WebUiFlag {
   bool ignoredIn(WebUiTool tool) const;
 };
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, WebUiFlag& x) { v(x.name, x.tools, x.ignoredBy, x.takesValue, x.effect, x.backend, x.note, x.deprecated); }
+
 struct AttentionBackend {
   std::string id;
   std::string label;
@@ -70,6 +74,8 @@ struct AttentionBackend {
   int maxSlices = 0;       // adaptive only
   bool patchesVae = false;
 };
+
+template <class V> void fields(V& v, AttentionBackend& x) { v(x.id, x.label, x.scoreFactor, x.adaptive, x.needFactor, x.maxSlices, x.patchesVae); }
 
 struct GenerationFamily {
   std::string id;
@@ -85,6 +91,8 @@ struct GenerationFamily {
   bool runsIn(WebUiTool tool) const;
 };
 
+template <class V> void fields(V& v, GenerationFamily& x) { v(x.id, x.aliases, x.arch, x.defaultSize, x.tools, x.attentionHeads, x.attentionDownsample, x.unetActBytesPerLatentPixel, x.lowvramBlockParams, x.vaeFp16Overflows); }
+
 struct ControlNetModel {
   std::string id;
   std::vector<std::string> match;
@@ -93,11 +101,15 @@ struct ControlNetModel {
   std::string label;
 };
 
+template <class V> void fields(V& v, ControlNetModel& x) { v(x.id, x.match, x.family, x.params, x.label); }
+
 struct Preprocessor {
   std::string id;
   std::vector<std::string> match;  // lowercase substrings of the module name
   double bytes = 0;                // its model on the GPU (0: none)
 };
+
+template <class V> void fields(V& v, Preprocessor& x) { v(x.id, x.match, x.bytes); }
 
 struct WebUiKnowledge {
   std::vector<WebUiFlag> flags;
@@ -140,5 +152,7 @@ struct WebUiKnowledge {
   std::string_view checkpointFamily(std::string_view lowercaseName) const;
   const std::string& defaultAttention(WebUiTool tool) const { return defaultAttentions[static_cast<std::size_t>(tool)]; }
 };
+
+template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.vaeDecodeBytesPerPixel, x.vaeDecodeSource, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
 
 }  // namespace oomlint
