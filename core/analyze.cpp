@@ -207,11 +207,6 @@ FileReport analyzeInput(const Input& input, const AnalyzeOptions& options) {
 
 Report analyze(const std::vector<Input>& inputs, const AnalyzeOptions& options) {
   Report report;
-  const Knowledge& k = knowledge();
-  if (!k.loadErrors.empty()) {
-    report.internalError = "the embedded rules data is invalid: " + k.loadErrors.front();
-    return report;
-  }
   AnalyzeOptions withJob = options;
   if (inputs.size() > 1 && withJob.jobFiles.empty()) withJob.jobFiles = inputs;
   for (const auto& input : inputs) report.add(analyzeInput(input, withJob));

@@ -51,6 +51,9 @@ while len(lines) < 300:
 open(sys.argv[2], "w", encoding="utf-8").write("\n".join(lines) + "\n")
 EOF
 big="$tmp/flux-300.yaml"
+# The floor of a whole process on this machine: what `oomlint check` is compared with.
+echo 'int main() { return 0; }' >"$tmp/empty.cpp"
+g++ -O2 -static "$tmp/empty.cpp" -o "$tmp/empty"
 
 if ((quick)); then budget=100 runs=15 logmib=256 logruns=1; else budget=400 runs=60 logruns=3 logmib=1024; fi
 
@@ -81,6 +84,18 @@ def table(path):
         return {}
     with open(path, newline="") as f:
         return {row["file"]: row for row in csv.DictReader((l for l in f if not l.startswith("#")), delimiter="\t")}
+
+def interleaved(cmds, n):
+    """Median wall times in ms of whole processes run in turn, so that a noisy machine weighs on each alike."""
+    for cmd in cmds:
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t = [[] for _ in cmds]
+    for _ in range(n):
+        for i, cmd in enumerate(cmds):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            t[i].append((time.perf_counter() - t0) * 1000)
+    return [statistics.median(v) for v in t]
 
 def wall(cmd, n):
     """Median and p90 wall time in ms of a whole process (spawned from here), after one warm-up run."""
@@ -143,17 +158,19 @@ row(f"in-process, 300-line config", f"{v:.3f} ms (p90 {ms(B, 'analyze_p90_us'):.
 true_med, _ = wall(["/bin/true"], runs)
 cli_med, cli_p90 = wall([cli, "check", typical], runs)
 cli_big, _ = wall([cli, "check", big], runs)
-version_med, _ = wall([cli, "--version"], runs)
+empty_med, paired_med = interleaved([f"{tmp}/empty", [cli, "check", typical]], runs)
 first_ms = float(re.search(r"first analysis[^:]*: ([\d.]+) ms", open(f"{tmp}/native.tsv").read()).group(1))
 pyproc, _ = wall(["/usr/bin/python3", "-c", "import sys, yaml; yaml.safe_load(open(sys.argv[1]))", typical], max(10, runs // 3))
 ylint, _ = wall(["yamllint", typical], max(5, runs // 6))
 row(f"whole process `oomlint check` ({name(typical)}, {lines(typical)} lines), median of {runs}",
     f"{cli_med:.1f} ms (p90 {cli_p90:.1f})", f"`yamllint`: {ylint:.0f} ms", speed(cli_med, ylint),
-    "< 10 ms: " + ("met" if cli_med < 10 else "not met"))
+    "")
 row("", "", f"`python3 -c 'yaml.safe_load(…)'`: {pyproc:.0f} ms", speed(cli_med, pyproc))
 row("whole process, 300-line config", f"{cli_big:.1f} ms")
-row("whole process `oomlint --version` (loads the knowledge too, reads nothing)", f"{version_med:.1f} ms")
-row("of which: the first analysis in a process (loading the embedded knowledge)", f"{first_ms:.1f} ms")
+row(f"the same check, interleaved with an empty static C++ program (median of {runs} each)", f"{paired_med:.1f} ms",
+    f"`int main() {{}}`, g++ -O2 -static: {empty_med:.1f} ms", f"{paired_med / empty_med:.1f}× its time",
+    "≤ 2×: " + ("met" if paired_med <= 2 * empty_med else "not met"))
+row("of which: the first analysis in a process (cold: reads the compiled knowledge, first use of the code; oomlint-bench)", f"{first_ms:.2f} ms")
 row("(spawning `/bin/true` from the timer)", f"{true_med:.1f} ms")
 
 # Logs.
@@ -168,7 +185,7 @@ ratio = mid["s"] / mid["gs"]
 rows.append((f"log scanning, {mid['mb']:.0f} MB log (median of {logruns})",
              f"{mid['mbs']:.0f} MB/s ({mid['s']:.2f} s), peak RSS {mid['rss']:.1f} MiB",
              f"`grep -c`: {mid['gmbs']:.0f} MB/s ({mid['gs']:.2f} s)", speed(mid["s"], mid["gs"]),
-             f"≥ 1 GB/s: {'met' if mid['mbs'] >= 1000 else 'not met'}; within 2× grep: {'met' if ratio <= 2 else 'not met'}"))
+             f"≥ 1 GB/s: {'met' if mid['mbs'] >= 1000 else 'not met'}; within 1.5× grep: {'met' if ratio <= 1.5 else 'not met'}"))
 
 # WebAssembly.
 if wasm:
@@ -181,9 +198,10 @@ if wasm:
     row("WASM, 300-line config (one keystroke's analysis)", f"{v:.2f} ms (p90 {ms(W, 'p90_us'):.2f})",
         f"yaml.safe_load: {py_loads[big]:.2f} ms", speed(v, py_loads[big]), "< 5 ms: " + ("met" if v < 5 else "not met"))
     note = open(f"{tmp}/wasm.err").read().strip()
-    m = re.search(r"instantiate (\d+) ms, first analysis (\d+) ms", note)
+    m = re.search(r"instantiate (\d+) ms, first analysis ([\d.]+) ms", note)
     if m:
-        row("WASM module: instantiate / first analysis (loads the embedded knowledge)", f"{m.group(1)} ms / {m.group(2)} ms")
+        row("WASM module: instantiate / first analysis (reads the compiled knowledge)", f"{m.group(1)} ms / {m.group(2)} ms",
+            "", "", "first analysis ≤ 10 ms: " + ("met" if float(m.group(2)) <= 10 else "not met"))
 else:
     note = "WASM module not built"
 

@@ -5,8 +5,9 @@ with the CLI against the reported card, and the verdict is compared with the rep
 A report, not a test. Cases whose failure was not the config's VRAM (failure_cause: gpu_state,
 regression, host_ram) are listed but not scored. Groups (AI Toolkit / mapped) are scored apart. A mapped
 case whose report gave its trainer's own settings also has `native_config`, the same job in that trainer's
-input (an sd-scripts command line), read by that trainer's system: scored as the group "mapped, native",
-beside "mapped, same cases" (the AI Toolkit mapping of exactly those cases).
+input (an sd-scripts or musubi-tuner command line, or a list: the command line and the TOMLs it names),
+read by that trainer's system: scored as the group "mapped, native", beside "mapped, same cases" (the AI
+Toolkit mapping of exactly those cases).
 
 usage: scripts/field-score.py [--cli build/release/native/oomlint] [--markdown]
 """
@@ -17,8 +18,9 @@ import yaml
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def verdict_of(cli, config, vram):
-    out = subprocess.run([cli, "check", "--format", "json", "--vram", str(vram), "--fail-on", "never", config],
+def verdict_of(cli, configs, vram):
+    """configs: the files of one job (an sd-scripts command line first, then the TOMLs it names)."""
+    out = subprocess.run([cli, "check", "--format", "json", "--vram", str(vram), "--fail-on", "never", *configs],
                          capture_output=True, text=True)
     report = json.loads(out.stdout)
     f = report["files"][0]
@@ -42,6 +44,12 @@ def count(tally, verdict, outcome):
         tally["fits_wrong"] += outcome == "oom"
 
 
+def peak_error(estimate_gib, reported_gb):
+    """Relative error against a reported figure in GB (10^9 bytes, as nvidia-smi and the reports give it)."""
+    reported_gib = reported_gb * 1e9 / 2**30
+    return (estimate_gib - reported_gib) / reported_gib
+
+
 def result_of(verdict, outcome):
     if verdict == outcome:
         return "agrees"
@@ -60,7 +68,7 @@ def main():
         reviewed = {r["id"]: r["reviewed_as"] for r in yaml.safe_load(f)}
     rows, groups = [], {}
     for c in cases:
-        verdict, peak, phase = verdict_of(args.cli, os.path.join(field, c["config"]), c["gpu_vram_gib"])
+        verdict, peak, phase = verdict_of(args.cli, [os.path.join(field, c["config"])], c["gpu_vram_gib"])
         outcome, cause = c["outcome"], c.get("failure_cause")
         group = "mapped" if c.get("mapped") else "ai-toolkit"
         result = "not scored (" + cause + ")" if cause else ""
@@ -70,7 +78,7 @@ def main():
             tallies.append(groups.setdefault((group, "label review applied"), new_tally()))
         if not cause and verdict is not None:
             if outcome == "peak":
-                err = (peak - c["peak_gib"] * 1e9 / 2**30) / (c["peak_gib"] * 1e9 / 2**30)
+                err = peak_error(peak, c["peak_gib"])
                 for g in tallies:
                     g["peak_errors"].append(err)
                 result = f"peak error {err:+.0%}"
@@ -84,14 +92,23 @@ def main():
             result = "no estimate"
         rows.append((group, c["id"], c["gpu_vram_gib"], outcome + (f" ({c['phase']})" if c.get("phase") else ""),
                      "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
-        if c.get("native_config") and not cause and outcome != "peak":
-            native, npeak, nphase = verdict_of(args.cli, os.path.join(field, c["native_config"]), c["gpu_vram_gib"])
-            for name, v in (("mapped, same cases", verdict), ("mapped, native", native)):
-                if v is not None:
-                    count(groups.setdefault((name, "as collected"), new_tally()), v, outcome)
+        if c.get("native_config") and not cause:
+            files = c["native_config"] if isinstance(c["native_config"], list) else [c["native_config"]]
+            native, npeak, nphase = verdict_of(args.cli, [os.path.join(field, f) for f in files], c["gpu_vram_gib"])
+            nresult = "-"
+            for name, v, p in (("mapped, same cases", verdict, peak), ("mapped, native", native, npeak)):
+                if v is None:
+                    continue
+                g = groups.setdefault((name, "as collected"), new_tally())
+                if outcome == "peak":
+                    g["peak_errors"].append(peak_error(p, c["peak_gib"]))
+                else:
+                    count(g, v, outcome)
+            if native is not None:
+                nresult = (f"peak error {peak_error(npeak, c['peak_gib']):+.0%}" if outcome == "peak"
+                           else result_of(native, outcome))
             rows.append(("native", c["id"], c["gpu_vram_gib"], outcome,
-                         "-" if native is None else f"{native} {npeak:.1f} GiB in {nphase}",
-                         "-" if native is None else result_of(native, outcome)))
+                         "-" if native is None else f"{native} {npeak:.1f} GiB in {nphase}", nresult))
     if args.markdown:
         print("| group | case | card GiB | reported | oomlint | result |\n|---|---|---|---|---|---|")
         for r in rows:

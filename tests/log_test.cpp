@@ -5,6 +5,7 @@
 
 #include "base/document/reader.h"
 #include "base/knowledge/knowledge.h"
+#include "base/knowledge/load/log_markers.h"
 #include "format/formatters.h"
 #include "systems/logs/log_analysis.h"
 #include "test_support.h"

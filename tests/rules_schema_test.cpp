@@ -50,15 +50,16 @@ struct Run {
   std::string errors;
 };
 
-// Runs the rules compiler on `data` written as <tmp>/rules/memory.yaml, from <tmp>, as CMake runs it.
+// Runs the rules compiler as CMake runs it, from a copy of rules/ whose memory.yaml is `data`.
 Run compile(const std::string& data) {
   const auto dir = std::filesystem::temp_directory_path() / ("oomlint-rules-schema-test-" + std::to_string(std::rand()));
-  std::filesystem::create_directories(dir / "rules");
-  std::ofstream(dir / "rules/memory.yaml", std::ios::binary) << data;
-  const std::string command = "cd \"" + dir.string() + "\" && \"" OOMLINT_RULES_COMPILER "\" rules/memory.yaml out.json \"" +
-                              (test::sourceDir() / "rules/schema/memory.schema.yaml").string() + "\" 2> errors.txt";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy(test::sourceDir() / "rules", dir / "rules", std::filesystem::copy_options::recursive);
+  std::ofstream(dir / "rules/memory.yaml", std::ios::binary | std::ios::trunc) << data;
+  const std::string command = "cd \"" + dir.string() + "\" && \"" OOMLINT_RULES_COMPILER "\" --tables out.cpp catalog ai-toolkit/schema "
+                              "ai-toolkit/architectures gpus memory webui comfyui sd-scripts musubi-tuner advice logs 2> errors.txt";
   Run run{std::system(command.c_str()), slurp(dir / "errors.txt")};
-  CHECK(std::filesystem::exists(dir / "out.json") == (run.status == 0));
+  CHECK(std::filesystem::exists(dir / "out.cpp") == (run.status == 0));
   std::filesystem::remove_all(dir);
   return run;
 }
@@ -108,6 +109,11 @@ TEST_CASE("the rules compiler rejects a broken rules file at file:line:column") 
     CHECK_THAT(run.errors, Catch::Contains("rules/memory.yaml:" + std::to_string(lineOf(good, key)) +
                                            ":7: error: unknown key `recompute_bytes_per_token_chanel` in "
                                            "`memory.activations.families[0]` (did you mean `recompute_bytes_per_token_channel`?)\n"));
+  }
+  SECTION("what crosses files: an architecture's activation family that memory.yaml lacks") {
+    auto run = compile(replaceLine(good, "    - family: flux", "    - family: fluxx"));
+    CHECK(run.status != 0);
+    CHECK_THAT(run.errors, Catch::Contains(": activation_family `flux` is not in memory.yaml\n"));
   }
   SECTION("a wrong type, and an empty figure") {
     auto broken = replaceLine(good, "  lora_grad_bytes:", "  lora_grad_bytes: four");

@@ -74,12 +74,6 @@ std::string rules() {
   return out.dump();
 }
 
-// A rule's documentation page (Markdown), or an empty string.
-std::string explain(const std::string& code) {
-  const oomlint::RuleInfo* rule = oomlint::knowledge().catalog.find(code);
-  return rule ? std::string(rule->page) : std::string();
-}
-
 // The GPU catalog, for the page's GPU picker.
 std::string gpus() {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -106,7 +100,6 @@ EMSCRIPTEN_BINDINGS(oomlint) {
   emscripten::function("analyze", &analyze);
   emscripten::function("analyzeWithLog", &analyzeWithLog);
   emscripten::function("rules", &rules);
-  emscripten::function("explain", &explain);
   emscripten::function("gpus", &gpus);
   emscripten::function("version", &version);
   emscripten::function("pngWorkflow", &pngWorkflow);

@@ -53,6 +53,12 @@ fs.copyFileSync(path.join(wasmDir, 'oomlint.wasm'), path.join(outDir, 'oomlint.w
 for (const page of fs.readdirSync(path.join(webDir, 'static'))) {
   fs.copyFileSync(path.join(webDir, 'static', page), path.join(outDir, page));
 }
+// The rule pages, fetched by the page when one is opened.
+const rulePages = path.join(repoDir, 'docs/rules');
+fs.mkdirSync(path.join(outDir, 'rules'));
+for (const page of fs.readdirSync(rulePages).filter((name) => /^OL[0-9]{3}\.md$/.test(name))) {
+  fs.copyFileSync(path.join(rulePages, page), path.join(outDir, 'rules', page));
+}
 const examples = path.join(repoDir, 'docs/examples');
 for (const example of fs.readdirSync(examples)) {
   fs.copyFileSync(path.join(examples, example), path.join(outDir, 'examples', example));

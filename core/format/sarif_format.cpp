@@ -16,6 +16,7 @@
 
 #include "format/formatters.h"
 #include "format/summary.h"
+#include "base/knowledge/embedded.h"
 #include "base/knowledge/knowledge.h"
 
 namespace oomlint {
@@ -107,8 +108,9 @@ Json ruleDescriptor(const std::string& code) {
     // A code the catalog lacks (a build defect): still a descriptor, so the result's ruleIndex holds.
     return {{"id", code}, {"shortDescription", {{"text", code}}}, {"helpUri", helpUri}};
   }
-  const std::string page = !rule->page.empty() ? std::string(rule->page)
-                                               : "# " + rule->code + " " + rule->name + "\n\n" + rule->title + "\n\n" + rule->summary + "\n";
+  const std::string_view embedded = rulePage(rule->code);
+  const std::string page = !embedded.empty() ? std::string(embedded)
+                                             : "# " + rule->code + " " + rule->name + "\n\n" + rule->title + "\n\n" + rule->summary + "\n";
   return {{"id", rule->code},
           {"name", rule->name},
           {"shortDescription", {{"text", rule->title}}},

@@ -16,6 +16,7 @@
 #include "cli/prefault_heap.h"
 #include "cli/project_files.h"
 #include "format/formatters.h"
+#include "base/knowledge/embedded.h"
 #include "base/knowledge/knowledge.h"
 
 namespace oomlint::cli {
@@ -221,8 +222,8 @@ int runExplain(const ExplainCommand& explain) {
     std::cerr << "oomlint: no rule '" << explain.code << "' (oomlint rules lists them)\n";
     return kExitUsage;
   }
-  if (!rule->page.empty()) {
-    std::cout << rule->page;
+  if (const std::string_view page = rulePage(rule->code); !page.empty()) {
+    std::cout << page;
   } else {
     std::cout << "# " << rule->code << " " << rule->name << "\n\n" << rule->title << "\n\n" << rule->summary << "\n";
   }
@@ -257,10 +258,6 @@ int run(int argc, char** argv) {
     std::cerr << "oomlint: " << parsed.error << "\n" << kUsage;
     return kExitUsage;
   }
-  if (!knowledge().loadErrors.empty()) {
-    std::cerr << "oomlint: internal error: " << knowledge().loadErrors.front() << "\n";
-    return 3;
-  }
   return std::visit(
       [](const auto& command) -> int {
         using T = std::decay_t<decltype(command)>;
@@ -284,7 +281,7 @@ int run(int argc, char** argv) {
 }  // namespace oomlint::cli
 
 int main(int argc, char** argv) {
-  oomlint::cli::prefaultHeap(2ul << 20);  // about what a check of a typical config uses
+  oomlint::cli::prefaultHeap(1ul << 20);  // about what a check of a typical config uses (0.8 MiB, massif)
   try {
     return oomlint::cli::run(argc, argv);
   } catch (const std::exception& error) {

@@ -1,22 +1,72 @@
-// oomlint-rules-compiler: turns a rules/ YAML data file into compact JSON at build time, so the binary
-// parses its knowledge with the fast JSON reader at start-up instead of yaml-cpp, and a broken data file
-// fails the build with its line and column. Values keep the types oomlint's YAML reader gives them.
-// With a schema (rules/schema/, see rules_schema.h) the data is checked against it first: an unknown
-// or misspelt key, a missing figure or a wrong type is an error at file:line:column, and no JSON is written.
+// oomlint-rules-compiler: compiles the rules/ YAML data at build time.
+//   oomlint-rules-compiler --tables OUT.cpp NAME...
+//     the knowledge as C++ constant tables (knowledge_tape.h), so that start-up parses nothing. Run from
+//     the source root: NAME is rules/NAME.yaml, checked against rules/schema/NAME.schema.yaml; then the
+//     loader checks what crosses files (an unknown arch, a family no table has).
 //   oomlint-rules-compiler IN.yaml OUT.json [SCHEMA.yaml]
+//     one file as compact JSON, for the scripts that read the figures (scripts/gpu, scripts/census).
+// A schema (rules/schema/, see rules_schema.h) turns an unknown or misspelt key, a missing figure or a
+// wrong type into an error at file:line:column. On any error nothing is written.
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/document/reader.h"
+#include "base/knowledge/load/knowledge_loader.h"
 #include "rules_schema.h"
+#include "tables_writer.h"
 
 namespace {
+
+bool readFile(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    std::fprintf(stderr, "%s: error: cannot read\n", path.c_str());
+    return false;
+  }
+  out = text.str();
+  return true;
+}
+
+// The file's stem names the top level in schema messages: rules/memory.yaml → `memory`.
+std::string stem(std::string_view path) {
+  path = path.substr(path.find_last_of("/\\") == std::string_view::npos ? 0 : path.find_last_of("/\\") + 1);
+  return std::string(path.substr(0, path.find('.')));
+}
+
+void report(const std::string& path, const oomlint::Position& at, const std::string& message) {
+  std::fprintf(stderr, "%s:%d:%d: error: %s\n", path.c_str(), at.line, at.column, message.c_str());
+}
+
+// A data file, read and checked against its schema (none: not checked); null on an error.
+std::unique_ptr<oomlint::Document> readChecked(const std::string& dataPath, const std::string& schemaPath) {
+  std::unique_ptr<oomlint::rules::DataSchema> schema;
+  if (!schemaPath.empty()) {
+    std::string schemaText;
+    if (!readFile(schemaPath, schemaText)) return nullptr;
+    std::vector<oomlint::rules::SchemaProblem> problems;
+    schema = oomlint::rules::DataSchema::read(std::move(schemaText), problems);
+    for (const auto& p : problems) report(schemaPath, p.at, p.message);
+    if (!problems.empty()) return nullptr;
+  }
+  std::string text;
+  if (!readFile(dataPath, text)) return nullptr;
+  auto doc = oomlint::readDocument(std::move(text));
+  for (const auto& problem : doc->problems()) report(dataPath, problem.range.start, problem.message);
+  if (!doc->problems().empty() || doc->root() == nullptr) return nullptr;
+  if (!schema) return doc;
+  auto problems = schema->validate(doc->root(), stem(dataPath));
+  for (const auto& p : problems) report(dataPath, p.at, p.message);
+  return problems.empty() ? std::move(doc) : nullptr;
+}
 
 nlohmann::ordered_json toJson(const oomlint::Node* node, int depth) {
   using oomlint::NodeKind;
@@ -48,56 +98,44 @@ nlohmann::ordered_json toJson(const oomlint::Node* node, int depth) {
   return nullptr;
 }
 
-bool readFile(const char* path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) {
-    std::fprintf(stderr, "%s: error: cannot read\n", path);
-    return false;
+int compileJson(const std::string& in, const std::string& outPath, const std::string& schema) {
+  auto doc = readChecked(in, schema);
+  if (!doc) return 1;
+  std::ofstream out(outPath, std::ios::binary | std::ios::trunc);
+  // ASCII only (\u escapes), as Python's json module writes by default.
+  out << toJson(doc->root(), 0).dump(-1, ' ', true, nlohmann::json::error_handler_t::strict) << "\n";
+  return out ? 0 : 1;
+}
+
+int compileTables(const std::string& outPath, const std::vector<std::string>& names) {
+  std::map<std::string, std::unique_ptr<oomlint::Document>, std::less<>> files;
+  bool ok = true;
+  for (const auto& name : names) {
+    const std::string path = "rules/" + name + ".yaml";
+    auto doc = readChecked(path, "rules/schema/" + name + ".schema.yaml");
+    ok = ok && doc != nullptr;
+    files[path] = std::move(doc);
   }
-  out = text.str();
-  return true;
-}
-
-// The file's stem names the top level in schema messages: rules/memory.yaml → `memory`.
-std::string stem(std::string_view path) {
-  path = path.substr(path.find_last_of("/\\") == std::string_view::npos ? 0 : path.find_last_of("/\\") + 1);
-  return std::string(path.substr(0, path.find('.')));
-}
-
-void report(const char* path, const oomlint::Position& at, const std::string& message) {
-  std::fprintf(stderr, "%s:%d:%d: error: %s\n", path, at.line, at.column, message.c_str());
+  if (!ok) return 1;
+  std::vector<std::string> errors;
+  auto knowledge = oomlint::loadKnowledge(
+      [&](std::string_view path) -> const oomlint::Node* {
+        auto it = files.find(path);
+        return it == files.end() ? nullptr : it->second->root();
+      },
+      errors);
+  for (const auto& e : errors) std::fprintf(stderr, "error: %s\n", e.c_str());
+  if (!errors.empty()) return 1;
+  std::ofstream out(outPath, std::ios::binary | std::ios::trunc);
+  out << oomlint::rules::knowledgeTables(*knowledge);
+  return out ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 && argc != 4) {
-    std::fprintf(stderr, "usage: oomlint-rules-compiler IN.yaml OUT.json [SCHEMA.yaml]\n");
-    return 2;
-  }
-  std::unique_ptr<oomlint::rules::DataSchema> schema;
-  if (argc == 4) {
-    std::string schemaText;
-    if (!readFile(argv[3], schemaText)) return 1;
-    std::vector<oomlint::rules::SchemaProblem> problems;
-    schema = oomlint::rules::DataSchema::read(std::move(schemaText), problems);
-    for (const auto& p : problems) report(argv[3], p.at, p.message);
-    if (!problems.empty()) return 1;
-  }
-  std::string text;
-  if (!readFile(argv[1], text)) return 1;
-  auto doc = oomlint::readDocument(std::move(text));
-  for (const auto& problem : doc->problems()) report(argv[1], problem.range.start, problem.message);
-  if (!doc->problems().empty() || doc->root() == nullptr) return 1;
-  if (schema) {
-    auto problems = schema->validate(doc->root(), stem(argv[1]));
-    for (const auto& p : problems) report(argv[1], p.at, p.message);
-    if (!problems.empty()) return 1;
-  }
-  std::ofstream out(argv[2], std::ios::binary | std::ios::trunc);
-  // ASCII only (\u escapes): a column is then a byte count, so positions cost nothing at start-up.
-  out << toJson(doc->root(), 0).dump(-1, ' ', true, nlohmann::json::error_handler_t::strict) << "\n";
-  return out ? 0 : 1;
+  if (argc >= 4 && std::string_view(argv[1]) == "--tables") return compileTables(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+  if (argc == 3 || argc == 4) return compileJson(argv[1], argv[2], argc == 4 ? argv[3] : "");
+  std::fprintf(stderr, "usage: oomlint-rules-compiler --tables OUT.cpp NAME... | IN.yaml OUT.json [SCHEMA.yaml]\n");
+  return 2;
 }

@@ -18,13 +18,13 @@ const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.f
 
 console.log('## Download (gzip -9)');
 let total = 0;
-for (const file of ['index.html', 'page.js', 'page.css', 'worker.js', 'oomlint.wasm', 'oomlint-widget.js']) {
+for (const file of ['index.html', 'boot.js', 'page.js', 'page.css', 'worker.js', 'oomlint.wasm', 'oomlint-widget.js']) {
   const raw = fs.readFileSync(path.join(webDir, file));
   const gz = zlib.gzipSync(raw, { level: 9 }).length;
   if (file !== 'oomlint-widget.js') total += gz;
   console.log(`${file.padEnd(20)} ${kib(raw.length).padStart(11)} raw ${kib(gz).padStart(10)} gzip`);
 }
-console.log(`page total (html+js+css+worker+wasm): ${kib(total)} gzip`);
+console.log(`page total (html+boot+js+css+worker+wasm): ${kib(total)} gzip`);
 
 const server = await serveStatic(webDir);
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });

@@ -85,7 +85,7 @@ test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by th
 
   // The rule code opens the rule's page.
   await page.locator('.finding[data-code="OL501"] button.code').click();
-  // The page is asked of the worker: wait for the dialog to be open with it, not for the click.
+  // The page is fetched from the site's rules/ folder: wait for the dialog to be open with it, not for the click.
   assert.match(await page.locator('#rule-dialog[open] h1').textContent(), /^OL501 estimated-oom/);
   await page.screenshot({ path: path.join(artifacts, 'page-rule.png') });
   await page.locator('#rule-close').click();

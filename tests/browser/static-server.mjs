@@ -10,6 +10,7 @@ const types = {
   '.css': 'text/css; charset=utf-8',
   '.wasm': 'application/wasm',
   '.yaml': 'text/yaml; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
   '.json': 'application/json',
   '.png': 'image/png',
   '.svg': 'image/svg+xml',

@@ -1,6 +1,6 @@
 // The census's activation coefficients are the ones the estimator uses: scripts/census/coefficients.py
 // derives them from the committed census run (tests/census/results.json) and the compiled rules
-// (build/release/core/rules/memory.json, from rules/memory.yaml) must carry exactly those figures.
+// (build/release/core/rules/memory.json, rules/memory.yaml as JSON) must carry exactly those figures.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

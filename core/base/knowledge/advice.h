@@ -30,4 +30,8 @@ struct Advice {
   }
 };
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, Advice& x) { v(x.lowerResolutions, x.raiseResolutions, x.logDisagreementFraction, x.negligibleBytes); }
+
 }  // namespace oomlint

@@ -16,6 +16,10 @@ struct FrameGrid {
   long nearestBelow(long frames) const;
 };
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, FrameGrid& x) { v(x.multiple, x.offset); }
+
 // What the VRAM estimator needs to know about a model family (rules/ai-toolkit/architectures.yaml).
 struct Denoiser {
   double params = 0;            // all experts together
@@ -38,10 +42,14 @@ struct Denoiser {
   std::string activationFamily;  // memory.yaml activations.families entry; empty: the defaults
 };
 
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.cfgInSampling, x.cfgBatched, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.activationFamily); }
+
 struct TextEncoder {
   std::string name;
   double params = 0;
 };
+
+template <class V> void fields(V& v, TextEncoder& x) { v(x.name, x.params); }
 
 struct Vae {
   std::string family;
@@ -51,12 +59,16 @@ struct Vae {
   int temporal = 1;
 };
 
+template <class V> void fields(V& v, Vae& x) { v(x.family, x.params, x.latentChannels, x.spatial, x.temporal); }
+
 // A smaller model sharing an arch string (Wan 2.1 1.3B under wan21), with the dimensions that differ.
 struct ArchVariant {
   std::vector<std::string> match;  // substrings of name_or_path or the `arch:variant` suffix, lowercase
   std::string label;
   Denoiser denoiser;
 };
+
+template <class V> void fields(V& v, ArchVariant& x) { v(x.match, x.label, x.denoiser); }
 
 struct Architecture {
   std::string arch;
@@ -89,8 +101,11 @@ struct Architecture {
   bool isVideo() const { return kind == "video"; }
 };
 
+template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.source, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.variants, x.coarse, x.dimsSource); }
+
 class Architectures {
  public:
+  template <class V> friend void fields(V& v, Architectures& x);  // knowledge_tape.h
   // `name` as written in model.arch: anything from ':' on is stripped, as AI Toolkit does.
   const Architecture* find(std::string_view name) const;
   const Architecture* byLegacyFlag(std::string_view flag) const;
@@ -105,5 +120,7 @@ class Architectures {
   std::vector<Architecture> all_;
   std::string assumes_;
 };
+
+template <class V> void fields(V& v, Architectures& x) { v(x.all_, x.assumes_); }
 
 }  // namespace oomlint

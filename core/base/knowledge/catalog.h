@@ -1,4 +1,4 @@
-// The rule catalog (rules/catalog.yaml) and each rule's documentation page (docs/rules/CODE.md).
+// The rule catalog (rules/catalog.yaml). A rule's documentation page is rulePage() (embedded.h).
 #pragma once
 
 #include <string>
@@ -19,11 +19,15 @@ struct RuleInfo {
   std::string summary;
   std::string anchor;
   std::string source;
-  std::string_view page;  // the Markdown page, empty when missing
 };
+
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, RuleInfo& x) { v(x.code, x.name, x.severity, x.title, x.summary, x.anchor, x.source); }
 
 class Catalog {
  public:
+  template <class V> friend void fields(V& v, Catalog& x);  // knowledge_tape.h
   // Accepts a code ("OL201", case-insensitive) or a name ("unknown-key").
   const RuleInfo* find(std::string_view codeOrName) const;
   const std::vector<RuleInfo>& rules() const { return rules_; }
@@ -34,5 +38,7 @@ class Catalog {
  private:
   std::vector<RuleInfo> rules_;
 };
+
+template <class V> void fields(V& v, Catalog& x) { v(x.rules_); }
 
 }  // namespace oomlint

@@ -53,6 +53,10 @@ struct NodeType {
   std::optional<std::size_t> widgetIndex(std::string_view name) const;
 };
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, NodeType& x) { v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family); }
+
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.
 struct NameMatch {
   std::string value;  // the family id, the label, or the channels as text
@@ -60,10 +64,14 @@ struct NameMatch {
   bool matches(std::string_view lowercaseName) const;
 };
 
+template <class V> void fields(V& v, NameMatch& x) { v(x.value, x.match); }
+
 struct GgufQuant {
   std::string name;  // lowercase, as in a file name ("q4_k")
   double bits = 0;   // per weight, block scales included
 };
+
+template <class V> void fields(V& v, GgufQuant& x) { v(x.name, x.bits); }
 
 struct ComfyUiKnowledge {
   std::vector<NodeType> nodes;
@@ -89,6 +97,8 @@ struct ComfyUiKnowledge {
   const GgufQuant* ggufQuant(std::string_view fileName) const;
   bool namesFp8(std::string_view fileName) const;
 };
+
+template <class V> void fields(V& v, ComfyUiKnowledge& x) { v(x.nodes, x.modelFamilies, x.unmodelledFamilies, x.generationFamilies, x.generationArchitectures, x.generationModels, x.vaeChannels, x.weightDtypes, x.fp8NameMarks, x.ggufQuants, x.ggufStepDown, x.fallbackTileImage, x.fallbackTileVideo); }
 
 // A file name as ComfyUI lists it, without its folders (either slash) and lowercased.
 std::string bareFileName(std::string_view name);

@@ -1,20 +1,21 @@
-// Files from rules/ and docs/rules/ compiled into the binary (see cmake/embed.cmake), so neither
-// the CLI nor the WASM page reads knowledge from disk or the network.
+// The rule pages (docs/rules/*.md) compiled into the native binary (see cmake/embed.cmake), so that
+// `oomlint explain` and the SARIF output read nothing from disk. The WebAssembly build embeds none:
+// the page fetches a rule's page from its own origin when one is opened.
 #pragma once
 
-#include <optional>
 #include <span>
 #include <string_view>
 
 namespace oomlint {
 
 struct EmbeddedFile {
-  std::string_view path;  // relative to the repository root, e.g. "rules/catalog.yaml"
+  std::string_view path;  // relative to the repository root, e.g. "docs/rules/OL201.md"
   std::string_view text;
 };
 
 std::span<const EmbeddedFile> embeddedFiles();  // defined in the generated embedded_files.cpp
 
-std::optional<std::string_view> embeddedFile(std::string_view path);
+// A rule's page by its code ("OL201"), empty when none is embedded.
+std::string_view rulePage(std::string_view code);
 
 }  // namespace oomlint

@@ -19,8 +19,13 @@ struct Gpu {
   std::string note;
 };
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, Gpu& x) { v(x.name, x.aliases, x.vendor, x.gpuClass, x.marketingGb, x.linuxBytes, x.windowsBytes, x.note); }
+
 class GpuCatalog {
  public:
+  template <class V> friend void fields(V& v, GpuCatalog& x);  // knowledge_tape.h
   // Forgiving lookup: case, spaces, hyphens and vendor words do not matter ("rtx4090", "GeForce RTX 4090").
   const Gpu* find(std::string_view name) const;
   std::vector<std::string> names() const;
@@ -30,6 +35,8 @@ class GpuCatalog {
  private:
   std::vector<Gpu> all_;
 };
+
+template <class V> void fields(V& v, GpuCatalog& x) { v(x.all_); }
 
 std::string normalizeGpuName(std::string_view name);
 

@@ -1,10 +1,10 @@
-// Everything oomlint knows, loaded once from the embedded rules/ data and never changed after.
+// Everything oomlint knows, compiled from rules/ at build time, read from those tables once and never
+// changed after.
 #pragma once
 
-#include <memory>
-#include <string>
-#include <vector>
+#include <deque>
 
+#include "base/document/node.h"
 #include "base/knowledge/advice.h"
 #include "base/knowledge/architectures.h"
 #include "base/knowledge/catalog.h"
@@ -18,8 +18,6 @@
 
 namespace oomlint {
 
-class Document;
-
 struct Knowledge {
   Catalog catalog;
   Schema schema;
@@ -32,11 +30,14 @@ struct Knowledge {
   TrainerTool musubiTuner;  // kohya-ss musubi-tuner (rules/musubi-tuner.yaml)
   Advice advice;
   LogMarkers logs;
-  // Problems in the embedded data itself (a build defect; tests require none).
-  std::vector<std::string> loadErrors;
-  // The parsed schema file, kept alive because its key specs point at their defaults' nodes.
-  std::vector<std::unique_ptr<Document>> sources;
+  // The schema's default values, which KeySpec::defaultValue points at.
+  std::deque<Node> defaults;
 };
+
+// Its fields for the rules compiler's tables (knowledge_tape.h); `defaults` are written with the keys.
+template <class V> void fields(V& v, Knowledge& x) {
+  v(x.catalog, x.schema, x.architectures, x.gpus, x.memory, x.webui, x.comfyui, x.sdScripts, x.musubiTuner, x.advice, x.logs);
+}
 
 // Built on first use (thread-safe), immutable afterwards.
 const Knowledge& knowledge();

@@ -15,8 +15,6 @@
 
 namespace oomlint {
 
-struct Node;
-
 // The id vocabularies of rules/logs.yaml, each printed as its schema's enum lists it
 // (rules/schema/logs.schema.yaml; a test holds the two equal).
 
@@ -83,6 +81,10 @@ struct LineTest {
   bool matches(std::string_view text) const;
 };
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, LineTest& x) { v(x.contains, x.startsWith, x.endsWith, x.equals, x.containsIds); }
+
 struct OomMessage {
   LineTest test;
   OomKind kind = OomKind::CudaAlloc;
@@ -93,12 +95,16 @@ struct OomMessage {
   std::string evidence;  // a suspected one: what the line shows, in words
 };
 
+template <class V> void fields(V& v, OomMessage& x) { v(x.test, x.kind, x.kindUnderMallocAsync, x.phase, x.effect, x.certainty, x.evidence); }
+
 // A wrapper's report that the run's process ended, without a message: an OOM's mark only when the run
 // stopped mid-stage with no error printed (the scanner judges that).
 struct SilentExit {
   LineTest test;
   std::string evidence;
 };
+
+template <class V> void fields(V& v, SilentExit& x) { v(x.test, x.evidence); }
 
 // A tool's own words for what failed, printed beside the error ("Could not save model"): the phase of the
 // error next to it.
@@ -107,10 +113,14 @@ struct FailedStage {
   Phase phase = Phase::Unknown;
 };
 
+template <class V> void fields(V& v, FailedStage& x) { v(x.test, x.phase); }
+
 struct AllocationTableRow {
   std::string startsWith;
   OomFigure figure = OomFigure::Free;
 };
+
+template <class V> void fields(V& v, AllocationTableRow& x) { v(x.startsWith, x.figure); }
 
 struct PhaseMarker {
   LineTest test;
@@ -120,20 +130,28 @@ struct PhaseMarker {
   std::optional<MarkerEffect> effect;
 };
 
+template <class V> void fields(V& v, PhaseMarker& x) { v(x.test, x.phase, x.onlyBeforeTraining, x.announcesStep, x.effect); }
+
 struct ToolSign {
   std::string tool;  // an id of kLogToolIds
   LineTest test;
 };
+
+template <class V> void fields(V& v, ToolSign& x) { v(x.tool, x.test); }
 
 struct BarWords {
   BarKind kind = BarKind::Training;
   LineTest test;  // lowercase words
 };
 
+template <class V> void fields(V& v, BarWords& x) { v(x.kind, x.test); }
+
 struct FrameWords {
   FrameClue clue = FrameClue::Load;
   LineTest test;  // lowercase words
 };
+
+template <class V> void fields(V& v, FrameWords& x) { v(x.clue, x.test); }
 
 struct LogMarkers {
   LiteralSet lineWords;  // every `contains` of the per-line tables below: a line is searched once
@@ -162,8 +180,6 @@ struct LogMarkers {
   std::size_t toolRank(std::string_view tool) const;
 };
 
-// Reads rules/logs.json's root into `markers`; each problem (an id the code does not know, an empty
-// test, an uppercase word in a lowercased table) is a message in the returned list.
-std::vector<std::string> readLogMarkers(const Node* root, LogMarkers& markers);
+template <class V> void fields(V& v, LogMarkers& x) { v(x.lineWords, x.oomMessages, x.silentExits, x.failedStages, x.allocationTableLines, x.allocationTable, x.markers, x.aiToolkit, x.launchArgs, x.launchArgsId, x.toolSigns, x.offloadTools, x.offload, x.failures, x.barNotWhenEndsWith, x.bars, x.frames, x.quotedCode, x.cappedBy, x.logSignsHead, x.logSignsTail); }
 
 }  // namespace oomlint

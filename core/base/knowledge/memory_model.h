@@ -18,11 +18,17 @@ struct WeightFormat {
   double fullPrecisionFraction = 0;  // left in bf16 by the quantizer
 };
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, WeightFormat& x) { v(x.name, x.aliases, x.bytesPerParam, x.fullPrecisionFraction); }
+
 struct OptimizerState {
   std::string name;
   bool prefix = false;
   double stateBytesPerParam = 0;
 };
+
+template <class V> void fields(V& v, OptimizerState& x) { v(x.name, x.prefix, x.stateBytesPerParam); }
 
 struct VaeConstants {
   std::string family;
@@ -30,6 +36,8 @@ struct VaeConstants {
   double encodeK = 0;
   int videoFramesInFlight = 0;
 };
+
+template <class V> void fields(V& v, VaeConstants& x) { v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight); }
 
 // What the host-RAM estimate cannot read from a config (rules/memory.yaml host_ram).
 struct HostRamConstants {
@@ -42,6 +50,8 @@ struct HostRamConstants {
   double decodedBytesPerPixel = 0;  // a decoded training image
   std::vector<std::string> fp32ModuleInit;  // architectures whose loader builds the module in fp32 first
 };
+
+template <class V> void fields(V& v, HostRamConstants& x) { v(x.processBaselineBytes, x.systemReserveBytes, x.checkpointDtype, x.checkpointShardBytes, x.pinnedRounding, x.workerBytes, x.decodedBytesPerPixel, x.fp32ModuleInit); }
 
 // Activation coefficients of one block structure, bytes per token per hidden channel (UNets: per latent
 // pixel), from the CPU census of the real block graph (scripts/census; memory.yaml activations.families).
@@ -60,6 +70,8 @@ struct ActivationCoefficients {
   double autocastRecomputeBytesPerTokenChannel = 0;
   double autocastLoraInferenceBytesPerTokenChannel = 0;
 };
+
+template <class V> void fields(V& v, ActivationCoefficients& x) { v(x.family, x.blockBytesPerTokenChannel, x.recomputeBytesPerTokenChannel, x.inferenceBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel); }
 
 struct MemoryModel {
   std::vector<WeightFormat> weightFormats;
@@ -108,5 +120,7 @@ struct MemoryModel {
   ActivationCoefficients activations(std::string_view family) const;
   double embeddingParams(std::string_view textEncoder) const;
 };
+
+template <class V> void fields(V& v, MemoryModel& x) { v(x.weightFormats, x.optimizers, x.vaes, x.textEncoderEmbeddings, x.araFractionOfBase, x.loraWeightBytes, x.loraGradBytes, x.emaResident, x.checkpointBytesPerTokenChannel, x.blockBytesPerTokenChannel, x.activationMultiplier, x.inferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.recomputeBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.activationFamilies, x.cudaContextBytes, x.allocatorFraction, x.layerOffloadRingLinears, x.uncertaintyWeights, x.uncertaintyTrainable, x.uncertaintyActivations, x.uncertaintyVae, x.uncertaintyVaeAbove, x.uncertaintyFixedFraction, x.uncertaintyCoarseExtra, x.host); }
 
 }  // namespace oomlint

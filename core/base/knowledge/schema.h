@@ -54,6 +54,10 @@ struct KeySpec {
   bool acceptsNull() const;
 };
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, KeySpec& x) { v(x.name, x.types, x.section, x.itemTypes, x.itemSection, x.defaultValue, x.hasDefault, x.nullable, x.valueSet, x.min, x.max, x.exclusiveMin, x.required, x.deprecated, x.memory, x.doc, x.minItems); }
+
 struct SectionSpec {
   std::string name;
   std::string source;
@@ -63,6 +67,8 @@ struct SectionSpec {
   const KeySpec* find(std::string_view key) const;
   std::vector<std::string> keyNames() const;
 };
+
+template <class V> void fields(V& v, SectionSpec& x) { v(x.name, x.source, x.open, x.keys); }
 
 struct ValueSet {
   std::string name;
@@ -74,8 +80,11 @@ struct ValueSet {
   std::vector<std::string> suggestions() const { return values; }
 };
 
+template <class V> void fields(V& v, ValueSet& x) { v(x.name, x.values, x.prefixes, x.caseInsensitive); }
+
 class Schema {
  public:
+  template <class V> friend void fields(V& v, Schema& x);  // knowledge_tape.h
   const SectionSpec* section(std::string_view name) const;
   const ValueSet* valueSet(std::string_view name) const;
   const std::unordered_map<std::string, SectionSpec>& sections() const { return sections_; }
@@ -88,5 +97,7 @@ class Schema {
   std::unordered_map<std::string, SectionSpec> sections_;
   std::unordered_map<std::string, ValueSet> valueSets_;
 };
+
+template <class V> void fields(V& v, Schema& x) { v(x.sections_, x.valueSets_); }
 
 }  // namespace oomlint

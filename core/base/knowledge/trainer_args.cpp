@@ -1,6 +1,7 @@
 #include "base/knowledge/trainer_args.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace oomlint {
 
@@ -16,24 +17,37 @@ const TrainerScript* TrainerTool::script(std::string_view path) const {
   return scriptNamed(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+const std::string& TrainerTool::text(const Spelling& s) const {
+  const TrainerArg& arg = groups[static_cast<std::size_t>(s.group)].args[static_cast<std::size_t>(s.arg)];
+  return s.alias == 0 ? arg.name : arg.aliases[static_cast<std::size_t>(s.alias - 1)];
+}
+
 void TrainerTool::index() {
-  for (auto& script : scripts) {
-    script.accepted.clear();
-    for (const auto& id : script.groups) {
-      for (const auto& group : groups) {
-        if (group.id != id) continue;
-        for (const auto& a : group.args) {
-          script.accepted.try_emplace(a.name, &a);
-          for (const auto& alias : a.aliases) script.accepted.try_emplace(alias, &a);
-        }
+  spellings.clear();
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (std::size_t a = 0; a < groups[g].args.size(); ++a) {
+      for (std::size_t n = 0; n <= groups[g].args[a].aliases.size(); ++n) {
+        spellings.push_back({static_cast<int>(g), static_cast<int>(a), static_cast<int>(n)});
       }
     }
   }
+  std::stable_sort(spellings.begin(), spellings.end(), [&](const Spelling& x, const Spelling& y) { return text(x) < text(y); });
 }
 
 const TrainerArg* TrainerTool::arg(const TrainerScript& script, std::string_view name) const {
-  const auto it = script.accepted.find(std::string(name));
-  return it == script.accepted.end() ? nullptr : it->second;
+  // Of the groups that spell it so, the script's first wins; within a group, its first argument.
+  const auto [from, to] = std::equal_range(spellings.begin(), spellings.end(), name, [&](const auto& x, const auto& y) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Spelling>) return std::string_view(text(x)) < y;
+    else return x < std::string_view(text(y));
+  });
+  const Spelling* best = nullptr;
+  std::size_t bestRank = script.groups.size();
+  for (auto it = from; it != to; ++it) {
+    const auto& id = groups[static_cast<std::size_t>(it->group)].id;
+    const auto rank = static_cast<std::size_t>(std::find(script.groups.begin(), script.groups.end(), id) - script.groups.begin());
+    if (rank < bestRank) best = &*it, bestRank = rank;
+  }
+  return best ? &groups[static_cast<std::size_t>(best->group)].args[static_cast<std::size_t>(best->arg)] : nullptr;
 }
 
 std::vector<std::string> TrainerTool::argNames(const TrainerScript& script) const {

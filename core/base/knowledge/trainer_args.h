@@ -5,7 +5,6 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -19,10 +18,16 @@ struct TrainerArg {
   std::string defaultText;           // argparse's default as text; empty when None
 };
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, TrainerArg& x) { v(x.name, x.aliases, x.flag, x.list, x.defaultText); }
+
 struct TrainerArgGroup {
   std::string id;  // "train_util.add_training_arguments": where sd-scripts defines them
   std::vector<TrainerArg> args;
 };
+
+template <class V> void fields(V& v, TrainerArgGroup& x) { v(x.id, x.args); }
 
 // What a script runs: training (a network or the whole model), or one of musubi-tuner's caching passes,
 // which are processes of their own.
@@ -40,11 +45,12 @@ struct TrainerScript {
     double bf16Params = 0;
   };
   std::vector<Fp8Change> fp8Changes;
-  // Every name and alias it accepts → the argument (built once the groups are loaded: index()).
-  std::unordered_map<std::string, const TrainerArg*> accepted;
   bool finetune() const { return role == TrainerRole::Finetune; }
   bool caches() const { return role == TrainerRole::CacheLatents || role == TrainerRole::CacheTextEncoder; }
 };
+
+template <class V> void fields(V& v, TrainerScript::Fp8Change& x) { v(x.until, x.why, x.bf16Params); }
+template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArchs, x.fp8Changes); }
 
 struct TrainerTool {
   std::string id;  // "sd-scripts", "musubi-tuner"
@@ -57,16 +63,30 @@ struct TrainerTool {
     std::string key, lora, finetune;  // a GUI checkbox and the scripts it selects
   };
   std::vector<GuiScript> guiScripts;
+  // Every argument's name and aliases, sorted by that spelling for arg()'s binary search (then in the
+  // groups' order). Built by index() when the rules are compiled, and compiled in.
+  struct Spelling {
+    int group = 0, arg = 0;  // indices into groups and that group's args
+    int alias = 0;           // 0: the argument's name; n: its n-th alias
+  };
+  std::vector<Spelling> spellings;
 
   // The script a path names ("sd-scripts/flux_train_network.py", "./sdxl_train.py"), or nullptr.
   const TrainerScript* script(std::string_view path) const;
   const TrainerScript* scriptNamed(std::string_view name) const;
   // The argument `name` (or an alias of it) as `script` accepts it, or nullptr.
   const TrainerArg* arg(const TrainerScript& script, std::string_view name) const;
-  // Fills each script's `accepted` from its groups (pointers into `groups`, which do not change after).
+  // Fills `spellings` (the rules compiler, once the groups are loaded).
   void index();
+  const std::string& text(const Spelling& s) const;
   // Every argument name the script accepts (for did-you-mean).
   std::vector<std::string> argNames(const TrainerScript& script) const;
 };
+
+template <class V> void fields(V& v, TrainerTool::GuiScript& x) { v(x.key, x.lora, x.finetune); }
+template <class V> void fields(V& v, TrainerTool::Spelling& x) { v(x.group, x.arg, x.alias); }
+template <class V> void fields(V& v, TrainerTool& x) {
+  v(x.id, x.scripts, x.datasetKeys, x.configKeys, x.foreignKeys, x.groups, x.guiKeys, x.guiScripts, x.spellings);
+}
 
 }  // namespace oomlint

@@ -61,6 +61,10 @@ struct WebUiFlag {
   bool ignoredIn(WebUiTool tool) const;
 };
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+template <class V> void fields(V& v, WebUiFlag& x) { v(x.name, x.tools, x.ignoredBy, x.takesValue, x.effect, x.backend, x.note, x.deprecated); }
+
 struct AttentionBackend {
   std::string id;
   std::string label;
@@ -70,6 +74,8 @@ struct AttentionBackend {
   int maxSlices = 0;       // adaptive only
   bool patchesVae = false;
 };
+
+template <class V> void fields(V& v, AttentionBackend& x) { v(x.id, x.label, x.scoreFactor, x.adaptive, x.needFactor, x.maxSlices, x.patchesVae); }
 
 struct GenerationFamily {
   std::string id;
@@ -85,6 +91,8 @@ struct GenerationFamily {
   bool runsIn(WebUiTool tool) const;
 };
 
+template <class V> void fields(V& v, GenerationFamily& x) { v(x.id, x.aliases, x.arch, x.defaultSize, x.tools, x.attentionHeads, x.attentionDownsample, x.unetActBytesPerLatentPixel, x.lowvramBlockParams, x.vaeFp16Overflows); }
+
 struct ControlNetModel {
   std::string id;
   std::vector<std::string> match;
@@ -93,11 +101,15 @@ struct ControlNetModel {
   std::string label;
 };
 
+template <class V> void fields(V& v, ControlNetModel& x) { v(x.id, x.match, x.family, x.params, x.label); }
+
 struct Preprocessor {
   std::string id;
   std::vector<std::string> match;  // lowercase substrings of the module name
   double bytes = 0;                // its model on the GPU (0: none)
 };
+
+template <class V> void fields(V& v, Preprocessor& x) { v(x.id, x.match, x.bytes); }
 
 // One stage of the VAE decoder (rules/webui.yaml vae_decoder): its first ResnetBlock's widths and the
 // output pixels per stage pixel.
@@ -107,12 +119,16 @@ struct VaeDecoderStage {
   int areaDivisor = 1;
 };
 
+template <class V> void fields(V& v, VaeDecoderStage& x) { v(x.channelsIn, x.channelsOut, x.areaDivisor); }
+
 // How a tool writes the decoder's ResnetBlock: the maps live together at each step, as counts of
 // input-width and output-width maps.
 struct VaeResnetStyle {
   std::string id;
   std::vector<std::pair<int, int>> live;  // (input maps, output maps)
 };
+
+template <class V> void fields(V& v, VaeResnetStyle& x) { v(x.id, x.live); }
 
 struct WebUiKnowledge {
   std::vector<WebUiFlag> flags;
@@ -163,5 +179,7 @@ struct WebUiKnowledge {
   // every stage's ResnetBlock steps and the upsample into it.
   double vaeDecodeBytesPerPixel(WebUiTool tool) const;
 };
+
+template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
 
 }  // namespace oomlint

@@ -29,6 +29,7 @@ class LiteralSet {
   // Adds a word (not empty) and returns its id; the same word again returns the same id.
   Id add(std::string_view word);
   std::size_t size() const { return words_.size(); }
+  const std::vector<std::string>& words() const { return words_; }  // by id
 
   // Sets `found` to the words that occur in `text`.
   void find(std::string_view text, Found& found) const;

@@ -63,6 +63,20 @@ const TrainerScript* scriptOf(const TrainerTool& tool, const ShellWord& word) {
   return tool.script(word.value);
 }
 
+// A script word built from variables inside the tool's own folder: "./musubi-tuner/$laungh_script.py",
+// "sd-scripts\\%SCRIPT%.py" (the wrappers that pick the script by model).
+bool isVariableScript(const TrainerTool& tool, const ShellWord& word) {
+  if (!word.value.ends_with(".py") || word.value.find_first_of("$%") == std::string::npos) return false;
+  std::string folder = tool.id;
+  const bool inFolder = word.value.find(folder) != std::string::npos;
+  std::replace(folder.begin(), folder.end(), '-', '_');
+  return inFolder || word.value.find(folder) != std::string::npos;
+}
+
+bool launchesVariableScript(const ShellCommand& command, const TrainerTool& tool) {
+  return std::any_of(command.words.begin(), command.words.end(), [&](const ShellWord& w) { return isVariableScript(tool, w); });
+}
+
 // Splits `--name=value` / `--name value…` words into arguments; `script` says which take values.
 std::vector<SdArg> argumentsOf(const SourceText& source, const std::vector<ShellWord>& words, std::size_t from, std::size_t to,
                                const TrainerTool* tool, const TrainerScript* script) {
@@ -124,7 +138,14 @@ void readCommandLine(SdFile& file, SdJob& job, const TrainerTool& tool) {
     for (std::size_t i = 0; i < words.size() && scriptAt == words.size(); ++i) {
       if (scriptOf(tool, words[i])) scriptAt = i;
     }
-    if (scriptAt == words.size()) continue;
+    if (scriptAt == words.size()) {
+      const auto variable = std::find_if(words.begin(), words.end(), [&](const ShellWord& w) { return isVariableScript(tool, w); });
+      if (variable != words.end() && !file.variableScript) {
+        file.variableScript = true;
+        file.scriptRange = source.rangeOf(variable->begin, variable->end);
+      }
+      continue;
+    }
     const TrainerScript* script = scriptOf(tool, words[scriptAt]);
     file.scriptRange = source.rangeOf(words[scriptAt].begin, words[scriptAt].end);
     if (job.script == nullptr) {
@@ -324,7 +345,7 @@ bool runsScriptWithArguments(const ShellCommand& command, const TrainerTool& too
 bool runsTrainerScript(std::string_view text, const TrainerTool& tool) {
   const auto commands = splitCommands(text, 20000);
   for (const ShellCommand& command : commands) {
-    if (!runsScriptWithArguments(command, tool)) continue;
+    if (!runsScriptWithArguments(command, tool) && !launchesVariableScript(command, tool)) continue;
     std::size_t lineStart = command.begin;
     while (lineStart > 0 && text[lineStart - 1] != '\n') --lineStart;
     if (trim(text.substr(lineStart, command.begin - lineStart)).empty()) return true;
@@ -354,7 +375,9 @@ std::optional<SdFileKind> sdFileKind(std::string_view head, const TrainerTool& t
   }
   // A command running the tool's script with arguments; a traceback around it makes the text a log.
   if (head.find("Traceback (most recent call last)") == std::string_view::npos) {
-    for (const ShellCommand& c : splitCommands(head, 20000)) commandLine = commandLine || runsScriptWithArguments(c, tool);
+    for (const ShellCommand& c : splitCommands(head, 20000)) {
+      commandLine = commandLine || runsScriptWithArguments(c, tool) || launchesVariableScript(c, tool);
+    }
   }
   if (commandLine) return SdFileKind::CommandLine;
   if (foreign) return std::nullopt;
@@ -397,7 +420,8 @@ SdJob readSdJob(const std::vector<const Input*>& inputs, const TrainerTool& tool
     for (auto& arg : file.args) arg.file = i;
     job.files.push_back(std::move(file));
   }
-  if (job.script == nullptr) {
+  const bool variableScript = std::any_of(job.files.begin(), job.files.end(), [](const SdFile& f) { return f.variableScript; });
+  if (job.script == nullptr && !variableScript) {
     // A config file alone: the script it was written for, from the model arguments only some scripts take.
     const SdFile* config = nullptr;
     for (const auto& f : job.files) {

@@ -49,6 +49,9 @@ struct SdFile {
   std::vector<SdArg> args;         // in the order written (a command line's script arguments)
   std::vector<SdArg> accelerateArgs;  // a command line's `accelerate launch` arguments
   Range scriptRange;               // a command line: the script word
+  // A command line whose script word is built from shell variables ("./musubi-tuner/$script.py" in a
+  // PowerShell wrapper): which script runs, and with what, is decided by code oomlint does not evaluate.
+  bool variableScript = false;
   std::size_t appendOffset = 0;    // a command line: where a new argument goes (after the last)
   std::string appendSeparator = " ";  // what goes before it (a continuation when each argument has its line)
 };

@@ -53,10 +53,6 @@ export class WorkerClient {
     return this.call('catalog');
   }
 
-  explain(code) {
-    return this.call('explain', code);
-  }
-
   /** Resolves with {json, keyword} or {error}: the workflow in a PNG's bytes (a Uint8Array). */
   pngWorkflow(bytes) {
     return this.call('pngWorkflow', bytes);

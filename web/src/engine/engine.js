@@ -22,9 +22,6 @@ export async function loadEngine(wasmUrl) {
     catalog() {
       return { version: core.version(), rules: JSON.parse(core.rules()), gpus: JSON.parse(core.gpus()) };
     },
-    explain(code) {
-      return core.explain(code);
-    },
     /** The ComfyUI workflow a PNG's text chunk carries: {json, keyword} or {error}. `bytes`: a Uint8Array. */
     pngWorkflow(bytes) {
       return JSON.parse(core.pngWorkflow(bytes));
@@ -39,7 +36,7 @@ export function serve(scope, wasmUrl) {
     const { id, op, args } = data;
     try {
       const loaded = await engine;
-      if (!['analyze', 'catalog', 'explain', 'pngWorkflow'].includes(op)) throw new Error(`unknown request ${op}`);
+      if (!['analyze', 'catalog', 'pngWorkflow'].includes(op)) throw new Error(`unknown request ${op}`);
       scope.postMessage({ id, ok: true, result: loaded[op](args) });
     } catch (error) {
       scope.postMessage({ id, ok: false, error: String(error?.message ?? error) });

@@ -15,10 +15,6 @@ export class InlineClient {
     return (await this.engine).catalog();
   }
 
-  async explain(code) {
-    return (await this.engine).explain(code);
-  }
-
   async pngWorkflow(bytes) {
     return (await this.engine).pngWorkflow(bytes);
   }

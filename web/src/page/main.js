@@ -12,9 +12,13 @@ const DEBOUNCE_MS = 150;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const $ = (id) => document.getElementById(id);
 
-const client = new WorkerClient(() => new Worker('worker.js'));
-// Asked first: this starts the worker, and so the module's download and compilation, while the
-// page builds its editors.
+// The first worker is the one boot.js started while this script loaded; a restart makes its own.
+const client = new WorkerClient(() => {
+  const early = globalThis.oomlintWorker;
+  globalThis.oomlintWorker = undefined;
+  return early ?? new Worker('worker.js');
+});
+// Asked first, so the answer is on its way while the page builds its editors.
 const catalogReady = client.catalog();
 const stateReady = decodeState(location.hash);
 const exampleReady = stateReady.then((state) => (state ? null : fetchExample('flux-lora-24gb.yaml')));
@@ -105,8 +109,20 @@ function onJump(diagnostic, file) {
   jumpTo(viewFor(file), diagnostic.range);
 }
 
+// A rule's page is a static file beside the page (build.mjs copies docs/rules/), fetched when it is
+// opened: the module carries none.
+async function rulePage(code) {
+  if (!/^OL[0-9]{3}$/.test(code)) return '';
+  try {
+    const response = await fetch(new URL(`rules/${code}.md`, document.baseURI));
+    return response.ok ? await response.text() : '';
+  } catch {
+    return '';
+  }
+}
+
 async function onRule(code) {
-  const page = await client.explain(code);
+  const page = await rulePage(code);
   const body = clear($('rule-body'));
   body.append(...(page ? renderMarkdown(page) : [h('p', {}, `No page for ${code}.`)]));
   $('rule-dialog').showModal();

@@ -11,6 +11,7 @@ constexpr SdCheckEntry kChecks[] = {
     {"offload-checkpointing-with-block-swap", checkOffloadCheckpointingWithSwap},
     {"assumed-trainer-script", checkAssumedScript},
     {"lowram-loads-into-vram", checkLowram},
+    {"script-from-variables", checkVariableScript},
 };
 
 }  // namespace

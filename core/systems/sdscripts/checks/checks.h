@@ -39,5 +39,6 @@ void checkDeprecatedSplitMode(const SdCheckContext&, Findings&);        // OL803
 void checkOffloadCheckpointingWithSwap(const SdCheckContext&, Findings&);  // OL804
 void checkAssumedScript(const SdCheckContext&, Findings&);              // OL805
 void checkLowram(const SdCheckContext&, Findings&);                     // OL806
+void checkVariableScript(const SdCheckContext&, Findings&);             // OL807
 
 }  // namespace oomlint

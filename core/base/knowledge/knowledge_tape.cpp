@@ -1,0 +1,55 @@
+// Start-up: the knowledge read back from the tables the rules compiler generated (knowledge_tape.h).
+#include "base/knowledge/knowledge_tape.h"
+
+#include <memory>
+
+
+namespace oomlint {
+
+namespace {
+
+class TapeReader {
+ public:
+  static constexpr bool kReading = true;
+
+  TapeReader(const KnowledgeTape& tape, std::deque<Node>& nodes) : tape_(tape), nodes_(nodes) {}
+
+  // Past the end reads zeros and empty strings (a stale build), never out of bounds.
+  void integer(std::int32_t& v) { v = i_ < tape_.ints.size() ? tape_.ints[i_++] : (overrun_ = true, 0); }
+  void real(double& v) { v = r_ < tape_.reals.size() ? tape_.reals[r_++] : (overrun_ = true, 0.0); }
+  void text(std::string& s) {
+    std::int32_t n = 0;
+    integer(n);
+    const std::size_t length = n < 0 || t_ + static_cast<std::size_t>(n) > tape_.text.size() ? (overrun_ = true, 0) : static_cast<std::size_t>(n);
+    s.assign(tape_.text.substr(t_, length));
+    t_ += length;
+  }
+  Node& newNode() { return nodes_.emplace_back(); }
+
+  bool exact() const { return !overrun_ && i_ == tape_.ints.size() && r_ == tape_.reals.size() && t_ == tape_.text.size(); }
+
+ private:
+  const KnowledgeTape& tape_;
+  std::deque<Node>& nodes_;
+  std::size_t i_ = 0, r_ = 0, t_ = 0;
+  bool overrun_ = false;
+};
+
+}  // namespace
+
+bool readKnowledge(const KnowledgeTape& tape, Knowledge& k) {
+  TapeReader reader(tape, k.defaults);
+  tape::Walk<TapeReader>(reader).walk(k);
+  return reader.exact();
+}
+
+const Knowledge& knowledge() {
+  static const std::unique_ptr<Knowledge> instance = [] {
+    auto k = std::make_unique<Knowledge>();
+    readKnowledge(knowledgeTape(), *k);
+    return k;
+  }();
+  return *instance;
+}
+
+}  // namespace oomlint

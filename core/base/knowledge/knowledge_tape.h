@@ -1,0 +1,164 @@
+// The knowledge as constant tables. At build time the rules compiler loads rules/*.yaml into a
+// Knowledge and walks it through each struct's fields(), writing every value in turn into three
+// arrays (the generated knowledge_tables.cpp); at start-up the same walk over an empty Knowledge reads
+// them back. Nothing is parsed, and the writer and the reader cannot disagree on the order: both are
+// this one walk.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "base/knowledge/knowledge.h"
+
+namespace oomlint {
+
+struct KnowledgeTape {
+  std::span<const std::int32_t> ints;  // flags, enums, small integers, counts, string lengths
+  std::span<const double> reals;       // numbers and 64-bit integers
+  std::string_view text;               // every string, back to back
+};
+
+KnowledgeTape knowledgeTape();  // defined in the generated knowledge_tables.cpp
+
+// Fills `k` from the tape; false when the tape and the walk disagree (a stale build).
+bool readKnowledge(const KnowledgeTape& tape, Knowledge& k);
+
+namespace tape {
+
+template <class T> inline constexpr bool kIsVector = false;
+template <class T> inline constexpr bool kIsVector<std::vector<T>> = true;
+template <class T> inline constexpr bool kIsOptional = false;
+template <class T> inline constexpr bool kIsOptional<std::optional<T>> = true;
+template <class T> inline constexpr bool kIsPair = false;
+template <class A, class B> inline constexpr bool kIsPair<std::pair<A, B>> = true;
+template <class T> inline constexpr bool kIsArray = false;
+template <class T, std::size_t N> inline constexpr bool kIsArray<std::array<T, N>> = true;
+template <class T> inline constexpr bool kIsStringMap = false;
+template <class T> inline constexpr bool kIsStringMap<std::unordered_map<std::string, T>> = true;
+
+// Io gives integer(std::int32_t&), real(double&) and text(std::string&); with Io::kReading they fill
+// the value (and newNode() makes a default's node), otherwise they take it.
+template <class Io>
+class Walk {
+ public:
+  explicit Walk(Io& io) : io_(io) {}
+
+  template <class... T>
+  void operator()(T&... x) {
+    (walk(x), ...);
+  }
+
+  template <class T>
+  void walk(T& x) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      io_.text(x);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      std::int32_t v = x;
+      io_.integer(v);
+      x = v != 0;
+    } else if constexpr (std::is_enum_v<T> || (std::is_integral_v<T> && sizeof(T) <= 4)) {
+      auto v = static_cast<std::int32_t>(x);
+      io_.integer(v);
+      x = static_cast<T>(v);
+    } else if constexpr (std::is_arithmetic_v<T>) {
+      auto v = static_cast<double>(x);
+      io_.real(v);
+      x = static_cast<T>(v);
+    } else if constexpr (kIsOptional<T>) {
+      bool has = x.has_value();
+      walk(has);
+      if (!has) x.reset();
+      else walk(x ? *x : x.emplace());
+    } else if constexpr (kIsVector<T>) {
+      x.resize(count(x.size()));
+      for (auto& item : x) walk(item);
+    } else if constexpr (kIsArray<T>) {
+      for (auto& item : x) walk(item);
+    } else if constexpr (kIsPair<T>) {
+      walk(x.first);
+      walk(x.second);
+    } else if constexpr (kIsStringMap<T>) {
+      map(x);
+    } else if constexpr (std::is_same_v<T, LiteralSet>) {
+      literals(x);
+    } else if constexpr (std::is_same_v<T, const Node*>) {
+      node(x);
+    } else if constexpr (std::is_same_v<T, MapEntry>) {
+      walk(x.key);
+      walk(x.value);
+    } else {
+      fields(*this, x);
+    }
+  }
+
+ private:
+  std::size_t count(std::size_t n) {
+    auto v = static_cast<std::int32_t>(n);
+    io_.integer(v);
+    return v < 0 ? 0 : static_cast<std::size_t>(v);
+  }
+
+  // Read back in the writer's iteration order; the map's own order is not part of the knowledge.
+  template <class V>
+  void map(std::unordered_map<std::string, V>& m) {
+    const std::size_t n = count(m.size());
+    if constexpr (Io::kReading) {
+      for (std::size_t i = 0; i < n; ++i) {
+        std::string key;
+        io_.text(key);
+        walk(m[key]);
+      }
+    } else {
+      for (auto& [key, value] : m) {
+        std::string k = key;
+        io_.text(k);
+        walk(value);
+      }
+    }
+  }
+
+  // The words, in id order: added again, each keeps its id.
+  void literals(LiteralSet& set) {
+    const std::size_t n = count(set.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string word;
+      if constexpr (!Io::kReading) word = set.words()[i];
+      io_.text(word);
+      if constexpr (Io::kReading) set.add(word);
+    }
+  }
+
+  // A schema default: its value, not where the schema wrote it (aliases resolved).
+  void node(const Node*& p) {
+    bool has = p != nullptr;
+    walk(has);
+    if (!has) {
+      p = nullptr;
+      return;
+    }
+    if constexpr (Io::kReading) {
+      Node& n = io_.newNode();
+      nodeFields(n);
+      p = &n;
+    } else {
+      Node copy = *p->resolved();
+      nodeFields(copy);
+    }
+  }
+
+  void nodeFields(Node& n) { (*this)(n.kind, n.type, n.quoted, n.boolValue, n.flowStyle, n.hasMergeKey, n.text, n.intValue, n.floatValue, n.entries, n.items); }
+
+  Io& io_;
+};
+
+}  // namespace tape
+
+}  // namespace oomlint
