@@ -14,7 +14,8 @@
 # compiled here, rules/.
 #
 # The GPU machine has no network, so nothing is installed here. Without cmake, a C++ compiler,
-# libyaml-cpp-dev and nlohmann-json3-dev the C++ part is skipped and says so.
+# libyaml-cpp-dev and nlohmann-json3-dev the C++ part is skipped and says so; a copy of the last two's files
+# carried along as a prefix (CMAKE_PREFIX_PATH=<folder with include/, lib/, share/>) stands in for them.
 #
 # Environment: OUT, GPU_MEASURE_SECONDS, GPU_BUILD_DIR (default build/gpu), PYTHON (default python3),
 # MEASURE_ARGS (extra arguments for measure_activations.py, e.g. "--only flux,vae").
@@ -81,7 +82,16 @@ print("python", sys.version.split()[0], "| torch", torch.__version__, "| CUDA", 
     echo "$python cannot import torch"
 }
 
-has_header() { [[ -f "/usr/include/$1" || -f "/usr/local/include/$1" ]]; }
+# A header in the system's include folders or under a prefix in CMAKE_PREFIX_PATH (a carried folder of
+# Debian's yaml-cpp and nlohmann-json files, on a machine that cannot install them).
+has_header() {
+  local prefix prefixes=()
+  IFS=: read -r -a prefixes <<<"${CMAKE_PREFIX_PATH:-}"
+  for prefix in /usr /usr/local ${prefixes[@]+"${prefixes[@]}"}; do
+    [[ -f "$prefix/include/$1" ]] && return 0
+  done
+  return 1
+}
 
 # What the native build needs that this machine lacks, one name per Debian package.
 missing_build_tools() {

@@ -6,9 +6,17 @@ double + 38 single), what every block keeps is their block-weighted mean, and th
 backward and of an inference forward is the larger of the two. The defaults (architectures with no census
 family) are the median over the families. Standard library only.
 
+Where GPU runs measured a family in both precision modes (tests/gpu/<date>/<mode>/measured-activations.json,
+scripts/gpu/), their figures replace the CPU's for the LoRA-path terms: `aitk` for block, recompute and
+lora_inference; `autocast` for their autocast_ twins, which the CPU census could only approximate by the bf16
+run (no autocast on the CPU: the norms' fp32 outputs and autocast's weight-cast cache are missing there). A
+family measured in one mode only keeps the CPU's figures, so that both of its modes come from one device.
+The frozen-model inference and the UNets stay the CPU's.
+
   python3 scripts/census/coefficients.py [RESULTS [RESULTS_BF16]]          # YAML lines to paste
   python3 scripts/census/coefficients.py --json [RESULTS [RESULTS_BF16]]   # what tests/node/census.test.mjs compares
-(RESULTS: tests/census/results.json, AI Toolkit's precision; RESULTS_BF16: tests/census/results-bf16.json)
+(RESULTS: tests/census/results.json, AI Toolkit's precision; RESULTS_BF16: tests/census/results-bf16.json;
+the GPU runs: GPU_RUNS below)
 """
 
 import json
@@ -30,6 +38,11 @@ FAMILIES = {
     "ltx2": [("ltx2.dit", 1)],
 }
 UNET_FAMILIES = {"sd1_unet": "sd1.unet"}
+GPU_RUNS = {mode: os.path.join(ROOT, "tests", "gpu", "2026-12-04", mode, "measured-activations.json")
+            for mode in ("aitk", "autocast")}
+GPU_KEYS = (("block", "block_bytes_per_token_channel", "weighted"),
+            ("recompute", "recompute_bytes_per_token_channel", "largest"),
+            ("inference", "lora_inference_bytes_per_token_channel", "largest"))
 UNET_DEFAULT = "sdxl.unet"
 
 
@@ -45,13 +58,48 @@ def family_coefficients(dit, parts):
     )
 
 
-def derive(results):
+def gpu_family(per_spec, parts):
+    """A family's LoRA-path figures from a GPU run's per-spec bytes per token per channel (allocated), combined
+    as family_coefficients combines the CPU's; None when the run lacks one of its specs."""
+    if not all(i in per_spec for i, _ in parts):
+        return None
+    total = sum(w for _, w in parts)
+    figures = {}
+    for term, key, how in GPU_KEYS:
+        values = [(per_spec[i]["peak_allocated"][term], w) for i, w in parts]
+        combined = sum(v * w for v, w in values) / total if how == "weighted" else max(v for v, _ in values)
+        figures[key] = round(combined, 1)
+    return figures
+
+
+def overlay_gpu(families, gpu, mode, prefix=""):
+    """Replaces the figures of every family the GPU runs measured in both modes; returns their names."""
+    measured = set()
+    for name, parts in FAMILIES.items():
+        if name not in families or not all(gpu_family(gpu.get(m, {}), parts) for m in GPU_RUNS):
+            continue
+        families[name].update({prefix + k: v for k, v in gpu_family(gpu[mode], parts).items()})
+        measured.add(name)
+    return measured
+
+
+def load_gpu_runs():
+    runs = {}
+    for mode, path in GPU_RUNS.items():
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                runs[mode] = json.load(f)["derived"]["per_spec"]
+    return runs
+
+
+def derive(results, gpu=None):
     dit = {r["id"]: r for r in results["dit"]}
     unet = {u["id"]: u for u in results["unet"]}
     families = {}
     for name, parts in FAMILIES.items():
         if all(i in dit for i, _ in parts):
             families[name] = family_coefficients(dit, parts)
+    gpu_measured = overlay_gpu(families, gpu, "aitk") if gpu else set()
     keys = ("block_bytes_per_token_channel", "recompute_bytes_per_token_channel", "inference_bytes_per_token_channel",
             "lora_inference_bytes_per_token_channel")
     defaults = {k: round(statistics.median(f[k] for f in families.values()), 1) for k in keys}
@@ -66,22 +114,27 @@ def derive(results):
             defaults.update(u)
         else:
             families[name] = u
-    return defaults, families
+    return defaults, families, gpu_measured
 
 
 AUTOCAST_KEYS = ("block_bytes_per_token_channel", "recompute_bytes_per_token_channel",
                  "lora_inference_bytes_per_token_channel")
 
 
-def with_autocast(defaults, families, bf16_results):
-    """Adds the autocast_* figures: the same blocks with the LoRA in bf16 (results-bf16.json), what a trainer
-    under autocast keeps (its adapted Linears save their input in bf16, not fp32 as AI Toolkit's do)."""
-    bf16_defaults, bf16_families = derive(bf16_results)
+def with_autocast(defaults, families, bf16_results, gpu=None):
+    """Adds the autocast_* figures: a GPU run under autocast where there is one, else the same blocks with the
+    LoRA in bf16 on the CPU (results-bf16.json), which approximates a trainer under autocast (its adapted
+    Linears save their input in bf16, not fp32 as AI Toolkit's do). Returns the families the GPU measured."""
+    _, bf16_families, _ = derive(bf16_results)
     for key in AUTOCAST_KEYS:
-        defaults["autocast_" + key] = bf16_defaults[key]
         for name, f in bf16_families.items():
             if name in families and key in f:
                 families[name]["autocast_" + key] = f[key]
+    measured = overlay_gpu(families, gpu, "autocast", "autocast_") if gpu else set()
+    for key in AUTOCAST_KEYS:
+        defaults["autocast_" + key] = round(statistics.median(
+            f["autocast_" + key] for f in families.values() if "autocast_" + key in f), 1)
+    return measured
 
 
 def main(argv):
@@ -91,13 +144,15 @@ def main(argv):
     bf16_path = args[1] if len(args) > 1 else os.path.join(ROOT, "tests", "census", "results-bf16.json")
     with open(path, encoding="utf-8") as f:
         results = json.load(f)
-    defaults, families = derive(results)
+    gpu = load_gpu_runs()
+    defaults, families, gpu_measured = derive(results, gpu)
     with open(bf16_path, encoding="utf-8") as f:
-        with_autocast(defaults, families, json.load(f))
+        gpu_measured |= with_autocast(defaults, families, json.load(f), gpu)
     if as_json:
         for f in families.values():
             f.pop("checkpoint", None)
-        json.dump({"defaults": defaults, "families": families}, sys.stdout, indent=1, sort_keys=True)
+        json.dump({"defaults": defaults, "families": families, "gpu_measured": sorted(gpu_measured)}, sys.stdout,
+                  indent=1, sort_keys=True)
         print()
         return 0
     print("# defaults")

@@ -10,9 +10,12 @@ over output pixels per element byte (K), for each way the tools write the decode
 and the mid-block attention with a materialised score matrix (A1111's vanilla AttnBlock: V1, InvokeAI,
 no optimisation) beside the memory-efficient one. The decoder is scripts/gpu/vae.py's KLDecoder (diffusers'
 AutoencoderKL decoder: 4 latent channels for SD/SDXL; 16 for the FLUX/SD3 AE changes only conv_in).
-The CPU sees allocated tensors only: no cuDNN workspace, no caching-allocator slack.
+The CPU sees allocated tensors only: no cuDNN workspace, no caching-allocator slack. With --device cuda the
+same decodes run on a GPU and the peak is the caching allocator's (max_memory_allocated above the level
+before the decode, cuDNN workspaces included; max_memory_reserved beside it), so the two can be compared.
 
   /usr/bin/python3 scripts/census/vae_decode.py [--sizes 128,192,256] [--latent 4]
+  python3 scripts/census/vae_decode.py --device cuda --sizes 512,768,1024 --dtypes float16,float32
 """
 
 import sys
@@ -91,45 +94,127 @@ def slope(xs, ys):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
+class CudaPeak:
+    """What census.profiled's Timeline gives on the CPU, from the CUDA caching allocator: `peak` is the most
+    bytes allocated above the level before fn (workspaces included), `reserved` the most the allocator held."""
+
+    def __init__(self, before, peak, reserved):
+        self.peak, self.reserved = peak - before, reserved
+
+
+def cuda_profiled(fn):
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats()
+    before = torch.cuda.memory_allocated()
+    result = fn()
+    torch.cuda.synchronize()
+    return CudaPeak(before, torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved()), result
+
+
+def decodes(model, spec, prec, side):
+    z = model.make_latents(spec, side, side, 1, prec)
+    try:
+        with torch.no_grad():
+            model(z)
+        return True
+    except torch.cuda.OutOfMemoryError:
+        return False
+    finally:
+        del z
+        torch.cuda.empty_cache()
+
+
+def largest_side(model, spec, prec, cap_bytes, step=64, most=8192):
+    """The largest square side (a multiple of step px) that decodes when the caching allocator may hold
+    cap_bytes in all, the decoder's weights included: a card of that size less its CUDA context. An
+    allocation that would pass the cap fails as it would on such a card, so cuDNN falls back to algorithms
+    with smaller workspaces as it does there."""
+    total = torch.cuda.get_device_properties(0).total_memory
+    torch.cuda.empty_cache()
+    torch.cuda.set_per_process_memory_fraction(cap_bytes / total)
+    try:
+        lo, hi = 0, most // step + 1  # decodes at lo * step (0: nothing tried), fails at hi * step
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if decodes(model, spec, prec, mid * step):
+                lo = mid
+            else:
+                hi = mid
+        return lo * step
+    finally:
+        torch.cuda.set_per_process_memory_fraction(1.0)
+
+
+def capped(model, spec, prec, elem, caps_gib, key, out):
+    weights = sum(p.numel() * p.element_size() for p in model.parameters())
+    for cap in caps_gib:
+        cap_bytes = int(cap * 2**30)
+        side = largest_side(model, spec, prec, cap_bytes)
+        k = (cap_bytes - weights) / (side * side * elem) if side else None
+        out["capped"].setdefault(key, []).append(dict(cap_gib=cap, largest_side=side, k=round(k, 1) if k else None))
+        print("%-24s cap %.1f GiB: largest square %d px, K %s" % (key, cap, side, "%.1f" % k if k else "-"), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="128,192,256")
     ap.add_argument("--latent", type=int, default=4)
     ap.add_argument("--dtypes", default="bfloat16,float32")
+    ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+    ap.add_argument("--attention", default="chunked", choices=("chunked", "sdpa"),
+                    help="the mid-block attention of the K runs (sdpa: the fused kernel, GPU only)")
+    ap.add_argument("--caps", default="",
+                    help="GPU only: GiB the process may hold (e.g. 2,3.5): the largest square that decodes under each, "
+                         "and the K it implies, (cap - weights) / (side^2 * elem bytes)")
     args = ap.parse_args()
+    caps = [float(c) for c in args.caps.split(",") if c.strip()]
+    if caps and args.device != "cuda":
+        ap.error("--caps needs --device cuda")
     sizes = [int(s) for s in args.sizes.split(",")]
+    on_gpu = args.device == "cuda"
+    profiled = cuda_profiled if on_gpu else census.profiled
     torch.set_num_threads(2)
     spec = dict(layout="kl_f8", latent_channels=args.latent, spatial=8, vae=dict(block_out_channels=(128, 256, 512, 512), layers_per_block=2))
-    out = dict(latent_channels=args.latent, sizes=sizes, torch=torch.__version__, k={}, naive_bytes_per_token2={})
+    out = dict(latent_channels=args.latent, sizes=sizes, torch=torch.__version__, device=args.device, k={},
+               naive_bytes_per_token2={}, capped={})
+    if on_gpu:
+        out["gpu"] = torch.cuda.get_device_name(0)
+        out["cudnn"] = torch.backends.cudnn.version()
     for dtype_name in args.dtypes.split(","):
         dtype = getattr(torch, dtype_name)
         elem = torch.finfo(dtype).bits // 8
-        prec = layers.Precision("bf16", "cpu")
+        prec = layers.Precision("bf16", args.device)
         prec.dtype = dtype
         torch.manual_seed(0)
         model = vae.build_decoder(spec, prec)
-        layers.set_attention("chunked")
+        layers.set_attention(args.attention)
         for name, forward in VARIANTS.items():
             vae.KLResnet.forward = forward
-            peaks = []
+            peaks, reserved = [], []
             for size in sizes:
                 z = model.make_latents(spec, size, size, 1, prec)
                 with torch.no_grad():
-                    tl, img = census.profiled(lambda: model(z))
+                    tl, img = profiled(lambda: model(z))
                 del img
                 peaks.append(tl.peak)
+                reserved.append(getattr(tl, "reserved", None))
             k = slope([s * s for s in sizes], peaks) / elem
             key = "%s/%s" % (name, dtype_name)
             out["k"][key] = dict(k=round(k, 1), peaks=peaks)
+            if on_gpu:
+                out["k"][key]["reserved"] = reserved
             print("%-24s K %7.1f  peaks %s" % (key, k, peaks), flush=True)
+            if caps:
+                capped(model, spec, prec, elem, caps, key, out)
         # the mid-block attention alone at a latent side of 48: a materialised score matrix against the
         # memory-efficient kernel, bytes per latent token squared
-        fmap = torch.randn(1, 512, 48, 48, dtype=dtype)
+        fmap = torch.randn(1, 512, 48, 48, dtype=dtype, device=args.device)
         live = {}
         for attn in ("chunked", "naive"):
             layers.set_attention(attn)
             with torch.no_grad():
-                tl, _ = census.profiled(lambda: model.mid[1](fmap))
+                tl, _ = profiled(lambda: model.mid[1](fmap))
             live[attn] = tl.peak
         out["naive_bytes_per_token2"][dtype_name] = round((live["naive"] - live["chunked"]) / (48 * 48) ** 2, 2)
         print("naive attention %s: %.2f B per latent token^2" % (dtype_name, out["naive_bytes_per_token2"][dtype_name]), flush=True)

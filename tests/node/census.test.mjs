@@ -1,5 +1,5 @@
 // The census's activation coefficients are the ones the estimator uses: scripts/census/coefficients.py
-// derives them from the committed census run (tests/census/results.json) and the compiled rules
+// derives them from the committed census runs (tests/census/results*.json) and GPU runs (tests/gpu/) and the compiled rules
 // (build/release/core/rules/memory.json, rules/memory.yaml as JSON) must carry exactly those figures.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -30,5 +30,8 @@ test('memory.yaml activations are what the committed census derives', { skip: ha
       assert.equal(families.get(name)[key], value, `activations.families[${name}].${key}`);
     }
     assert.match(families.get(name).source, /\[measured\] scripts\/census/);
+    if (derived.gpu_measured.includes(name)) {
+      assert.match(families.get(name).source, /\[measured on GPU\]/, `${name} says its figures came from a GPU`);
+    }
   }
 });
