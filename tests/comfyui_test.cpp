@@ -247,6 +247,32 @@ TEST_CASE("node families of the corpus set up as they load", "[shared]") {
     CHECK(r.setup->generation.family->id == "sd2");
     REQUIRE(r.setup->secondPass != nullptr);
     CHECK_FALSE(r.setup->generation.hiresLatent);
+    // RealESRGAN_x4plus on the first pass's 768² image, between the passes; costed, so not listed.
+    const ModelUpscale& u = r.setup->generation.upscale;
+    CHECK(u.scale == 4);
+    CHECK(u.weights.label == "ESRGAN RRDB ×4 (RealESRGAN_x4plus)");
+    CHECK_FALSE(u.weights.assumed);
+    CHECK(u.width == 768);
+    CHECK(u.beforeHires);
+    CHECK(r.setup->notCosted.empty());
+  }
+  SECTION("an IP-Adapter preset: the adapter beside the UNet and its ViT-H encoder") {
+    const Read r = corpusSetup("sd15-ipadapter-simple-ui__ipadapter_simple.json");
+    REQUIRE(r.setup->estimable());
+    REQUIRE(r.setup->generation.ipadapters.size() == 1);
+    CHECK(r.setup->generation.ipadapters[0].label == "IP-Adapter Plus SD 1.5");  // "PLUS (high strength)" on SD 1.5
+    REQUIRE(r.setup->generation.clipVision.size() == 1);
+    CHECK(r.setup->generation.clipVision[0].label == "CLIP ViT-H/14 vision tower");
+    CHECK(r.setup->notCosted.empty());
+  }
+  SECTION("SD3.5's IP-Adapter has no size in the data: listed; its SigLIP encoder is costed") {
+    const Read r = corpusSetup("sd35-large-ipadapter-api__sd35l_ipadapter_api.json");
+    REQUIRE(r.setup->estimable());
+    CHECK(r.setup->generation.ipadapters.empty());
+    REQUIRE(r.setup->generation.clipVision.size() == 1);
+    CHECK(r.setup->generation.clipVision[0].label == "SigLIP so400m/14 384 vision tower");
+    REQUIRE(r.setup->notCosted.size() == 1);
+    CHECK(r.setup->notCosted[0]->type == "IPAdapterSD3Loader");
   }
   SECTION("a model inside a subgraph") {
     const Read r = corpusSetup("qwen-image-edit-subgraph-ui__02_qwen_Image_edit_subgraphed.json");
@@ -444,4 +470,30 @@ TEST_CASE("the node roles of the data schema are NodeRole's") {
     ++count;
   }
   CHECK(count == static_cast<std::size_t>(NodeRole::NoCost) + 1);
+}
+
+TEST_CASE("side models: the IP-Adapter beside the UNet, the upscale after the decode in ComfyUI's tiles") {
+  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/sdxl-ipadapter-esrgan-api.json");
+  const auto upscaleOn = [&](double gib) {
+    AnalyzeOptions options;
+    options.vramGib = gib;
+    const FileReport report = analyzeInput(Input{"w.json", text}, options);
+    REQUIRE(report.estimate);
+    const auto& phases = report.estimate->phases;
+    const auto up = std::find_if(phases.begin(), phases.end(), [](const PhaseEstimate& p) { return p.phase == Phase::Upscale; });
+    REQUIRE(up != phases.end());
+    CHECK(up == phases.end() - 1);  // the last step: nothing samples its image
+    const auto denoise = std::find_if(phases.begin(), phases.end(), [](const PhaseEstimate& p) { return p.phase == Phase::Denoise; });
+    REQUIRE(denoise != phases.end());
+    CHECK(std::any_of(denoise->components.begin(), denoise->components.end(),
+                      [](const Component& c) { return c.name == "IP-Adapter weights" && c.how.starts_with("IP-Adapter Plus SDXL (ViT-H)"); }));
+    const auto tile = std::find_if(up->components.begin(), up->components.end(), [](const Component& c) { return c.name == "upscale tile"; });
+    REQUIRE(tile != up->components.end());
+    return tile->how;
+  };
+  CHECK(upscaleOn(8).starts_with("512×512 px tile × 9216 B"));
+  // On 3 GiB the 512 px tile's 2.25 GiB do not fit beside the context: ComfyUI halves it.
+  const std::string small = upscaleOn(3);
+  CHECK(small.starts_with("256×256 px tile"));
+  CHECK(small.find("halves it") != std::string::npos);
 }

@@ -131,6 +131,40 @@ TEST_CASE("the generation estimate on a paper UNet: every phase by hand") {
     CHECK_FALSE(g.decodeFallsBackToTiled);
   }
 
+  SECTION("ComfyUI's side models: a CLIP vision encoder, an IP-Adapter and a model upscale") {
+    s.tool = WebUiTool::ComfyUi;
+    s.attention = "sdp";
+    s.clipVision = {{"vision", 1e9, false}};
+    s.ipadapters = {{"adapter", 1e8, false}};
+    // ×4, 9216 B per input px, 6.4e7 B of weights, on the 512² decoded image (the last step).
+    s.upscale = {{"esrgan", 6.4e7, false}, 4, 9216, 512, 512, false, 512, 128};
+    const double upscaleWeights = 6.4e7, image = 512.0 * 512 * 3 * 4;
+    const GenerationEstimate g = estimateGeneration(s, tools, memory, card(8));
+    CHECK_THAT(phase(g.estimate, "text_encode").peakBytes, WithinRel(fixed + te + 1e9, 1e-12));
+    CHECK_THAT(phase(g.estimate, "denoise").peakBytes, WithinRel(fixed + unet + 1e8 + activations, 1e-12));
+    // The whole 512² tile: 512² × 9216 = 2,415,919,104 B beside the model and the fp32 image.
+    CHECK_THAT(phase(g.estimate, "upscale").peakBytes, WithinRel(fixed + upscaleWeights + image + 2415919104.0, 1e-12));
+    CHECK(g.estimate.phases.back().phase == Phase::Upscale);
+    // On 2 GiB, 1,275,031,552 B are free for the tile: 512 px does not fit, 256 px (603,979,776 B) does.
+    const GenerationEstimate two = estimateGeneration(s, tools, memory, card(2));
+    CHECK_THAT(phase(two.estimate, "upscale").peakBytes, WithinRel(fixed + upscaleWeights + image + 603979776.0, 1e-12));
+    // On 1 GiB, 201,289,728 B: the 128 px tile (150,994,944 B).
+    CHECK_THAT(phase(estimateGeneration(s, tools, memory, card(1)).estimate, "upscale").peakBytes,
+               WithinRel(fixed + upscaleWeights + image + 150994944.0, 1e-12));
+    // On 0.9 GiB not even the smallest tile fits: ComfyUI's error stands.
+    const Estimate tiny = estimateGeneration(s, tools, memory, card(0.9)).estimate;
+    CHECK_THAT(phase(tiny, "upscale").peakBytes, WithinRel(fixed + upscaleWeights + image + 150994944.0, 1e-12));
+    CHECK(phase(tiny, "upscale").peakBytes > 0.9 * kGiB);
+    // Feeding a second pass, the upscale runs between the passes, before the encode.
+    s.upscale.beforeHires = true;
+    s.hiresScale = 2;
+    s.hiresLatent = false;
+    const Estimate hires = estimateGeneration(s, tools, memory, card(8)).estimate;
+    std::vector<std::string_view> order;
+    for (const auto& p : hires.phases) order.push_back(toString(p.phase));
+    CHECK(order == std::vector<std::string_view>{"text_encode", "denoise", "upscale", "vae_encode", "hires_denoise", "vae_decode"});
+  }
+
   SECTION("ComfyUI retries a decode that does not fit in tiles") {
     s.tool = WebUiTool::ComfyUi;
     s.attention = "sdp";

@@ -26,6 +26,7 @@ enum class Phase {
   HiresDenoise,
   VaeEncode,
   VaeDecode,
+  Upscale,  // a model upscale of the decoded image (ComfyUI's ImageUpscaleWithModel)
   // only a log names these
   Save,
   Inference,
@@ -38,7 +39,7 @@ inline constexpr std::array kPhaseIds = {
     std::string_view("latent_cache"), std::string_view("baseline_sample"), std::string_view("train_step"),
     std::string_view("sample"),      std::string_view("text_encode"), std::string_view("controlnet_preprocess"),
     std::string_view("denoise"),     std::string_view("hires_denoise"), std::string_view("vae_encode"),
-    std::string_view("vae_decode"),  std::string_view("save"),        std::string_view("inference"),
+    std::string_view("vae_decode"),  std::string_view("upscale"),     std::string_view("save"),        std::string_view("inference"),
     std::string_view("unknown"),     std::string_view("none")};
 
 static_assert(kPhaseIds.size() == static_cast<std::size_t>(Phase::None) + 1, "one id per phase");

@@ -56,7 +56,10 @@ std::optional<std::size_t> NodeType::widgetIndex(std::string_view name) const {
   return static_cast<std::size_t>(it - widgets.begin());
 }
 
-bool NameMatch::matches(std::string_view lowercaseName) const {
+namespace {
+
+// Whether the name contains every `+`-joined part of one of the match strings.
+bool matchesAny(const std::vector<std::string>& match, std::string_view lowercaseName) {
   return std::any_of(match.begin(), match.end(), [&](const std::string& m) {
     std::size_t from = 0;
     while (from <= m.size()) {
@@ -66,6 +69,19 @@ bool NameMatch::matches(std::string_view lowercaseName) const {
     }
     return true;
   });
+}
+
+}  // namespace
+
+bool NameMatch::matches(std::string_view lowercaseName) const { return matchesAny(match, lowercaseName); }
+
+bool SideModel::assumed() const { return std::find(match.begin(), match.end(), "") != match.end(); }
+
+const SideModel* ComfyUiKnowledge::sideModel(NodeRole role, std::string_view lowercaseText) const {
+  for (const auto& m : sideModels) {
+    if (m.role == role && matchesAny(m.match, lowercaseText)) return &m;
+  }
+  return nullptr;
 }
 
 std::string bareFileName(std::string_view name) {

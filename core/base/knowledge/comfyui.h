@@ -73,6 +73,26 @@ struct GgufQuant {
 
 template <class V> void fields(V& v, GgufQuant& x) { v(x.name, x.bits); }
 
+// A model a workflow loads beside the diffusion model (side_models): a CLIP vision encoder, an IP-Adapter,
+// an upscale model, with its weights as ComfyUI holds them and, for an upscale model, its tile's work.
+struct SideModel {
+  NodeRole role = NodeRole::NoCost;
+  std::string label;
+  std::vector<std::string> match;  // as NameMatch's; "" matches any name
+  double params = 0;
+  double bytesPerParam = 2;
+  int scale = 1;                   // upscale models: output px per input px, each side
+  double bytesPerInputPixel = 0;   // upscale models: working memory per input pixel of a tile
+  std::string source;
+
+  double weightBytes() const { return params * bytesPerParam; }
+  bool assumed() const;  // the role's catch-all entry (its match is the empty string)
+};
+
+template <class V> void fields(V& v, SideModel& x) {
+  v(x.role, x.label, x.match, x.params, x.bytesPerParam, x.scale, x.bytesPerInputPixel, x.source);
+}
+
 struct ComfyUiKnowledge {
   std::vector<NodeType> nodes;
   std::vector<NameMatch> modelFamilies;       // value: a generation family id (rules/webui.yaml)
@@ -89,6 +109,10 @@ struct ComfyUiKnowledge {
   std::vector<std::pair<std::string, std::string>> ggufStepDown;  // (quant, the next smaller as written)
   int fallbackTileImage = 0;  // px: the tile ComfyUI retries a decode in after an OOM (images)
   int fallbackTileVideo = 0;  // px: the same for video VAEs
+  std::vector<SideModel> sideModels;
+  int upscaleTile = 0;          // px: ImageUpscaleWithModel's first tile
+  int upscaleSmallestTile = 0;  // px: the smallest it halves down to
+
 
   const NodeType* node(std::string_view type) const;
   // The first entry of `table` that matches the name (folders stripped, lowercased here).
@@ -96,9 +120,11 @@ struct ComfyUiKnowledge {
   // The GGUF quantization a file name carries, or nullptr.
   const GgufQuant* ggufQuant(std::string_view fileName) const;
   bool namesFp8(std::string_view fileName) const;
+  // The first side model of `role` whose match the lowercase text satisfies, or nullptr.
+  const SideModel* sideModel(NodeRole role, std::string_view lowercaseText) const;
 };
 
-template <class V> void fields(V& v, ComfyUiKnowledge& x) { v(x.nodes, x.modelFamilies, x.unmodelledFamilies, x.generationFamilies, x.generationArchitectures, x.generationModels, x.vaeChannels, x.weightDtypes, x.fp8NameMarks, x.ggufQuants, x.ggufStepDown, x.fallbackTileImage, x.fallbackTileVideo); }
+template <class V> void fields(V& v, ComfyUiKnowledge& x) { v(x.nodes, x.modelFamilies, x.unmodelledFamilies, x.generationFamilies, x.generationArchitectures, x.generationModels, x.vaeChannels, x.weightDtypes, x.fp8NameMarks, x.ggufQuants, x.ggufStepDown, x.fallbackTileImage, x.fallbackTileVideo, x.sideModels, x.upscaleTile, x.upscaleSmallestTile); }
 
 // A file name as ComfyUI lists it, without its folders (either slash) and lowercased.
 std::string bareFileName(std::string_view name);

@@ -69,28 +69,97 @@ class SetupBuilder {
     s->generation.attention = webui_.defaultAttention(WebUiTool::ComfyUi);
     findStages(*s);
     const bool estimable = identifyFamily(*s);
+    if (estimable) {
+      weights(*s);
+      size(*s);
+      secondPass(*s);
+      decode(*s);
+      controlnets(*s);
+      sideModels(*s);
+      modelUpscale(*s);
+      mismatches(*s);
+    }
     listNotCosted(*s);
-    if (!estimable) return s;
-    weights(*s);
-    size(*s);
-    secondPass(*s);
-    decode(*s);
-    controlnets(*s);
-    mismatches(*s);
     return s;
   }
 
  private:
   void listNotCosted(WorkflowSetup& s) const {
-    // A CLIP vision model the architecture's encoders include (Wan 2.1 I2V's ViT-H) is costed with them.
-    const bool visionCosted = s.estimable() && std::any_of(s.arch.textEncoders.begin(), s.arch.textEncoders.end(),
-                                                           [](const TextEncoder& te) { return te.name.find("vision") != std::string::npos; });
     for (const auto& n : w_.nodes) {
-      if (!n.active() || (visionCosted && isRole(&n, {NodeRole::ClipVision}))) continue;
+      if (!n.active() || std::find(costed_.begin(), costed_.end(), &n) != costed_.end()) continue;
       if (n.known == nullptr || isRole(&n, {NodeRole::Ipadapter, NodeRole::ClipVision, NodeRole::UpscaleModel, NodeRole::UpscaleWithModel})) {
         s.notCosted.push_back(&n);
       }
     }
+  }
+
+  static SideWeights weightsOf(const SideModel& m) { return {m.label, m.weightBytes(), m.assumed()}; }
+
+  // CLIP vision encoders and IP-Adapters (rules/comfyui.yaml side_models). An IP-Adapter is matched on the
+  // family and its file or preset ("sdxl plus (high strength)"); a preset loader loads its vision encoder too.
+  void sideModels(WorkflowSetup& s) {
+    GenerationSetup& g = s.generation;
+    // A CLIP vision model the architecture's encoders include (Wan 2.1 I2V's ViT-H) is costed with them.
+    const bool archHasVision = std::any_of(s.arch.textEncoders.begin(), s.arch.textEncoders.end(),
+                                           [](const TextEncoder& te) { return te.name.find("vision") != std::string::npos; });
+    for (const auto& n : w_.nodes) {
+      if (!n.active()) continue;
+      if (isRole(&n, {NodeRole::ClipVision})) {
+        const NodeValue* file = fileNameOf(n);
+        const SideModel* m = c_.sideModel(NodeRole::ClipVision, file ? bareFileName(file->value->resolved()->text) : "");
+        if (m != nullptr && !archHasVision) g.clipVision.push_back(weightsOf(*m));
+        if (m != nullptr) costed_.push_back(&n);
+      } else if (isRole(&n, {NodeRole::Ipadapter})) {
+        const NodeValue* preset = n.value("preset");
+        const NodeValue* file = preset ? preset : n.value("ipadapter_file");
+        if (file == nullptr || !file->value->isScalar()) continue;
+        const std::string text = lowercase(g.family->id + " " + file->value->resolved()->text);
+        const SideModel* m = c_.sideModel(NodeRole::Ipadapter, text);
+        if (m == nullptr) continue;  // an adapter oomlint has no size for (SD3.5's, FLUX's): listed as not costed
+        g.ipadapters.push_back(weightsOf(*m));
+        if (preset != nullptr) {
+          if (const SideModel* vision = c_.sideModel(NodeRole::ClipVision, text)) g.clipVision.push_back(weightsOf(*vision));
+        }
+        costed_.push_back(&n);
+      }
+    }
+  }
+
+  // ImageUpscaleWithModel on the decoded image: the model its loader names, the image it gets (the first
+  // pass's when it feeds the second pass, else the final one).
+  void modelUpscale(WorkflowSetup& s) {
+    GenerationSetup& g = s.generation;
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || !isRole(&n, {NodeRole::UpscaleWithModel})) continue;
+      const WorkflowNode* loader = w_.upstream(n, "upscale_model");
+      if (!isRole(loader, {NodeRole::UpscaleModel})) continue;
+      const NodeValue* file = fileNameOf(*loader);
+      const SideModel* m = c_.sideModel(NodeRole::UpscaleModel, file ? bareFileName(file->value->resolved()->text) : "");
+      if (m == nullptr) continue;
+      ModelUpscale& u = g.upscale;
+      u = {weightsOf(*m), m->scale, m->bytesPerInputPixel, g.width, g.height, false, c_.upscaleTile, c_.upscaleSmallestTile};
+      u.beforeHires = s.secondPass != nullptr && feedsSecondPass(s, n);
+      if (!u.beforeHires && g.hiresScale > 1.0) {
+        u.width = std::lround(static_cast<double>(g.width) * g.hiresScale);
+        u.height = std::lround(static_cast<double>(g.height) * g.hiresScale);
+      }
+      costed_.push_back(&n);
+      costed_.push_back(loader);
+      return;  // one model upscale is costed: a second would run on an image oomlint cannot size
+    }
+  }
+
+  // Whether the second pass's sampler reads the upscale's image (through the scale and encode nodes).
+  bool feedsSecondPass(const WorkflowSetup& s, const WorkflowNode& upscale) const {
+    std::size_t samplers = 0;
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || &n == s.sampler || !isRole(&n, {NodeRole::Sampler})) continue;
+      if (++samplers > kMaxSamplers) break;
+      std::vector<const WorkflowNode*> path;
+      trace(w_, &n, {"latent_image", "latent", "samples", "pixels", "image"}, {NodeRole::Sampler, NodeRole::Latent}, &path);
+      if (std::find(path.begin(), path.end(), &upscale) != path.end()) return true;
+    }
+    return false;
   }
 
   // The sampler of the first pass (its latent comes from a latent node, not an upscale), its model and latent.
@@ -244,7 +313,7 @@ class SetupBuilder {
       std::vector<const WorkflowNode*> path;
       trace(w_, &n, {"latent_image", "latent", "samples", "pixels", "image"}, {NodeRole::Sampler, NodeRole::Latent}, &path);
       for (const WorkflowNode* step : path) {
-        const long w = scaledWidth(*step, s.generation.width);
+        const long w = scaledWidth(*step, s.generation.width, upscaleScale(*step));
         if (w <= s.generation.width) continue;
         s.secondPass = step;
         s.generation.hiresScale = static_cast<double>(w) / static_cast<double>(s.generation.width);
@@ -254,11 +323,20 @@ class SetupBuilder {
     }
   }
 
-  static long scaledWidth(const WorkflowNode& n, long base) {
+  static long scaledWidth(const WorkflowNode& n, long base, int modelScale) {
     if (isRole(&n, {NodeRole::LatentUpscale, NodeRole::ImageScale})) return static_cast<long>(n.number("width").value_or(0));
     if (isRole(&n, {NodeRole::LatentUpscaleBy})) return std::lround(base * n.number("scale_by").value_or(1));
-    if (isRole(&n, {NodeRole::UpscaleWithModel})) return base * 4;  // ESRGAN-style models upscale 4×
+    if (isRole(&n, {NodeRole::UpscaleWithModel})) return base * modelScale;
     return 0;
+  }
+
+  // The scale of the model an ImageUpscaleWithModel runs (its loader's file in side_models).
+  int upscaleScale(const WorkflowNode& n) const {
+    if (!isRole(&n, {NodeRole::UpscaleWithModel})) return 1;
+    const WorkflowNode* loader = w_.upstream(n, "upscale_model");
+    const NodeValue* file = loader ? fileNameOf(*loader) : nullptr;
+    const SideModel* m = c_.sideModel(NodeRole::UpscaleModel, file ? bareFileName(file->value->resolved()->text) : "");
+    return m ? m->scale : 1;
   }
 
   void decode(WorkflowSetup& s) const {
@@ -316,6 +394,7 @@ class SetupBuilder {
   const ComfyUiKnowledge& c_;
   const WebUiKnowledge& webui_;
   const Architectures& archs_;
+  std::vector<const WorkflowNode*> costed_;  // side-model nodes the estimate has a figure for
 };
 
 }  // namespace

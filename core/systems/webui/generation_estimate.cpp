@@ -55,10 +55,42 @@ class Estimator {
     if (s_.hiresScale > 1.0) {
       w = std::lround(s_.width * s_.hiresScale / 8.0) * 8;
       h = std::lround(s_.height * s_.hiresScale / 8.0) * 8;
+      if (s_.upscale.scale > 0 && s_.upscale.beforeHires) e.phases.push_back(upscale());
       if (!s_.hiresLatent) e.phases.push_back(vaePhase(kVaeEncodePhase, w, h, false, out));
       e.phases.push_back(denoise(kHiresPhase, w, h, out));
     }
     e.phases.push_back(vaePhase(kVaeDecodePhase, w, h, true, out));
+    if (s_.upscale.scale > 0 && !(s_.upscale.beforeHires && s_.hiresScale > 1.0)) e.phases.push_back(upscale());
+  }
+
+  // A model loaded beside the diffusion model, with what it is and whether its name was known.
+  static Component sideComponent(std::string name, const SideWeights& m) {
+    return {std::move(name), m.bytes, m.label + ", " + fixedText(m.bytes / kGiB, 2) + " GiB" + (m.assumed ? " (its file name is none oomlint knows)" : ""),
+            Term::Weights};
+  }
+
+  // ComfyUI's ImageUpscaleWithModel: it frees what other models hold for the upscale model and the fp32 image
+  // on the GPU, then runs the model tile by tile, halving the tile after an out-of-memory down to the
+  // smallest. The tile estimated is the first whose phase, at the top of its range, fits the card.
+  PhaseEstimate upscale() const {
+    const ModelUpscale& u = s_.upscale;
+    const double image = static_cast<double>(u.width) * static_cast<double>(u.height) * 3 * 4 * s_.batchSize;
+    for (int tile = u.tile;; tile /= 2) {
+      const long tw = std::min<long>(tile, u.width), th = std::min<long>(tile, u.height);
+      PhaseEstimate p{kUpscalePhase};
+      p.components.push_back(fixed());
+      p.components.push_back(sideComponent("upscale model weights", u.weights));
+      p.components.push_back({"image on the GPU", image,
+                              std::to_string(u.width) + "×" + std::to_string(u.height) + " px × 3 × 4 B (fp32) × " +
+                                  std::to_string(s_.batchSize) + "; other models unloaded as needed",
+                              Term::Activations});
+      std::string how = std::to_string(tw) + "×" + std::to_string(th) + " px tile × " + fixedText(u.bytesPerInputPixel, 0) +
+                        " B per input px (×" + std::to_string(u.scale) + ")";
+      if (tile < u.tile) how += "; the " + std::to_string(tile * 2) + " px tile would not fit: ComfyUI halves it after the out-of-memory";
+      p.components.push_back({"upscale tile", u.bytesPerInputPixel * static_cast<double>(tw) * static_cast<double>(th), how, Term::Activations});
+      totalPhase(p, m_, s_.arch->coarse);
+      if (p.highBytes <= static_cast<double>(gpu_.vramBytes) || tile / 2 < u.smallestTile) return p;
+    }
   }
 
   bool managed() const { return s_.tool != WebUiTool::A1111; }
@@ -254,6 +286,14 @@ class Estimator {
         te.bytes = loadedOf(te.bytes, gpu_.vramBytes - fixed().bytes);
       }
       p.components.push_back(te);
+      // A CLIP vision encoder runs beside the text encoders before sampling; the manager loads it the same way.
+      double free = gpu_.vramBytes - fixed().bytes - te.bytes;
+      for (const SideWeights& v : s_.clipVision) {
+        Component c = sideComponent("CLIP vision weights", v);
+        c.bytes = loadedOf(c.bytes, free);
+        free -= c.bytes;
+        p.components.push_back(c);
+      }
       return p;
     }
     p.components.push_back(te);
@@ -309,6 +349,13 @@ class Estimator {
                        "half a UNet encoder's per unit", Term::Activations};
     };
     Component cnAct = cnActivations(act);
+    // An IP-Adapter's layers sit beside the UNet's for every step, outside the memory manager's budget: what
+    // they hold is not free when the manager sizes the weights it loads.
+    double ipadapters = 0;
+    for (const SideWeights& a : s_.ipadapters) {
+      p.components.push_back(sideComponent("IP-Adapter weights", a));
+      ipadapters += a.bytes;
+    }
     if (managed()) {
       const double models = unetWeights().bytes + cnWeights(false).bytes;
       double loaded = 0;
@@ -319,15 +366,15 @@ class Estimator {
         // free (comfy/samplers.py _calc_cond_batch), else runs them one at a time.
         const Component single = activations(w, h, s_.batchSize);
         const Component singleCn = cnActivations(single);
-        loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes - single.bytes - singleCn.bytes);
-        const double freeAfterWeights = gpu_.vramBytes - fixed().bytes - loaded;
+        loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes - ipadapters - single.bytes - singleCn.bytes);
+        const double freeAfterWeights = gpu_.vramBytes - fixed().bytes - ipadapters - loaded;
         if (elements_ > s_.batchSize && 1.5 * (act.bytes + cnAct.bytes) >= freeAfterWeights) {
           act = single;
           act.how += "; cond and uncond one at a time (batched, they would not fit)";
           cnAct = singleCn;
         }
       } else {
-        loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes);
+        loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes - ipadapters);
       }
       Component weights = unetWeights();
       weights.bytes = loaded;

@@ -29,5 +29,6 @@ inline constexpr Phase kDenoisePhase = Phase::Denoise;
 inline constexpr Phase kHiresPhase = Phase::HiresDenoise;
 inline constexpr Phase kVaeEncodePhase = Phase::VaeEncode;
 inline constexpr Phase kVaeDecodePhase = Phase::VaeDecode;
+inline constexpr Phase kUpscalePhase = Phase::Upscale;
 
 }  // namespace oomlint

@@ -24,6 +24,24 @@ struct ControlNetUnit {
   const Preprocessor* preprocessor = nullptr;  // the annotator its module runs, if any
 };
 
+// A model loaded beside the diffusion model (a ComfyUI workflow's CLIP vision encoder, IP-Adapter or
+// upscale model: rules/comfyui.yaml side_models), as the estimate costs it.
+struct SideWeights {
+  std::string label;
+  double bytes = 0;
+  bool assumed = false;  // the file's name is none oomlint knows: costed as the role's usual model
+};
+
+// An upscale model run on the decoded image (ComfyUI's ImageUpscaleWithModel).
+struct ModelUpscale {
+  SideWeights weights;
+  int scale = 0;                  // 0: no model upscale
+  double bytesPerInputPixel = 0;  // the model's work per input pixel of a tile
+  long width = 0, height = 0;     // the image it gets
+  bool beforeHires = false;       // it feeds the second pass (else it is the last step)
+  int tile = 0, smallestTile = 0;  // px: the tile it starts with, and the smallest it halves down to
+};
+
 enum class Offload { Normal, Medvram, Lowvram };                 // A1111
 enum class LoadMode { Normal, Low, NoVram, High, GpuOnly };      // Forge / ComfyUI memory managers
 enum class VaeDecode { Full, Tiled, Taesd, Cpu };
@@ -90,6 +108,11 @@ struct GenerationSetup {
   double unetBytesPerParam = 0;
   double textEncoderBytesPerParam = 0;
   bool controlnetOnCpu = false;    // --use-cpu controlnet: ControlNet models and annotators
+  // ComfyUI's models beside the diffusion model: CLIP vision encoders (loaded for the encode, managed as
+  // the text encoders are), IP-Adapters (beside the UNet at every step), a model upscale.
+  std::vector<SideWeights> clipVision;
+  std::vector<SideWeights> ipadapters;
+  ModelUpscale upscale;
 
   // Where the values came from (pointers into the WebUiInput, which outlives the setup).
   // Every written flag in order, as the tool takes it. Read only once the model is known: without a

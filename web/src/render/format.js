@@ -24,6 +24,7 @@ export const phaseLabels = {
   denoise: 'denoising',
   hires_denoise: 'hires pass',
   vae_encode: 'VAE encode (hires)',
+  upscale: 'model upscale',
   save: 'saving',
   inference: 'inference',
 };

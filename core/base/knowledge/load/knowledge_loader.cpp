@@ -456,6 +456,21 @@ class Loader {
     const Node* tile = root->find("decode_fallback_tile");
     c.fallbackTileImage = integer(tile, "image", "comfyui.yaml: decode_fallback_tile");
     c.fallbackTileVideo = integer(tile, "video", "comfyui.yaml: decode_fallback_tile");
+    const Node* upscale = root->find("upscale_tile");
+    c.upscaleTile = integer(upscale, "start", "comfyui.yaml: upscale_tile");
+    c.upscaleSmallestTile = integer(upscale, "smallest", "comfyui.yaml: upscale_tile");
+    for (const Node* e : items(root->find("side_models"))) {
+      const std::string where = "comfyui.yaml: side_models: " + str(e, "label");
+      SideModel m{NodeRole::NoCost, str(e, "label"), strings(e->find("match")), figure(e, "params", where), figure(e, "bytes_per_param", where),
+                  static_cast<int>(num(e, "scale", 1)), num(e, "bytes_per_input_pixel", 0), str(e, "source")};
+      if (auto role = parseNodeRole(str(e, "role")); role && (*role == NodeRole::UpscaleModel || *role == NodeRole::ClipVision || *role == NodeRole::Ipadapter)) {
+        m.role = *role;
+      } else {
+        error(where + ": role `" + str(e, "role") + "` is not a loader of a side model (upscale_model, clip_vision, ipadapter)");
+      }
+      if (m.role == NodeRole::UpscaleModel && (m.scale < 1 || m.bytesPerInputPixel <= 0)) error(where + ": an upscale model needs its scale and bytes_per_input_pixel");
+      c.sideModels.push_back(std::move(m));
+    }
   }
 
   static std::vector<const Node*> items(const Node* list) {

@@ -1,6 +1,7 @@
 // OL901 workflow-node-not-costed: a node that runs but whose memory the estimate has no figure for: a
-// type rules/comfyui.yaml does not know (a custom node pack's), or a known one not costed yet
-// (IP-Adapter, CLIP vision, upscale models). Listed, never silently dropped.
+// type rules/comfyui.yaml does not know (a custom node pack's), or a loader of a side model it has no size
+// for (an IP-Adapter other than SD 1.5's and SDXL's), or a model upscale it cannot place (a second one, or
+// one in a workflow without a generation). Listed, never silently dropped.
 #include "systems/comfyui/checks/checks.h"
 
 namespace oomlint {
@@ -8,7 +9,8 @@ namespace oomlint {
 void checkNodesNotCosted(const WorkflowCheckContext& c, Findings& findings) {
   for (const WorkflowNode* n : c.setup.notCosted) {
     const std::string why = n->known == nullptr ? "not a node oomlint knows (a custom node?)"
-                                                : "oomlint does not cost a " + std::string(toString(n->known->role)) + " node yet";
+                                                : "oomlint has no figure for this `" + std::string(toString(n->known->role)) +
+                                                      "` node (rules/comfyui.yaml side_models)";
     findings.report(RuleId::OL901, n->range, n->path, "`" + n->type + "` is not costed: " + why +
                                                            "; whatever it loads or computes on the GPU is missing from the estimate");
   }
