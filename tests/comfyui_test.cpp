@@ -297,6 +297,17 @@ TEST_CASE("node families of the corpus set up as they load", "[shared]") {
     CHECK(ltx.setup->generation.family->id == "ltxv");
     CHECK(ltx.setup->arch.vae.latentChannels == 128);
     CHECK(ltx.setup->mismatches.empty());  // EmptyLTXVLatentVideo's 128 channels are the model's
+    // LTX-Video 13B (0.9.7): its own entry, tried before the 2B's (whose "ltxv" its name also contains).
+    const Read ltx13 = readSetup(R"({
+      "1": {"class_type": "CheckpointLoaderSimple", "inputs": {"ckpt_name": "ltxv-13b-0.9.7-dev.safetensors"}},
+      "2": {"class_type": "EmptyLTXVLatentVideo", "inputs": {"width": 768, "height": 512, "length": 97, "batch_size": 1}},
+      "3": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "latent_image": ["2", 0], "seed": 1, "steps": 30, "cfg": 3,
+            "sampler_name": "euler", "scheduler": "simple", "denoise": 1}}
+    })");
+    REQUIRE(ltx13.setup->estimable());
+    CHECK(ltx13.setup->generation.family->id == "ltxv_13b");
+    CHECK(ltx13.setup->arch.denoiser.hidden == 4096);
+    CHECK(ltx13.setup->generation.frames == 97);
   }
   SECTION("VAE Decode (Tiled) and a GGUF text encoder") {
     const Read r = corpusSetup("wan21-vace-gguf-tiled-ui__wan2.1vace_002.json");
