@@ -16,7 +16,9 @@ namespace oomlint {
 inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 // What a component is, for its share of the uncertainty.
-enum class Term { Fixed, Weights, Trainable, Activations, Vae };
+// What a component's uncertainty is taken from. VaeFloor: a decode from the decoder's structure, which a GPU
+// cannot do with less (its range reaches above only).
+enum class Term { Fixed, Weights, Trainable, Activations, Vae, VaeFloor };
 
 struct Component {
   std::string name;  // "transformer weights"

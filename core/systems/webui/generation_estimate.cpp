@@ -207,6 +207,9 @@ class Estimator {
     const double k = structural ? w_.vaeDecodeBytesPerPixel(s_.tool) : decode ? (c ? c->decodeK : 0) : c ? c->encodeK : 0;
     const double px = static_cast<double>(w) * static_cast<double>(h) * frames;
     const std::string what = decode ? "VAE decode" : "VAE encode";
+    // The structure is what a GPU cannot decode with less (a floor: its range reaches above only); the other
+    // VAEs' figures are planners' maxima (Term::Vae).
+    const Term term = structural ? Term::VaeFloor : Term::Vae;
     if (s_.vaeDecode == VaeDecode::Cpu) return {what, 0, "on the CPU", Term::Vae};
     if (decode && s_.vaeDecode == VaeDecode::Taesd) {
       const double taesdK = w_.taesdDecodeBytesPerPixel;
@@ -218,7 +221,7 @@ class Estimator {
       const double tilePixels = s_.decodeTilePixels > 0 ? s_.decodeTilePixels : w_.decoderTile(static_cast<double>(gpu_.vramBytes)) * 8.0;
       const double tile = std::min<double>(tilePixels, static_cast<double>(std::max(w, h) / 8) * 8.0);
       return {what, k * tile * tile * frames * vaeBytes_,
-              why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B", Term::Vae};
+              why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B", term};
     };
     if (s_.vaeDecode == VaeDecode::Tiled) return tiled("tiled: ");
     double bytes = k * px * vaeBytes_;
@@ -244,7 +247,7 @@ class Estimator {
       out.decodeFallsBackToTiled = true;
       return tiled("falls back to tiled decoding: ");
     }
-    return {what, bytes, how, Term::Vae};
+    return {what, bytes, how, term};
   }
 
   // What a Forge/ComfyUI memory manager loads of `bytes` of weights, given the free memory.
