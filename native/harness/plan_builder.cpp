@@ -32,6 +32,7 @@ Replay replayFor(Term term, bool hasBlocks) {
     case Term::Activations:
       return hasBlocks ? Replay::Workload : Replay::Resident;
     case Term::Vae:
+    case Term::VaeFloor:
       return Replay::Workload;
   }
   return Replay::Resident;

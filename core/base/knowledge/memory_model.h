@@ -69,6 +69,16 @@ struct ActivationCoefficients {
   double autocastBlockBytesPerTokenChannel = 0;
   double autocastRecomputeBytesPerTokenChannel = 0;
   double autocastLoraInferenceBytesPerTokenChannel = 0;
+
+  // The LoRA path's figures for a trainer whose adapted Linears keep fp32 inputs (AI Toolkit) or run under
+  // autocast (bf16 inputs: sd-scripts, musubi-tuner).
+  struct LoraPath {
+    double block, recompute, inference;
+  };
+  LoraPath loraPath(bool fp32Inputs) const {
+    if (fp32Inputs) return {blockBytesPerTokenChannel, recomputeBytesPerTokenChannel, loraInferenceBytesPerTokenChannel};
+    return {autocastBlockBytesPerTokenChannel, autocastRecomputeBytesPerTokenChannel, autocastLoraInferenceBytesPerTokenChannel};
+  }
 };
 
 template <class V> void fields(V& v, ActivationCoefficients& x) { v(x.family, x.blockBytesPerTokenChannel, x.recomputeBytesPerTokenChannel, x.inferenceBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel); }

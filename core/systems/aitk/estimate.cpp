@@ -161,8 +161,8 @@ Component trainingActivations(const TrainingSetup& s, const MemoryModel& m, int 
       const std::string head = std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × (";
       // The block being run backward peaks at `recompute`; the others keep their input (checkpointing) or
       // everything they saved for backward.
-      const double saved = s.loraInputsFp32 ? a.blockBytesPerTokenChannel : a.autocastBlockBytesPerTokenChannel;
-      const double recompute = s.loraInputsFp32 ? a.recomputeBytesPerTokenChannel : a.autocastRecomputeBytesPerTokenChannel;
+      const auto path = a.loraPath(s.loraInputsFp32);
+      const double saved = path.block, recompute = path.recompute;
       const double kept = s.gradientCheckpointing ? m.checkpointBytesPerTokenChannel : saved;
       c.bytes = (graphs * (d.blocks - 1) * kept + recompute) * perBlock;
       c.how = head + (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(d.blocks - 1) +
@@ -206,8 +206,7 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
     return {"sampling activations", cfg * seq * k, cfgHow + "(" + seqHow + ", one per latent px) × " + fixedText(k, 0) + " B/px (UNet)",
             Term::Activations};
   }
-  const double loraK = s.loraInputsFp32 ? a.loraInferenceBytesPerTokenChannel : a.autocastLoraInferenceBytesPerTokenChannel;
-  const double k = (lora ? loraK : a.inferenceBytesPerTokenChannel) * precision;
+  const double k = (lora ? a.loraPath(s.loraInputsFp32).inference : a.inferenceBytesPerTokenChannel) * precision;
   return {"sampling activations", cfg * seq * d.hidden * k,
           cfgHow + "(" + seqHow + ") × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 1) + " B" +
               (lora ? " (LoRA path active)" : ""),
