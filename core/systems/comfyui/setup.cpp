@@ -132,13 +132,11 @@ class SetupBuilder {
     for (const auto& n : w_.nodes) {
       if (!n.active() || !isRole(&n, {NodeRole::UpscaleWithModel})) continue;
       const WorkflowNode* loader = w_.upstream(n, "upscale_model");
-      if (!isRole(loader, {NodeRole::UpscaleModel})) continue;
-      const NodeValue* file = fileNameOf(*loader);
-      const SideModel* m = c_.sideModel(NodeRole::UpscaleModel, file ? bareFileName(file->value->resolved()->text) : "");
+      const SideModel* m = upscaleModelOf(n);
       if (m == nullptr) continue;
       ModelUpscale& u = g.upscale;
       u = {weightsOf(*m), m->scale, m->bytesPerInputPixel, g.width, g.height, false, c_.upscaleTile, c_.upscaleSmallestTile};
-      u.beforeHires = s.secondPass != nullptr && feedsSecondPass(s, n);
+      u.beforeHires = std::find(secondPassPath_.begin(), secondPassPath_.end(), &n) != secondPassPath_.end();
       if (!u.beforeHires && g.hiresScale > 1.0) {
         u.width = std::lround(static_cast<double>(g.width) * g.hiresScale);
         u.height = std::lround(static_cast<double>(g.height) * g.hiresScale);
@@ -149,17 +147,13 @@ class SetupBuilder {
     }
   }
 
-  // Whether the second pass's sampler reads the upscale's image (through the scale and encode nodes).
-  bool feedsSecondPass(const WorkflowSetup& s, const WorkflowNode& upscale) const {
-    std::size_t samplers = 0;
-    for (const auto& n : w_.nodes) {
-      if (!n.active() || &n == s.sampler || !isRole(&n, {NodeRole::Sampler})) continue;
-      if (++samplers > kMaxSamplers) break;
-      std::vector<const WorkflowNode*> path;
-      trace(w_, &n, {"latent_image", "latent", "samples", "pixels", "image"}, {NodeRole::Sampler, NodeRole::Latent}, &path);
-      if (std::find(path.begin(), path.end(), &upscale) != path.end()) return true;
-    }
-    return false;
+  // The model an ImageUpscaleWithModel runs: its loader's file in side_models (an unknown name: the
+  // role's catch-all), or nullptr when no upscale-model loader feeds it.
+  const SideModel* upscaleModelOf(const WorkflowNode& upscale) const {
+    const WorkflowNode* loader = w_.upstream(upscale, "upscale_model");
+    if (!isRole(loader, {NodeRole::UpscaleModel})) return nullptr;
+    const NodeValue* file = fileNameOf(*loader);
+    return c_.sideModel(NodeRole::UpscaleModel, file ? bareFileName(file->value->resolved()->text) : "");
   }
 
   // The sampler of the first pass (its latent comes from a latent node, not an upscale), its model and latent.
@@ -305,7 +299,7 @@ class SetupBuilder {
   }
 
   // A second sampler whose latent comes through an upscale: the hires pass, at the upscaled size.
-  void secondPass(WorkflowSetup& s) const {
+  void secondPass(WorkflowSetup& s) {
     std::size_t samplers = 0;
     for (const auto& n : w_.nodes) {
       if (!n.active() || &n == s.sampler || !isRole(&n, {NodeRole::Sampler})) continue;
@@ -313,9 +307,11 @@ class SetupBuilder {
       std::vector<const WorkflowNode*> path;
       trace(w_, &n, {"latent_image", "latent", "samples", "pixels", "image"}, {NodeRole::Sampler, NodeRole::Latent}, &path);
       for (const WorkflowNode* step : path) {
-        const long w = scaledWidth(*step, s.generation.width, upscaleScale(*step));
+        const SideModel* model = isRole(step, {NodeRole::UpscaleWithModel}) ? upscaleModelOf(*step) : nullptr;
+        const long w = scaledWidth(*step, s.generation.width, model ? model->scale : 1);
         if (w <= s.generation.width) continue;
         s.secondPass = step;
+        secondPassPath_ = path;  // what feeds the second sampler: an upscale on it runs between the passes
         s.generation.hiresScale = static_cast<double>(w) / static_cast<double>(s.generation.width);
         s.generation.hiresLatent = isRole(step, {NodeRole::LatentUpscale, NodeRole::LatentUpscaleBy});
         return;
@@ -330,14 +326,6 @@ class SetupBuilder {
     return 0;
   }
 
-  // The scale of the model an ImageUpscaleWithModel runs (its loader's file in side_models).
-  int upscaleScale(const WorkflowNode& n) const {
-    if (!isRole(&n, {NodeRole::UpscaleWithModel})) return 1;
-    const WorkflowNode* loader = w_.upstream(n, "upscale_model");
-    const NodeValue* file = loader ? fileNameOf(*loader) : nullptr;
-    const SideModel* m = c_.sideModel(NodeRole::UpscaleModel, file ? bareFileName(file->value->resolved()->text) : "");
-    return m ? m->scale : 1;
-  }
 
   void decode(WorkflowSetup& s) const {
     for (const auto& n : w_.nodes) {
@@ -395,6 +383,7 @@ class SetupBuilder {
   const WebUiKnowledge& webui_;
   const Architectures& archs_;
   std::vector<const WorkflowNode*> costed_;  // side-model nodes the estimate has a figure for
+  std::vector<const WorkflowNode*> secondPassPath_;  // the nodes between the second sampler and the first pass
 };
 
 }  // namespace
