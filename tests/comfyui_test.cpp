@@ -113,6 +113,29 @@ TEST_CASE("a UI workflow: widgets by position, control_after_generate, links, by
   CHECK(s.notCosted.empty());
 }
 
+TEST_CASE("a UI workflow's variables: a GetNode reads the input of the SetNode of its name, in its own graph") {
+  // Two loaders; the sampler's model comes from the second through KJNodes' Set/Get pair, which the saved
+  // links do not join (the frontend resolves it by name). A getter without a setter feeds nothing.
+  const Read r = readSetup(R"({"nodes": [
+    {"id": 1, "type": "CheckpointLoaderSimple", "widgets_values": ["v1-5-pruned-emaonly.safetensors"]},
+    {"id": 2, "type": "CheckpointLoaderSimple", "widgets_values": ["sd_xl_base_1.0.safetensors"]},
+    {"id": 3, "type": "SetNode", "inputs": [{"name": "MODEL", "type": "MODEL", "link": 1}], "widgets_values": ["base_model"]},
+    {"id": 4, "type": "GetNode", "outputs": [{"name": "MODEL", "type": "MODEL", "links": [2]}], "widgets_values": ["base_model"]},
+    {"id": 5, "type": "EmptyLatentImage", "widgets_values": [1024, 1024, 1]},
+    {"id": 6, "type": "KSampler", "inputs": [{"name": "model", "type": "MODEL", "link": 2}, {"name": "latent_image", "type": "LATENT", "link": 3}],
+     "widgets_values": [1, "fixed", 20, 7, "euler", "normal", 1]},
+    {"id": 7, "type": "GetNode", "outputs": [{"name": "VAE", "type": "VAE", "links": [4]}], "widgets_values": ["no_such_variable"]},
+    {"id": 8, "type": "VAEDecode", "inputs": [{"name": "samples", "type": "LATENT", "link": 5}, {"name": "vae", "type": "VAE", "link": 4}]}
+  ], "links": [[1, 2, 0, 3, 0, "MODEL"], [2, 4, 0, 6, 0, "MODEL"], [3, 5, 0, 6, 3, "LATENT"], [4, 7, 0, 8, 1, "VAE"], [5, 6, 0, 8, 0, "LATENT"]]})");
+  const WorkflowNode* sampler = r.workflow.find("6");
+  REQUIRE(sampler != nullptr);
+  CHECK(r.workflow.upstream(*sampler, "model") == r.workflow.find("2"));
+  CHECK(r.workflow.upstream(*r.workflow.find("8"), "vae") == nullptr);
+  REQUIRE(r.setup->estimable());
+  CHECK(r.setup->generation.family->id == "sdxl");  // not the first loader's SD 1.5
+  CHECK(r.setup->notCosted.empty());                // Set and Get are wiring, not custom nodes to cost
+}
+
 TEST_CASE("a workflow without nodes is unreadable, and says so") {
   for (const char* text : {R"({"nodes": [], "links": []})", R"({"1": {"class_type": 5}})"}) {
     const FileReport report = analyzeInput(Input{"w.json", text});

@@ -31,6 +31,8 @@ constexpr std::pair<NodeRole, std::string_view> kNodeRoles[] = {
     {NodeRole::UpscaleWithModel, "upscale_with_model"},
     {NodeRole::ImageScale, "image_scale"},
     {NodeRole::PassThrough, "pass_through"},
+    {NodeRole::VariableSet, "variable_set"},
+    {NodeRole::VariableGet, "variable_get"},
     {NodeRole::NoCost, "no_cost"},
 };
 

@@ -36,6 +36,8 @@ enum class NodeRole {
   UpscaleWithModel,
   ImageScale,
   PassThrough,  // wiring (Reroute): its input flows on unchanged
+  VariableSet,  // a frontend variable (KJNodes' SetNode): its input, under the name in its widget
+  VariableGet,  // reads the variable of that name back (GetNode): a link across the canvas
   NoCost,       // no GPU memory of its own worth costing
 };
 std::string_view toString(NodeRole role);  // the data's spelling: "diffusion_model"

@@ -228,9 +228,17 @@ std::string WorkflowNode::text(std::string_view name) const {
   return v->value->resolved()->text;
 }
 
+// A variable's name within its graph (a subgraph's nodes carry the subgraph's id as prefix: "<uuid>/12").
+std::string variableKey(const WorkflowNode& n) { return n.id.substr(0, n.id.rfind('/') + 1) + n.text("name"); }
+
 const WorkflowNode* Workflow::find(std::string_view id) const {
   const auto it = byId.find(std::string(id));
   return it == byId.end() ? nullptr : &nodes[it->second];
+}
+
+const WorkflowNode* Workflow::setterOf(const WorkflowNode& getter) const {
+  const auto it = setters.find(variableKey(getter));
+  return it == setters.end() ? nullptr : &nodes[it->second];
 }
 
 const WorkflowNode* Workflow::upstream(const WorkflowNode& node, std::string_view input) const {
@@ -241,10 +249,16 @@ const WorkflowNode* Workflow::upstream(const WorkflowNode& node, std::string_vie
   if (link == nullptr) return nullptr;
   const std::string type = link->type;
   const WorkflowNode* from = find(link->from);
-  // Reroutes and bypassed nodes hand their input on; the chain is at most as long as the graph.
+  // Reroutes, bypassed nodes and a variable's setter hand their input on, a getter its setter's; the
+  // chain is at most as long as the graph.
   for (std::size_t hops = 0; from != nullptr && hops < kMaxHops; ++hops) {
     if (from->muted) return nullptr;
-    const bool passes = from->bypassed || (from->known != nullptr && from->known->role == NodeRole::PassThrough);
+    const NodeRole role = from->known != nullptr ? from->known->role : NodeRole::NoCost;
+    if (role == NodeRole::VariableGet) {
+      from = setterOf(*from);
+      continue;
+    }
+    const bool passes = from->bypassed || role == NodeRole::PassThrough || role == NodeRole::VariableSet;
     if (!passes) return from;
     const NodeLink* next = nullptr;
     for (const auto& l : from->links) {
@@ -267,7 +281,11 @@ Workflow readWorkflow(std::string text, const ComfyUiKnowledge& comfyui, const R
   Workflow w;
   w.doc = readDocument(std::move(text), limits);
   if (!w.doc->fatal()) Reader(w, comfyui).read();
-  for (std::size_t i = 0; i < w.nodes.size(); ++i) w.byId.emplace(w.nodes[i].id, i);
+  for (std::size_t i = 0; i < w.nodes.size(); ++i) {
+    const WorkflowNode& n = w.nodes[i];
+    w.byId.emplace(n.id, i);
+    if (n.known != nullptr && n.known->role == NodeRole::VariableSet && !n.muted) w.setters.emplace(variableKey(n), i);
+  }
   return w;
 }
 

@@ -71,12 +71,19 @@ struct Workflow {
   std::vector<WorkflowNode> nodes;
   std::vector<WorkflowProblem> problems;  // a node that cannot be read (no type, a malformed link)
   std::unordered_map<std::string, std::size_t> byId;  // node id → index in `nodes` (the first of a repeated id)
+  std::unordered_map<std::string, std::size_t> setters;  // variableKey → the first SetNode of that name
 
   const WorkflowNode* find(std::string_view id) const;
   // The active node whose output feeds `input` of `node`, through Reroutes and bypassed nodes (which pass
-  // on their input of the same type); nullptr when nothing (or a muted node) feeds it.
+  // on their input of the same type) and variables (a GetNode reads its SetNode's input); nullptr when
+  // nothing (or a muted node) feeds it.
   const WorkflowNode* upstream(const WorkflowNode& node, std::string_view input) const;
+  // The SetNode a GetNode reads (same name, same graph), or nullptr.
+  const WorkflowNode* setterOf(const WorkflowNode& getter) const;
 };
+
+// A variable node's name within its graph: the key of Workflow::setters.
+std::string variableKey(const WorkflowNode& n);
 
 // Whether the text (its first kilobytes) is a workflow: a JSON object with a node's markers.
 bool looksLikeWorkflow(std::string_view head);
