@@ -355,10 +355,7 @@ class Estimator {
     // An IP-Adapter's layers sit beside the UNet's for every step, outside the memory manager's budget: what
     // they hold is not free when the manager sizes the weights it loads.
     double ipadapters = 0;
-    for (const SideWeights& a : s_.ipadapters) {
-      p.components.push_back(sideComponent("IP-Adapter weights", a));
-      ipadapters += a.bytes;
-    }
+    for (const SideWeights& a : s_.ipadapters) ipadapters += a.bytes;
     if (managed()) {
       const double models = unetWeights().bytes + cnWeights(false).bytes;
       double loaded = 0;
@@ -415,6 +412,7 @@ class Estimator {
       // With Low VRAM the ControlNet visits the GPU for its forward while the UNet stays resident.
       if (!s_.controlnets.empty()) p.components.push_back(cnWeights(false));
     }
+    for (const SideWeights& a : s_.ipadapters) p.components.push_back(sideComponent("IP-Adapter weights", a));
     p.components.push_back(act);
     if (cnAct.bytes > 0) p.components.push_back(cnAct);
     double used = 0;
