@@ -295,7 +295,7 @@ test('a ComfyUI workflow: out of memory on 8 GB, the plan writes fewer frames; a
   await page.context().close();
 });
 
-test('a file opened from disk lands in its pane', async () => {
+test('a file opened from disk, or a PNG dropped on the pane, lands in it', async () => {
   const page = await openPage(server.url);
   await started(page);
   const wan = path.join(sourceDir, 'docs/examples/wan21-video-lora.yaml');
@@ -303,6 +303,20 @@ test('a file opened from disk lands in its pane', async () => {
   assert.equal(await editorText(page, 'config-editor'), fs.readFileSync(wan, 'utf8'));
   assert.equal(await page.locator('#config-name').textContent(), 'wan21-video-lora.yaml');
   assert.ok(await page.locator('.finding[data-code="OL201"]').count());
+
+  // A PNG dropped on the config pane (a drop event carrying the file, as the browser sends it).
+  const png = fs.readFileSync(path.join(sourceDir, 'tests/fixtures/comfyui/png-sdxl-prompt-text-chunk.png')).toString('base64');
+  await analysisAfter(page, () =>
+    page.evaluate((base64) => {
+      const file = new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], 'dropped.png', { type: 'image/png' });
+      const data = new DataTransfer();
+      data.items.add(file);
+      const zone = document.getElementById('config-pane');
+      for (const type of ['dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, png),
+  );
+  assert.equal(await page.locator('#config-name').textContent(), 'dropped.png (its prompt chunk)');
+  assert.match(await editorText(page, 'config-editor'), /"class_type": "EmptySD3LatentImage"/);
   await page.context().close();
 });
 

@@ -201,13 +201,17 @@ function wireUi() {
     for (const file of event.target.files) openFile(file);
     event.target.value = '';
   });
+  // Files only: text dragged within a pane is the textarea's (or the editor's) to move.
+  const carriesFiles = (event) => event.dataTransfer?.types.includes('Files');
   for (const zone of [$('config-pane'), $('log-details')]) {
     zone.addEventListener('dragover', (event) => {
+      if (!carriesFiles(event)) return;
       event.preventDefault();
       zone.classList.add('drop');
     });
     zone.addEventListener('dragleave', () => zone.classList.remove('drop'));
     zone.addEventListener('drop', (event) => {
+      if (!carriesFiles(event)) return;
       event.preventDefault();
       zone.classList.remove('drop');
       for (const file of event.dataTransfer.files) openFile(file);
