@@ -2,6 +2,9 @@
 # Build the WebAssembly dependencies of oomlint (currently: yaml-cpp) from
 # Debian's *source* package, with Debian's Emscripten.
 #
+# yaml-cpp gets oomlint's patches first (wasm/yaml-cpp-*.patch: it reads from memory, so the module
+# links no iostreams or locales), applied to a copy of the source.
+#
 # Output: a CMake prefix at build/deps/wasm/ holding
 #   include/yaml-cpp/...            headers
 #   lib/libyaml-cpp.a               static library (-fwasm-exceptions, Release)
@@ -70,7 +73,11 @@ YAML_VER="$(source_version)"
 
 command -v emcc >/dev/null || die "emcc not found; run scripts/setup.sh (without --native-only)"
 EMCC_VER="$(emcc -dumpversion 2>/dev/null || echo unknown)"
-STAMP_CONTENT="yaml-cpp=$YAML_VER emcc=$EMCC_VER flags=$WASM_CXXFLAGS build=Release static"
+shopt -s nullglob
+PATCHES=("$REPO_ROOT"/wasm/yaml-cpp-*.patch)
+shopt -u nullglob
+PATCH_SUM="$( ((${#PATCHES[@]})) && cat "${PATCHES[@]}" | sha256sum | cut -c1-16 || echo none)"
+STAMP_CONTENT="yaml-cpp=$YAML_VER emcc=$EMCC_VER flags=$WASM_CXXFLAGS build=Release static patches=$PATCH_SUM"
 
 if [[ -f "$PREFIX/lib/libyaml-cpp.a" && -f "$STAMP" ]] && [[ "$(cat "$STAMP")" == "$STAMP_CONTENT" ]]; then
   log "yaml-cpp $YAML_VER for wasm is up to date ($PREFIX)"
@@ -221,6 +228,17 @@ fetch_source() {
 }
 
 fetch_source
+
+# oomlint's patches, on a copy: the unpacked source stays Debian's.
+PATCHED_SRC="$BUILD_ROOT/yaml-cpp-src"
+rm -rf "$PATCHED_SRC"
+mkdir -p "$BUILD_ROOT"
+cp -a "$YAML_SRC" "$PATCHED_SRC"
+for p in "${PATCHES[@]}"; do
+  log "applying ${p#"$REPO_ROOT/"}"
+  patch -d "$PATCHED_SRC" -p1 --forward --quiet <"$p" || die "$p does not apply to yaml-cpp $YAML_VER"
+done
+YAML_SRC="$PATCHED_SRC"
 
 # ---------------------------------------------------------------------------
 # Configure, build and install with emcmake.

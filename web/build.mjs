@@ -38,6 +38,10 @@ const common = {
 
 await Promise.all([
   esbuild.build({ ...common, entryPoints: [path.join(webDir, 'src/page/main.js')], outfile: path.join(outDir, 'page.js'), format: 'esm' }),
+  // CodeMirror, which page.js imports once its first verdict is on screen (src/page/pane.js). Its own
+  // entry point rather than a split chunk: a chunk shared with page.js would be one more request
+  // before the first verdict.
+  esbuild.build({ ...common, entryPoints: [path.join(webDir, 'src/page/editors.js')], outfile: path.join(outDir, 'editor.js'), format: 'esm' }),
   esbuild.build({ ...common, entryPoints: [path.join(webDir, 'src/page/page.css')], outfile: path.join(outDir, 'page.css') }),
   esbuild.build({ ...common, entryPoints: [path.join(webDir, 'src/engine/engine-worker.js')], outfile: path.join(outDir, 'worker.js'), format: 'iife' }),
   esbuild.build({

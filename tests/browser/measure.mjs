@@ -1,5 +1,6 @@
 // Figures for docs/performance.md (printed, not asserted): the page's gzipped download, the time
-// from navigation to the first analysis on screen, and the cost of one keystroke on a 300-line config.
+// from navigation to the first analysis on screen beside the same server's first paint of a static
+// placeholder page (interleaved), and the cost of one keystroke on a 300-line config.
 //   node tests/browser/measure.mjs        (after `make web`; scripts/bench-web.sh runs both)
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -7,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 import { sharedDir, sourceDir } from '../node/helpers.mjs';
-import { analysedCount, firstAnalysis, settledAfter } from './page-state.mjs';
+import { analysedCount, editorReady, firstAnalysis, settledAfter } from './page-state.mjs';
 import { serveStatic } from './static-server.mjs';
 
 const { chromium } = createRequire(path.join(sourceDir, 'web/package.json'))('playwright-core');
@@ -16,30 +17,70 @@ const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
 
+// What the page loads before its first verdict, and (editor.js, CodeMirror) what it loads after it.
+// A site from before the editor left page.js has no editor.js (the benchmark also measures those).
+const lazyEditor = fs.existsSync(path.join(webDir, 'editor.js'));
+const beforeVerdict = ['index.html', 'boot.js', 'page.js', 'page.css', 'worker.js', 'oomlint.wasm'];
 console.log('## Download (gzip -9)');
 let total = 0;
-for (const file of ['index.html', 'boot.js', 'page.js', 'page.css', 'worker.js', 'oomlint.wasm', 'oomlint-widget.js']) {
+for (const file of [...beforeVerdict, 'editor.js', 'oomlint-widget.js']) {
+  if (file === 'editor.js' && !lazyEditor) continue;
   const raw = fs.readFileSync(path.join(webDir, file));
   const gz = zlib.gzipSync(raw, { level: 9 }).length;
-  if (file !== 'oomlint-widget.js') total += gz;
+  if (beforeVerdict.includes(file)) total += gz;
   console.log(`${file.padEnd(20)} ${kib(raw.length).padStart(11)} raw ${kib(gz).padStart(10)} gzip`);
 }
-console.log(`page total (html+boot+js+css+worker+wasm): ${kib(total)} gzip`);
+console.log(`page total before the first verdict (html+boot+js+css+worker+wasm): ${kib(total)} gzip`);
 
-const server = await serveStatic(webDir);
+// The yardstick for the time to the first verdict: this server's first paint of a page with nothing
+// to load, in the same browser and the same minutes.
+const placeholder = '<!doctype html><html lang="en"><meta charset="utf-8"><title>placeholder</title><p>A static placeholder page.</p></html>';
+const server = await serveStatic(webDir, { '/placeholder.html': placeholder });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+
+const firstPaint = async (page) => {
+  await page.waitForFunction(() => performance.getEntriesByName('first-paint').length > 0, null, { timeout: 30000 });
+  return page.evaluate(() => performance.getEntriesByName('first-paint')[0].startTime);
+};
 
 console.log('\n## Navigation to the first analysis on screen (fresh profile each time, loopback server)');
 const firsts = [];
+const placeholderPaints = [];
+const editorReadies = [];
+const editorAfterVerdict = []; // when the page asked for editor.js, from its first verdict
 for (let run = 0; run < 7; run++) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
+  let context = await browser.newContext();
+  let page = await context.newPage();
+  await page.goto(`${server.url}placeholder.html`);
+  placeholderPaints.push(await firstPaint(page));
+  await context.close();
+
+  context = await browser.newContext();
+  page = await context.newPage();
   await page.goto(server.url);
   await firstAnalysis(page, 30000);
   firsts.push(await page.evaluate(() => performance.getEntriesByName('oomlint-first-analysis')[0].startTime));
+  if (lazyEditor) {
+    await editorReady(page, 30000);
+    editorReadies.push(await page.evaluate(() => performance.getEntriesByName('oomlint-editor-ready')[0].startTime));
+    editorAfterVerdict.push(
+      await page.evaluate(
+        () =>
+          performance.getEntriesByName(new URL('editor.js', location.href).href)[0].startTime -
+          performance.getEntriesByName('oomlint-first-analysis')[0].startTime,
+      ),
+    );
+  }
   await context.close();
 }
-console.log(`median ${median(firsts).toFixed(0)} ms, min ${Math.min(...firsts).toFixed(0)} ms, max ${Math.max(...firsts).toFixed(0)} ms over ${firsts.length} loads`);
+const summary = (xs) => `median ${median(xs).toFixed(0)} ms, min ${Math.min(...xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`;
+console.log(`first verdict on screen: ${summary(firsts)} over ${firsts.length} loads`);
+console.log(`placeholder page's first paint, interleaved: ${summary(placeholderPaints)}`);
+console.log(`first verdict / placeholder first paint (medians): ${(median(firsts) / median(placeholderPaints)).toFixed(1)}×`);
+if (lazyEditor) {
+  console.log(`editor.js requested after the first verdict by: ${summary(editorAfterVerdict)}`);
+  console.log(`editor (CodeMirror) in place: ${summary(editorReadies)}`);
+}
 
 // A 300-line config: the FLUX example with more sample prompts.
 const base = fs.readFileSync(path.join(sharedDir, 'corpus/ai-toolkit/examples/train_lora_flux_24gb.yaml'), 'utf8').trimEnd().split('\n');
@@ -53,6 +94,7 @@ const context = await browser.newContext();
 const page = await context.newPage();
 await page.goto(server.url);
 await firstAnalysis(page, 30000);
+if (lazyEditor) await editorReady(page, 30000);
 await page.locator('#config-editor .cm-content').click();
 await page.keyboard.press('Control+A');
 let before = await analysedCount(page);

@@ -1,5 +1,6 @@
 // What the page tells tests and the benchmark about its analyses (web/src/page/main.js): a count of
-// reports drawn (body[data-analysed]) and whether none is waiting or running (body[data-settled]).
+// reports drawn (body[data-analysed]), whether none is waiting or running (body[data-settled]), and
+// whether the CodeMirror bundle has taken the panes over (body[data-editor]).
 
 /** The number of reports the page has drawn so far. */
 export const analysedCount = async (page) => Number(await page.locator('body').getAttribute('data-analysed')) || 0;
@@ -18,6 +19,9 @@ export const settledAfter = (page, before, timeout = 15000) =>
 /** Waits for the page's start-up report (a verdict on screen) with nothing further waiting or running. */
 export const firstAnalysis = (page, timeout = 15000) =>
   page.waitForSelector('body[data-settled="true"] .results .verdict', { timeout });
+
+/** Waits until the editor bundle, imported after the first verdict, has replaced the plain panes. */
+export const editorReady = (page, timeout = 15000) => page.waitForSelector('body[data-editor="ready"]', { timeout });
 
 /** The permalink once the page has written it into #share-link (sharing compresses asynchronously). */
 export async function sharedLink(page, timeout = 15000) {

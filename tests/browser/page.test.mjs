@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { sharedDir, sharedSkip, sourceDir } from '../node/helpers.mjs';
-import { analysedCount, firstAnalysis, settledAfter, sharedLink } from './page-state.mjs';
+import { analysedCount, editorReady, firstAnalysis, settledAfter, sharedLink } from './page-state.mjs';
 import { serveStatic } from './static-server.mjs';
 
 const { chromium } = createRequire(path.join(sourceDir, 'web/package.json'))('playwright-core');
@@ -36,9 +36,11 @@ after(async () => {
   await server?.close();
 });
 
-async function openPage(url, { width = 1280, height = 900, colorScheme = 'light' } = {}) {
+// `prepare(context)` runs before the navigation (to route requests).
+async function openPage(url, { width = 1280, height = 900, colorScheme = 'light', prepare } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, colorScheme });
   context.on('request', (request) => requests.push(request.url()));
+  await prepare?.(context);
   const page = await context.newPage();
   page.on('pageerror', (error) => problems.push(`${url}: ${error.message}`));
   page.on('console', (message) => {
@@ -57,6 +59,12 @@ async function paste(page, id, text) {
   await page.keyboard.insertText(text);
 }
 
+// The first verdict, then the editor taking over the panes: what most tests start from.
+async function started(page) {
+  await firstAnalysis(page);
+  await editorReady(page);
+}
+
 // Runs `action` and waits for the analysis of the input as the action left it.
 async function analysisAfter(page, action) {
   const before = await analysedCount(page);
@@ -69,7 +77,7 @@ const hostVerdictOf = (page) => page.locator('.results .host-verdict').getAttrib
 
 test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by the plan, undoable', { skip: sharedSkip }, async () => {
   const page = await openPage(server.url);
-  await firstAnalysis(page);
+  await started(page);
   await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 4090'));
 
   const config = corpus('ai-toolkit/examples/train_lora_flux_24gb.yaml').replace(/batch_size: 1\n/, 'batch_size: 8\n');
@@ -115,7 +123,7 @@ test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by th
 
 test('the machine\'s RAM gives the host-RAM verdict, its chart, its finding and its plan', async () => {
   const page = await openPage(server.url);
-  await firstAnalysis(page);
+  await started(page);
   // A 48 GB card, as the fixture names: room for the bf16 transformer Wan quantizes on the GPU, so the
   // host-RAM plan may offload less.
   await analysisAfter(page, () => page.selectOption('#gpu', 'RTX A6000'));
@@ -141,7 +149,7 @@ test('the machine\'s RAM gives the host-RAM verdict, its chart, its finding and 
 
 test('a WebUI generation profile: the seed 4 GB ControlNet case, fixed with --medvram', async () => {
   const page = await openPage(server.url);
-  await firstAnalysis(page);
+  await started(page);
   await analysisAfter(page, () => page.selectOption('#gpu', 'GTX 1050 Ti'));
   const profile = fs.readFileSync(path.join(sourceDir, 'docs/examples/webui-sd15-controlnet-4gb.yaml'), 'utf8');
   await analysisAfter(page, () => paste(page, 'config-editor', profile));
@@ -167,7 +175,7 @@ test('a WebUI generation profile: the seed 4 GB ControlNet case, fixed with --me
 
 test('a pasted log shows its diagnosis on top; a permalink brings back the same state', { skip: sharedSkip }, async () => {
   const page = await openPage(server.url);
-  await firstAnalysis(page);
+  await started(page);
   await page.locator('#log-details summary').click();
   await analysisAfter(page, () => paste(page, 'log-editor', corpus('logs/018_ai-toolkit_flux-dev-4090.log')));
   const diagnosis = page.locator('.results > .diagnosis');
@@ -188,7 +196,7 @@ test('a pasted log shows its diagnosis on top; a permalink brings back the same 
   };
 
   const reopened = await openPage(link);
-  await firstAnalysis(reopened);
+  await started(reopened);
   await reopened.waitForSelector('body[data-settled="true"] .results .diagnosis', { timeout: 15000 });
   assert.equal(await editorText(reopened, 'config-editor'), state.config);
   assert.equal(await editorText(reopened, 'log-editor'), state.log);
@@ -198,9 +206,76 @@ test('a pasted log shows its diagnosis on top; a permalink brings back the same 
   await page.context().close();
 });
 
+test('the first verdict comes before the editor bundle, which then takes over the text, selection and findings', async () => {
+  // editor.js is held at the server's door until the test lets it through: whatever the page shows
+  // before then, it shows without CodeMirror.
+  let release;
+  const released = new Promise((resolve) => {
+    release = resolve;
+  });
+  const page = await openPage(server.url, {
+    prepare: (context) =>
+      context.route('**/editor.js', async (route) => {
+        await released;
+        await route.continue();
+      }),
+  });
+  await firstAnalysis(page);
+  const plain = page.locator('#config-editor > textarea.plain');
+  assert.equal(await page.locator('.cm-editor').count(), 0, 'no CodeMirror before editor.js has arrived');
+  assert.notEqual(await page.evaluate(() => document.body.dataset.editor), 'ready');
+  assert.equal(await plain.inputValue(), fs.readFileSync(path.join(sourceDir, 'docs/examples/flux-lora-24gb.yaml'), 'utf8'));
+  assert.ok(await verdictOf(page));
+
+  // The plain view is analysed as it is edited, and the plan applies to it.
+  await analysisAfter(page, () => page.selectOption('#gpu', 'GTX 1050 Ti'));
+  const profile = fs.readFileSync(path.join(sourceDir, 'docs/examples/webui-sd15-controlnet-4gb.yaml'), 'utf8');
+  await analysisAfter(page, () => plain.fill(profile));
+  assert.equal(await verdictOf(page), 'borderline');
+  await analysisAfter(page, () => page.locator('button.apply-needed').click());
+  assert.equal(await verdictOf(page), 'fits');
+  assert.equal(await plain.inputValue(), profile.replace('args: --xformers', 'args: --xformers --medvram'));
+
+  // A finding from the plain view, a selection made there (backwards), then the editor arrives.
+  const bat = '@echo off\nset COMMANDLINE_ARGS=--medvarm --xformers\ncall webui.bat\n';
+  await analysisAfter(page, () => plain.fill(bat));
+  assert.equal(await page.locator('.finding[data-code="OL701"]').getAttribute('data-line'), '2');
+  const typo = { from: bat.indexOf('--medvarm'), to: bat.indexOf('--medvarm') + '--medvarm'.length };
+  await plain.evaluate((el, { from, to }) => {
+    el.focus();
+    el.setSelectionRange(from, to, 'backward');
+  }, typo);
+  await page.waitForSelector('body[data-editor="loading"]'); // the page has asked for editor.js
+  const count = await analysedCount(page);
+  release();
+  await editorReady(page);
+
+  assert.equal(await page.locator('#config-editor > textarea').count(), 0, 'the textarea is gone');
+  assert.equal(await editorText(page, 'config-editor'), bat);
+  const taken = await page.locator('#config-editor').evaluate((el) => {
+    const { main } = el.editorView.state.selection;
+    return { anchor: main.anchor, head: main.head, focused: el.editorView.hasFocus };
+  });
+  assert.deepEqual(taken, { anchor: typo.to, head: typo.from, focused: true });
+  // The finding is underlined where the report put it, without a new analysis.
+  const underline = page.locator('#config-editor .cm-line', { hasText: 'COMMANDLINE_ARGS' }).locator('.cm-lintRange-warning');
+  await underline.first().waitFor();
+  assert.match(await underline.first().textContent(), /medvarm/);
+  assert.equal(await analysedCount(page), count);
+
+  // From here the editor is the pane: typing in it is analysed.
+  await analysisAfter(page, async () => {
+    await page.locator('#config-editor .cm-content').focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.insertText('set COMMANDLINE_ARGS=--lowvram\n');
+  });
+  assert.equal(await editorText(page, 'config-editor'), `${bat}set COMMANDLINE_ARGS=--lowvram\n`);
+  await page.context().close();
+});
+
 test('a ComfyUI workflow: out of memory on 8 GB, the plan writes fewer frames; a dropped PNG shows its workflow', async () => {
   const page = await openPage(server.url);
-  await firstAnalysis(page);
+  await started(page);
   await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 3060 8GB'));
   const workflow = fs.readFileSync(path.join(sourceDir, 'tests/fixtures/comfyui/wan21-14b-720p-81-frames-api.json'), 'utf8');
   await analysisAfter(page, () => paste(page, 'config-editor', workflow));
@@ -220,20 +295,34 @@ test('a ComfyUI workflow: out of memory on 8 GB, the plan writes fewer frames; a
   await page.context().close();
 });
 
-test('a file opened from disk lands in its pane', async () => {
+test('a file opened from disk, or a PNG dropped on the pane, lands in it', async () => {
   const page = await openPage(server.url);
-  await firstAnalysis(page);
+  await started(page);
   const wan = path.join(sourceDir, 'docs/examples/wan21-video-lora.yaml');
   await analysisAfter(page, () => page.setInputFiles('#open-file', wan));
   assert.equal(await editorText(page, 'config-editor'), fs.readFileSync(wan, 'utf8'));
   assert.equal(await page.locator('#config-name').textContent(), 'wan21-video-lora.yaml');
   assert.ok(await page.locator('.finding[data-code="OL201"]').count());
+
+  // A PNG dropped on the config pane (a drop event carrying the file, as the browser sends it).
+  const png = fs.readFileSync(path.join(sourceDir, 'tests/fixtures/comfyui/png-sdxl-prompt-text-chunk.png')).toString('base64');
+  await analysisAfter(page, () =>
+    page.evaluate((base64) => {
+      const file = new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], 'dropped.png', { type: 'image/png' });
+      const data = new DataTransfer();
+      data.items.add(file);
+      const zone = document.getElementById('config-pane');
+      for (const type of ['dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, png),
+  );
+  assert.equal(await page.locator('#config-name').textContent(), 'dropped.png (its prompt chunk)');
+  assert.match(await editorText(page, 'config-editor'), /"class_type": "EmptySD3LatentImage"/);
   await page.context().close();
 });
 
 test('pasted markup stays text', async () => {
   const page = await openPage(server.url);
-  await firstAnalysis(page);
+  await started(page);
   const hostile = 'job: extension\nconfig:\n  name: "<img src=x onerror=window.__pwned=1>"\n  process:\n    - type: sd_trainer\n      "<img src=x onerror=window.__pwned=2>": 1\n';
   await analysisAfter(page, () => paste(page, 'config-editor', hostile));
   const finding = page.locator('.finding[data-code="OL201"] .message');
@@ -245,7 +334,7 @@ test('pasted markup stays text', async () => {
 
 test('usable at 360 px and in the dark scheme', async () => {
   const page = await openPage(server.url, { width: 360, height: 780, colorScheme: 'dark' });
-  await firstAnalysis(page);
+  await started(page);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at 360 px`);
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -16,11 +16,20 @@ const types = {
   '.svg': 'image/svg+xml',
 };
 
-/** Starts a server for `root` on a free loopback port; resolves to {url, served, close()}. */
-export function serveStatic(root) {
+/**
+ * Starts a server for `root` on a free loopback port; resolves to {url, served, close()}. `extra`:
+ * {'/path.html': text} served as if they were files under `root` (the benchmark's placeholder page).
+ */
+export function serveStatic(root, extra = {}) {
   const served = [];
   const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
+    if (Object.hasOwn(extra, url.pathname)) {
+      served.push(url.pathname);
+      response.writeHead(200, { 'content-type': types[path.extname(url.pathname)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      response.end(extra[url.pathname]);
+      return;
+    }
     const file = path.join(root, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''));
     const target = file.endsWith(path.sep) ? path.join(file, 'index.html') : file;
     served.push(url.pathname);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
 
@@ -43,4 +44,39 @@ test('WASM and CLI agree on every corpus config and log', { skip: sharedSkip }, 
   const cliWithLog = runCli(['check', '--format', 'json', '--log', log, config]).stdout;
   const normalise = (report) => ({ ...report, files: report.files.map((f) => (f.kind === 'log' ? { ...f, path: '<log>' } : f)) });
   assert.deepEqual(normalise(JSON.parse(withLog)), normalise(JSON.parse(cliWithLog)));
+});
+
+// The module's yaml-cpp reads from memory (wasm/yaml-cpp-from-memory.patch) where the CLI's reads a
+// std::istream: the byte-order and encoding guess, %YAML directives and escape errors are where the
+// two read differently, so each must give the CLI's report, message and position alike.
+test('the module\'s yaml-cpp, reading from memory, gives the CLI\'s reports on encodings, directives and escapes', async () => {
+  const createOomlint = require(path.join(wasmDir, 'oomlint.js'));
+  const oomlint = await createOomlint({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'oomlint.wasm')) });
+  const job = 'job: extension\nconfig:\n  name: x\n  process:\n    - type: sd_trainer\n';
+  const inputs = [];
+  for (const start of ['', '\0', '\0\0\0', '\0\0', 'a\0', '\uFEFF', '\uFEFF\uFEFF', '\u00FE\u00FF']) inputs.push(start + job);
+  inputs.push(`${job}\0\0\0`, '', '\0', '\uFEFF');
+  for (const version of ['1.2', '1.1', '2.0', '1', '1.2.3', 'a.b', '+1.-2', '99999999999.1', '1.2x', '1.', '.2', '-0.0', '1,1', '01.02', '2147483647.2147483648']) {
+    inputs.push(`%YAML ${version}\n---\n${job}`);
+  }
+  inputs.push(`%YAML 1.2\n%YAML 1.2\n---\n${job}`);
+  for (const escape of ['\\uD800', '\\uDFFF', '\\U00110000', '\\U0010FFFF', '\\x4g', '\\q', '\\x', '\\u00e9\\x41']) {
+    inputs.push(job.replace('name: x', `name: "${escape}"`));
+  }
+  inputs.push(`${job}---\nb: 2\n`, `${job}---\nb: [\n`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-yaml-'));
+  try {
+    const seen = new Set();
+    inputs.forEach((text, i) => {
+      const file = path.join(dir, `config-${i}.yaml`);
+      fs.writeFileSync(file, text);
+      const fromCli = JSON.parse(runCli(['check', '--format', 'json', file]).stdout);
+      assert.deepEqual(JSON.parse(oomlint.analyze(text, file, '', 0, 0)), fromCli, JSON.stringify(text));
+      for (const d of fromCli.files[0].diagnostics) seen.add(d.code);
+    });
+    // The cases reach the parser's errors, not only its successes.
+    assert.ok(seen.has('OL101') && seen.has('OL106'), [...seen].join(' '));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -8,7 +8,9 @@
 #include <yaml-cpp/parser.h>
 
 #include <map>
+#ifndef YAML_CPP_FROM_MEMORY
 #include <sstream>
+#endif
 #include <unordered_map>
 
 #include "base/document/key_index.h"
@@ -294,9 +296,17 @@ std::unique_ptr<Document> readYaml(std::shared_ptr<const SourceText> source, con
   const std::string& text = source->text();
   // yaml-cpp consumes a UTF-8 byte order mark without counting it in its marks.
   const std::size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+#ifndef YAML_CPP_FROM_MEMORY
   std::istringstream input(text.substr(bom));
+#endif
   try {
+#ifdef YAML_CPP_FROM_MEMORY
+    // The WebAssembly build's yaml-cpp (wasm/yaml-cpp-from-memory.patch) reads the text where it is,
+    // and so the module carries no iostreams or locales.
+    YAML::Parser parser(text.data() + bom, text.size() - bom);
+#else
     YAML::Parser parser(input);
+#endif
     TreeBuilder builder(*doc, limits, bom);
     parser.HandleNextDocument(builder);
     doc->setRoot(builder.root());

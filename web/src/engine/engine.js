@@ -2,9 +2,25 @@
 // the page itself where a worker cannot be made. All analysis is the core's; this only routes.
 import createOomlint from 'oomlint-wasm';
 
-/** Loads the module; `wasmUrl` is where oomlint.wasm is served. */
-export async function loadEngine(wasmUrl) {
-  const core = await createOomlint({ locateFile: () => wasmUrl });
+/**
+ * Loads the module; `wasmUrl` is where oomlint.wasm is served. `compiled`: a promise of a
+ * WebAssembly.Module compiled elsewhere (boot.js), or of null; without one the glue fetches it.
+ */
+export async function loadEngine(wasmUrl, compiled = null) {
+  const module = await compiled;
+  let failed;
+  const instantiateFailed = new Promise((_, reject) => {
+    failed = reject;
+  });
+  const options = { locateFile: () => wasmUrl };
+  if (module) {
+    // Emscripten's hook: instantiate the given module; {} says the instance comes asynchronously.
+    options.instantiateWasm = (imports, receive) => {
+      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), failed);
+      return {};
+    };
+  }
+  const core = await Promise.race([createOomlint(options), instantiateFailed]);
   return {
     /**
      * The Report for a config, a log, or a config with the log of its failed run.
@@ -29,11 +45,15 @@ export async function loadEngine(wasmUrl) {
   };
 }
 
-/** Answers the client's messages ({id, op, args}) with {id, ok, result | error}, one at a time. */
-export function serve(scope, wasmUrl) {
-  const engine = loadEngine(wasmUrl);
+/**
+ * Answers the client's messages ({id, op, args}) with {id, ok, result | error}, one at a time.
+ * `compiled`: as loadEngine's; the message that brings it ({op: 'module'}) is not a request.
+ */
+export function serve(scope, wasmUrl, compiled = null) {
+  const engine = loadEngine(wasmUrl, compiled);
   scope.addEventListener('message', async ({ data }) => {
     const { id, op, args } = data;
+    if (op === 'module') return;
     try {
       const loaded = await engine;
       if (!['analyze', 'catalog', 'pngWorkflow'].includes(op)) throw new Error(`unknown request ${op}`);

@@ -1,4 +1,6 @@
-// The two CodeMirror editors (config and log), and how findings and plan edits reach them.
+// The CodeMirror editors (config and log), and how findings and plan edits reach them. Built as its
+// own bundle (editor.js), which the page imports after its first verdict: the page works on a plain
+// textarea until then (pane.js).
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
 import { yaml } from '@codemirror/lang-yaml';
@@ -8,7 +10,7 @@ import { Compartment, EditorSelection, EditorState } from '@codemirror/state';
 import { EditorView, drawSelection, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 
-import { rangeAt } from './positions.js';
+import { planChanges, rangeAt } from './positions.js';
 
 // Colours from the page's custom properties, so the editor follows the light or dark scheme.
 const highlight = HighlightStyle.define([
@@ -32,11 +34,12 @@ const theme = EditorView.theme({
 const looksLikeJson = (text) => /^\s*[[{]/.test(text);
 
 /**
- * An editor in `host`; `onChange(text)` after every edit. `language`: 'config' or 'log'.
+ * An editor in `host` holding `text` and `selection` ({anchor, head}: UTF-16 offsets, as a
+ * textarea's); `onChange(text)` after every edit. `language`: 'config' or 'log'.
  * It lives in a shadow root: there CodeMirror's styles are constructed style sheets, which the
  * page's Content Security Policy allows, where a <style> element would need 'unsafe-inline'.
  */
-export function createEditor(host, { text = '', label, language, onChange }) {
+export function createEditor(host, { text = '', selection, label, language, onChange }) {
   const root = host.attachShadow({ mode: 'open' });
   const languageSlot = new Compartment();
   const languageFor = (doc) => (language === 'config' ? (looksLikeJson(doc) ? json() : yaml()) : []);
@@ -46,6 +49,7 @@ export function createEditor(host, { text = '', label, language, onChange }) {
     root,
     state: EditorState.create({
       doc: text,
+      selection: selection && EditorSelection.single(selection.anchor, selection.head),
       extensions: [
         lineNumbers(),
         history(),
@@ -98,21 +102,9 @@ export function jumpTo(view, range) {
   view.focus();
 }
 
-/**
- * Writes plan steps (each with the core's `edit`: a range of the analysed text and its new text) as
- * one undoable change. Overlapping edits cannot both apply: the later one is left out.
- */
+/** Writes plan steps as one undoable change (positions.js: planChanges); returns how many applied. */
 export function applyEdits(view, steps) {
-  const doc = view.state.doc;
-  const changes = steps
-    .map((s) => ({ ...rangeAt(doc, s.edit.range), insert: s.edit.text }))
-    .sort((a, b) => a.from - b.from);
-  const accepted = [];
-  for (const change of changes) {
-    const previous = accepted.at(-1);
-    if (previous && change.from < previous.to) continue;
-    accepted.push(change);
-  }
-  view.dispatch({ changes: accepted, userEvent: 'input.apply', scrollIntoView: true });
-  return accepted.length;
+  const changes = planChanges(view.state.doc, steps);
+  view.dispatch({ changes, userEvent: 'input.apply', scrollIntoView: true });
+  return changes.length;
 }

@@ -1,11 +1,12 @@
-// The page: two editors, a GPU picker, the machine's RAM and the report, wired to the analysis worker. It renders the
-// core's Report and holds no analysis of its own.
+// The page: two editing panes, a GPU picker, the machine's RAM and the report, wired to the analysis worker. It renders
+// the core's Report and holds no analysis of its own. The panes are plain textareas until the first verdict is on
+// screen; then the CodeMirror bundle (editor.js) is imported and takes them over (pane.js).
 import { WorkerClient, latestOnly } from '../engine/client.js';
 import { clear, h } from '../render/dom.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { renderReport } from '../render/report-view.js';
-import { applyEdits, createEditor, jumpTo, setText, showFindings } from './editors.js';
 import { setUpGpuPicker } from './gpu-picker.js';
+import { Pane } from './pane.js';
 import { decodeState, encodeState } from './permalink.js';
 
 const DEBOUNCE_MS = 150;
@@ -32,14 +33,15 @@ let analysed = null; // {config, log, report}: what the results on screen were c
 let timer = 0; // the debounced analysis waiting to start, or 0
 let running = 0; // analyses sent to the worker and not yet answered
 let picker = null;
+let started = false; // the start-up analysis has been asked for: from then on a change schedules one
 
-const configView = createEditor($('config-editor'), { label: 'Job config, YAML or JSON', language: 'config', onChange: schedule });
-const logView = createEditor($('log-editor'), { label: 'Crash log (optional)', language: 'log', onChange: schedule });
+const configPane = new Pane($('config-editor'), { label: 'Job config, YAML or JSON', language: 'config', onChange: schedule });
+const logPane = new Pane($('log-editor'), { label: 'Crash log (optional)', language: 'log', onChange: schedule });
 
 function currentInput() {
   return {
-    config: configView.state.doc.toString(),
-    log: logView.state.doc.toString(),
+    config: configPane.text,
+    log: logPane.text,
     path: $('config-name').textContent || 'config.yaml',
     ...(picker ? picker.current() : { gpu: '', vramGib: 0 }),
     ramGib: Number($('ram').value) || 0,
@@ -54,6 +56,8 @@ function markSettled() {
 }
 
 function schedule() {
+  // Before start-up the analysis to come reads whatever the inputs hold by then.
+  if (!started) return;
   clearTimeout(timer);
   timer = setTimeout(analyse, DEBOUNCE_MS);
   markSettled();
@@ -65,8 +69,8 @@ async function analyse() {
   const input = currentInput();
   if (!input.config.trim() && !input.log.trim()) {
     clear($('results')).append(h('p', { class: 'hint' }, 'Paste a job config (or a crash log) to see the estimate.'));
-    showFindings(configView, []);
-    showFindings(logView, []);
+    configPane.showFindings([]);
+    logPane.showFindings([]);
     markSettled();
     return;
   }
@@ -87,17 +91,17 @@ async function analyse() {
   }
 }
 
-// The editor whose text a report file was made from: with both panes filled the log report is the
+// The pane whose text a report file was made from: with both panes filled the log report is the
 // log pane's; with one filled, every file is that pane's (the core tells configs and logs apart).
-function viewFor(file, input = analysed) {
-  if (input.config.trim() && input.log.trim()) return file.kind === 'log' ? logView : configView;
-  return input.config.trim() ? configView : logView;
+function paneFor(file, input = analysed) {
+  if (input.config.trim() && input.log.trim()) return file.kind === 'log' ? logPane : configPane;
+  return input.config.trim() ? configPane : logPane;
 }
 
 function render(input, report) {
   analysed = { config: input.config, log: input.log, report };
-  for (const view of [configView, logView]) {
-    showFindings(view, (report.files ?? []).filter((f) => viewFor(f) === view).flatMap((f) => f.diagnostics));
+  for (const pane of [configPane, logPane]) {
+    pane.showFindings((report.files ?? []).filter((f) => paneFor(f) === pane).flatMap((f) => f.diagnostics));
   }
   clear($('results')).append(...renderReport(report, { onJump, onRule, onApply }));
   const count = (Number(document.body.dataset.analysed) || 0) + 1;
@@ -106,7 +110,7 @@ function render(input, report) {
 }
 
 function onJump(diagnostic, file) {
-  jumpTo(viewFor(file), diagnostic.range);
+  paneFor(file).jumpTo(diagnostic.range);
 }
 
 // A rule's page is a static file beside the page (build.mjs copies docs/rules/), fetched when it is
@@ -130,12 +134,12 @@ async function onRule(code) {
 
 function onApply(steps) {
   // Edits are positions in the analysed text; after further typing they would land wrong.
-  if (!analysed || configView.state.doc.toString() !== analysed.config) {
+  if (!analysed || configPane.text !== analysed.config) {
     status('the config changed since the plan was made: wait for the new analysis, then apply');
     return;
   }
-  const applied = applyEdits(configView, steps);
-  status(`applied ${applied} change${applied === 1 ? '' : 's'} (Ctrl+Z undoes)`);
+  const applied = configPane.applyEdits(steps);
+  status(`applied ${applied} change${applied === 1 ? '' : 's'}${configPane.undoable ? ' (Ctrl+Z undoes)' : ''}`);
 }
 
 async function share() {
@@ -168,16 +172,16 @@ async function openFile(file) {
       return;
     }
     $('config-name').textContent = `${file.name} (its ${found.keyword} chunk)`;
-    setText(configView, found.json);
+    configPane.setText(found.json);
     return;
   }
   const text = await file.text();
   if (/\.(log|txt|out)$/i.test(file.name)) {
     $('log-details').open = true;
-    setText(logView, text);
+    logPane.setText(text);
   } else {
     $('config-name').textContent = file.name;
-    setText(configView, text);
+    configPane.setText(text);
   }
 }
 
@@ -189,7 +193,7 @@ async function fetchExample(name) {
 
 function showExample({ name, text }) {
   $('config-name').textContent = name;
-  setText(configView, text);
+  configPane.setText(text);
 }
 
 function wireUi() {
@@ -197,13 +201,17 @@ function wireUi() {
     for (const file of event.target.files) openFile(file);
     event.target.value = '';
   });
+  // Files only: text dragged within a pane is the textarea's (or the editor's) to move.
+  const carriesFiles = (event) => event.dataTransfer?.types.includes('Files');
   for (const zone of [$('config-pane'), $('log-details')]) {
     zone.addEventListener('dragover', (event) => {
+      if (!carriesFiles(event)) return;
       event.preventDefault();
       zone.classList.add('drop');
     });
     zone.addEventListener('dragleave', () => zone.classList.remove('drop'));
     zone.addEventListener('drop', (event) => {
+      if (!carriesFiles(event)) return;
       event.preventDefault();
       zone.classList.remove('drop');
       for (const file of event.dataTransfer.files) openFile(file);
@@ -218,21 +226,49 @@ function wireUi() {
   $('rule-close').addEventListener('click', () => $('rule-dialog').close());
 }
 
+// The editor bundle, built beside page.js (build.mjs); a URL and not a module name, so that esbuild
+// leaves the import to the browser instead of bundling CodeMirror into page.js.
+const EDITOR_URL = new URL('editor.js', import.meta.url).href;
+
+async function loadEditor() {
+  document.body.dataset.editor = 'loading';
+  try {
+    const editors = await import(EDITOR_URL);
+    configPane.upgrade(editors);
+    logPane.upgrade(editors);
+    document.body.dataset.editor = 'ready'; // tests and the benchmark wait on it
+    performance.mark('oomlint-editor-ready');
+  } catch (error) {
+    // The plain panes keep working: edits are analysed, findings listed, plans applied.
+    document.body.dataset.editor = 'failed';
+    status(`the editor could not load (${error.message}); the plain text view still works`);
+  }
+}
+
 async function start() {
   wireUi();
-  const [catalog, state, example] = await Promise.all([catalogReady, stateReady, exampleReady]);
-  $('version').textContent = `oomlint ${catalog.version}`;
-  picker = setUpGpuPicker($('gpu'), $('vram'), catalog.gpus, schedule);
-  picker.set(state ?? { gpu: '', vramGib: 0 });
-  if (state?.ramGib > 0) $('ram').value = String(state.ramGib);
+  // The text goes on screen as soon as it is here; the GPU picker needs the module's catalog.
+  const [state, example] = await Promise.all([stateReady, exampleReady]);
   if (state) {
-    setText(configView, state.config);
-    setText(logView, state.log);
+    configPane.setText(state.config);
+    logPane.setText(state.log);
     if (state.log) $('log-details').open = true;
   } else {
     showExample(example);
   }
+  const catalog = await catalogReady;
+  $('version').textContent = `oomlint ${catalog.version}`;
+  picker = setUpGpuPicker($('gpu'), $('vram'), catalog.gpus, schedule);
+  picker.set(state ?? { gpu: '', vramGib: 0 });
+  if (state?.ramGib > 0) $('ram').value = String(state.ramGib);
+  started = true;
   await analyse();
 }
 
-start().catch((error) => status(`oomlint could not start: ${error.message}`));
+start()
+  .catch((error) => {
+    started = true; // edits still schedule analyses, each of which tries the worker again
+    status(`oomlint could not start: ${error.message}`);
+  })
+  // After the first verdict has been painted (a frame, then a task): nothing before it waits for the editor.
+  .finally(() => requestAnimationFrame(() => setTimeout(loadEditor)));
