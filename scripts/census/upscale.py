@@ -24,6 +24,7 @@ import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402
+import derive  # noqa: E402
 import layers  # noqa: E402
 
 census.layers = layers  # census.profiled's Timeline reads the module global main() would set
@@ -71,11 +72,6 @@ class RRDBNet(nn.Module):
         return self.conv_last(self.lrelu(self.conv_hr(feat)))
 
 
-def slope(xs, ys):
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tiles", default="32,48,64")
@@ -94,7 +90,7 @@ def main():
         del out
         peaks.append(tl.peak)
         print("tile %4d px: peak %d B, %.1f B per input px" % (t, tl.peak, tl.peak / (t * t)), flush=True)
-    per_px = slope([t * t for t in tiles], peaks)
+    per_px = derive.fit_line([(t * t, peak) for t, peak in zip(tiles, peaks)])[0]
     result = dict(model="RRDBNet x4 (RealESRGAN_x4plus)", params=params, dtype="float32", tiles=tiles, peaks=peaks,
                   bytes_per_input_pixel=round(per_px, 1), torch=torch.__version__)
     print(json.dumps(result))

@@ -16,6 +16,7 @@ before the decode, cuDNN workspaces included; max_memory_reserved beside it), so
 
   /usr/bin/python3 scripts/census/vae_decode.py [--sizes 128,192,256] [--latent 4]
   python3 scripts/census/vae_decode.py --device cuda --sizes 512,768,1024 --dtypes float16,float32
+  python3 scripts/census/vae_decode.py --refit-capped tests/gpu/2026-12-04/vae-decode-capped-4ch.txt
 """
 
 import sys
@@ -25,6 +26,7 @@ sys.dont_write_bytecode = True
 import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
+import re  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
@@ -34,6 +36,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402
+import derive  # noqa: E402
 import layers  # noqa: E402
 import vae  # noqa: E402
 
@@ -90,8 +93,7 @@ VARIANTS = {"ldm_swish": forward_ldm, "silu": forward_silu, "silu_inplace": forw
 
 
 def slope(xs, ys):
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    return derive.fit_line(list(zip(xs, ys)))[0]
 
 
 class CudaPeak:
@@ -148,12 +150,41 @@ def largest_side(model, spec, prec, cap_bytes, step=64, most=8192):
 
 def capped(model, spec, prec, elem, caps_gib, key, out):
     weights = sum(p.numel() * p.element_size() for p in model.parameters())
+    rows = out["capped"].setdefault(key, [])
     for cap in caps_gib:
         cap_bytes = int(cap * 2**30)
         side = largest_side(model, spec, prec, cap_bytes)
         k = (cap_bytes - weights) / (side * side * elem) if side else None
-        out["capped"].setdefault(key, []).append(dict(cap_gib=cap, largest_side=side, k=round(k, 1) if k else None))
+        rows.append(dict(cap_gib=cap, largest_side=side, k=round(k, 1) if k else None, weights=weights))
         print("%-24s cap %.1f GiB: largest square %d px, K %s" % (key, cap, side, "%.1f" % k if k else "-"), flush=True)
+    print_capped_fit(key, rows, elem)
+
+
+def capped_fit(rows, elem, step=64):
+    """K and the fixed bytes over the caps, least squares: a cap holds the weights, a fixed part and K per
+    output px per element byte; the square's edge is taken midway between the largest side that decoded
+    and the next step, which failed. None with fewer than two caps that decoded anything."""
+    points = [(elem * (r["largest_side"] + step / 2) ** 2, r["cap_gib"] * 2**30 - r["weights"]) for r in rows if r["largest_side"]]
+    return derive.fit_line(points)
+
+
+def print_capped_fit(key, rows, elem):
+    fit = capped_fit(rows, elem)
+    if fit:
+        print("%-24s over the caps: K %.1f + %.1f MiB fixed" % (key, fit[0], fit[1] / 2**20), flush=True)
+
+
+def refit_capped(path):
+    """Fits the printed capped lines of a run (their K gives back the weights each line subtracted)."""
+    runs = {}
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"(\S+)\s+cap ([\d.]+) GiB: largest square (\d+) px, K ([\d.]+)", line)
+        if m:
+            key, cap, side, k = m[1], float(m[2]), int(m[3]), float(m[4])
+            elem = 4 if key.endswith("float32") else 2
+            runs.setdefault(key, []).append(dict(cap_gib=cap, largest_side=side, weights=cap * 2**30 - k * side * side * elem))
+    for key, rows in runs.items():
+        print_capped_fit(key, rows, 4 if key.endswith("float32") else 2)
 
 
 def main():
@@ -164,10 +195,14 @@ def main():
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     ap.add_argument("--attention", default="chunked", choices=("chunked", "sdpa"),
                     help="the mid-block attention of the K runs (sdpa: the fused kernel, GPU only)")
+    ap.add_argument("--refit-capped", metavar="TXT", help="fit K and the fixed bytes over the capped lines a run printed, then exit")
     ap.add_argument("--caps", default="",
                     help="GPU only: GiB the process may hold (e.g. 2,3.5): the largest square that decodes under each, "
                          "and the K it implies, (cap - weights) / (side^2 * elem bytes)")
     args = ap.parse_args()
+    if args.refit_capped:
+        refit_capped(args.refit_capped)
+        return
     caps = [float(c) for c in args.caps.split(",") if c.strip()]
     if caps and args.device != "cuda":
         ap.error("--caps needs --device cuda")
