@@ -40,36 +40,34 @@ FAMILIES = {
 UNET_FAMILIES = {"sd1_unet": "sd1.unet"}
 GPU_RUNS = {mode: os.path.join(ROOT, "tests", "gpu", "2026-12-04", mode, "measured-activations.json")
             for mode in ("aitk", "autocast")}
-GPU_KEYS = (("block", "block_bytes_per_token_channel", "weighted"),
-            ("recompute", "recompute_bytes_per_token_channel", "largest"),
-            ("inference", "lora_inference_bytes_per_token_channel", "largest"))
+# A memory.yaml key, how a family's block kinds combine into it (their block-weighted mean, or the larger),
+# and the figure it comes from in the CPU census and in a GPU run (None: the GPU does not replace it).
+TERMS = (("block_bytes_per_token_channel", "weighted", "saved", "block"),
+         ("recompute_bytes_per_token_channel", "largest", "recompute_peak", "recompute"),
+         ("inference_bytes_per_token_channel", "largest", "inference_frozen", None),
+         ("lora_inference_bytes_per_token_channel", "largest", "inference", "inference"))
 UNET_DEFAULT = "sdxl.unet"
 
 
+def combine(values, how):
+    """[(figure, blocks of that kind)] → the family's figure, rounded as memory.yaml writes it."""
+    if how == "weighted":
+        return round(sum(v * w for v, w in values) / sum(w for _, w in values), 1)
+    return round(max(v for v, _ in values), 1)
+
+
 def family_coefficients(dit, parts):
-    total = sum(w for _, w in parts)
-    c = [(dit[i]["coefficients"], w) for i, w in parts]
-    return dict(
-        block_bytes_per_token_channel=round(sum(x["saved"] * w for x, w in c) / total, 1),
-        recompute_bytes_per_token_channel=round(max(x["recompute_peak"] for x, _ in c), 1),
-        inference_bytes_per_token_channel=round(max(x["inference_frozen"] for x, _ in c), 1),
-        lora_inference_bytes_per_token_channel=round(max(x["inference"] for x, _ in c), 1),
-        checkpoint=round(max(x["checkpoint"] for x, _ in c), 2),
-    )
+    figures = {key: combine([(dit[i]["coefficients"][cpu], w) for i, w in parts], how) for key, how, cpu, _ in TERMS}
+    figures["checkpoint"] = round(max(dit[i]["coefficients"]["checkpoint"] for i, _ in parts), 2)
+    return figures
 
 
 def gpu_family(per_spec, parts):
     """A family's LoRA-path figures from a GPU run's per-spec bytes per token per channel (allocated), combined
-    as family_coefficients combines the CPU's; None when the run lacks one of its specs."""
+    as the CPU's are; None when the run lacks one of its specs."""
     if not all(i in per_spec for i, _ in parts):
         return None
-    total = sum(w for _, w in parts)
-    figures = {}
-    for term, key, how in GPU_KEYS:
-        values = [(per_spec[i]["peak_allocated"][term], w) for i, w in parts]
-        combined = sum(v * w for v, w in values) / total if how == "weighted" else max(v for v, _ in values)
-        figures[key] = round(combined, 1)
-    return figures
+    return {key: combine([(per_spec[i]["peak_allocated"][gpu], w) for i, w in parts], how) for key, how, _, gpu in TERMS if gpu}
 
 
 def overlay_gpu(families, gpu, mode, prefix=""):
