@@ -134,6 +134,15 @@ TEST_CASE("a UI workflow's variables: a GetNode reads the input of the SetNode o
   REQUIRE(r.setup->estimable());
   CHECK(r.setup->generation.family->id == "sdxl");  // not the first loader's SD 1.5
   CHECK(r.setup->notCosted.empty());                // Set and Get are wiring, not custom nodes to cost
+
+  // A hand-edited loop (the setter's input is its own getter) ends within the hop limit: nothing feeds it.
+  const Read loop = readSetup(R"({"nodes": [
+    {"id": 1, "type": "SetNode", "inputs": [{"name": "MODEL", "type": "MODEL", "link": 1}], "widgets_values": ["m"]},
+    {"id": 2, "type": "GetNode", "outputs": [{"name": "MODEL", "type": "MODEL", "links": [1, 2]}], "widgets_values": ["m"]},
+    {"id": 3, "type": "KSampler", "inputs": [{"name": "model", "type": "MODEL", "link": 2}], "widgets_values": [1, "fixed", 20, 7, "euler", "normal", 1]}
+  ], "links": [[1, 2, 0, 1, 0, "MODEL"], [2, 2, 0, 3, 0, "MODEL"]]})");
+  CHECK(loop.workflow.upstream(*loop.workflow.find("3"), "model") == nullptr);
+  CHECK_FALSE(loop.setup->estimable());
 }
 
 TEST_CASE("a workflow without nodes is unreadable, and says so") {
