@@ -522,16 +522,13 @@ TEST_CASE("side models: the IP-Adapter beside the UNet, the upscale after the de
     options.vramGib = gib;
     const FileReport report = analyzeInput(Input{"w.json", text}, options);
     REQUIRE(report.estimate);
-    const auto& phases = report.estimate->phases;
-    const auto up = std::find_if(phases.begin(), phases.end(), [](const PhaseEstimate& p) { return p.phase == Phase::Upscale; });
-    REQUIRE(up != phases.end());
-    CHECK(up == phases.end() - 1);  // the last step: nothing samples its image
-    const auto denoise = std::find_if(phases.begin(), phases.end(), [](const PhaseEstimate& p) { return p.phase == Phase::Denoise; });
-    REQUIRE(denoise != phases.end());
-    CHECK(std::any_of(denoise->components.begin(), denoise->components.end(),
+    CHECK(report.estimate->phases.back().phase == Phase::Upscale);  // the last step: nothing samples its image
+    const auto& denoise = test::phase(*report.estimate, "denoise").components;
+    CHECK(std::any_of(denoise.begin(), denoise.end(),
                       [](const Component& c) { return c.name == "IP-Adapter weights" && c.how.starts_with("IP-Adapter Plus SDXL (ViT-H)"); }));
-    const auto tile = std::find_if(up->components.begin(), up->components.end(), [](const Component& c) { return c.name == "upscale tile"; });
-    REQUIRE(tile != up->components.end());
+    const auto& upscale = test::phase(*report.estimate, "upscale").components;
+    const auto tile = std::find_if(upscale.begin(), upscale.end(), [](const Component& c) { return c.name == "upscale tile"; });
+    REQUIRE(tile != upscale.end());
     return tile->how;
   };
   CHECK(upscaleOn(8).starts_with("512×512 px tile × 9216 B"));

@@ -4,6 +4,7 @@
 
 #include "engine/estimate_core.h"
 #include "systems/aitk/estimate.h"
+#include "test_support.h"
 
 using namespace oomlint;
 
@@ -75,13 +76,7 @@ TrainingSetup paperSetup(const Architecture& arch) {
   return s;
 }
 
-const PhaseEstimate& phase(const Estimate& e, std::string_view name) {
-  for (const auto& p : e.phases) {
-    if (toString(p.phase) == name) return p;
-  }
-  FAIL("no phase " << name);
-  return e.phases.front();
-}
+using test::phase;
 
 double component(const PhaseEstimate& p, std::string_view name) {
   for (const auto& c : p.components) {

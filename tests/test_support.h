@@ -7,6 +7,9 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <string_view>
+
+#include <catch2/catch.hpp>
 
 #include "analyze.h"
 #include "common/read_file.h"
@@ -30,6 +33,15 @@ inline std::filesystem::path sharedDir() {
   return overridden && *overridden ? std::filesystem::path(overridden) : std::filesystem::path(OOMLINT_SHARED_DIR);
 }
 inline bool haveShared() { return std::filesystem::is_directory(sharedDir() / "corpus"); }
+
+// An estimate's phase by its id ("train_step"); fails the test when the estimate has none.
+inline const PhaseEstimate& phase(const Estimate& e, std::string_view name) {
+  for (const auto& p : e.phases) {
+    if (toString(p.phase) == name) return p;
+  }
+  FAIL("no phase " << name);
+  return e.phases.front();
+}
 
 // At the start of a [shared] case: fails (never passes silently) when the folder is missing.
 #define OOMLINT_REQUIRE_SHARED()                                                                                \

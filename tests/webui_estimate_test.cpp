@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "systems/webui/generation_estimate.h"
+#include "test_support.h"
 
 using namespace oomlint;
 using Catch::Matchers::WithinRel;
@@ -69,13 +70,7 @@ GenerationSetup paperSetup(const GenerationFamily& family, const Architecture& a
   return s;
 }
 
-const PhaseEstimate& phase(const Estimate& e, std::string_view name) {
-  for (const auto& p : e.phases) {
-    if (toString(p.phase) == name) return p;
-  }
-  FAIL("no phase " << name);
-  return e.phases.front();
-}
+using test::phase;
 
 GpuTarget card(double gib) { return GpuTarget{"card", static_cast<std::uint64_t>(gib * 1024 * kMiB)}; }
 

@@ -31,13 +31,7 @@ GenerationEstimate estimateOf(const GenerationSetup& setup, const GpuTarget& gpu
   return estimateGeneration(setup, knowledge().webui, knowledge().memory, gpu);
 }
 
-const PhaseEstimate& phase(const Estimate& e, std::string_view name) {
-  for (const auto& p : e.phases) {
-    if (toString(p.phase) == name) return p;
-  }
-  FAIL("no phase " << name);
-  return e.phases.front();
-}
+using test::phase;
 
 }  // namespace
 
