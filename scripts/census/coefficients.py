@@ -38,8 +38,10 @@ FAMILIES = {
     "ltx2": [("ltx2.dit", 1)],
 }
 UNET_FAMILIES = {"sd1_unet": "sd1.unet"}
-GPU_RUNS = {mode: os.path.join(ROOT, "tests", "gpu", "2026-12-04", mode, "measured-activations.json")
-            for mode in ("aitk", "autocast")}
+# mode → the runs in that mode; a later run's spec replaces an earlier one's (the autocast extras were a
+# second session's run, of the families the first left out).
+GPU_RUNS = {mode: [os.path.join(ROOT, "tests", "gpu", "2026-12-04", folder, "measured-activations.json") for folder in folders]
+            for mode, folders in (("aitk", ("aitk",)), ("autocast", ("autocast", "autocast-extras")))}
 # A memory.yaml key, how a family's block kinds combine into it (their block-weighted mean, or the larger),
 # and the figure it comes from in the CPU census and in a GPU run (None: the GPU does not replace it).
 TERMS = (("block_bytes_per_token_channel", "weighted", "saved", "block"),
@@ -83,10 +85,10 @@ def overlay_gpu(families, gpu, mode, prefix=""):
 
 def load_gpu_runs():
     runs = {}
-    for mode, path in GPU_RUNS.items():
-        if os.path.isfile(path):
+    for mode, paths in GPU_RUNS.items():
+        for path in filter(os.path.isfile, paths):
             with open(path, encoding="utf-8") as f:
-                runs[mode] = json.load(f)["derived"]["per_spec"]
+                runs.setdefault(mode, {}).update(json.load(f)["derived"]["per_spec"])
     return runs
 
 
