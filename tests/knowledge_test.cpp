@@ -120,3 +120,16 @@ TEST_CASE("schema value sets accept what AI Toolkit accepts") {
   CHECK(s.valueSet("dtype")->accepts("bf16"));
   CHECK(s.section("train")->find("batch_size")->min.value() == 1);
 }
+
+TEST_CASE("trainer-only architectures answer other trainers' tables, never AI Toolkit's model.arch") {
+  const Architectures& archs = knowledge().architectures;
+  for (const char* id : {"hunyuan_video", "framepack"}) {
+    INFO(id);
+    REQUIRE(archs.byId(id) != nullptr);
+    CHECK(archs.byId(id)->trainerOnly);
+    CHECK(archs.find(id) == nullptr);
+    const auto names = archs.names();
+    CHECK(std::find(names.begin(), names.end(), id) == names.end());
+  }
+  CHECK(archs.find("wan21") == archs.byId("wan21"));
+}

@@ -17,11 +17,11 @@ using namespace oomlint;
 
 namespace {
 
-SdSetup setupOf(const std::vector<Input>& inputs) {
+SdSetup setupOf(const std::vector<Input>& inputs, const TrainerTool& tool = knowledge().sdScripts) {
   std::vector<const Input*> pointers;
   for (const auto& i : inputs) pointers.push_back(&i);
   static std::vector<SdJob> keep;  // the setup points into the job
-  keep.push_back(readSdJob(pointers, knowledge().sdScripts, {}));
+  keep.push_back(readSdJob(pointers, tool, {}));
   return setupFrom(keep.back(), knowledge().architectures);
 }
 
@@ -66,6 +66,28 @@ TEST_CASE("the command line over the config file, the dataset TOML over both for
   CHECK(alone.trainBatch.value == 2);
   CHECK(alone.resolution.value == 512);
   CHECK_FALSE(alone.gradientCheckpointing.value);  // sd-scripts' default: off
+}
+
+TEST_CASE("musubi-tuner: the argument that picks the model, and FramePack's section") {
+  const TrainerTool& musubi = knowledge().musubiTuner;
+  const auto archOf = [&](const std::string& args) {
+    const SdSetup s = setupOf({Input{"t.sh", "accelerate launch " + args + "\n"}}, musubi);
+    return s.arch ? s.arch->arch : std::string("(none)");
+  };
+  CHECK(archOf("wan_train_network.py --dit d") == "wan21");  // --task's default, t2v-14B
+  CHECK(archOf("wan_train_network.py --task i2v-A14B --dit d") == "wan22_14b_i2v");
+  CHECK(archOf("flux_2_train_network.py --dit d") == "flux2");  // --model_version's default, dev
+  CHECK(archOf("flux_2_train_network.py --model_version klein-base-9b --dit d") == "flux2_klein_9b");
+  CHECK(archOf("hv_train_network.py --dit d") == "hunyuan_video");
+  CHECK(archOf("hv_1_5_train_network.py --dit d") == "(none)");  // no dimension sheet: OL808
+
+  // FramePack: one section of fp_latent_window_size latent frames (default 9) and its packed context,
+  // window + 3 latent frames, whatever the clip's length.
+  const Input command{"t.sh", "accelerate launch fpack_train_network.py --dit d --dataset_config ds.toml\n"};
+  const Input clip{"ds.toml", "[general]\nresolution = [640, 640]\n[[datasets]]\nvideo_directory = \"v\"\ntarget_frames = [121]\n"};
+  CHECK(setupOf({command, clip}, musubi).frames == (9 + 3 - 1) * 4 + 1);
+  const Input window{"ds.toml", "[general]\nresolution = [640, 640]\nfp_latent_window_size = 5\n[[datasets]]\nvideo_directory = \"v\"\n"};
+  CHECK(setupOf({command, window}, musubi).frames == (5 + 3 - 1) * 4 + 1);
 }
 
 TEST_CASE("files given together are one job only where one names the other") {

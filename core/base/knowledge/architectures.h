@@ -83,6 +83,9 @@ struct Architecture {
   bool layerOffloading = false;
   bool lowVram = false;
   bool cannotUnloadTe = false;
+  // A family another trainer trains but AI Toolkit has no class for (HunyuanVideo, FramePack):
+  // model.arch never names it; sd-scripts' and musubi-tuner's script tables do.
+  bool trainerOnly = false;
   std::string source;
 
   Denoiser denoiser;
@@ -101,13 +104,16 @@ struct Architecture {
   bool isVideo() const { return kind == "video"; }
 };
 
-template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.source, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.variants, x.coarse, x.dimsSource); }
+template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.trainerOnly, x.source, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.variants, x.coarse, x.dimsSource); }
 
 class Architectures {
  public:
   template <class V> friend void fields(V& v, Architectures& x);  // knowledge_tape.h
-  // `name` as written in model.arch: anything from ':' on is stripped, as AI Toolkit does.
+  // `name` as written in model.arch: anything from ':' on is stripped, as AI Toolkit does. Only AI
+  // Toolkit's own architectures (not trainerOnly) answer, here and in names().
   const Architecture* find(std::string_view name) const;
+  // Any entry by its arch id, trainer-only ones included: what other trainers' script tables name.
+  const Architecture* byId(std::string_view arch) const;
   const Architecture* byLegacyFlag(std::string_view flag) const;
   std::vector<std::string> names() const;
   const std::vector<Architecture>& all() const { return all_; }

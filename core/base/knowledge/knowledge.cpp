@@ -237,10 +237,18 @@ long FrameGrid::nearestBelow(long frames) const {
 const Architecture* Architectures::find(std::string_view name) const {
   name = name.substr(0, name.find(':'));
   for (const auto& a : all_) {
+    if (a.trainerOnly) continue;
     if (a.arch == name) return &a;
     for (const auto& alias : a.aliases) {
       if (alias == name) return &a;
     }
+  }
+  return nullptr;
+}
+
+const Architecture* Architectures::byId(std::string_view arch) const {
+  for (const auto& a : all_) {
+    if (a.arch == arch) return &a;
   }
   return nullptr;
 }
@@ -255,6 +263,7 @@ const Architecture* Architectures::byLegacyFlag(std::string_view flag) const {
 std::vector<std::string> Architectures::names() const {
   std::vector<std::string> out;
   for (const auto& a : all_) {
+    if (a.trainerOnly) continue;
     out.push_back(a.arch);
     out.insert(out.end(), a.aliases.begin(), a.aliases.end());
   }

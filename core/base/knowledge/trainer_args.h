@@ -38,7 +38,10 @@ struct TrainerScript {
   std::string arch;  // rules/ai-toolkit/architectures.yaml; empty when not modelled
   TrainerRole role = TrainerRole::Lora;
   std::vector<std::string> groups;
-  std::vector<std::pair<std::string, std::string>> taskArchs;  // --task value → arch (musubi-tuner's Wan)
+  // The argument whose value picks the model (Wan's --task, FLUX.2's --model_version), its argparse
+  // default, and value → arch.
+  std::string taskArg = "task", taskDefault;
+  std::vector<std::pair<std::string, std::string>> taskArchs;
   // Releases whose fp8 left more of the DiT in bf16 (rules: fp8_changes): the range covers them.
   struct Fp8Change {
     std::string until, why;
@@ -50,7 +53,7 @@ struct TrainerScript {
 };
 
 template <class V> void fields(V& v, TrainerScript::Fp8Change& x) { v(x.until, x.why, x.bf16Params); }
-template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArchs, x.fp8Changes); }
+template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArg, x.taskDefault, x.taskArchs, x.fp8Changes); }
 
 struct TrainerTool {
   std::string id;  // "sd-scripts", "musubi-tuner"

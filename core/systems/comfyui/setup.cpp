@@ -210,7 +210,7 @@ class SetupBuilder {
       std::tie(family, arch) = familyById(s.latent->known->family);
     }
     if (family == nullptr && isRole(s.model, {NodeRole::Checkpoint})) family = webui_.family(webui_.checkpointFamily(bareFileName(name)));
-    if (family != nullptr && arch == nullptr) arch = archs_.find(family->arch);
+    if (family != nullptr && arch == nullptr) arch = archs_.byId(family->arch);
     if (arch == nullptr) return false;
     s.arch = *arch;
     if (const ArchVariant* variant = arch->variantFor(bareFileName(name))) {

@@ -75,7 +75,7 @@ void readDataset(const SdFile& file, SdSetup& s) {
   }
   if (scopes.empty()) scopes.emplace_back(nullptr, KeyPath{});
   for (const auto& [dataset, path] : scopes) {
-    for (const char* key : {"batch_size", "resolution", "target_frames"}) {
+    for (const char* key : {"batch_size", "resolution", "target_frames", "fp_latent_window_size"}) {
       const Node* n = dataset && dataset->isMapping() ? dataset->find(key) : nullptr;
       KeyPath at = path.key(key);
       if (n == nullptr && general && general->isMapping()) {
@@ -83,16 +83,17 @@ void readDataset(const SdFile& file, SdSetup& s) {
         at = KeyPath::of({"general", key});
       }
       if (n == nullptr) continue;
+      const bool window = std::string_view(key) == "fp_latent_window_size";
       const bool batch = std::string_view(key) == "batch_size";
       const bool frames = std::string_view(key) == "target_frames";
       std::optional<int> value;
-      if (batch && n->isNumber()) value = clampedInt(n->number());
+      if ((batch || window) && n->isNumber()) value = clampedInt(n->number());
       if (frames) {
         for (const auto& v : nodeValues(n)) value = std::max(value.value_or(1), std::atoi(v.c_str()));
       }
-      if (!batch && !frames) value = squareSide(nodeValues(n));
+      if (!batch && !frames && !window) value = squareSide(nodeValues(n));
       if (!value) continue;
-      auto& slot = batch ? s.datasetBatch : frames ? s.datasetFrames : s.datasetResolution;
+      auto& slot = window ? s.datasetWindow : batch ? s.datasetBatch : frames ? s.datasetFrames : s.datasetResolution;
       if (!slot || *value > slot->value) slot = SdDatasetValue{*value, n, at};
     }
   }
@@ -105,22 +106,32 @@ int nativeSide(const TrainerScript* script) {
   return a == "sd1" || a == "sd2" ? 512 : 1024;
 }
 
+// FramePack trains one section per sample, not the clip (fpack_cache_latents.py): fp_latent_window_size
+// target latent frames (default 9) and the packed context, 2 clean frames plus 2 at the 2× kernel and 16
+// at the 4× (1/8 and 1/64 of the tokens: half a frame together), rounded up to window + 3 latent frames
+// (one-frame training, fp_1f_*, keeps fewer: counted as a section, on the safe side).
+int framePackSectionFrames(const SdSetup& s, const Architecture& arch) {
+  const int window = std::clamp(s.datasetWindow ? s.datasetWindow->value : 9, 1, 1000);
+  const int latentFrames = window + 3;
+  return (latentFrames - 1) * std::max(1, arch.vae.temporal) + 1;
+}
+
 }  // namespace
 
 SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   SdSetup s;
   s.script = job.script;
-  s.arch = job.script && !job.script->arch.empty() ? architectures.find(job.script->arch) : nullptr;
+  s.arch = job.script && !job.script->arch.empty() ? architectures.byId(job.script->arch) : nullptr;
   if (job.script && job.script->arch == "sd1") {
-    if (const SdArg* v2 = job.find("v2"); v2 && v2->truthy()) s.arch = architectures.find("sd2");
+    if (const SdArg* v2 = job.find("v2"); v2 && v2->truthy()) s.arch = architectures.byId("sd2");
   }
   s.tool = job.tool;
   s.musubi = job.tool && job.tool->id == "musubi-tuner";
   if (s.musubi && job.script) {
-    // Wan: --task picks the model (argparse default t2v-14B).
-    const auto task = textSetting(job, "task", "t2v-14B");
+    // Wan's --task and FLUX.2's --model_version pick the model.
+    const auto task = textSetting(job, job.script->taskArg, job.script->taskDefault);
     for (const auto& [name, arch] : job.script->taskArchs) {
-      if (name == task.value) s.arch = architectures.find(arch);
+      if (name == task.value) s.arch = architectures.byId(arch);
     }
     s.variantHint = task.value;
     if (s.arch && s.arch->denoiser.experts > 1) {
@@ -177,6 +188,7 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   if (const SdFile* dataset = job.dataset()) readDataset(*dataset, s);
   if (s.datasetBatch) s.trainBatch.value = s.datasetBatch->value;
   if (s.datasetFrames) s.frames = std::max(1, s.datasetFrames->value);
+  if (s.arch && s.arch->arch == "framepack") s.frames = framePackSectionFrames(s, *s.arch);
   if (s.musubi) {
     // The caching scripts ran before: training reads latents and text-encoder outputs from disk.
     s.cacheLatents.value = s.cacheTextEncoderOutputs.value = true;

@@ -94,7 +94,7 @@ class SetupReader {
       s_.familyAssumed = true;
     }
     if (s_.family) {
-      s_.arch = architectures_.find(s_.family->arch);
+      s_.arch = architectures_.byId(s_.family->arch);
       if (s_.arch == nullptr) s_.family = nullptr;
     }
   }

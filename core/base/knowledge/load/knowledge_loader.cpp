@@ -399,6 +399,7 @@ class Loader {
       a.layerOffloading = flag(entry, "layer_offloading");
       a.lowVram = flag(entry, "low_vram");
       a.cannotUnloadTe = flag(entry, "cannot_unload_te");
+      a.trainerOnly = flag(entry, "trainer_only");
       a.source = str(entry, "source");
       if (a.arch.empty()) error("architectures.yaml: entry without arch");
       dims(a, entry);
@@ -575,7 +576,7 @@ class Loader {
       f.unetActBytesPerLatentPixel = figure(e, "unet_act_bytes_per_latent_pixel", "webui.yaml: family");
       f.lowvramBlockParams = num(e, "lowvram_block_params", 0);
       f.vaeFp16Overflows = flag(e, "vae_fp16_overflows");
-      if (const Architecture* a = k_.architectures.find(f.arch); a == nullptr) {
+      if (const Architecture* a = k_.architectures.byId(f.arch); a == nullptr) {
         error("webui.yaml: family " + f.id + ": unknown arch " + f.arch);
       } else if (k_.memory.vae(a->vae.family) == nullptr) {  // the hires pass's VAE encode reads its figure
         error("webui.yaml: family " + f.id + ": memory.yaml has no vae `" + a->vae.family + "`");
@@ -638,20 +639,24 @@ class Loader {
     }
     for (const Node* e : items("scripts")) {
       const std::string role = str(e, "training");
-      TrainerScript script{str(e, "name"), str(e, "arch"),
-                           role == "finetune"             ? TrainerRole::Finetune
-                           : role == "cache_latents"      ? TrainerRole::CacheLatents
-                           : role == "cache_text_encoder" ? TrainerRole::CacheTextEncoder
-                                                          : TrainerRole::Lora,
-                           strings(e->find("groups")), {}, {}};
+      TrainerScript script;
+      script.name = str(e, "name");
+      script.arch = str(e, "arch");
+      script.role = role == "finetune"             ? TrainerRole::Finetune
+                    : role == "cache_latents"      ? TrainerRole::CacheLatents
+                    : role == "cache_text_encoder" ? TrainerRole::CacheTextEncoder
+                                                   : TrainerRole::Lora;
+      script.groups = strings(e->find("groups"));
       for (const Node* c : items_of(e->find("fp8_changes"))) {
         script.fp8Changes.push_back({str(c, "until"), str(c, "why"), figure(c, "fp8_bf16_params", where + ": fp8_changes")});
       }
+      if (const Node* arg = e->find("task_arg")) script.taskArg = arg->resolved()->text;
+      script.taskDefault = str(e, "task_default");
       for (const Node* t : items_of(e->find("task_archs"))) {
         script.taskArchs.emplace_back(str(t, "task"), str(t, "arch"));
-        if (k_.architectures.find(str(t, "arch")) == nullptr) error(where + ": script " + script.name + ": unknown arch " + str(t, "arch"));
+        if (k_.architectures.byId(str(t, "arch")) == nullptr) error(where + ": script " + script.name + ": unknown arch " + str(t, "arch"));
       }
-      if (!script.arch.empty() && k_.architectures.find(script.arch) == nullptr) error(where + ": script " + script.name + ": unknown arch " + script.arch);
+      if (!script.arch.empty() && k_.architectures.byId(script.arch) == nullptr) error(where + ": script " + script.name + ": unknown arch " + script.arch);
       for (const auto& g : script.groups) {
         if (std::none_of(tool.groups.begin(), tool.groups.end(), [&](const TrainerArgGroup& x) { return x.id == g; })) {
           error(where + ": script " + script.name + ": unknown group " + g);

@@ -12,6 +12,7 @@ constexpr SdCheckEntry kChecks[] = {
     {"assumed-trainer-script", checkAssumedScript},
     {"lowram-loads-into-vram", checkLowram},
     {"script-from-variables", checkVariableScript},
+    {"trainer-model-not-modelled", checkUnmodelledModel},
 };
 
 }  // namespace

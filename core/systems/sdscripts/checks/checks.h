@@ -40,5 +40,6 @@ void checkOffloadCheckpointingWithSwap(const SdCheckContext&, Findings&);  // OL
 void checkAssumedScript(const SdCheckContext&, Findings&);              // OL805
 void checkLowram(const SdCheckContext&, Findings&);                     // OL806
 void checkVariableScript(const SdCheckContext&, Findings&);             // OL807
+void checkUnmodelledModel(const SdCheckContext&, Findings&);            // OL808
 
 }  // namespace oomlint
