@@ -425,12 +425,8 @@ class Loader {
         error("comfyui.yaml: model_families: unknown generation family " + c.modelFamilies.back().value);
       }
     }
-    for (const Node* e : items(root->find("generation_models"))) {
-      Architecture a;
-      a.arch = str(e, "id");
-      a.label = str(e, "label");
-      a.kind = str(e, "kind");
-      dims(a, e);
+    // A generation model is its dimensions written here, or an architectures.yaml entry named by `arch`.
+    const auto addGenerationModel = [&](const Node* e, Architecture a) {
       if (k_.memory.vae(a.vae.family) == nullptr) error("comfyui.yaml: " + a.arch + ": memory.yaml has no vae `" + a.vae.family + "`");
       GenerationFamily f;
       f.id = a.arch;
@@ -441,6 +437,18 @@ class Loader {
       c.generationModels.push_back({f.id, strings(e->find("match"))});
       c.generationFamilies.push_back(std::move(f));
       c.generationArchitectures.push_back(std::move(a));
+    };
+    for (const Node* e : items(root->find("generation_models"))) {
+      Architecture a;
+      a.arch = str(e, "id");
+      a.label = str(e, "label");
+      a.kind = str(e, "kind");
+      dims(a, e);
+      addGenerationModel(e, std::move(a));
+    }
+    for (const Node* e : items(root->find("generation_archs"))) {
+      if (const Architecture* a = k_.architectures.byId(str(e, "arch"))) addGenerationModel(e, *a);
+      else error("comfyui.yaml: generation_archs: unknown arch " + str(e, "arch"));
     }
     for (const Node* e : items(root->find("unmodelled_families"))) c.unmodelledFamilies.push_back({str(e, "label"), strings(e->find("match"))});
     for (const NodeType& n : c.nodes) {
