@@ -250,10 +250,20 @@ std::string musubiScriptGuess(const SdJob& job) {
     for (const auto& a : f.args) {
       if (a.name != "dit" && a.name != "task") continue;
       const std::string v = lowercase(a.text());
-      if (v.find("qwen") != std::string::npos) return "qwen_image_train_network.py";
-      if (v.find("kontext") != std::string::npos) return "flux_kontext_train_network.py";
-      if (v.find("framepack") != std::string::npos || v.find("fpack") != std::string::npos) return "fpack_train_network.py";
-      if (v.find("hunyuan") != std::string::npos) return "hv_train_network.py";
+      const auto has = [&](std::initializer_list<std::string_view> words) {
+        return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return v.find(w) != std::string::npos; });
+      };
+      if (has({"qwen"})) return "qwen_image_train_network.py";
+      if (has({"kontext"})) return "flux_kontext_train_network.py";
+      if (has({"flux2", "flux.2", "flux-2", "flux_2"})) return "flux_2_train_network.py";
+      if (has({"framepack", "fpack"})) return "fpack_train_network.py";
+      if (has({"hunyuanvideo_1.5", "hunyuan_video_1.5", "hunyuanvideo1.5", "hv_1_5", "hv15"})) return "hv_1_5_train_network.py";
+      if (has({"hunyuan"})) return "hv_train_network.py";
+      if (has({"z_image", "z-image", "zimage"})) return "zimage_train_network.py";
+      if (has({"hidream"})) return "hidream_o1_train_network.py";
+      if (has({"ideogram"})) return "ideogram4_train_network.py";
+      if (has({"krea"})) return "krea2_train_network.py";
+      if (has({"kandinsky"})) return "kandinsky5_train_network.py";
     }
   }
   return "wan_train_network.py";
@@ -440,7 +450,8 @@ SdJob readSdJob(const std::vector<const Input*>& inputs, const TrainerTool& tool
       if (!network && script == "train_network.py") script = "train_db.py";
     }
     job.script = tool.scriptNamed(script);
-    job.scriptSource = "guessed from the config file's model arguments";
+    job.scriptSource = config ? "guessed from the config file's model arguments"
+                              : "a dataset TOML alone names no model or setting: the tool's most common script, every argument at its default";
   }
   // Keys of files read before the script was known are looked up again against it.
   for (auto& file : job.files) {
