@@ -151,7 +151,8 @@ struct WebUiKnowledge {
   double comfyReserveBytes = 0;
   double forgePartialLoadDivisor = 0;      // Forge's budget for a model that does not fit: max((free − inference)
   double forgePartialLoadMarginBytes = 0;  //   / divisor, free − inference − margin)
-  double controlnetActivationShare = 0;    // a ControlNet unit's activations, as a share of the UNet's
+  double controlnetActivationShare = 0;    // a transformer ControlNet's activations, as a share of the model's
+  double controlnetUnetResidualElements = 0;  // a UNet ControlNet's residual maps, elements per latent pixel
   std::string unetActSource;
   std::string medvramSpeed;  // the measured slowdown with its source ("A1111 wiki: 5.4 → 4.1 it/s …")
   std::string lowvramSpeed;
@@ -180,6 +181,6 @@ struct WebUiKnowledge {
   double vaeDecodeBytesPerPixel(WebUiTool tool) const;
 };
 
-template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
+template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
 
 }  // namespace oomlint

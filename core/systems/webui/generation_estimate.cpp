@@ -343,15 +343,34 @@ class Estimator {
     return p;
   }
 
+  // What the ControlNet units add beside the UNet's activations. A unit's forward runs before the UNet's
+  // (sd-webui-controlnet's hook, ComfyUI's get_control) and frees its own working memory, which is below the
+  // UNet's (0.89 of it, scripts/census/controlnet.py); what stays live beside the UNet is its residuals, one
+  // map per skip connection and one for the mid block. A Low VRAM unit's visiting weights leave before the
+  // UNet runs too, so counting them beside the UNet's activations stands for its own forward's peak. The
+  // transformer families' ControlNets (SD3.5, FLUX) have no measured figure: a share of the activations.
+  Component controlnetActivations(long w, long h, int elements, const Component& unetActivations) const {
+    const double units = static_cast<double>(s_.controlnets.size());
+    if (units == 0) return {"ControlNet residuals", 0, "", Term::Activations};
+    if (s_.family->unetActBytesPerLatentPixel > 0) {
+      const double k = w_.controlnetUnetResidualElements;
+      const double elementBytes = s_.fp32Weights ? 4 : 2;
+      return {"ControlNet residuals", k * latentPixels(w, h) * elements * elementBytes * units,
+              fixedText(latentPixels(w, h), 0) + " latent px × " + fixedText(k, 0) + " elements (13 residual maps) × " +
+                  std::to_string(elements) + " (batch × cond/uncond) × " + fixedText(elementBytes, 0) + " B × " +
+                  fixedText(units, 0) + " unit(s)",
+              Term::Activations};
+    }
+    return {"ControlNet activations", w_.controlnetActivationShare * unetActivations.bytes * units,
+            fixedText(w_.controlnetActivationShare, 2) + " of the transformer's per unit (a guess, not measured)", Term::Activations};
+  }
+
   PhaseEstimate denoise(Phase name, long w, long h, GenerationEstimate& out) {
     PhaseEstimate p{name};
     p.components.push_back(fixed());
     Component act = activations(w, h);
-    const auto cnActivations = [&](const Component& a) {
-      return Component{"ControlNet activations", s_.controlnets.empty() ? 0 : w_.controlnetActivationShare * a.bytes * s_.controlnets.size(),
-                       "half a UNet encoder's per unit", Term::Activations};
-    };
-    Component cnAct = cnActivations(act);
+    const auto cnActivations = [&](const Component& a, int elements) { return controlnetActivations(w, h, elements, a); };
+    Component cnAct = cnActivations(act, elements_);
     // An IP-Adapter's layers sit beside the UNet's for every step, outside the memory manager's budget: what
     // they hold is not free when the manager sizes the weights it loads.
     double ipadapters = 0;
@@ -365,7 +384,7 @@ class Estimator {
         // running out; it then batches cond and uncond only while 1.5 × their activations fit what is
         // free (comfy/samplers.py _calc_cond_batch), else runs them one at a time.
         const Component single = activations(w, h, s_.batchSize);
-        const Component singleCn = cnActivations(single);
+        const Component singleCn = cnActivations(single, s_.batchSize);
         loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes - ipadapters - single.bytes - singleCn.bytes);
         const double freeAfterWeights = gpu_.vramBytes - fixed().bytes - ipadapters - loaded;
         if (elements_ > s_.batchSize && 1.5 * (act.bytes + cnAct.bytes) >= freeAfterWeights) {

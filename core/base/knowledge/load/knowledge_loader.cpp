@@ -527,6 +527,7 @@ class Loader {
     w.forgePartialLoadDivisor = figure(c, "forge_partial_load_divisor", kConstants);
     w.forgePartialLoadMarginBytes = figure(c, "forge_partial_load_margin_bytes", kConstants);
     w.controlnetActivationShare = figure(c, "controlnet_activation_share", kConstants);
+    w.controlnetUnetResidualElements = figure(c, "controlnet_unet_residual_elements", kConstants);
     w.medvramSpeed = str(c, "medvram_speed");
     w.lowvramSpeed = str(c, "lowvram_speed");
     w.taesdDecodeBytesPerPixel = figure(c, "taesd_decode_bytes_per_pixel", kConstants);
