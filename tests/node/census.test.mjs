@@ -35,3 +35,23 @@ test('memory.yaml activations are what the committed census derives', { skip: ha
     }
   }
 });
+
+// rules/webui.yaml's ControlNet residuals per latent pixel are what scripts/census/controlnet.py measured
+// (tests/census/controlnet.json): the controlled step peaks the residuals above the UNet alone, and the
+// residuals are the rule's elements per latent pixel in bf16, at every size and channel width.
+test('the ControlNet residual figure is the committed CPU measurement', () => {
+  const webui = JSON.parse(fs.readFileSync(path.join(sourceDir, 'build/release/core/rules/webui.json'), 'utf8'));
+  const elements = webui.constants.controlnet_unet_residual_elements;
+  const run = JSON.parse(fs.readFileSync(path.join(sourceDir, 'tests/census/controlnet.json'), 'utf8'));
+  assert.ok(run.runs.length >= 2);
+  for (const { id, channel_divisor: divisor, rows } of run.runs) {
+    for (const r of rows) {
+      const where = `${id} ÷${divisor} at ${r.latent_side}²`;
+      const perPixel = (r.residual_bytes * divisor) / (r.latent_pixels * 2);
+      assert.ok(Math.abs(perPixel / elements - 1) < 0.03, `${where}: ${perPixel.toFixed(0)} elements per latent px`);
+      const extra = r.controlled_peak - r.unet_peak;
+      assert.ok(Math.abs(extra / r.residual_bytes - 1) < 0.03, `${where}: the step adds ${extra} B, residuals ${r.residual_bytes} B`);
+      assert.ok(r.controlnet_forward_peak < r.unet_peak, `${where}: the ControlNet's own forward stays below the UNet's`);
+    }
+  }
+});
