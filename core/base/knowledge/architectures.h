@@ -83,7 +83,6 @@ struct Architecture {
   bool layerOffloading = false;
   bool lowVram = false;
   bool cannotUnloadTe = false;
-  std::string source;
 
   Denoiser denoiser;
   std::vector<TextEncoder> textEncoders;
@@ -91,7 +90,6 @@ struct Architecture {
   std::vector<std::string> lowVramKinds;  // none | quantize_on_cpu | park_modules | swap_experts | tiled_vae
   std::vector<ArchVariant> variants;
   bool coarse = true;                     // dimensions not reliable: the estimate widens its uncertainty
-  std::string dimsSource;
 
   bool lowVramDoes(std::string_view kind) const;
   double textEncoderParams() const;
@@ -101,7 +99,7 @@ struct Architecture {
   bool isVideo() const { return kind == "video"; }
 };
 
-template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.source, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.variants, x.coarse, x.dimsSource); }
+template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.variants, x.coarse); }
 
 class Architectures {
  public:
