@@ -14,10 +14,11 @@
 namespace {
 
 std::string errorJson(const std::string& message) {
-  return nlohmann::json{{"tool", {{"name", "oomlint"}, {"version", oomlint::toolVersion()}}},
-                        {"files", nlohmann::json::array()},
-                        {"error", message}}
-      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // Keys in sorted order, as the report's error object has always been written.
+  return nlohmann::ordered_json{{"error", message},
+                                {"files", nlohmann::ordered_json::array()},
+                                {"tool", {{"name", "oomlint"}, {"version", oomlint::toolVersion()}}}}
+      .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 // Options for `gpu` (a catalog name) or `vramGib` (> 0); both empty/0 means the default card. `ramGib`
@@ -90,8 +91,9 @@ std::string version() { return oomlint::toolVersion(); }
 // {"json", "keyword"} or {"error"}: the page shows and analyses the JSON like a pasted workflow.
 std::string pngWorkflow(const std::string& bytes) {
   const oomlint::PngWorkflow w = oomlint::workflowFromPng(bytes);
-  nlohmann::json out = w.error.empty() ? nlohmann::json{{"json", w.json}, {"keyword", w.keyword}} : nlohmann::json{{"error", w.error}};
-  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  nlohmann::ordered_json out =
+      w.error.empty() ? nlohmann::ordered_json{{"json", w.json}, {"keyword", w.keyword}} : nlohmann::ordered_json{{"error", w.error}};
+  return out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace

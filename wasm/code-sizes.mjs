@@ -4,6 +4,7 @@
 //   cmake --build build/wasm-names --target oomlint_wasm -j2
 //   node wasm/code-sizes.mjs build/wasm-names/wasm/oomlint.wasm [REGEX [N]]   (REGEX: list the N largest matching functions)
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 
 const bytes = fs.readFileSync(process.argv[2]);
 let at = 8; // after the magic number and version
@@ -78,7 +79,7 @@ while (at < bytes.length) {
       at += length;
     }
   }
-  sections.push([label, size]);
+  sections.push([label, size, zlib.gzipSync(bytes.subarray(end - size, end), { level: 9 }).length]);
   at = end;
 }
 // The name section comes after the code: name the bodies now (function indices count imports first).
@@ -86,8 +87,10 @@ bodies.forEach((body, i) => {
   body.name = names.get(importedFunctions + i) ?? '(no name)';
 });
 
-console.log('sections (bytes):');
-for (const [label, size] of sections) console.log(`  ${label.padEnd(20)} ${String(size).padStart(9)}`);
+// Each section gzipped on its own (gzip -9, as the page's figures): what a change to the code or to
+// the data weighs in the download.
+console.log('sections (bytes, and gzipped alone):');
+for (const [label, size, gzipped] of sections) console.log(`  ${label.padEnd(20)} ${String(size).padStart(9)} ${String(gzipped).padStart(9)}`);
 if (!names.size) {
   console.log('no function names: link with --profiling-funcs to see the code by group');
   process.exit(0);

@@ -32,7 +32,7 @@ std::string valueText(const Document& doc, const Node* old, const std::string& t
   const bool plainString = doc.format() == DocumentFormat::Yaml && v->kind == NodeKind::Scalar &&
                            v->type == ScalarType::String && !v->quoted;
   if (plainString) {
-    const auto to = nlohmann::json::parse(toJson, nullptr, false);
+    const auto to = nlohmann::ordered_json::parse(toJson, nullptr, false);
     if (to.is_string() && plainSafe(to.get_ref<const std::string&>())) return to.get<std::string>();
   }
   return toJson;

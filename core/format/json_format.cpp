@@ -166,7 +166,7 @@ std::string formatJson(const Report& report) {
     out["files"].push_back(std::move(f));
   }
   // Invalid UTF-8 cannot reach here (inputs are validated), but never let a dump throw.
-  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace oomlint

@@ -400,7 +400,7 @@ std::string formatSarif(const Report& report) {
   log["version"] = "2.1.0";
   log["runs"] = Json::array({std::move(run)});
   // Inputs are valid UTF-8 by the time they are reported, but never let a dump throw.
-  return log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return log.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace oomlint

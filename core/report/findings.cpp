@@ -20,7 +20,7 @@ void Findings::report(RuleId code, Range range, KeyPath path, std::string messag
 }
 
 std::string jsonString(std::string_view text) {
-  return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return nlohmann::ordered_json(std::string(text)).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 std::string jsonText(const Node* value) {
@@ -31,7 +31,7 @@ std::string jsonText(const Node* value) {
     case ScalarType::Null: return "null";
     case ScalarType::Bool: return v->boolValue ? "true" : "false";
     case ScalarType::Int: return std::to_string(v->intValue);
-    case ScalarType::Float: return nlohmann::json(v->floatValue).dump();
+    case ScalarType::Float: return nlohmann::ordered_json(v->floatValue).dump();
     case ScalarType::String: return jsonString(v->text);
   }
   return "null";

@@ -43,7 +43,48 @@ const firstPaint = async (page) => {
   return page.evaluate(() => performance.getEntriesByName('first-paint')[0].startTime);
 };
 
+// Where a load's time goes, seen from the page (an init script runs before boot.js): when the HTML has
+// arrived and the page first painted, when boot.js makes the worker and asks for the module's
+// compilation and when it is compiled, when page.js has loaded, and when each request to the worker (the
+// example's analysis and the catalog; the first of them waits for the module and reads the knowledge) is
+// posted and answered. Milliseconds from navigation start.
+const timeline = () => {
+  const at = (globalThis.oomlintTimeline = {});
+  const note = (name) => (at[name] ??= performance.now());
+  const compile = WebAssembly.compileStreaming;
+  WebAssembly.compileStreaming = (source) => {
+    note('compile asked');
+    return compile.call(WebAssembly, source).then((module) => (note('compiled'), module));
+  };
+  const ops = new Map();
+  const NativeWorker = Worker;
+  globalThis.Worker = class extends NativeWorker {
+    constructor(...args) {
+      note('worker made');
+      super(...args);
+      this.addEventListener('message', ({ data }) => ops.has(data?.id) && note(`${ops.get(data.id)} answered`));
+    }
+    postMessage(message, ...rest) {
+      if (message?.op && message.id) {
+        ops.set(message.id, message.op);
+        note(`${message.op} posted`);
+      }
+      return super.postMessage(message, ...rest);
+    }
+  };
+};
+const phases = ['html loaded', 'worker made', 'first paint', 'compile asked', 'compiled', 'page.js loaded', 'catalog posted', 'catalog answered', 'analyze posted', 'analyze answered', 'verdict on screen'];
+const timelineOf = (page) =>
+  page.evaluate(() => ({
+    ...globalThis.oomlintTimeline,
+    'html loaded': performance.getEntriesByType('navigation')[0].responseEnd,
+    'first paint': performance.getEntriesByName('first-paint')[0]?.startTime,
+    'page.js loaded': performance.getEntriesByName(new URL('page.js', location.href).href)[0]?.responseEnd,
+    'verdict on screen': performance.getEntriesByName('oomlint-first-analysis')[0].startTime,
+  }));
+
 console.log('\n## Navigation to the first analysis on screen (fresh profile each time, loopback server)');
+const timelines = [];
 const firsts = [];
 const placeholderPaints = [];
 const editorReadies = [];
@@ -57,9 +98,11 @@ for (let run = 0; run < 7; run++) {
 
   context = await browser.newContext();
   page = await context.newPage();
+  await page.addInitScript(timeline);
   await page.goto(server.url);
   await firstAnalysis(page, 30000);
-  firsts.push(await page.evaluate(() => performance.getEntriesByName('oomlint-first-analysis')[0].startTime));
+  timelines.push(await timelineOf(page));
+  firsts.push(timelines.at(-1)['verdict on screen']);
   if (lazyEditor) {
     await editorReady(page, 30000);
     editorReadies.push(await page.evaluate(() => performance.getEntriesByName('oomlint-editor-ready')[0].startTime));
@@ -77,6 +120,11 @@ const summary = (xs) => `median ${median(xs).toFixed(0)} ms, min ${Math.min(...x
 console.log(`first verdict on screen: ${summary(firsts)} over ${firsts.length} loads`);
 console.log(`placeholder page's first paint, interleaved: ${summary(placeholderPaints)}`);
 console.log(`first verdict / placeholder first paint (medians): ${(median(firsts) / median(placeholderPaints)).toFixed(1)}×`);
+console.log('where the time goes (medians over the loads, ms from navigation):');
+for (const phase of phases) {
+  const times = timelines.map((t) => t[phase]).filter((t) => t !== undefined);
+  if (times.length) console.log(`  ${phase.padEnd(18)} ${median(times).toFixed(0).padStart(5)}`);
+}
 if (lazyEditor) {
   console.log(`editor.js requested after the first verdict by: ${summary(editorAfterVerdict)}`);
   console.log(`editor (CodeMirror) in place: ${summary(editorReadies)}`);

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import test from 'node:test';
 
-import { fixture, runCli, sharedDir, wasmDir } from './helpers.mjs';
+import { fixture, runCli, sharedDir, sourceDir, wasmDir } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -77,4 +77,15 @@ test('the module reads ComfyUI workflows as the CLI does, and a PNG\'s workflow 
   assert.deepEqual(fromJson.files[0].diagnostics, fromPng.files[0].diagnostics);
   const stripped = JSON.parse(oomlint.pngWorkflow(new Uint8Array(fs.readFileSync(fixture('comfyui/png-without-workflow.png')))));
   assert.match(stripped.error, /carries no ComfyUI workflow/);
+});
+
+// The rules compiler leaves the text only `oomlint schema` prints out of the module's knowledge
+// (--without-schema-text): the CLI's schema has a key's description, the module's bytes do not.
+test('the module carries no key descriptions; the CLI\'s schema does', () => {
+  const description = 'free-form; copied into the saved safetensors metadata';
+  assert.ok(fs.readFileSync(path.join(sourceDir, 'rules/ai-toolkit/schema.yaml'), 'utf8').includes(description));
+  const schema = runCli(['schema']);
+  assert.equal(schema.code, 0);
+  assert.ok(schema.stdout.includes(description));
+  assert.ok(!fs.readFileSync(path.join(wasmDir, 'oomlint.wasm')).includes(Buffer.from(description)));
 });

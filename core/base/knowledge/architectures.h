@@ -86,7 +86,6 @@ struct Architecture {
   // A family another trainer trains but AI Toolkit has no class for (HunyuanVideo, FramePack):
   // model.arch never names it; sd-scripts' and musubi-tuner's script tables do.
   bool trainerOnly = false;
-  std::string source;
 
   Denoiser denoiser;
   std::vector<TextEncoder> textEncoders;
@@ -94,7 +93,6 @@ struct Architecture {
   std::vector<std::string> lowVramKinds;  // none | quantize_on_cpu | park_modules | swap_experts | tiled_vae
   std::vector<ArchVariant> variants;
   bool coarse = true;                     // dimensions not reliable: the estimate widens its uncertainty
-  std::string dimsSource;
 
   bool lowVramDoes(std::string_view kind) const;
   double textEncoderParams() const;
@@ -104,7 +102,7 @@ struct Architecture {
   bool isVideo() const { return kind == "video"; }
 };
 
-template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.trainerOnly, x.source, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.variants, x.coarse, x.dimsSource); }
+template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.trainerOnly, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.variants, x.coarse); }
 
 class Architectures {
  public:

@@ -17,13 +17,11 @@ struct RuleInfo {
   Severity severity = Severity::Warning;
   std::string title;
   std::string summary;
-  std::string anchor;
-  std::string source;
 };
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
 // its list is not compiled in, and reads as its default at run time.
-template <class V> void fields(V& v, RuleInfo& x) { v(x.code, x.name, x.severity, x.title, x.summary, x.anchor, x.source); }
+template <class V> void fields(V& v, RuleInfo& x) { v(x.code, x.name, x.severity, x.title, x.summary); }
 
 class Catalog {
  public:

@@ -85,14 +85,13 @@ struct SideModel {
   double bytesPerParam = 2;
   int scale = 1;                   // upscale models: output px per input px, each side
   double bytesPerInputPixel = 0;   // upscale models: working memory per input pixel of a tile
-  std::string source;
 
   double weightBytes() const { return params * bytesPerParam; }
   bool assumed() const;  // the role's catch-all entry (its match is the empty string)
 };
 
 template <class V> void fields(V& v, SideModel& x) {
-  v(x.role, x.label, x.match, x.params, x.bytesPerParam, x.scale, x.bytesPerInputPixel, x.source);
+  v(x.role, x.label, x.match, x.params, x.bytesPerParam, x.scale, x.bytesPerInputPixel);
 }
 
 struct ComfyUiKnowledge {

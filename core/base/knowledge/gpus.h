@@ -16,12 +16,11 @@ struct Gpu {
   double marketingGb = 0;
   std::uint64_t linuxBytes = 0;
   std::uint64_t windowsBytes = 0;  // 0 when not applicable
-  std::string note;
 };
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
 // its list is not compiled in, and reads as its default at run time.
-template <class V> void fields(V& v, Gpu& x) { v(x.name, x.aliases, x.vendor, x.gpuClass, x.marketingGb, x.linuxBytes, x.windowsBytes, x.note); }
+template <class V> void fields(V& v, Gpu& x) { v(x.name, x.aliases, x.vendor, x.gpuClass, x.marketingGb, x.linuxBytes, x.windowsBytes); }
 
 class GpuCatalog {
  public:

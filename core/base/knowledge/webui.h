@@ -55,7 +55,6 @@ struct WebUiFlag {
   bool takesValue = false;
   FlagEffect effect = FlagEffect::None;
   std::string backend;               // the attention backend of an Attention effect ("xformers")
-  std::string note;
   std::string deprecated;            // why it is a no-op now; empty when it is not
   bool existsIn(WebUiTool tool) const;
   bool ignoredIn(WebUiTool tool) const;
@@ -63,7 +62,7 @@ struct WebUiFlag {
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
 // its list is not compiled in, and reads as its default at run time.
-template <class V> void fields(V& v, WebUiFlag& x) { v(x.name, x.tools, x.ignoredBy, x.takesValue, x.effect, x.backend, x.note, x.deprecated); }
+template <class V> void fields(V& v, WebUiFlag& x) { v(x.name, x.tools, x.ignoredBy, x.takesValue, x.effect, x.backend, x.deprecated); }
 
 struct AttentionBackend {
   std::string id;

@@ -89,8 +89,6 @@ class Loader {
       rule.name = str(entry, "name");
       rule.title = str(entry, "title");
       rule.summary = str(entry, "summary");
-      rule.anchor = str(entry, "anchor");
-      rule.source = str(entry, "source");
       auto severity = parseSeverity(str(entry, "severity"));
       if (!severity) error("rules/catalog.yaml: " + rule.code + ": bad severity");
       rule.severity = severity.value_or(Severity::Warning);
@@ -245,7 +243,6 @@ class Loader {
       a.lowVramKinds = kind && kind->isSequence() ? strings(kind) : std::vector<std::string>{str(low, "kind")};
     }
     a.coarse = flag(entry, "coarse");
-    a.dimsSource = str(entry, "dims_source");
   }
 
   void gpus() {
@@ -261,7 +258,6 @@ class Loader {
       g.marketingGb = figure(entry, "marketing_gb", "gpus.yaml: " + g.name);
       g.linuxBytes = static_cast<std::uint64_t>(figure(entry, "linux_bytes", "gpus.yaml: " + g.name));
       g.windowsBytes = static_cast<std::uint64_t>(num(entry, "windows_bytes", 0));  // null: not applicable
-      g.note = str(entry, "note");
       if (g.name.empty() || g.linuxBytes == 0) error("gpus.yaml: entry without name or linux_bytes");
       k_.gpus.add(std::move(g));
     }
@@ -400,7 +396,6 @@ class Loader {
       a.lowVram = flag(entry, "low_vram");
       a.cannotUnloadTe = flag(entry, "cannot_unload_te");
       a.trainerOnly = flag(entry, "trainer_only");
-      a.source = str(entry, "source");
       if (a.arch.empty()) error("architectures.yaml: entry without arch");
       dims(a, entry);
       k_.architectures.add(std::move(a));
@@ -471,7 +466,7 @@ class Loader {
     for (const Node* e : items(root->find("side_models"))) {
       const std::string where = "comfyui.yaml: side_models: " + str(e, "label");
       SideModel m{NodeRole::NoCost, str(e, "label"), strings(e->find("match")), figure(e, "params", where), figure(e, "bytes_per_param", where),
-                  static_cast<int>(num(e, "scale", 1)), num(e, "bytes_per_input_pixel", 0), str(e, "source")};
+                  static_cast<int>(num(e, "scale", 1)), num(e, "bytes_per_input_pixel", 0)};
       if (auto role = parseNodeRole(str(e, "role")); role && (*role == NodeRole::UpscaleModel || *role == NodeRole::ClipVision || *role == NodeRole::Ipadapter)) {
         m.role = *role;
       } else {
@@ -610,7 +605,6 @@ class Loader {
       if (auto effect = parseFlagEffect(str(e, "effect"))) f.effect = *effect;
       else error("webui.yaml: flag " + f.name + ": effect `" + str(e, "effect") + "` is not a FlagEffect");
       f.backend = str(e, "backend");
-      f.note = str(e, "note");
       f.deprecated = str(e, "deprecated");
       if (f.effect == FlagEffect::Attention && w.backend(f.backend) == nullptr) {
         error("webui.yaml: flag " + f.name + ": unknown attention backend `" + f.backend + "`");
