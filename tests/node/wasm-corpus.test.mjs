@@ -1,4 +1,4 @@
-// Every config and log in ../shared/corpus through the WebAssembly module gives exactly the JSON
+// Every config, command line and log in ../shared/corpus through the WebAssembly module gives exactly the JSON
 // the native CLI prints for it: the browser and CI see the same findings, estimate and plan.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -17,7 +17,7 @@ function corpusFiles() {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (/\.(ya?ml|json|log)$/.test(entry.name) && entry.name !== 'manifest.yaml') files.push(full);
+      else if (/\.(ya?ml|json|log|toml|sh|bat|ps1)$/.test(entry.name) && entry.name !== 'manifest.yaml') files.push(full);
     }
   };
   walk(path.join(sharedDir, 'corpus'));
