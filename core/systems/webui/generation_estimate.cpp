@@ -356,7 +356,7 @@ class Estimator {
       const double k = w_.controlnetUnetResidualElements;
       const double elementBytes = s_.fp32Weights ? 4 : 2;
       return {"ControlNet residuals", k * latentPixels(w, h) * elements * elementBytes * units,
-              fixedText(latentPixels(w, h), 0) + " latent px × " + fixedText(k, 0) + " elements (13 residual maps) × " +
+              fixedText(latentPixels(w, h), 0) + " latent px × " + fixedText(k, 0) + " elements (its residual maps) × " +
                   std::to_string(elements) + " (batch × cond/uncond) × " + fixedText(elementBytes, 0) + " B × " +
                   fixedText(units, 0) + " unit(s)",
               Term::Activations};
@@ -369,8 +369,7 @@ class Estimator {
     PhaseEstimate p{name};
     p.components.push_back(fixed());
     Component act = activations(w, h);
-    const auto cnActivations = [&](const Component& a, int elements) { return controlnetActivations(w, h, elements, a); };
-    Component cnAct = cnActivations(act, elements_);
+    Component cnAct = controlnetActivations(w, h, elements_, act);
     // An IP-Adapter's layers sit beside the UNet's for every step, outside the memory manager's budget: what
     // they hold is not free when the manager sizes the weights it loads.
     double ipadapters = 0;
@@ -384,7 +383,7 @@ class Estimator {
         // running out; it then batches cond and uncond only while 1.5 × their activations fit what is
         // free (comfy/samplers.py _calc_cond_batch), else runs them one at a time.
         const Component single = activations(w, h, s_.batchSize);
-        const Component singleCn = cnActivations(single, s_.batchSize);
+        const Component singleCn = controlnetActivations(w, h, s_.batchSize, single);
         loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes - ipadapters - single.bytes - singleCn.bytes);
         const double freeAfterWeights = gpu_.vramBytes - fixed().bytes - ipadapters - loaded;
         if (elements_ > s_.batchSize && 1.5 * (act.bytes + cnAct.bytes) >= freeAfterWeights) {
