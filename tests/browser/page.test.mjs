@@ -295,6 +295,23 @@ test('a ComfyUI workflow: out of memory on 8 GB, the plan writes fewer frames; a
   await page.context().close();
 });
 
+test('a musubi-tuner command line: out of memory on 24 GB, the plan adds --fp8_base to the command', async () => {
+  const page = await openPage(server.url);
+  await started(page);
+  await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 4090'));
+  const command = fs.readFileSync(path.join(sourceDir, 'tests/fixtures/musubi-tuner/hunyuan-video-bf16-24gb.sh'), 'utf8');
+  await analysisAfter(page, () => paste(page, 'config-editor', command));
+  assert.equal(await verdictOf(page), 'oom');
+  assert.equal(await page.locator('.finding[data-code="OL501"]').getAttribute('data-line'), '8');
+  assert.match(await page.locator('.results .phases').textContent(), /train/);
+  // The needed step is a new argument at the end of the command line (as `oomlint fix` writes it).
+  await analysisAfter(page, () => page.locator('button.apply-needed').click());
+  assert.equal(await verdictOf(page), 'fits');
+  assert.equal(await editorText(page, 'config-editor'), command.replace('--learning_rate 2e-4\n', '--learning_rate 2e-4 --fp8_base\n'));
+  await page.screenshot({ path: path.join(artifacts, 'page-musubi.png'), fullPage: true });
+  await page.context().close();
+});
+
 test('a file opened from disk, or a PNG dropped on the pane, lands in it', async () => {
   const page = await openPage(server.url);
   await started(page);
