@@ -62,6 +62,36 @@ std::string analyzeWithLog(const std::string& config, const std::string& path, c
   }
 }
 
+// A config that is one file of a job (an sd-scripts command line with its dataset TOML and config file):
+// `companions` is a JSON array of {"path", "text"}, the job's other files, read with the config as the CLI
+// reads files given together; the report is the config's (and the log's, when one is given).
+std::string analyzeJob(const std::string& config, const std::string& path, const std::string& log, const std::string& companions,
+                       const std::string& gpu, double vramGib, double ramGib) {
+  try {
+    std::string error;
+    oomlint::AnalyzeOptions options = optionsFor(gpu, vramGib, ramGib, error);
+    if (!error.empty()) return errorJson(error);
+    const auto files = nlohmann::ordered_json::parse(companions, nullptr, false);
+    if (!files.is_array()) return errorJson("the job's other files are not a JSON array");
+    const oomlint::Input main{path.empty() ? "<input>" : path, config};
+    options.jobFiles.push_back(main);
+    for (const auto& f : files) {
+      if (!f.is_object() || !f.contains("path") || !f["path"].is_string() || !f.contains("text") || !f["text"].is_string()) {
+        return errorJson("each of the job's other files needs a string path and text");
+      }
+      options.jobFiles.push_back(oomlint::Input{f["path"].get<std::string>(), f["text"].get<std::string>()});
+    }
+    if (!log.empty()) return oomlint::formatJson(oomlint::analyzeWithLog(main, oomlint::Input{"<log>", log}, options));
+    oomlint::Report report;
+    report.add(oomlint::analyzeInput(main, options));
+    return oomlint::formatJson(report);
+  } catch (const std::exception& e) {
+    return errorJson(e.what());
+  } catch (...) {
+    return errorJson("unknown error");
+  }
+}
+
 // The rule catalog, for the UI's rule list and links.
 std::string rules() {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -101,6 +131,7 @@ std::string pngWorkflow(const std::string& bytes) {
 EMSCRIPTEN_BINDINGS(oomlint) {
   emscripten::function("analyze", &analyze);
   emscripten::function("analyzeWithLog", &analyzeWithLog);
+  emscripten::function("analyzeJob", &analyzeJob);
   emscripten::function("rules", &rules);
   emscripten::function("gpus", &gpus);
   emscripten::function("version", &version);

@@ -312,6 +312,38 @@ test('a musubi-tuner command line: out of memory on 24 GB, the plan adds --fp8_b
   await page.context().close();
 });
 
+test('a command line and its dataset TOML opened together are one job; taking the TOML out changes the estimate', async () => {
+  const page = await openPage(server.url);
+  await started(page);
+  await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 4090'));
+  const dir = path.join(sourceDir, 'tests/calibration/musubi-tuner/configs');
+  const files = ['framepack_640_dataset.toml', 'framepack_default.sh'].map((f) => path.join(dir, f));
+  // Opened together: the command line goes to the pane, the TOML it names beside it.
+  await analysisAfter(page, () => page.setInputFiles('#open-file', files));
+  assert.equal(await page.locator('#config-name').textContent(), 'framepack_default.sh');
+  assert.equal(await page.locator('#companions .companion').getAttribute('data-path'), 'framepack_640_dataset.toml');
+  // FramePack's 640² section from the dataset (39.0 GiB, oomlint-calibrate's figure for the same two files).
+  assert.equal(await verdictOf(page), 'oom');
+  assert.match(await page.locator('.results .verdict').textContent(), /39\.0 GiB/);
+  await page.screenshot({ path: path.join(artifacts, 'page-job.png'), fullPage: true });
+  // A permalink carries the job's other file too.
+  await page.locator('#share').click();
+  const link = await sharedLink(page);
+  const restored = await openPage(link);
+  await firstAnalysis(restored);
+  assert.equal(await restored.locator('#companions .companion').getAttribute('data-path'), 'framepack_640_dataset.toml');
+  assert.match(await restored.locator('.results .verdict').textContent(), /39\.0 GiB/);
+  await restored.context().close();
+  // Without the TOML the command line alone is estimated at musubi-tuner's default resolution.
+  await analysisAfter(page, () => page.locator('#companions .companion button').click());
+  assert.equal(await page.locator('#companions .companion').count(), 0);
+  assert.doesNotMatch(await page.locator('.results .verdict').textContent(), /39\.0 GiB/);
+  // "Add a file to this job" brings it back.
+  await analysisAfter(page, () => page.setInputFiles('#add-file', files[0]));
+  assert.match(await page.locator('.results .verdict').textContent(), /39\.0 GiB/);
+  await page.context().close();
+});
+
 test('a file opened from disk, or a PNG dropped on the pane, lands in it', async () => {
   const page = await openPage(server.url);
   await started(page);

@@ -26,13 +26,17 @@ export async function loadEngine(wasmUrl, compiled = null) {
      * The Report for a config, a log, or a config with the log of its failed run.
      * gpu: a catalog name, or '' with vramGib > 0 for a custom size; both empty: the default card.
      * ramGib: the machine's system RAM (0: not given, the host-RAM verdict is unknown).
+     * companions: the job's other files, [{path, text}] (an sd-scripts command line's dataset TOML): read
+     * with the config as one job; the report is the config's.
      */
-    analyze({ config = '', log = '', path = '', gpu = '', vramGib = 0, ramGib = 0 }) {
+    analyze({ config = '', log = '', path = '', gpu = '', vramGib = 0, ramGib = 0, companions = [] }) {
       const started = performance.now();
       const json =
-        config.trim() && log.trim()
-          ? core.analyzeWithLog(config, path, log, gpu, vramGib, ramGib)
-          : core.analyze(config.trim() ? config : log, config.trim() ? path : path || '<log>', gpu, vramGib, ramGib);
+        config.trim() && companions.length
+          ? core.analyzeJob(config, path, log.trim() ? log : '', JSON.stringify(companions), gpu, vramGib, ramGib)
+          : config.trim() && log.trim()
+            ? core.analyzeWithLog(config, path, log, gpu, vramGib, ramGib)
+            : core.analyze(config.trim() ? config : log, config.trim() ? path : path || '<log>', gpu, vramGib, ramGib);
       return { report: JSON.parse(json), ms: performance.now() - started };
     },
     catalog() {

@@ -32,6 +32,9 @@ let timer = 0; // the debounced analysis waiting to start, or 0
 let running = 0; // analyses sent to the worker and not yet answered
 let picker = null;
 let started = false; // the start-up analysis has been asked for: from then on a change schedules one
+// The job's other files beside the config pane's ({path, text}): an sd-scripts or musubi-tuner command
+// line's dataset TOML or config file, read with it as one job.
+let companions = [];
 
 const configPane = new Pane($('config-editor'), { label: 'Job config, YAML or JSON', language: 'config', onChange: schedule });
 const logPane = new Pane($('log-editor'), { label: 'Crash log (optional)', language: 'log', onChange: schedule });
@@ -43,7 +46,43 @@ function currentInput() {
     path: $('config-name').textContent || 'config.yaml',
     ...(picker ? picker.current() : { gpu: '', vramGib: 0 }),
     ramGib: Number($('ram').value) || 0,
+    companions,
   };
+}
+
+// The job's other files, each with a button that takes it out of the job.
+function showCompanions() {
+  const list = clear($('companions'));
+  list.hidden = companions.length === 0;
+  if (!companions.length) return;
+  list.append('with ', ...companions.map(({ path }) =>
+    h('span', { class: 'companion', 'data-path': path }, path,
+      h('button', { type: 'button', 'aria-label': `Take ${path} out of the job`, onclick: () => setCompanions(companions.filter((c) => c.path !== path)) }, '×'))));
+}
+
+function setCompanions(files) {
+  companions = files;
+  showCompanions();
+  schedule();
+}
+
+async function readText(file) {
+  if (file.size > MAX_FILE_BYTES) {
+    status(`${file.name} is ${(file.size / 1024 ** 2).toFixed(0)} MiB; the page opens files up to 64 MiB`);
+    return null;
+  }
+  return file.text();
+}
+
+// Files added to the job: a file of the same name is replaced.
+async function addCompanions(files) {
+  const added = [];
+  for (const file of files) {
+    const text = await readText(file);
+    if (text !== null) added.push({ path: file.name, text });
+  }
+  const names = new Set(added.map((c) => c.path));
+  setCompanions([...companions.filter((c) => !names.has(c.path)), ...added]);
 }
 
 // "settled": no analysis is waiting or running, so the results on screen are those of the current
@@ -141,8 +180,9 @@ function onApply(steps) {
 }
 
 async function share() {
-  const { config, log, gpu, vramGib, ramGib } = currentInput();
-  const link = new URL(await encodeState({ config, log, gpu, vramGib, ramGib }), location.href).href;
+  const { config, log, gpu, vramGib, ramGib, path } = currentInput();
+  const job = companions.length ? { path, companions } : {};
+  const link = new URL(await encodeState({ config, log, gpu, vramGib, ramGib, ...job }), location.href).href;
   history.replaceState(null, '', link);
   const field = $('share-link');
   field.value = link;
@@ -156,12 +196,29 @@ async function share() {
   }
 }
 
+const isLogFile = (file) => /\.(log|txt|out)$/i.test(file.name);
+const isPng = (file) => file.type === 'image/png' || /\.png$/i.test(file.name);
+
+// Files opened or dropped together: logs go to the log pane, a PNG's workflow to the config pane; of the
+// other files, several are one job: the command line (else the first) goes to the config pane and the rest
+// are its other files. A config opened alone starts a job of its own.
+async function openFiles(fileList) {
+  const files = [...fileList];
+  const job = files.filter((f) => !isLogFile(f) && !isPng(f));
+  for (const file of files.filter((f) => isLogFile(f) || isPng(f))) await openFile(file);
+  if (!job.length) return;
+  const main = job.find((f) => /\.(sh|bat|cmd|ps1)$/i.test(f.name)) ?? job[0];
+  companions = [];
+  await openFile(main);
+  await addCompanions(job.filter((f) => f !== main));
+}
+
 async function openFile(file) {
   if (file.size > MAX_FILE_BYTES) {
     status(`${file.name} is ${(file.size / 1024 ** 2).toFixed(0)} MiB; the page opens files up to 64 MiB`);
     return;
   }
-  if (file.type === 'image/png' || /\.png$/i.test(file.name)) {
+  if (isPng(file)) {
     // A PNG ComfyUI saved: the core reads the workflow from its text chunk; the JSON is what is shown,
     // analysed and fixed, like a pasted workflow.
     const found = await client.pngWorkflow(new Uint8Array(await file.arrayBuffer()));
@@ -174,11 +231,12 @@ async function openFile(file) {
     return;
   }
   const text = await file.text();
-  if (/\.(log|txt|out)$/i.test(file.name)) {
+  if (isLogFile(file)) {
     $('log-details').open = true;
     logPane.setText(text);
   } else {
     $('config-name').textContent = file.name;
+    showCompanions();
     configPane.setText(text);
   }
 }
@@ -191,12 +249,18 @@ async function fetchExample(name) {
 
 function showExample({ name, text }) {
   $('config-name').textContent = name;
+  companions = [];
+  showCompanions();
   configPane.setText(text);
 }
 
 function wireUi() {
   $('open-file').addEventListener('change', (event) => {
-    for (const file of event.target.files) openFile(file);
+    openFiles(event.target.files);
+    event.target.value = '';
+  });
+  $('add-file').addEventListener('change', (event) => {
+    addCompanions([...event.target.files]);
     event.target.value = '';
   });
   // Files only: text dragged within a pane is the textarea's (or the editor's) to move.
@@ -212,7 +276,7 @@ function wireUi() {
       if (!carriesFiles(event)) return;
       event.preventDefault();
       zone.classList.remove('drop');
-      for (const file of event.dataTransfer.files) openFile(file);
+      openFiles(event.dataTransfer.files);
     });
   }
   $('example').addEventListener('change', (event) => {
@@ -263,6 +327,9 @@ async function start() {
   // The text goes on screen as soon as it is here.
   const [state, example] = await Promise.all([stateReady, exampleReady]);
   if (state) {
+    if (state.path) $('config-name').textContent = state.path;
+    companions = state.companions;
+    showCompanions();
     configPane.setText(state.config);
     logPane.setText(state.log);
     if (state.log) $('log-details').open = true;

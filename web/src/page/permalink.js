@@ -38,7 +38,7 @@ function fromBase64Url(text) {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-/** state: {config, log, gpu, vramGib, ramGib} → "#s=…" */
+/** state: {config, log, gpu, vramGib, ramGib[, path, companions]} → "#s=…" */
 export async function encodeState(state) {
   const bytes = new TextEncoder().encode(JSON.stringify({ v: 1, ...state }));
   return PREFIX + toBase64Url(await pipe(bytes, new CompressionStream('deflate-raw')));
@@ -57,6 +57,11 @@ export async function decodeState(hash) {
       gpu: String(state.gpu ?? ''),
       vramGib: Number(state.vramGib) || 0,
       ramGib: Number(state.ramGib) || 0,
+      path: String(state.path ?? ''),
+      // The job's other files: {path, text} each, anything else left out.
+      companions: (Array.isArray(state.companions) ? state.companions : [])
+        .filter((c) => typeof c?.path === 'string' && typeof c?.text === 'string')
+        .map(({ path, text }) => ({ path, text })),
     };
   } catch {
     return null;
