@@ -398,7 +398,7 @@ test('usable at 360 px and in the dark scheme', async () => {
 
 test('the widget page renders each widget\'s verdict', async () => {
   const page = await openPage(`${server.url}widget-example.html`, { width: 900, height: 1000 });
-  for (const [id, verdict] of [['fits', 'fits'], ['oom', 'oom'], ['editable', 'oom']]) {
+  for (const [id, verdict] of [['fits', 'fits'], ['oom', 'oom'], ['musubi', 'oom'], ['editable', 'oom']]) {
     await page.waitForSelector(`#${id}[data-verdict]`, { timeout: 15000 });
     assert.equal(await page.getAttribute(`#${id}`, 'data-verdict'), verdict, id);
   }
@@ -411,6 +411,8 @@ test('the widget page renders each widget\'s verdict', async () => {
   assert.match(hostFont, /Georgia/);
   assert.match(await page.locator('#oom .verdict').textContent(), /Out of memory/);
   await page.locator('#oom .findings').waitFor();
+  // A musubi-tuner command line, as a guide would quote it: its first needed change is musubi-tuner's own.
+  assert.match(await page.locator('#musubi .findings').textContent(), /fp8_base false → true/);
 
   // The editable widget applies its needed steps.
   await page.locator('#editable button.apply-needed').click();
