@@ -10,15 +10,20 @@ import { runCli, sharedDir, sharedSkip } from './helpers.mjs';
 const examples = (sharedSkip ? [] : fs.readdirSync(path.join(sharedDir, 'corpus/ai-toolkit/examples')))
   .filter((f) => /\.ya?ml$/.test(f))
   .map((f) => path.join(sharedDir, 'corpus/ai-toolkit/examples', f));
+// And the other trainers' files: command lines, TOMLs and GUI JSON of sd-scripts and musubi-tuner.
+const trainerFiles = (sharedSkip ? [] : ['sd-scripts', 'musubi-tuner'])
+  .flatMap((tool) => fs.readdirSync(path.join(sharedDir, 'corpus', tool))
+    .filter((f) => /\.(sh|bat|ps1|toml|json)$/.test(f))
+    .map((f) => path.join(sharedDir, 'corpus', tool, f)));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-formats-'));
 // A valid job whose `train:` section gets the lines under test.
 const job = (trainLines) =>
   'job: extension\nconfig:\n  name: t\n  process:\n    - type: sd_trainer\n      model:\n        name_or_path: black-forest-labs/FLUX.1-dev\n' +
   `        arch: flux\n      train:\n        dtype: bf16\n${trainLines}\n`;
 
-test('gcc: one line per finding, the same findings as JSON, on every corpus config', { skip: sharedSkip }, () => {
-  assert.ok(examples.length >= 20);
-  for (const file of examples) {
+test('gcc: one line per finding, the same findings as JSON, on every corpus config and trainer file', { skip: sharedSkip }, () => {
+  assert.ok(examples.length >= 20 && trainerFiles.length >= 40);
+  for (const file of [...examples, ...trainerFiles]) {
     const json = JSON.parse(runCli(['check', '--format', 'json', '--gpu', 'RTX 4090', file]).stdout);
     const gcc = runCli(['check', '--format', 'gcc', '--gpu', 'RTX 4090', file]);
     const lines = gcc.stdout.trimEnd().split('\n').filter(Boolean);

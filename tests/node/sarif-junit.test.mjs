@@ -23,6 +23,13 @@ const logs = ['013_ai-toolkit_zimage-3060-12gb.log', '018_ai-toolkit_flux-dev-40
   .map((f) => path.join(sharedDir, 'corpus/logs', f))
   .filter((f) => fs.existsSync(f))
   .map((f) => path.relative(process.cwd(), f));
+// The other trainers' own files (sd-scripts, musubi-tuner: command lines, TOMLs, GUI JSON; some names
+// with spaces), checked against a card as a CI job would.
+const trainerFiles = (sharedSkip ? [] : ['sd-scripts', 'musubi-tuner'])
+  .flatMap((tool) => fs.readdirSync(path.join(sharedDir, 'corpus', tool))
+    .filter((f) => /\.(sh|bat|ps1|toml|json)$/.test(f))
+    .sort()
+    .map((f) => path.relative(process.cwd(), path.join(sharedDir, 'corpus', tool, f))));
 const fluxExample = path.join(examplesDir, 'train_lora_flux_24gb.yaml');
 const oomFlux = (sharedSkip ? '' : fs.readFileSync(fluxExample, 'utf8')).replace('batch_size: 1', 'batch_size: 8');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-sarif-junit-'));
@@ -105,7 +112,7 @@ function applyReplacement(text, replacement) {
   return text.slice(0, offset(r.startLine, r.startColumn)) + replacement.insertedContent.text + text.slice(offset(r.endLine, r.endColumn));
 }
 
-test('sarif: every corpus config and some logs, with and without a GPU, pass the SARIF Multitool with GitHub rules', { skip: sharedSkip }, () => {
+test('sarif: every corpus config, trainer file and some logs, with and without a GPU, pass the SARIF Multitool with GitHub rules', { skip: sharedSkip }, () => {
   assert.ok(examples.length >= 25 && logs.length >= 3, 'corpus missing');
   assert.ok(fs.existsSync(multitool), `SARIF Multitool not installed at ${multitool} (npm ci in web/)`);
   const files = [];
@@ -120,6 +127,8 @@ test('sarif: every corpus config and some logs, with and without a GPU, pass the
     write(`${path.basename(example)}.4090.sarif`, sarif(['--gpu', 'RTX 4090', example]).text);
   }
   for (const log of logs) write(`${path.basename(log)}.sarif`, sarif([log]).text);
+  assert.ok(trainerFiles.length >= 40, 'sd-scripts / musubi-tuner corpus missing');
+  for (const file of trainerFiles) write(`${path.basename(file)}.4090.sarif`, sarif(['--gpu', 'RTX 4090', file]).text);
   write('oom-stdin.sarif', sarif(['--gpu', 'RTX 4090', '-'], oomFlux).text);
   write('all.sarif', sarif(['--gpu', 'RTX 4090', ...examples, ...logs]).text);
   const fixableFile = path.join(tmp, 'fixes: 100% ünï & co.yaml');
@@ -323,11 +332,11 @@ test('sarif: fixes replace exactly the flagged value or add the missing key, and
   assert.ok(applied >= 5, `only ${applied} corpus fixes applied`);
 });
 
-test('junit: every corpus config gives well-formed XML whose counts match the JSON findings', { skip: sharedSkip }, () => {
+test('junit: every corpus config and trainer file gives well-formed XML whose counts match the JSON findings', { skip: sharedSkip }, () => {
   assert.ok(fs.existsSync(xmllint), `xmllint not found at ${xmllint} (apt-get install libxml2-utils)`);
   const files = [];
   const expectedAll = { tests: 0, failures: 0, errors: 0, failureElements: 0, errorElements: 0 };
-  for (const example of examples) {
+  for (const example of [...examples, ...trainerFiles]) {
     const expected = json(['--gpu', 'RTX 4090', example]).files[0];
     const out = runCli(['check', '--format', 'junit', '--gpu', 'RTX 4090', example]);
     assert.equal(out.stderr, '');
@@ -360,11 +369,15 @@ test('junit: every corpus config gives well-formed XML whose counts match the JS
     for (const d of notes) assert.ok(systemOut.includes(`${example}:${d.range.start.line}:${d.range.start.column}: info: ${d.message}`), example);
     if (expected.estimate) assert.match(systemOut, new RegExp(`estimate on RTX 4090 .* — ${expected.estimate.verdict}`));
 
-    expectedAll.tests += 1;
-    expectedAll.failures += failures;
-    expectedAll.errors += errors;
+    // The AI Toolkit examples checked together are unrelated files; the trainers' files would join into
+    // jobs where one names another, so the run over all of them below takes the examples only.
+    if (examples.includes(example)) {
+      expectedAll.tests += 1;
+      expectedAll.failures += failures;
+      expectedAll.errors += errors;
+    }
   }
-  // One run over all of them: one suite, a case per file, the same totals.
+  // One run over all the examples: one suite, a case per file, the same totals.
   const all = runCli(['check', '--format', 'junit', '--gpu', 'RTX 4090', ...examples]);
   assert.equal(all.code, 2);
   const allFile = path.join(tmp, 'all.xml');
