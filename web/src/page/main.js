@@ -66,20 +66,17 @@ function setCompanions(files) {
   schedule();
 }
 
-async function readText(file) {
-  if (file.size > MAX_FILE_BYTES) {
-    status(`${file.name} is ${(file.size / 1024 ** 2).toFixed(0)} MiB; the page opens files up to 64 MiB`);
-    return null;
-  }
-  return file.text();
+function tooLarge(file) {
+  if (file.size <= MAX_FILE_BYTES) return false;
+  status(`${file.name} is ${(file.size / 1024 ** 2).toFixed(0)} MiB; the page opens files up to 64 MiB`);
+  return true;
 }
 
 // Files added to the job: a file of the same name is replaced.
 async function addCompanions(files) {
   const added = [];
   for (const file of files) {
-    const text = await readText(file);
-    if (text !== null) added.push({ path: file.name, text });
+    if (!tooLarge(file)) added.push({ path: file.name, text: await file.text() });
   }
   const names = new Set(added.map((c) => c.path));
   setCompanions([...companions.filter((c) => !names.has(c.path)), ...added]);
@@ -214,10 +211,7 @@ async function openFiles(fileList) {
 }
 
 async function openFile(file) {
-  if (file.size > MAX_FILE_BYTES) {
-    status(`${file.name} is ${(file.size / 1024 ** 2).toFixed(0)} MiB; the page opens files up to 64 MiB`);
-    return;
-  }
+  if (tooLarge(file)) return;
   if (isPng(file)) {
     // A PNG ComfyUI saved: the core reads the workflow from its text chunk; the JSON is what is shown,
     // analysed and fixed, like a pasted workflow.
