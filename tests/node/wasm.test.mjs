@@ -79,6 +79,24 @@ test('the module reads ComfyUI workflows as the CLI does, and a PNG\'s workflow 
   assert.match(stripped.error, /carries no ComfyUI workflow/);
 });
 
+test('the module reads a job of several files as the CLI does (analyzeJob), and refuses malformed companions', async () => {
+  const oomlint = await loadModule();
+  const dir = path.join(sourceDir, 'tests/calibration/musubi-tuner/configs');
+  const command = path.join(dir, 'framepack_default.sh');
+  const dataset = path.join(dir, 'framepack_640_dataset.toml');
+  const companions = JSON.stringify([{ path: 'framepack_640_dataset.toml', text: fs.readFileSync(dataset, 'utf8') }]);
+  const fromModule = JSON.parse(oomlint.analyzeJob(fs.readFileSync(command, 'utf8'), command, '', companions, 'RTX 4090', 0, 0));
+  const fromCli = JSON.parse(runCli(['check', '--format', 'json', '--gpu', 'RTX 4090', command, dataset]).stdout);
+  assert.equal(fromModule.files.length, 1);
+  assert.deepEqual(fromModule.files[0], fromCli.files[0]);
+  // The dataset's resolution is read: without it the estimate differs.
+  const alone = JSON.parse(oomlint.analyze(fs.readFileSync(command, 'utf8'), command, 'RTX 4090', 0, 0));
+  assert.notEqual(alone.files[0].estimate.peak_bytes, fromModule.files[0].estimate.peak_bytes);
+  for (const bad of ['{"path": "x"}', '[{"path": 1, "text": ""}]', 'not json']) {
+    assert.match(JSON.parse(oomlint.analyzeJob('x', 'a.sh', '', bad, '', 0, 0)).error, /job's other files/);
+  }
+});
+
 // The rules compiler leaves the text only `oomlint schema` prints out of the module's knowledge
 // (--without-schema-text): the CLI's schema has a key's description, the module's bytes do not.
 test('the module carries no key descriptions; the CLI\'s schema does', () => {
