@@ -3,6 +3,7 @@
 // argument it would reject is reported as it would report it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -48,12 +49,21 @@ struct TrainerScript {
     double bf16Params = 0;
   };
   std::vector<Fp8Change> fp8Changes;
+  // A script that trains one section of a clip per sample (FramePack), not the clip: the dataset key
+  // that sets its window of latent frames, the default window, and the packed context beside it.
+  struct Sections {
+    std::string windowKey;
+    int window = 0;
+    int contextLatentFrames = 0;
+  };
+  std::optional<Sections> sections;
   bool finetune() const { return role == TrainerRole::Finetune; }
   bool caches() const { return role == TrainerRole::CacheLatents || role == TrainerRole::CacheTextEncoder; }
 };
 
 template <class V> void fields(V& v, TrainerScript::Fp8Change& x) { v(x.until, x.why, x.bf16Params); }
-template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArg, x.taskDefault, x.taskArchs, x.fp8Changes); }
+template <class V> void fields(V& v, TrainerScript::Sections& x) { v(x.windowKey, x.window, x.contextLatentFrames); }
+template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArg, x.taskDefault, x.taskArchs, x.fp8Changes, x.sections); }
 
 struct TrainerTool {
   std::string id;  // "sd-scripts", "musubi-tuner"

@@ -63,8 +63,9 @@ std::vector<std::string> nodeValues(const Node* n) {
   return out;
 }
 
-// The dataset TOML's largest batch and resolution: [general] values inherited by each [[datasets]].
-void readDataset(const SdFile& file, SdSetup& s) {
+// The dataset TOML's largest batch, resolution, frames and section window (`windowKey`, empty when the
+// script trains whole clips): [general] values inherited by each [[datasets]].
+void readDataset(const SdFile& file, std::string_view windowKey, SdSetup& s) {
   const Node* root = file.doc ? file.doc->root() : nullptr;
   if (root == nullptr || !root->isMapping()) return;
   const Node* general = root->find("general");
@@ -75,7 +76,8 @@ void readDataset(const SdFile& file, SdSetup& s) {
   }
   if (scopes.empty()) scopes.emplace_back(nullptr, KeyPath{});
   for (const auto& [dataset, path] : scopes) {
-    for (const char* key : {"batch_size", "resolution", "target_frames", "fp_latent_window_size"}) {
+    for (std::string_view key : {std::string_view("batch_size"), std::string_view("resolution"), std::string_view("target_frames"), windowKey}) {
+      if (key.empty()) continue;
       const Node* n = dataset && dataset->isMapping() ? dataset->find(key) : nullptr;
       KeyPath at = path.key(key);
       if (n == nullptr && general && general->isMapping()) {
@@ -83,9 +85,9 @@ void readDataset(const SdFile& file, SdSetup& s) {
         at = KeyPath::of({"general", key});
       }
       if (n == nullptr) continue;
-      const bool window = std::string_view(key) == "fp_latent_window_size";
-      const bool batch = std::string_view(key) == "batch_size";
-      const bool frames = std::string_view(key) == "target_frames";
+      const bool window = key == windowKey;
+      const bool batch = key == "batch_size";
+      const bool frames = key == "target_frames";
       std::optional<int> value;
       if ((batch || window) && n->isNumber()) value = clampedInt(n->number());
       if (frames) {
@@ -106,13 +108,13 @@ int nativeSide(const TrainerScript* script) {
   return a == "sd1" || a == "sd2" ? 512 : 1024;
 }
 
-// FramePack trains one section per sample, not the clip (fpack_cache_latents.py): fp_latent_window_size
-// target latent frames (default 9) and the packed context, 2 clean frames plus 2 at the 2× kernel and 16
-// at the 4× (1/8 and 1/64 of the tokens: half a frame together), rounded up to window + 3 latent frames
-// (one-frame training, fp_1f_*, keeps fewer: counted as a section, on the safe side).
-int framePackSectionFrames(const SdSetup& s, const Architecture& arch) {
-  const int window = std::clamp(s.datasetWindow ? s.datasetWindow->value : 9, 1, 1000);
-  const int latentFrames = window + 3;
+// A script that trains one section per sample (FramePack) sees its window of latent frames and the packed
+// context beside it, not the clip (rules/musubi-tuner.yaml `sections`; one-frame training, FramePack's
+// fp_1f_*, keeps fewer: counted as a section, on the safe side). As pixel frames, for the estimate's
+// temporal compression.
+int sectionFrames(const SdSetup& s, const TrainerScript::Sections& sections, const Architecture& arch) {
+  const int window = std::clamp(s.datasetWindow ? s.datasetWindow->value : sections.window, 1, 1000);
+  const int latentFrames = window + sections.contextLatentFrames;
   return (latentFrames - 1) * std::max(1, arch.vae.temporal) + 1;
 }
 
@@ -185,10 +187,11 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
       s.resolutionAssumed = false;
     }
   }
-  if (const SdFile* dataset = job.dataset()) readDataset(*dataset, s);
+  const auto& sections = job.script ? job.script->sections : std::nullopt;
+  if (const SdFile* dataset = job.dataset()) readDataset(*dataset, sections ? sections->windowKey : "", s);
   if (s.datasetBatch) s.trainBatch.value = s.datasetBatch->value;
   if (s.datasetFrames) s.frames = std::max(1, s.datasetFrames->value);
-  if (s.arch && s.arch->arch == "framepack") s.frames = framePackSectionFrames(s, *s.arch);
+  if (s.arch && sections) s.frames = sectionFrames(s, *sections, *s.arch);
   if (s.musubi) {
     // The caching scripts ran before: training reads latents and text-encoder outputs from disk.
     s.cacheLatents.value = s.cacheTextEncoderOutputs.value = true;

@@ -58,9 +58,9 @@ struct SdSetup {
   const TrainerTool* tool = nullptr;
   std::string variantHint;  // what picks a smaller variant of the family (Wan's --task t2v-1.3B)
   int residentExperts = 0;  // Wan 2.2 A14B: the experts on the GPU (0: all the family has)
-  int frames = 1;           // the longest clip (musubi-tuner's target_frames; FramePack: one section)
+  int frames = 1;           // the longest clip (musubi-tuner's target_frames), or one section of it (FramePack)
   std::optional<SdDatasetValue> datasetFrames;
-  std::optional<SdDatasetValue> datasetWindow;  // FramePack's fp_latent_window_size
+  std::optional<SdDatasetValue> datasetWindow;  // a section-trained script's window (FramePack's fp_latent_window_size)
   bool fp8TextEncoder = false;  // a caching script's --fp8_llm / --fp8_t5 / --fp8_vl
 
   bool finetune() const { return script && script->finetune(); }

@@ -655,6 +655,10 @@ class Loader {
       }
       if (const Node* arg = e->find("task_arg")) script.taskArg = arg->resolved()->text;
       script.taskDefault = str(e, "task_default");
+      if (const Node* sec = e->find("sections"); sec && sec->isMapping()) {
+        const std::string at = where + ": script " + script.name + ": sections";
+        script.sections = TrainerScript::Sections{str(sec, "window_key"), integer(sec, "window", at), integer(sec, "context_latent_frames", at)};
+      }
       for (const Node* t : items_of(e->find("task_archs"))) {
         script.taskArchs.emplace_back(str(t, "task"), str(t, "arch"));
         if (k_.architectures.byId(str(t, "arch")) == nullptr) error(where + ": script " + script.name + ": unknown arch " + str(t, "arch"));
