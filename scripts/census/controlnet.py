@@ -66,7 +66,7 @@ class ControlNet(nn.Module):
 
     def __init__(self, base, prec, divisor):
         super().__init__()
-        self.base = base  # only conv_in, the time embedding, down, downsamplers and mid are used
+        self.base = base  # its encoder only (unet.UNet.encode)
         self.hint = HintBlock(base.base_channels, prec, divisor)
         widths = [base.base_channels]
         for i, level in enumerate(base.down):
@@ -77,42 +77,15 @@ class ControlNet(nn.Module):
         self.zero_mid = layers.conv2d(widths[-1], widths[-1], 1, prec)
 
     def forward(self, latents, image, context, added):
-        b = self.base
-        temb = b._time(latents.shape[0], added, latents.device, latents.dtype)
-        x = b.conv_in(latents) + self.hint(image)
-        skips = [x]
-        for i, level in enumerate(b.down):
-            x, outs = b._level(level, x, temb, context, False)
-            skips += outs
-            if i < len(b.downsamplers):
-                x = b.downsamplers[i](x)
-                skips.append(x)
-        x = b.mid.resnets[0](x, temb)
-        x = b.mid.attns[0](x, context, False)
-        x = b.mid.resnets[1](x, temb)
+        _, x, skips = self.base.encode(latents, context, added, False, hint=self.hint(image))
         return [z(s) for z, s in zip(self.zero, skips)], self.zero_mid(x)
 
 
 def controlled_unet(model, latents, context, added, residuals, mid):
     """unet.UNet.forward with the control residuals added to each skip and to the mid block's output."""
-    temb = model._time(latents.shape[0], added, latents.device, latents.dtype)
-    x = model.conv_in(latents)
-    skips = [x]
-    for i, level in enumerate(model.down):
-        x, outs = model._level(level, x, temb, context, False)
-        skips += outs
-        if i < len(model.downsamplers):
-            x = model.downsamplers[i](x)
-            skips.append(x)
+    temb, x, skips = model.encode(latents, context, added, False)
     skips = [s + r for s, r in zip(skips, residuals)]
-    x = model.mid.resnets[0](x, temb)
-    x = model.mid.attns[0](x, context, False)
-    x = model.mid.resnets[1](x, temb) + mid
-    for i, level in enumerate(model.up):
-        x, _ = model._level(level, x, temb, context, False, skips)
-        if i < len(model.upsamplers):
-            x = model.upsamplers[i](F.interpolate(x, scale_factor=2.0, mode="nearest"))
-    return model.conv_out(F.silu(model.norm_out(x)))
+    return model.decode(x + mid, temb, context, False, skips)
 
 
 def measure(raw, rules, divisor, sides, prec):

@@ -175,9 +175,13 @@ class UNet(nn.Module):
             outs.append(x)
         return x, outs
 
-    def forward(self, latents, context, added, checkpointing):
+    def encode(self, latents, context, added, checkpointing, hint=None):
+        """The time embedding, the down path's skip connections and the mid block's output. `hint` (a
+        ControlNet's conditioning on the latent grid) is added to conv_in's output."""
         temb = self._time(latents.shape[0], added, latents.device, latents.dtype)
         x = self.conv_in(latents)
+        if hint is not None:
+            x = x + hint
         skips = [x]
         for i, level in enumerate(self.down):
             x, outs = self._level(level, x, temb, context, checkpointing)
@@ -188,8 +192,16 @@ class UNet(nn.Module):
         x = _run_resnet(self.mid.resnets[0], x, temb, checkpointing)
         x = self.mid.attns[0](x, context, checkpointing)
         x = _run_resnet(self.mid.resnets[1], x, temb, checkpointing)
+        return temb, x, skips
+
+    def decode(self, x, temb, context, checkpointing, skips):
+        """The up path from the mid block's output, taking the skip connections from the end."""
         for i, level in enumerate(self.up):
             x, _ = self._level(level, x, temb, context, checkpointing, skips)
             if i < len(self.upsamplers):
                 x = self.upsamplers[i](F.interpolate(x, scale_factor=2.0, mode="nearest"))
         return self.conv_out(F.silu(self.norm_out(x)))
+
+    def forward(self, latents, context, added, checkpointing):
+        temb, x, skips = self.encode(latents, context, added, checkpointing)
+        return self.decode(x, temb, context, checkpointing, skips)

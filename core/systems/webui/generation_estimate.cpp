@@ -345,7 +345,7 @@ class Estimator {
 
   // What the ControlNet units add beside the UNet's activations. A unit's forward runs before the UNet's
   // (sd-webui-controlnet's hook, ComfyUI's get_control) and frees its own working memory, which is below the
-  // UNet's (0.89 of it, scripts/census/controlnet.py); what stays live beside the UNet is its residuals, one
+  // UNet's (0.93 of it, scripts/census/controlnet.py); what stays live beside the UNet is its residuals, one
   // map per skip connection and one for the mid block. A Low VRAM unit's visiting weights leave before the
   // UNet runs too, so counting them beside the UNet's activations stands for its own forward's peak. The
   // transformer families' ControlNets (SD3.5, FLUX) have no measured figure: a share of the activations.
