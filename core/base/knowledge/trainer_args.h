@@ -34,6 +34,18 @@ template <class V> void fields(V& v, TrainerArgGroup& x) { v(x.id, x.args); }
 // which are processes of their own.
 enum class TrainerRole { Lora, Finetune, CacheLatents, CacheTextEncoder };
 
+// A script that trains one section of a clip per sample (FramePack), not the clip: the dataset key that
+// sets its window of latent frames, the default window, and the packed context beside it. (Not nested in
+// TrainerScript: clang cannot default-construct a nested struct with member initializers inside an
+// incomplete class, which std::optional asks for.)
+struct TrainerSections {
+  std::string windowKey;
+  int window = 0;
+  int contextLatentFrames = 0;
+};
+
+template <class V> void fields(V& v, TrainerSections& x) { v(x.windowKey, x.window, x.contextLatentFrames); }
+
 struct TrainerScript {
   std::string name;  // "flux_train_network.py"
   std::string arch;  // rules/ai-toolkit/architectures.yaml; empty when not modelled
@@ -49,20 +61,12 @@ struct TrainerScript {
     double bf16Params = 0;
   };
   std::vector<Fp8Change> fp8Changes;
-  // A script that trains one section of a clip per sample (FramePack), not the clip: the dataset key
-  // that sets its window of latent frames, the default window, and the packed context beside it.
-  struct Sections {
-    std::string windowKey;
-    int window = 0;
-    int contextLatentFrames = 0;
-  };
-  std::optional<Sections> sections;
+  std::optional<TrainerSections> sections;
   bool finetune() const { return role == TrainerRole::Finetune; }
   bool caches() const { return role == TrainerRole::CacheLatents || role == TrainerRole::CacheTextEncoder; }
 };
 
 template <class V> void fields(V& v, TrainerScript::Fp8Change& x) { v(x.until, x.why, x.bf16Params); }
-template <class V> void fields(V& v, TrainerScript::Sections& x) { v(x.windowKey, x.window, x.contextLatentFrames); }
 template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArg, x.taskDefault, x.taskArchs, x.fp8Changes, x.sections); }
 
 struct TrainerTool {

@@ -112,7 +112,7 @@ int nativeSide(const TrainerScript* script) {
 // context beside it, not the clip (rules/musubi-tuner.yaml `sections`; one-frame training, FramePack's
 // fp_1f_*, keeps fewer: counted as a section, on the safe side). As pixel frames, for the estimate's
 // temporal compression.
-int sectionFrames(const SdSetup& s, const TrainerScript::Sections& sections, const Architecture& arch) {
+int sectionFrames(const SdSetup& s, const TrainerSections& sections, const Architecture& arch) {
   const int window = std::clamp(s.datasetWindow ? s.datasetWindow->value : sections.window, 1, 1000);
   const int latentFrames = window + sections.contextLatentFrames;
   return (latentFrames - 1) * std::max(1, arch.vae.temporal) + 1;

@@ -657,7 +657,7 @@ class Loader {
       script.taskDefault = str(e, "task_default");
       if (const Node* sec = e->find("sections"); sec && sec->isMapping()) {
         const std::string at = where + ": script " + script.name + ": sections";
-        script.sections = TrainerScript::Sections{str(sec, "window_key"), integer(sec, "window", at), integer(sec, "context_latent_frames", at)};
+        script.sections = TrainerSections{str(sec, "window_key"), integer(sec, "window", at), integer(sec, "context_latent_frames", at)};
       }
       for (const Node* t : items_of(e->find("task_archs"))) {
         script.taskArchs.emplace_back(str(t, "task"), str(t, "arch"));
