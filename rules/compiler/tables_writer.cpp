@@ -13,11 +13,15 @@ namespace {
 
 struct TapeWriter {
   static constexpr bool kReading = false;
-  std::vector<std::int32_t> ints;
+  std::vector<std::uint8_t> ints;  // varints (knowledge_tape.h)
   std::vector<double> reals;
   std::string chars;
 
-  void integer(std::int32_t& v) { ints.push_back(v); }
+  void integer(std::int32_t& v) {
+    std::uint32_t u = tape::zigzag(v);
+    for (; u >= 0x80; u >>= 7) ints.push_back(static_cast<std::uint8_t>(u | 0x80));
+    ints.push_back(static_cast<std::uint8_t>(u));
+  }
   void real(double& v) { reals.push_back(v); }
   void text(std::string& s) {
     auto n = static_cast<std::int32_t>(s.size());
@@ -83,8 +87,8 @@ std::string knowledgeTables(Knowledge& k) {
   out += "#elif defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n#endif\n\n";
   out += "#include <limits>\n\n#include \"base/knowledge/knowledge_tape.h\"\n\nnamespace oomlint {\n\nnamespace {\n\n";
   // Never empty: the knowledge has strings, numbers and counts, and a zero-length array is ill-formed.
-  out += "const std::int32_t kInts[] = {\n";
-  appendList(out, writer.ints, [](std::int32_t v) { return std::to_string(v); });
+  out += "const std::uint8_t kInts[] = {\n";
+  appendList(out, writer.ints, [](std::uint8_t v) { return std::to_string(v); });
   out += "};\n\nconst double kReals[] = {\n";
   appendList(out, writer.reals, real);
   out += "};\n\nconst char kText[] =\n" + literal(writer.chars) + ";\n\n}  // namespace\n\n";

@@ -15,7 +15,20 @@ class TapeReader {
   TapeReader(const KnowledgeTape& tape, std::deque<Node>& nodes) : tape_(tape), nodes_(nodes) {}
 
   // Past the end reads zeros and empty strings (a stale build), never out of bounds.
-  void integer(std::int32_t& v) { v = i_ < tape_.ints.size() ? tape_.ints[i_++] : (overrun_ = true, 0); }
+  void integer(std::int32_t& v) {
+    std::uint32_t u = 0;
+    for (int shift = 0;; shift += 7) {
+      if (i_ >= tape_.ints.size() || shift > 28) {
+        overrun_ = true;
+        v = 0;
+        return;
+      }
+      const std::uint8_t byte = tape_.ints[i_++];
+      u |= static_cast<std::uint32_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) break;
+    }
+    v = tape::unzigzag(u);
+  }
   void real(double& v) { v = r_ < tape_.reals.size() ? tape_.reals[r_++] : (overrun_ = true, 0.0); }
   void text(std::string& s) {
     std::int32_t n = 0;
