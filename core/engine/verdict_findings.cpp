@@ -1,6 +1,7 @@
 #include "engine/verdict_findings.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace oomlint {
 
@@ -40,11 +41,18 @@ void reportVerdict(const Estimate& e, const std::vector<PlanStep>& plan, const V
   const PlanStep* first = firstNeededStep(plan);
   const Range at = first ? anchors.verdictRange(*first) : anchors.fallback;
   const KeyPath path = first ? first->fix.path : anchors.fallbackPath;
-  const std::string advice = first ? "; first needed change: " + describeChange(first->fix) : "";
+  std::string advice = first ? "; first needed change: " + describeChange(first->fix) : "";
+  // A job the input does not describe cannot be said to fail: the figures stand, as a warning.
+  std::optional<Severity> severity;
+  if (!anchors.assumed.empty()) {
+    advice += "; for an assumed job (" + anchors.assumed + ")";
+    severity = Severity::Warning;
+  }
   if (e.verdict == Verdict::Oom) {
-    findings.report(RuleId::OL501, at, path, "estimated out of memory: " + anchors.cause + "peak " + figures + advice);
+    findings.report(RuleId::OL501, at, path, "estimated out of memory: " + anchors.cause + "peak " + figures + advice, severity);
   } else {
-    findings.report(RuleId::OL502, at, path, "borderline: peak " + figures + ": the upper part of the range is over the card" + borderlineWhy(e) + advice);
+    findings.report(RuleId::OL502, at, path,
+                    "borderline: peak " + figures + ": the upper part of the range is over the card" + borderlineWhy(e) + advice, severity);
   }
   for (const auto& step : plan) {
     findings.report(RuleId::OL503, anchors.stepRange(step), step.fix.path,

@@ -1,6 +1,6 @@
 // The estimate's findings, shared by every input kind: OL501 (out of memory) or OL502 (borderline) at
 // the first needed plan step, naming it, and an OL503 at each plan step's setting. The caller says
-// where things are in its own input.
+// where things are in its own input, and whether the job was assumed.
 #pragma once
 
 #include <functional>
@@ -20,6 +20,8 @@ struct VerdictAnchors {
   std::function<Range(const PlanStep&)> verdictRange;  // where OL501/OL502 go for the first needed step
   std::string context;            // appended to the figures ("(Forge, SDXL 1024×1024)"), may be empty
   std::string cause;              // why it is out of memory when the peak alone does not say ("split attention …; ")
+  std::string assumed;            // non-empty when the input does not describe the job and the estimate is for
+                                  // one assumed in its place (why): the verdict is then a warning, not an error
 };
 
 const PlanStep* firstNeededStep(const std::vector<PlanStep>& plan);

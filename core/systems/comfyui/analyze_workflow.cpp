@@ -20,7 +20,7 @@ void reportEstimate(const WorkflowSetup& s, const GenerationEstimate& g, const s
   std::string size = std::to_string(s.generation.width) + "×" + std::to_string(s.generation.height);
   if (s.generation.frames > 1) size += "×" + std::to_string(s.generation.frames) + " frames";
   reportVerdict(g.estimate, plan, VerdictAnchors{at, s.model ? s.model->path : KeyPath{}, stepRange, stepRange,
-                                                 "(ComfyUI, " + s.arch.label + " " + size + ")", ""},
+                                                 "(ComfyUI, " + s.arch.label + " " + size + ")", "", ""},
                 findings);
 }
 

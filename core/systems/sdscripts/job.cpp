@@ -450,6 +450,7 @@ SdJob readSdJob(const std::vector<const Input*>& inputs, const TrainerTool& tool
       if (!network && script == "train_network.py") script = "train_db.py";
     }
     job.script = tool.scriptNamed(script);
+    job.jobAssumed = config == nullptr;
     job.scriptSource = config ? "guessed from the config file's model arguments"
                               : "a dataset TOML alone names no model or setting: the tool's most common script, every argument at its default";
   }

@@ -61,6 +61,7 @@ struct SdJob {
   std::vector<SdFile> files;
   const TrainerScript* script = nullptr;  // from the command line or the GUI's checkboxes
   std::string scriptSource;               // where the script was read ("flux1_checkbox", the command)
+  bool jobAssumed = false;                // nothing but a dataset TOML: script and arguments are defaults
   // The merged arguments: the config file's, then the command line's and the GUI's over them (argparse
   // reads the TOML as the namespace and parses the command line onto it). Points into files.
   std::vector<const SdArg*> merged;

@@ -121,11 +121,14 @@ FileReport TrainerSystem::analyze(const Input& input, const SystemContext& conte
       file.plan = std::move(plan.steps);
       const Range fallback = current.scriptRange.end.offset > 0 ? current.scriptRange : current.source->rangeOf(0, 0);
       const auto stepRange = [&](const PlanStep& step) { return step.fix.edits.empty() ? fallback : step.fix.edits.front().range; };
-      if (file.gpuGiven) reportVerdict(*file.estimate, file.plan, VerdictAnchors{fallback, {}, stepRange, stepRange, familyText(setup), ""}, findings);
+      if (file.gpuGiven) {
+        reportVerdict(*file.estimate, file.plan,
+                      VerdictAnchors{fallback, {}, stepRange, stepRange, familyText(setup), "", job.jobAssumed ? job.scriptSource : ""}, findings);
+      }
       // Host RAM: sd-scripts loads every model on the CPU first and keeps swapped blocks there, as the
       // shared host-RAM arithmetic models for the mapped setup.
       HostEstimate& host = file.estimate->host.emplace(hostRamEstimate(trainingSetupFor(setup), context.knowledge.memory, context.ramBytes));
-      reportHostVerdict(host, {}, VerdictAnchors{fallback, {}, {}, stepRange, "", ""}, "", findings);
+      reportHostVerdict(host, {}, VerdictAnchors{fallback, {}, {}, stepRange, "", "", ""}, "", findings);
     }
   }
   if (current.doc && !current.doc->fatal()) {

@@ -36,7 +36,8 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
                                "(" + std::string(displayName(s.tool)) + ", " + s.arch->label + " " + sizeText + ")",
                                g.attentionTooLarge ? "split attention needs more than " + maxSlices(s, k.webui) + " slices at " +
                                                          sizeText + " (\"Not enough memory, use lower resolution\"); "
-                                                   : ""},
+                                                   : "",
+                               ""},
                 findings);
   const WebUiEstimateContext context{in, s, g, at, k.webui, k.advice};
   for (const auto& check : webuiEstimateChecks()) check.run(context, findings);
