@@ -159,7 +159,6 @@ TEST_CASE("fix writes each needed step into the file that holds it") {
                       "accelerate launch flux_train_network.py --pretrained_model_name_or_path f.safetensors --mixed_precision bf16 "
                       "--fp8_base --gradient_checkpointing --network_module networks.lora_flux --cache_latents "
                       "--cache_text_encoder_outputs --dataset_config ds.toml\n"};
-  options.jobFiles = {command, dataset};
   const FixResult fixed = fixConfig(dataset, options);
   CHECK(fixed.text == "[general]\nresolution = 768\nbatch_size = 1  # four\n[[datasets]]\n  [[datasets.subsets]]\n  image_dir = \"img\"\n");
   const FixResult line = fixConfig(command, options);
@@ -277,4 +276,33 @@ TEST_CASE("a log attached to an sd-scripts command line: its card is the estimat
   REQUIRE(file.estimate.has_value());
   CHECK(file.estimate->gpu.name == "GPU in the log");
   CHECK(file.estimate->gpu.vramBytes < (12ull << 30));
+}
+
+TEST_CASE("a dataset TOML alone: the job is assumed, so its out-of-memory verdict is a warning that says so") {
+  const Input dataset{"dataset.toml", "[general]\nresolution = 1024\nbatch_size = 4\n\n[[datasets]]\n[[datasets.subsets]]\nimage_dir = 'img'\n"};
+  const Input command{"train.sh", "accelerate launch train_network.py --pretrained_model_name_or_path sd15.safetensors "
+                                  "--network_module networks.lora --mixed_precision fp16 --dataset_config dataset.toml\n"};
+  AnalyzeOptions options;
+  options.vramGib = 4;
+  REQUIRE(resolveGpu(options, nullptr));
+  const auto verdictOf = [](const FileReport& file) -> const Diagnostic* {
+    for (const auto& d : file.diagnostics) {
+      if (d.code == RuleId::OL501) return &d;
+    }
+    return nullptr;
+  };
+
+  const Report alone = analyze({dataset}, options);
+  REQUIRE(alone.files.size() == 1);
+  const Diagnostic* assumed = verdictOf(alone.files[0]);
+  REQUIRE(assumed != nullptr);
+  CHECK(assumed->severity == Severity::Warning);
+  CHECK_THAT(assumed->message, Catch::Contains("for an assumed job (a dataset TOML alone names no model or setting"));
+
+  const Report job = analyze({command, dataset}, options);
+  REQUIRE(job.files.size() == 2);
+  const Diagnostic* stated = verdictOf(job.files[0]);
+  REQUIRE(stated != nullptr);
+  CHECK(stated->severity == Severity::Error);
+  CHECK_THAT(stated->message, !Catch::Contains("assumed"));
 }
