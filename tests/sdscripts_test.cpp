@@ -159,6 +159,7 @@ TEST_CASE("fix writes each needed step into the file that holds it") {
                       "accelerate launch flux_train_network.py --pretrained_model_name_or_path f.safetensors --mixed_precision bf16 "
                       "--fp8_base --gradient_checkpointing --network_module networks.lora_flux --cache_latents "
                       "--cache_text_encoder_outputs --dataset_config ds.toml\n"};
+  options.jobFiles = {command, dataset};
   const FixResult fixed = fixConfig(dataset, options);
   CHECK(fixed.text == "[general]\nresolution = 768\nbatch_size = 1  # four\n[[datasets]]\n  [[datasets.subsets]]\n  image_dir = \"img\"\n");
   const FixResult line = fixConfig(command, options);
