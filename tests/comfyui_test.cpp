@@ -175,6 +175,43 @@ TEST_CASE("a model file named for no family is identified by a latent node only 
   CHECK_FALSE(readSetup(shared).setup->estimable());
 }
 
+TEST_CASE("LTX-2: its checkpoint, Gemma loaded beside it, the audio-video latent traced to the video's") {
+  std::string graph = R"({
+  "1": {"class_type": "CheckpointLoaderSimple", "inputs": {"ckpt_name": "ltx-2-19b-dev-fp8.safetensors"}},
+  "2": {"class_type": "LTXAVTextEncoderLoader", "inputs": {"text_encoder": "gemma_3_12B_it.safetensors", "ckpt_name": "ltx-2-19b-dev-fp8.safetensors", "device": "default"}},
+  "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "a fox runs through snow at dawn"}},
+  "5": {"class_type": "LTXVConditioning", "inputs": {"positive": ["3", 0], "negative": ["3", 0], "frame_rate": 25}},
+  "6": {"class_type": "EmptyLTXVLatentVideo", "inputs": {"width": 768, "height": 512, "length": 97, "batch_size": 1}},
+  "7": {"class_type": "LTXVAudioVAELoader", "inputs": {"ckpt_name": "ltx-2-19b-dev-fp8.safetensors"}},
+  "8": {"class_type": "LTXVEmptyLatentAudio", "inputs": {"frames_number": 97, "frame_rate": 25, "batch_size": 1, "audio_vae": ["7", 0]}},
+  "9": {"class_type": "LTXVConcatAVLatent", "inputs": {"video_latent": ["6", 0], "audio_latent": ["8", 0]}},
+  "10": {"class_type": "CFGGuider", "inputs": {"model": ["1", 0], "positive": ["5", 0], "negative": ["5", 1], "cfg": 4}},
+  "14": {"class_type": "SamplerCustomAdvanced", "inputs": {"guider": ["10", 0], "latent_image": ["9", 0]}},
+  "15": {"class_type": "LTXVSeparateAVLatent", "inputs": {"av_latent": ["14", 0]}},
+  "16": {"class_type": "VAEDecode", "inputs": {"samples": ["15", 0], "vae": ["1", 2]}},
+  "17": {"class_type": "LTXVAudioVAEDecode", "inputs": {"samples": ["15", 1], "audio_vae": ["7", 0]}}
+})";
+  const Read r = readSetup(graph);
+  REQUIRE(r.setup->estimable());
+  const WorkflowSetup& s = *r.setup;
+  CHECK(s.generation.family->id == "ltx2");
+  CHECK(s.latent == r.workflow.find("6"));  // through LTXVConcatAVLatent's video_latent
+  CHECK(s.decode == r.workflow.find("16"));  // through LTXVSeparateAVLatent's av_latent
+  CHECK(s.generation.width == 768);
+  CHECK(s.generation.frames == 97);
+  CHECK(s.generation.unetFp8);
+  CHECK_FALSE(s.generation.textEncoderFp8);  // Gemma's own file, not the fp8 checkpoint
+  CHECK(s.notCosted.empty());
+
+  graph.replace(graph.find("gemma_3_12B_it.safetensors"), 26, "gemma_3_12B_it_fp8_scaled.safetensors");
+  for (std::size_t at; (at = graph.find("ltx-2-19b-dev-fp8")) != std::string::npos;) graph.replace(at, 17, "ltx-2.3-22b-dev");
+  const Read later = readSetup(graph);
+  REQUIRE(later.setup->estimable());
+  CHECK(later.setup->generation.family->id == "ltx2.3");
+  CHECK_FALSE(later.setup->generation.unetFp8);
+  CHECK(later.setup->generation.textEncoderFp8);
+}
+
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
     {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},

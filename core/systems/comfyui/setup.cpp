@@ -49,7 +49,7 @@ const NodeValue* fileNameOf(const WorkflowNode& n) {
 std::vector<std::string> textEncoderFiles(const WorkflowNode& n) {
   std::vector<std::string> out;
   for (const auto& v : n.values) {
-    if (v.name.starts_with("clip_name") && v.value->isScalar() && v.value->resolved()->type == ScalarType::String) out.push_back(v.value->resolved()->text);
+    if ((v.name.starts_with("clip_name") || v.name == "text_encoder") && v.value->isScalar() && v.value->resolved()->type == ScalarType::String) out.push_back(v.value->resolved()->text);
   }
   return out;
 }
@@ -165,7 +165,7 @@ class SetupBuilder {
       if (++samplers > kMaxSamplers) break;
       if (fallback == nullptr) fallback = &n;
       std::vector<const WorkflowNode*> path;
-      const WorkflowNode* latent = trace(w_, &n, {"latent_image", "latent", "samples"}, {NodeRole::Latent, NodeRole::Sampler}, &path);
+      const WorkflowNode* latent = trace(w_, &n, {"latent_image", "latent", "samples", "video_latent"}, {NodeRole::Latent, NodeRole::Sampler}, &path);
       if (isRole(latent, {NodeRole::Latent}) && !passesUpscale(path)) {
         s.sampler = &n;
         s.latent = latent;
@@ -247,8 +247,9 @@ class SetupBuilder {
     }
     s.generation.unetFp8 = bytes == 1;
     if (s.gguf != nullptr) s.generation.unetBytesPerParam = bytes;  // Q8_0 is 1.06 bytes, Q4_0 0.56: neither fp8 nor 16-bit
-    // Text encoders: a checkpoint carries its own (stored as the checkpoint is); else the CLIP loaders' files.
-    if (isRole(s.model, {NodeRole::Checkpoint})) {
+    // Text encoders: the loaders' files where the workflow has any (LTX-2's Gemma beside its checkpoint); else a
+    // checkpoint carries its own, stored as the checkpoint is.
+    if (isRole(s.model, {NodeRole::Checkpoint}) && firstActive(w_, {NodeRole::TextEncoder}) == nullptr) {
       s.generation.textEncoderFp8 = bytes == 1;
       return;
     }
@@ -305,7 +306,7 @@ class SetupBuilder {
       if (!n.active() || &n == s.sampler || !isRole(&n, {NodeRole::Sampler})) continue;
       if (++samplers > kMaxSamplers) break;
       std::vector<const WorkflowNode*> path;
-      trace(w_, &n, {"latent_image", "latent", "samples", "pixels", "image"}, {NodeRole::Sampler, NodeRole::Latent}, &path);
+      trace(w_, &n, {"latent_image", "latent", "samples", "av_latent", "pixels", "image"}, {NodeRole::Sampler, NodeRole::Latent}, &path);
       for (const WorkflowNode* step : path) {
         const SideModel* model = isRole(step, {NodeRole::UpscaleWithModel}) ? upscaleModelOf(*step) : nullptr;
         const long w = scaledWidth(*step, s.generation.width, model ? model->scale : 1);
