@@ -334,14 +334,25 @@ TEST_CASE("node families of the corpus set up as they load", "[shared]") {
     CHECK(r.setup->generation.clipVision[0].label == "CLIP ViT-H/14 vision tower");
     CHECK(r.setup->notCosted.empty());
   }
-  SECTION("SD3.5's IP-Adapter has no size in the data: listed; its SigLIP encoder is costed") {
-    const Read r = corpusSetup("sd35-large-ipadapter-api__sd35l_ipadapter_api.json");
+  SECTION("SD3.5's InstantX IP-Adapter on its provider's device, its SigLIP encoder from its own loader") {
+    const std::string text = test::readFile(test::sharedDir() / "corpus/comfyui/sd35-large-ipadapter-api__sd35l_ipadapter_api.json");
+    const Read r = readSetup(text);
     REQUIRE(r.setup->estimable());
-    CHECK(r.setup->generation.ipadapters.empty());
+    REQUIRE(r.setup->generation.ipadapters.size() == 1);
+    CHECK(r.setup->generation.ipadapters[0].label == "InstantX IP-Adapter for SD3.5 Large");
+    CHECK(r.setup->generation.ipadapters[0].bytes == Approx(2 * 7.979e8));
     REQUIRE(r.setup->generation.clipVision.size() == 1);
     CHECK(r.setup->generation.clipVision[0].label == "SigLIP so400m/14 384 vision tower");
-    REQUIRE(r.setup->notCosted.size() == 1);
-    CHECK(r.setup->notCosted[0]->type == "IPAdapterSD3Loader");
+    CHECK(r.setup->notCosted.empty());
+    // provider "cpu": the loader keeps the adapter in system RAM, nothing of it on the GPU.
+    std::string onCpu = text;
+    const std::size_t provider = onCpu.find("\"provider\": \"cuda\"");
+    REQUIRE(provider != std::string::npos);
+    onCpu.replace(provider, 20, "\"provider\": \"cpu\"");
+    const Read cpu = readSetup(onCpu);
+    REQUIRE(cpu.setup->estimable());
+    CHECK(cpu.setup->generation.ipadapters.empty());
+    CHECK(cpu.setup->notCosted.empty());
   }
   SECTION("a model inside a subgraph") {
     const Read r = corpusSetup("qwen-image-edit-subgraph-ui__02_qwen_Image_edit_subgraphed.json");

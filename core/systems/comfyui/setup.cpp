@@ -112,10 +112,15 @@ class SetupBuilder {
       } else if (isRole(&n, {NodeRole::Ipadapter})) {
         const NodeValue* preset = n.value("preset");
         const NodeValue* file = preset ? preset : n.value("ipadapter_file");
+        if (file == nullptr) file = n.value("ipadapter");  // IPAdapterSD3Loader
         if (file == nullptr || !file->value->isScalar()) continue;
+        if (const NodeValue* provider = n.value("provider"); provider && provider->value->isScalar() && provider->value->resolved()->text == "cpu") {
+          costed_.push_back(&n);  // the InstantX loader keeps it on the CPU: nothing on the GPU
+          continue;
+        }
         const std::string text = lowercase(g.family->id + " " + file->value->resolved()->text);
         const SideModel* m = c_.sideModel(NodeRole::Ipadapter, text);
-        if (m == nullptr) continue;  // an adapter oomlint has no size for (SD3.5's, FLUX's): listed as not costed
+        if (m == nullptr) continue;  // an adapter oomlint has no size for (FLUX's): listed as not costed
         g.ipadapters.push_back(weightsOf(*m));
         if (preset != nullptr) {
           if (const SideModel* vision = c_.sideModel(NodeRole::ClipVision, text)) g.clipVision.push_back(weightsOf(*vision));
