@@ -212,6 +212,36 @@ TEST_CASE("LTX-2: its checkpoint, Gemma loaded beside it, the audio-video latent
   CHECK(later.setup->generation.textEncoderFp8);
 }
 
+TEST_CASE("LTX-2 in the UI format: the audio nodes' widgets by position, links through the audio-video latent") {
+  const Read r = readSetup(R"({"nodes": [
+    {"id": 1, "type": "CheckpointLoaderSimple", "widgets_values": ["ltx-2-19b-dev.safetensors"]},
+    {"id": 2, "type": "LTXAVTextEncoderLoader", "widgets_values": ["gemma_3_12B_it_fp8_e4m3fn.safetensors", "ltx-2-19b-dev.safetensors", "default"]},
+    {"id": 6, "type": "EmptyLTXVLatentVideo", "widgets_values": [1280, 704, 121, 1]},
+    {"id": 7, "type": "LTXVAudioVAELoader", "widgets_values": ["ltx-2-19b-dev.safetensors"]},
+    {"id": 8, "type": "LTXVEmptyLatentAudio", "inputs": [{"name": "audio_vae", "type": "VAE", "link": 5}], "widgets_values": [121, 25, 1]},
+    {"id": 9, "type": "LTXVConcatAVLatent", "inputs": [{"name": "video_latent", "type": "LATENT", "link": 1}, {"name": "audio_latent", "type": "LATENT", "link": 2}]},
+    {"id": 10, "type": "CFGGuider", "inputs": [{"name": "model", "type": "MODEL", "link": 3}], "widgets_values": [4]},
+    {"id": 14, "type": "SamplerCustomAdvanced", "inputs": [{"name": "guider", "type": "GUIDER", "link": 4}, {"name": "latent_image", "type": "LATENT", "link": 6}]},
+    {"id": 15, "type": "LTXVSeparateAVLatent", "inputs": [{"name": "av_latent", "type": "LATENT", "link": 7}]},
+    {"id": 16, "type": "VAEDecode", "inputs": [{"name": "samples", "type": "LATENT", "link": 8}, {"name": "vae", "type": "VAE", "link": 9}]}
+  ], "links": [[1, 6, 0, 9, 0, "LATENT"], [2, 8, 0, 9, 1, "LATENT"], [3, 1, 0, 10, 0, "MODEL"], [4, 10, 0, 14, 0, "GUIDER"],
+               [5, 7, 0, 8, 0, "VAE"], [6, 9, 0, 14, 1, "LATENT"], [7, 14, 0, 15, 0, "LATENT"], [8, 15, 0, 16, 0, "LATENT"],
+               [9, 1, 2, 16, 1, "VAE"]]})");
+  CHECK(r.workflow.find("8")->number("frame_rate") == 25);
+  CHECK(r.workflow.find("2")->text("ckpt_name") == "ltx-2-19b-dev.safetensors");
+  const WorkflowSetup& s = *r.setup;
+  REQUIRE(s.estimable());
+  CHECK(s.generation.family->id == "ltx2");
+  CHECK(s.latent == r.workflow.find("6"));
+  CHECK(s.decode == r.workflow.find("16"));
+  CHECK(s.generation.width == 1280);
+  CHECK(s.generation.height == 704);
+  CHECK(s.generation.frames == 121);
+  CHECK_FALSE(s.generation.unetFp8);
+  CHECK(s.generation.textEncoderFp8);
+  CHECK(s.notCosted.empty());
+}
+
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
     {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},
