@@ -242,6 +242,21 @@ TEST_CASE("LTX-2 in the UI format: the audio nodes' widgets by position, links t
   CHECK(s.notCosted.empty());
 }
 
+TEST_CASE("HunyuanVideo 1.5: its own latent node and 32-channel VAE, not the 2024 model its file names contain") {
+  const Read r = readSetup(test::readFile(test::sourceDir() / "tests/fixtures/comfyui/hunyuanvideo15-848x480-121-api.json"));
+  const WorkflowSetup& s = *r.setup;
+  REQUIRE(s.estimable());
+  CHECK(s.generation.family->id == "hunyuan_video_1_5");
+  CHECK(s.arch.vae.latentChannels == 32);
+  CHECK(s.arch.vae.spatial == 16);
+  CHECK(s.latent == r.workflow.find("6"));
+  CHECK(s.generation.width == 848);
+  CHECK(s.generation.frames == 121);
+  CHECK(s.generation.textEncoderFp8);  // the Qwen2.5-VL file, the largest encoder
+  CHECK(s.mismatches.empty());         // hunyuanvideo15_vae: 32 channels, as the latent's
+  CHECK(s.notCosted.empty());
+}
+
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
     {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},

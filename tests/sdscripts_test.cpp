@@ -79,7 +79,8 @@ TEST_CASE("musubi-tuner: the argument that picks the model, and FramePack's sect
   CHECK(archOf("flux_2_train_network.py --dit d") == "flux2");  // --model_version's default, dev
   CHECK(archOf("flux_2_train_network.py --model_version klein-base-9b --dit d") == "flux2_klein_9b");
   CHECK(archOf("hv_train_network.py --dit d") == "hunyuan_video");
-  CHECK(archOf("hv_1_5_train_network.py --dit d") == "(none)");  // no dimension sheet: OL808
+  CHECK(archOf("hv_1_5_train_network.py --dit d") == "hunyuan_video_1_5");
+  CHECK(archOf("kandinsky5_train_network.py --dit d") == "(none)");  // no dimension sheet: OL808
 
   // FramePack: one section of fp_latent_window_size latent frames (default 9) and its packed context,
   // window + 3 latent frames, whatever the clip's length.
