@@ -145,7 +145,10 @@ int runCheck(const CheckCommand& check) {
     case Format::Github: std::cout << formatGithub(report); break;
     case Format::Sarif: std::cout << formatSarif(report); break;
     case Format::Junit: std::cout << formatJunit(report); break;
-    case Format::Text: std::cout << formatText(report, TextStyle{useColor(check.color)}); break;
+    case Format::Text:
+      // Nothing read: the errors above are the whole answer, not "no problems found in 0 files".
+      if (!report.files.empty() || !failed) std::cout << formatText(report, TextStyle{useColor(check.color)});
+      break;
   }
   std::cout.flush();
   // Each file against its own project's fail level; the worst outcome is the exit code.

@@ -90,6 +90,7 @@ test('usage errors and unreadable files exit 2', () => {
   const missing = runCli(['check', '/nonexistent/config.yaml']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /cannot read \/nonexistent\/config.yaml/);
+  assert.equal(missing.stdout, '');  // no "no problems found in 0 files" beside the error
   assert.equal(runCli(['check', path.dirname(clean)]).code, 2);
 });
 
