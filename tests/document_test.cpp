@@ -268,7 +268,8 @@ TEST_CASE("a key path is built from segments, printed once and read back the sam
   const KeyPath dotted = KeyPath::of({"model_kwargs"}).key("a.b[0]");
   CHECK(dotted.toString() == "model_kwargs[\"a.b[0]\"]");
   CHECK(KeyPath::parse(dotted.toString()) == dotted);
-  for (std::string_view bad : {"a..b", "a.", "a[", "a[x]", "a[]", ".a", "a[\"b"}) {
+  CHECK(KeyPath::parse("nodes[123456789].widgets_values[12]") == KeyPath::of({"nodes"}).item(123456789).key("widgets_values").item(12));
+  for (std::string_view bad : {"a..b", "a.", "a[", "a[x]", "a[]", ".a", "a[\"b", "a[1234567890]"}) {
     INFO(bad);
     CHECK_FALSE(KeyPath::parse(bad));
   }

@@ -96,7 +96,8 @@ std::optional<KeyPath> KeyPath::parse(std::string_view text) {
         if (close == std::string_view::npos || close == i + 1) return std::nullopt;
         std::size_t index = 0;
         for (std::size_t j = i + 1; j < close; ++j) {
-          if (!std::isdigit(static_cast<unsigned char>(text[j])) || index > (std::size_t(1) << 40)) return std::nullopt;
+          // At most 9 digits: no list is that long, and index × 10 stays within a 32-bit size_t (WebAssembly).
+          if (!std::isdigit(static_cast<unsigned char>(text[j])) || index >= 100'000'000) return std::nullopt;
           index = index * 10 + static_cast<std::size_t>(text[j] - '0');
         }
         path.segments_.emplace_back(index);
