@@ -257,6 +257,21 @@ TEST_CASE("HunyuanVideo 1.5: its own latent node and 32-channel VAE, not the 202
   CHECK(s.notCosted.empty());
 }
 
+TEST_CASE("FLUX's InstantX IP-Adapter: the adapter and its own SigLIP encoder on the loader's provider") {
+  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/flux-instantx-ipadapter-api.json");
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  CHECK(r.setup->generation.family->id == "flux");
+  REQUIRE(r.setup->generation.ipadapters.size() == 1);
+  CHECK(r.setup->generation.ipadapters[0].label == "InstantX FLUX.1-dev IP-Adapter with its SigLIP encoder");
+  CHECK(r.setup->generation.ipadapters[0].bytes == Approx(2 * 3.0738e9));
+  CHECK(r.setup->generation.clipVision.empty());  // the loader's own encoder, counted with it
+  CHECK(r.setup->notCosted.empty());
+  std::string onCpu = text;
+  onCpu.replace(onCpu.find("\"provider\": \"cuda\""), 20, "\"provider\": \"cpu\"");
+  CHECK(readSetup(onCpu).setup->generation.ipadapters.empty());
+}
+
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
     {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},

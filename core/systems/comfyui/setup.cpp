@@ -112,15 +112,17 @@ class SetupBuilder {
       } else if (isRole(&n, {NodeRole::Ipadapter})) {
         const NodeValue* preset = n.value("preset");
         const NodeValue* file = preset ? preset : n.value("ipadapter_file");
-        if (file == nullptr) file = n.value("ipadapter");  // IPAdapterSD3Loader
+        for (const char* name : {"ipadapter", "ipadatper"}) {  // the InstantX loaders'; XLabs' spelling
+          if (file == nullptr) file = n.value(name);
+        }
         if (file == nullptr || !file->value->isScalar()) continue;
         if (const NodeValue* provider = n.value("provider"); provider && provider->value->isScalar() && provider->value->resolved()->text == "cpu") {
-          costed_.push_back(&n);  // the InstantX loader keeps it on the CPU: nothing on the GPU
+          costed_.push_back(&n);  // the InstantX loaders keep it on the CPU: nothing on the GPU
           continue;
         }
-        const std::string text = lowercase(g.family->id + " " + file->value->resolved()->text);
+        const std::string text = lowercase(n.type + " " + g.family->id + " " + file->value->resolved()->text);
         const SideModel* m = c_.sideModel(NodeRole::Ipadapter, text);
-        if (m == nullptr) continue;  // an adapter oomlint has no size for (FLUX's): listed as not costed
+        if (m == nullptr) continue;  // an adapter oomlint has no size for: listed as not costed
         g.ipadapters.push_back(weightsOf(*m));
         if (preset != nullptr) {
           if (const SideModel* vision = c_.sideModel(NodeRole::ClipVision, text)) g.clipVision.push_back(weightsOf(*vision));
