@@ -110,9 +110,10 @@ class SetupBuilder {
         if (m != nullptr && !archHasVision) g.clipVision.push_back(weightsOf(*m));
         if (m != nullptr) costed_.push_back(&n);
       } else if (isRole(&n, {NodeRole::Ipadapter})) {
+        // IPAdapterUnifiedLoader's preset, else the file: cubiq's, the InstantX loaders', XLabs' (its spelling).
         const NodeValue* preset = n.value("preset");
-        const NodeValue* file = preset ? preset : n.value("ipadapter_file");
-        for (const char* name : {"ipadapter", "ipadatper"}) {  // the InstantX loaders'; XLabs' spelling
+        const NodeValue* file = preset;
+        for (const char* name : {"ipadapter_file", "ipadapter", "ipadatper"}) {
           if (file == nullptr) file = n.value(name);
         }
         if (file == nullptr || !file->value->isScalar()) continue;
