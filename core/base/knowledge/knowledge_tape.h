@@ -32,7 +32,7 @@ KnowledgeTape knowledgeTape();  // defined in the generated knowledge_tables.cpp
 
 namespace tape {
 inline std::uint32_t zigzag(std::int32_t v) { return (static_cast<std::uint32_t>(v) << 1) ^ static_cast<std::uint32_t>(v >> 31); }
-inline std::int32_t unzigzag(std::uint32_t u) { return static_cast<std::int32_t>((u >> 1) ^ (~(u & 1) + 1)); }
+inline std::int32_t unzigzag(std::uint32_t u) { return static_cast<std::int32_t>((u >> 1) ^ (0u - (u & 1))); }
 }  // namespace tape
 
 // Fills `k` from the tape; false when the tape and the walk disagree (a stale build).
