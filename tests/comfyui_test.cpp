@@ -272,6 +272,40 @@ TEST_CASE("FLUX's InstantX IP-Adapter: the adapter and its own SigLIP encoder on
   CHECK(readSetup(onCpu).setup->generation.ipadapters.empty());
 }
 
+TEST_CASE("XLabs' XlabsSampler moves the whole transformer onto the GPU: no partial loading, fp8 the fix") {
+  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/flux-xlabs-sampler-api.json");
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  CHECK(r.setup->sampler->type == "XlabsSampler");
+  CHECK(r.setup->latent->type == "EmptyLatentImage");
+  CHECK(r.setup->generation.wholeModelSampler == "XlabsSampler");
+  CHECK(r.setup->notCosted.empty());
+  AnalyzeOptions options;
+  options.gpu = "RTX 4090";
+  const auto denoiseWeights = [&](const std::string& workflow) {
+    const FileReport report = analyzeInput(Input{"flux.json", workflow}, options);
+    REQUIRE(report.estimate.has_value());
+    const PhaseEstimate& denoise = report.estimate->phases[1];
+    REQUIRE(denoise.phase == Phase::Denoise);
+    return std::make_pair(report.estimate->verdict, denoise.components[1].bytes);
+  };
+  // ComfyUI's KSampler would load 11.9 B × 2 B partially and stream the rest; XLabs' sampler holds all of it.
+  const auto [xlabsVerdict, xlabsWeights] = denoiseWeights(text);
+  CHECK(xlabsVerdict == Verdict::Oom);
+  CHECK(xlabsWeights == Approx(2 * knowledge().architectures.byId("flux")->denoiser.params));
+  std::string ksampler = text;
+  ksampler.replace(ksampler.find("XlabsSampler"), 12, "KSampler");
+  const auto [managedVerdict, managedWeights] = denoiseWeights(ksampler);
+  CHECK(managedVerdict != Verdict::Oom);
+  CHECK(managedWeights < xlabsWeights);
+  // The manager's levers do nothing for it: the plan's one needed step is UNETLoader's fp8 weight_dtype.
+  const FileReport report = analyzeInput(Input{"flux.json", text}, options);
+  REQUIRE_FALSE(report.plan.empty());
+  CHECK(report.plan.front().needed);
+  CHECK(report.plan.front().fix.toJson == "\"fp8_e4m3fn\"");
+  for (const PlanStep& step : report.plan) CHECK(step.fix.toJson.find("--novram") == std::string::npos);
+}
+
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
     {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},

@@ -70,6 +70,7 @@ class SetupBuilder {
     findStages(*s);
     const bool estimable = identifyFamily(*s);
     if (estimable) {
+      wholeModelSampler(*s);
       weights(*s);
       size(*s);
       secondPass(*s);
@@ -186,6 +187,16 @@ class SetupBuilder {
     if (s.sampler) s.model = trace(w_, s.sampler, {"model", "guider"}, loaders);
     if (s.model == nullptr) s.model = firstActive(w_, loaders);
     if (s.model) s.modelName = fileNameOf(*s.model);
+  }
+
+  // A sampler that moves the whole diffusion model onto the GPU itself (comfyui.yaml's whole_model).
+  void wholeModelSampler(WorkflowSetup& s) const {
+    for (const auto& n : w_.nodes) {
+      if (n.active() && isRole(&n, {NodeRole::Sampler}) && n.known->wholeModel) {
+        s.generation.wholeModelSampler = n.type;
+        return;
+      }
+    }
   }
 
   static bool passesUpscale(const std::vector<const WorkflowNode*>& path) {

@@ -376,8 +376,9 @@ class Estimator {
     for (const SideWeights& a : s_.ipadapters) ipadapters += a.bytes;
     if (managed()) {
       const double models = unetWeights().bytes + cnWeights(false).bytes;
-      double loaded = 0;
-      if (s_.tool == WebUiTool::ComfyUi) {
+      const bool whole = !s_.wholeModelSampler.empty();
+      double loaded = models;  // a whole-model sampler moves all of it itself: nothing for the manager to size
+      if (!whole && s_.tool == WebUiTool::ComfyUi) {
         // ComfyUI sizes the weights' budget to leave room for one guidance pass's activations
         // (minimum_memory_required, webui-lowvram.md §5.2), so a model too large streams rather than
         // running out; it then batches cond and uncond only while 1.5 × their activations fit what is
@@ -391,18 +392,20 @@ class Estimator {
           act.how += "; cond and uncond one at a time (batched, they would not fit)";
           cnAct = singleCn;
         }
-      } else {
+      } else if (!whole) {
         loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes - ipadapters);
       }
       Component weights = unetWeights();
       weights.bytes = loaded;
-      if (loaded < models) {
+      if (whole) {
+        weights.how += "; " + s_.wholeModelSampler + " moves all of it onto the GPU (no partial loading, whatever the flags)";
+      } else if (loaded < models) {
         weights.how += "; " + fixedText(loaded / kGiB, 1) + " GiB loaded, " + fixedText((models - loaded) / kGiB, 1) +
                        " GiB streamed from RAM each step (partial loading)";
       }
       if (!s_.controlnets.empty()) weights.how += ", ControlNet included";
       p.components.push_back(weights);
-      if (s_.loadMode == LoadMode::NoVram) {
+      if (s_.loadMode == LoadMode::NoVram && !whole) {
         const double block = s_.arch->denoiser.largestBlockParams * unetBytes_;
         p.components.push_back({"streamed block", block, "the largest block while it runs", Term::Weights});
       }

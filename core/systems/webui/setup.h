@@ -103,6 +103,9 @@ struct GenerationSetup {
   double gpuWeightsBytes = 0;      // Forge's GPU Weights slider; 0: its default (total − 1024 MB)
   double reserveBytes = -1;        // ComfyUI --reserve-vram; <0: its default
   bool runsOnCpu = false;          // --use-cpu all / --cpu / --always-cpu
+  // A custom sampler moves the whole diffusion model onto the GPU itself (XLabs' XlabsSampler): whatever the
+  // memory manager and the flags would load, all of it is resident while it samples.
+  std::string wholeModelSampler;
   // A ComfyUI loader's storage, where a workflow names it (a GGUF quantization: fractional bytes);
   // 0: from the flags above.
   double unetBytesPerParam = 0;
