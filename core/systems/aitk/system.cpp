@@ -32,8 +32,10 @@ Range peakDriverRange(const Node* root, const PlanStep& step) {
 
 void reportEstimate(const TrainerProcess& process, const Node* root, FileReport& file, Findings& findings) {
   // OL501/OL502 sit on the first needed key; OL503 on each step's value (a list's largest entry).
-  const VerdictAnchors anchors{process.typeRange, process.path, [&](const PlanStep& step) { return peakDriverRange(root, step); },
-                               [&](const PlanStep& step) { return rangeOfPath(root, step.fix.path); }, "", "", ""};
+  const VerdictAnchors anchors{.fallback = process.typeRange,
+                               .fallbackPath = process.path,
+                               .stepRange = [&](const PlanStep& step) { return peakDriverRange(root, step); },
+                               .verdictRange = [&](const PlanStep& step) { return rangeOfPath(root, step.fix.path); }};
   reportVerdict(*file.estimate, file.plan, anchors, findings);
 }
 
@@ -67,7 +69,9 @@ void estimateHostRam(const TrainerProcess& process, const TrainingSetup& setup, 
     advice = "cache_latents keeps every latent in RAM as well (not counted: the dataset's size is not in the config); "
              "cache_latents_to_disk alone keeps them on disk";
   }
-  const VerdictAnchors anchors{process.typeRange, process.path, {}, [&](const PlanStep& step) { return rangeOfPath(root, step.fix.path); }, "", "", ""};
+  const VerdictAnchors anchors{.fallback = process.typeRange,
+                               .fallbackPath = process.path,
+                               .verdictRange = [&](const PlanStep& step) { return rangeOfPath(root, step.fix.path); }};
   reportHostVerdict(host, file.hostPlan, anchors, advice, findings);
 }
 

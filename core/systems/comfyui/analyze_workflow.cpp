@@ -19,8 +19,11 @@ void reportEstimate(const WorkflowSetup& s, const GenerationEstimate& g, const s
   const auto stepRange = [model](const PlanStep& step) { return step.fix.edits.empty() ? model : step.fix.edits.front().range; };
   std::string size = std::to_string(s.generation.width) + "×" + std::to_string(s.generation.height);
   if (s.generation.frames > 1) size += "×" + std::to_string(s.generation.frames) + " frames";
-  reportVerdict(g.estimate, plan, VerdictAnchors{at, s.model ? s.model->path : KeyPath{}, stepRange, stepRange,
-                                                 "(ComfyUI, " + s.arch.label + " " + size + ")", "", ""},
+  reportVerdict(g.estimate, plan, VerdictAnchors{.fallback = at,
+                                                 .fallbackPath = s.model ? s.model->path : KeyPath{},
+                                                 .stepRange = stepRange,
+                                                 .verdictRange = stepRange,
+                                                 .context = "(ComfyUI, " + s.arch.label + " " + size + ")"},
                 findings);
 }
 

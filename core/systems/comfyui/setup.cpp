@@ -88,7 +88,8 @@ class SetupBuilder {
   void listNotCosted(WorkflowSetup& s) const {
     for (const auto& n : w_.nodes) {
       if (!n.active() || std::find(costed_.begin(), costed_.end(), &n) != costed_.end()) continue;
-      if (n.known == nullptr || isRole(&n, {NodeRole::Ipadapter, NodeRole::ClipVision, NodeRole::UpscaleModel, NodeRole::UpscaleWithModel})) {
+      if (n.known == nullptr ||
+          isRole(&n, {NodeRole::Controlnet, NodeRole::Ipadapter, NodeRole::ClipVision, NodeRole::UpscaleModel, NodeRole::UpscaleWithModel})) {
         s.notCosted.push_back(&n);
       }
     }
@@ -364,13 +365,16 @@ class SetupBuilder {
     }
   }
 
-  void controlnets(WorkflowSetup& s) const {
-    if (firstActive(w_, {NodeRole::ControlnetApply}) == nullptr) return;
+  // The ControlNets an apply node uses; one whose file oomlint has no size for is listed as not costed.
+  void controlnets(WorkflowSetup& s) {
+    const bool applied = firstActive(w_, {NodeRole::ControlnetApply}) != nullptr;
     for (const auto& n : w_.nodes) {
       if (!n.active() || !isRole(&n, {NodeRole::Controlnet})) continue;
       const NodeValue* file = fileNameOf(n);
       const std::string name = file ? lowercase(file->value->resolved()->text) : "";
-      s.generation.controlnets.push_back({name, webui_.controlnet(name, s.generation.family->id), false, nullptr});
+      const ControlNetModel* model = webui_.controlnet(name, s.generation.family->id);
+      if (model != nullptr || !applied) costed_.push_back(&n);  // without an apply node nothing runs it
+      if (applied && model != nullptr) s.generation.controlnets.push_back({name, model, false, nullptr});
     }
   }
 

@@ -123,12 +123,17 @@ FileReport TrainerSystem::analyze(const Input& input, const SystemContext& conte
       const auto stepRange = [&](const PlanStep& step) { return step.fix.edits.empty() ? fallback : step.fix.edits.front().range; };
       if (file.gpuGiven) {
         reportVerdict(*file.estimate, file.plan,
-                      VerdictAnchors{fallback, {}, stepRange, stepRange, familyText(setup), "", job.jobAssumed ? job.scriptSource : ""}, findings);
+                      VerdictAnchors{.fallback = fallback,
+                                     .stepRange = stepRange,
+                                     .verdictRange = stepRange,
+                                     .context = familyText(setup),
+                                     .assumed = job.jobAssumed ? job.scriptSource : ""},
+                      findings);
       }
       // Host RAM: sd-scripts loads every model on the CPU first and keeps swapped blocks there, as the
       // shared host-RAM arithmetic models for the mapped setup.
       HostEstimate& host = file.estimate->host.emplace(hostRamEstimate(trainingSetupFor(setup), context.knowledge.memory, context.ramBytes));
-      reportHostVerdict(host, {}, VerdictAnchors{fallback, {}, {}, stepRange, "", "", ""}, "", findings);
+      reportHostVerdict(host, {}, VerdictAnchors{.fallback = fallback, .verdictRange = stepRange}, "", findings);
     }
   }
   if (current.doc && !current.doc->fatal()) {

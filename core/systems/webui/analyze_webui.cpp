@@ -32,12 +32,13 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
   const auto stepRange = [at](const PlanStep& step) { return step.fix.edits.empty() ? at : step.fix.edits.front().range; };
   const std::string sizeText = std::to_string(s.width) + "×" + std::to_string(s.height);
   reportVerdict(g.estimate, plan,
-                VerdictAnchors{at, {}, stepRange, stepRange,
-                               "(" + std::string(displayName(s.tool)) + ", " + s.arch->label + " " + sizeText + ")",
-                               g.attentionTooLarge ? "split attention needs more than " + maxSlices(s, k.webui) + " slices at " +
-                                                         sizeText + " (\"Not enough memory, use lower resolution\"); "
-                                                   : "",
-                               ""},
+                VerdictAnchors{.fallback = at,
+                               .stepRange = stepRange,
+                               .verdictRange = stepRange,
+                               .context = "(" + std::string(displayName(s.tool)) + ", " + s.arch->label + " " + sizeText + ")",
+                               .cause = g.attentionTooLarge ? "split attention needs more than " + maxSlices(s, k.webui) + " slices at " +
+                                                                  sizeText + " (\"Not enough memory, use lower resolution\"); "
+                                                            : ""},
                 findings);
   const WebUiEstimateContext context{in, s, g, at, k.webui, k.advice};
   for (const auto& check : webuiEstimateChecks()) check.run(context, findings);
