@@ -306,6 +306,71 @@ TEST_CASE("XLabs' XlabsSampler moves the whole transformer onto the GPU: no part
   for (const PlanStep& step : report.plan) CHECK(step.fix.toJson.find("--novram") == std::string::npos);
 }
 
+TEST_CASE("ControlNets of the transformer families: 16-bit weights beside fp8 ones, a residual map per block, and a file with no size listed") {
+  // FLUX.1 fp8 with Shakker's Union-Pro (5 double + 10 single blocks): ComfyUI loads the ControlNet in bf16.
+  const std::string flux = R"({
+    "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "flux1-dev.safetensors", "weight_dtype": "fp8_e4m3fn"}},
+    "2": {"class_type": "DualCLIPLoader", "inputs": {"clip_name1": "t5xxl_fp16.safetensors", "clip_name2": "clip_l.safetensors", "type": "flux"}},
+    "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "a lighthouse"}},
+    "4": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1024, "height": 1024, "batch_size": 1}},
+    "5": {"class_type": "ControlNetLoader", "inputs": {"control_net_name": "FLUX.1-dev-ControlNet-Union-Pro.safetensors"}},
+    "6": {"class_type": "LoadImage", "inputs": {"image": "pose.png", "upload": "image"}},
+    "7": {"class_type": "ControlNetApplyAdvanced", "inputs": {"positive": ["3", 0], "negative": ["3", 0], "control_net": ["5", 0], "image": ["6", 0],
+          "strength": 0.7, "start_percent": 0, "end_percent": 1}},
+    "8": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "positive": ["7", 0], "negative": ["7", 1], "latent_image": ["4", 0],
+          "seed": 1, "steps": 20, "cfg": 1, "sampler_name": "euler", "scheduler": "simple", "denoise": 1}},
+    "9": {"class_type": "VAELoader", "inputs": {"vae_name": "ae.safetensors"}},
+    "10": {"class_type": "VAEDecode", "inputs": {"samples": ["8", 0], "vae": ["9", 0]}}
+  })";
+  const Read r = readSetup(flux);
+  REQUIRE(r.setup->generation.controlnets.size() == 1);
+  const ControlNetModel* union_ = r.setup->generation.controlnets[0].model;
+  REQUIRE(union_ != nullptr);
+  CHECK(union_->params == 3301956608.0);
+  CHECK(union_->residualMaps == 15);
+  CHECK(r.setup->notCosted.empty());
+  AnalyzeOptions options;
+  options.vramGib = 80;  // everything loaded: the components are the whole models
+  const FileReport report = analyzeInput(Input{"flux.json", flux}, options);
+  REQUIRE(report.estimate.has_value());
+  const PhaseEstimate& denoise = report.estimate->phases[1];
+  REQUIRE(denoise.phase == Phase::Denoise);
+  const double fluxParams = knowledge().architectures.byId("flux")->denoiser.params;
+  CHECK(denoise.components[1].bytes == Approx(fluxParams * 1 + 3301956608.0 * 2));  // fp8 model, bf16 ControlNet
+  const auto residuals = std::find_if(denoise.components.begin(), denoise.components.end(),
+                                      [](const Component& c) { return c.name == "ControlNet activations"; });
+  REQUIRE(residuals != denoise.components.end());
+  CHECK(residuals->bytes == Approx(15.0 * (1024 / 16) * (1024 / 16) * 3072 * 2));  // 4096 image tokens, one pass (cfg 1)
+
+  // XLabs' own loader names its file in `controlnet_path` (`model_name` is the FLUX variant).
+  std::string xlabs = flux;
+  xlabs.replace(xlabs.find(R"("class_type": "ControlNetLoader", "inputs": {"control_net_name": "FLUX.1-dev-ControlNet-Union-Pro.safetensors"})"),
+                std::string(R"("class_type": "ControlNetLoader", "inputs": {"control_net_name": "FLUX.1-dev-ControlNet-Union-Pro.safetensors"})").size(),
+                R"("class_type": "LoadFluxControlNet", "inputs": {"model_name": "flux-dev", "controlnet_path": "flux-depth-controlnet-v3.safetensors"})");
+  const Read x = readSetup(xlabs);
+  REQUIRE(x.setup->generation.controlnets.size() == 1);
+  REQUIRE(x.setup->generation.controlnets[0].model != nullptr);
+  CHECK(x.setup->generation.controlnets[0].model->params == 743807280.0);
+
+  // Qwen-Image has no ControlNet in the data: the loader is listed as not costed, the estimate has no unit.
+  const Read qwen = readSetup(R"({
+    "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "qwen_image_fp8_e4m3fn.safetensors", "weight_dtype": "default"}},
+    "2": {"class_type": "CLIPLoader", "inputs": {"clip_name": "qwen_2.5_vl_7b_fp8_scaled.safetensors", "type": "qwen_image"}},
+    "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "a lighthouse"}},
+    "4": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1328, "height": 1328, "batch_size": 1}},
+    "5": {"class_type": "ControlNetLoader", "inputs": {"control_net_name": "Qwen-Image-InstantX-ControlNet-Union.safetensors"}},
+    "6": {"class_type": "LoadImage", "inputs": {"image": "pose.png", "upload": "image"}},
+    "7": {"class_type": "ControlNetApplyAdvanced", "inputs": {"positive": ["3", 0], "negative": ["3", 0], "control_net": ["5", 0], "image": ["6", 0],
+          "strength": 0.7, "start_percent": 0, "end_percent": 1}},
+    "8": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "positive": ["7", 0], "negative": ["7", 1], "latent_image": ["4", 0],
+          "seed": 1, "steps": 20, "cfg": 2.5, "sampler_name": "euler", "scheduler": "simple", "denoise": 1}}
+  })");
+  REQUIRE(qwen.setup->estimable());
+  CHECK(qwen.setup->generation.controlnets.empty());
+  REQUIRE(qwen.setup->notCosted.size() == 1);
+  CHECK(qwen.setup->notCosted[0]->type == "ControlNetLoader");
+}
+
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
     {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},

@@ -98,9 +98,12 @@ struct ControlNetModel {
   std::string family;  // or "any"
   double params = 0;
   std::string label;
+  // A transformer's ControlNet returns one map of the image tokens × the model's width per block it runs,
+  // live beside the model's forward (0: a UNet's, whose residuals webui.yaml counts per latent pixel).
+  int residualMaps = 0;
 };
 
-template <class V> void fields(V& v, ControlNetModel& x) { v(x.id, x.match, x.family, x.params, x.label); }
+template <class V> void fields(V& v, ControlNetModel& x) { v(x.id, x.match, x.family, x.params, x.label, x.residualMaps); }
 
 struct Preprocessor {
   std::string id;
@@ -166,7 +169,8 @@ struct WebUiKnowledge {
   const WebUiFlag* flag(std::string_view name) const;
   const AttentionBackend* backend(std::string_view id) const;
   const GenerationFamily* family(std::string_view nameOrAlias) const;  // case-insensitive
-  // The ControlNet whose match strings occur in the model name, preferring the family's own models.
+  // The ControlNet whose match strings occur in the model name, preferring the family's own models; nullptr for a
+  // family with none in the data.
   const ControlNetModel* controlnet(std::string_view modelName, std::string_view family) const;
   const Preprocessor* preprocessor(std::string_view module) const;  // by the first matching entry
   // The tiled-VAE extension's decoder tile (latent px) for a card of `vramBytes` in total.

@@ -22,6 +22,9 @@ class Estimator {
     unetBytes_ = s.unetBytesPerParam > 0 ? s.unetBytesPerParam : s.unetFp8 ? 1 : s.fp32Weights ? 4 : 2;
     teBytes_ = s.textEncoderBytesPerParam > 0 ? s.textEncoderBytesPerParam : s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
     vaeBytes_ = s.fp32Vae || s.fp32Weights ? 4 : 2;
+    // ComfyUI loads a ControlNet in 16 bits whatever stores the diffusion model (a loader's fp8 weight_dtype, a
+    // GGUF file) or the ControlNet file (comfy/controlnet.py); the WebUIs cast it to the model's dtype.
+    cnBytes_ = s.tool == WebUiTool::ComfyUi ? (s.fp32Weights ? 4 : 2) : unetBytes_;
     const bool cfg = s.arch->denoiser.cfgInSampling;
     // A1111 1.6+ batches cond and uncond unless the setting is off; Forge and ComfyUI always do.
     elements_ = s.batchSize * (cfg && (s.batchCondUncond || s.tool != WebUiTool::A1111) ? 2 : 1);
@@ -138,9 +141,9 @@ class Estimator {
 
   Component cnWeights(bool onlyResident) const {
     const double p = controlnetParams(onlyResident);
-    return {"ControlNet weights", p * unetBytes_,
-            std::to_string(s_.controlnets.size()) + " unit(s), " + paramsText(p) + " × " + fixedText(unetBytes_, 0) +
-                " B (cast to the model's dtype)",
+    return {"ControlNet weights", p * cnBytes_,
+            std::to_string(s_.controlnets.size()) + " unit(s), " + paramsText(p) + " × " + fixedText(cnBytes_, 0) +
+                (s_.tool == WebUiTool::ComfyUi ? " B (16-bit, as ComfyUI loads them)" : " B (cast to the model's dtype)"),
             Term::Weights};
   }
 
@@ -347,8 +350,11 @@ class Estimator {
   // (sd-webui-controlnet's hook, ComfyUI's get_control) and frees its own working memory, which is below the
   // UNet's (0.93 of it, scripts/census/controlnet.py); what stays live beside the UNet is its residuals, one
   // map per skip connection and one for the mid block. A Low VRAM unit's visiting weights leave before the
-  // UNet runs too, so counting them beside the UNet's activations stands for its own forward's peak. The
-  // transformer families' ControlNets (SD3.5, FLUX) have no measured figure: a share of the activations.
+  // UNet runs too, so counting them beside the UNet's activations stands for its own forward's peak. A
+  // transformer's ControlNet (SD3.5, FLUX) keeps one map of the image tokens per block it runs (webui.yaml
+  // residual_maps; ComfyUI repeats references to them over the model's blocks, it does not copy); its own
+  // forward, at the model's width, peaks no higher than the model's. A unit without that figure: a share of
+  // the model's activations, a guess.
   Component controlnetActivations(long w, long h, int elements, const Component& unetActivations) const {
     const double units = static_cast<double>(s_.controlnets.size());
     if (units == 0) return {"ControlNet residuals", 0, "", Term::Activations};
@@ -361,8 +367,26 @@ class Estimator {
                   fixedText(units, 0) + " unit(s)",
               Term::Activations};
     }
-    return {"ControlNet activations", w_.controlnetActivationShare * unetActivations.bytes * units,
-            fixedText(w_.controlnetActivationShare, 2) + " of the transformer's per unit (a guess, not measured)", Term::Activations};
+    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames));
+    const int hidden = s_.arch->denoiser.hidden;
+    const double elementBytes = s_.fp32Weights ? 4 : 2;
+    double maps = 0, guessed = 0;
+    for (const auto& unit : s_.controlnets) {
+      if (unit.model != nullptr && unit.model->residualMaps > 0) maps += unit.model->residualMaps;
+      else ++guessed;
+    }
+    Component c{"ControlNet activations", 0, "", Term::Activations};
+    if (maps > 0) {
+      c.bytes += maps * tokens * hidden * elementBytes * elements;
+      c.how = fixedText(maps, 0) + " residual maps × " + fixedText(tokens, 0) + " image tokens × " + std::to_string(hidden) + " ch × " +
+              std::to_string(elements) + " (batch × guidance passes) × " + fixedText(elementBytes, 0) + " B";
+    }
+    if (guessed > 0) {
+      c.bytes += w_.controlnetActivationShare * unetActivations.bytes * guessed;
+      c.how += (c.how.empty() ? "" : "; ") + fixedText(w_.controlnetActivationShare, 2) +
+               " of the transformer's per unit without a figure (a guess, not measured)";
+    }
+    return c;
   }
 
   PhaseEstimate denoise(Phase name, long w, long h, GenerationEstimate& out) {
@@ -397,13 +421,13 @@ class Estimator {
       }
       Component weights = unetWeights();
       weights.bytes = loaded;
+      if (const double cn = cnWeights(false).bytes; cn > 0) weights.how += " + the ControlNet's " + fixedText(cn / kGiB, 1) + " GiB";
       if (whole) {
         weights.how += "; " + s_.wholeModelSampler + " moves all of it onto the GPU (no partial loading, whatever the flags)";
       } else if (loaded < models) {
         weights.how += "; " + fixedText(loaded / kGiB, 1) + " GiB loaded, " + fixedText((models - loaded) / kGiB, 1) +
                        " GiB streamed from RAM each step (partial loading)";
       }
-      if (!s_.controlnets.empty()) weights.how += ", ControlNet included";
       p.components.push_back(weights);
       if (s_.loadMode == LoadMode::NoVram && !whole) {
         const double block = s_.arch->denoiser.largestBlockParams * unetBytes_;
@@ -469,7 +493,7 @@ class Estimator {
   const GpuTarget& gpu_;
   const MemoryModel& m_;
   const WebUiKnowledge& w_;
-  double unetBytes_ = 2, teBytes_ = 2, vaeBytes_ = 2;
+  double unetBytes_ = 2, teBytes_ = 2, vaeBytes_ = 2, cnBytes_ = 2;
   int elements_ = 2;
   bool cnLowVram_ = false;
   double streamed_ = 0;

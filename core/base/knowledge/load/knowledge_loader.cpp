@@ -589,7 +589,7 @@ class Loader {
     }
     for (const Node* e : list("controlnets")) {
       w.controlnets.push_back({str(e, "id"), strings(e->find("match")), str(e, "family"), figure(e, "params", "webui.yaml: controlnets"),
-                               str(e, "label")});
+                               str(e, "label"), static_cast<int>(num(e, "residual_maps", 0))});
     }
     w.preprocessorActBytesPerPixel = figure(root, "preprocessor_act_bytes_per_pixel", "webui.yaml");
     w.preprocessorResolution = integer(root, "preprocessor_resolution", "webui.yaml");
