@@ -371,6 +371,30 @@ TEST_CASE("ControlNets of the transformer families: 16-bit weights beside fp8 on
   CHECK(qwen.setup->notCosted[0]->type == "ControlNetLoader");
 }
 
+TEST_CASE("Wan 2.1 VACE files are the T2V model with its VACE blocks, 14B and 1.3B") {
+  const auto setupOf = [](const std::string& file) {
+    return readSetup(R"({
+      "1": {"class_type": "UNETLoader", "inputs": {"unet_name": ")" + file + R"(", "weight_dtype": "default"}},
+      "2": {"class_type": "CLIPLoader", "inputs": {"clip_name": "umt5_xxl_fp8_e4m3fn_scaled.safetensors", "type": "wan"}},
+      "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "a fox"}},
+      "4": {"class_type": "WanVaceToVideo", "inputs": {"positive": ["3", 0], "negative": ["3", 0], "width": 832, "height": 480, "length": 81, "batch_size": 1, "strength": 1}},
+      "5": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "positive": ["4", 0], "negative": ["4", 1], "latent_image": ["4", 2],
+            "seed": 1, "steps": 20, "cfg": 6, "sampler_name": "uni_pc", "scheduler": "simple", "denoise": 1}}
+    })");
+  };
+  const Read big = setupOf("wan2.1_vace_14B_fp16.safetensors");
+  REQUIRE(big.setup->estimable());
+  CHECK(big.setup->arch.label == "Wan 2.1 VACE 14B");
+  CHECK(big.setup->arch.denoiser.params == Approx(17337592896.0).epsilon(1e-6));
+  CHECK(big.setup->arch.denoiser.hidden == 5120);
+  const Read small = setupOf("wan2.1_vace_1.3B_fp16.safetensors");
+  REQUIRE(small.setup->estimable());
+  CHECK(small.setup->arch.label == "Wan 2.1 VACE 1.3B");
+  CHECK(small.setup->arch.denoiser.params == Approx(2153972032.0).epsilon(1e-6));
+  CHECK(small.setup->arch.denoiser.hidden == 1536);
+  CHECK(setupOf("wan2.1_t2v_1.3B_fp16.safetensors").setup->arch.label == "Wan 2.1 T2V 1.3B");
+}
+
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
     {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},
