@@ -395,6 +395,64 @@ TEST_CASE("Wan 2.1 VACE files are the T2V model with its VACE blocks, 14B and 1.
   CHECK(setupOf("wan2.1_t2v_1.3B_fp16.safetensors").setup->arch.label == "Wan 2.1 T2V 1.3B");
 }
 
+TEST_CASE("FLUX.2 and Z-Image are their own architectures, not FLUX.1; a sampler's cfg of 1 skips the unconditional pass") {
+  // FLUX.2-dev as ComfyUI's template runs it: SamplerCustomAdvanced with a guider, its own latent node and VAE.
+  const Read flux2 = readSetup(R"({
+    "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "flux2_dev_fp8mixed.safetensors", "weight_dtype": "default"}},
+    "2": {"class_type": "CLIPLoader", "inputs": {"clip_name": "mistral_3_small_flux2_fp8.safetensors", "type": "flux2", "device": "default"}},
+    "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "a lighthouse"}},
+    "4": {"class_type": "FluxGuidance", "inputs": {"conditioning": ["3", 0], "guidance": 4}},
+    "5": {"class_type": "CFGGuider", "inputs": {"model": ["1", 0], "positive": ["4", 0], "negative": ["4", 0], "cfg": 1}},
+    "6": {"class_type": "EmptyFlux2LatentImage", "inputs": {"width": 1024, "height": 1024, "batch_size": 1}},
+    "7": {"class_type": "Flux2Scheduler", "inputs": {"steps": 20, "width": 1024, "height": 1024}},
+    "8": {"class_type": "RandomNoise", "inputs": {"noise_seed": 1}},
+    "9": {"class_type": "KSamplerSelect", "inputs": {"sampler_name": "euler"}},
+    "10": {"class_type": "SamplerCustomAdvanced", "inputs": {"noise": ["8", 0], "guider": ["5", 0], "sampler": ["9", 0], "sigmas": ["7", 0], "latent_image": ["6", 0]}},
+    "11": {"class_type": "VAELoader", "inputs": {"vae_name": "flux2-vae.safetensors"}},
+    "12": {"class_type": "VAEDecode", "inputs": {"samples": ["10", 0], "vae": ["11", 0]}}
+  })");
+  REQUIRE(flux2.setup->estimable());
+  CHECK(flux2.setup->arch.arch == "flux2");
+  CHECK(flux2.setup->generation.unetFp8);
+  CHECK(flux2.setup->generation.textEncoderFp8);
+  CHECK(flux2.setup->latent->type == "EmptyFlux2LatentImage");
+  CHECK(flux2.setup->mismatches.empty());  // flux2-vae decodes its 32 channels
+  CHECK(flux2.setup->notCosted.empty());
+  REQUIRE(flux2.setup->generation.unconditionalPass.has_value());
+  CHECK_FALSE(*flux2.setup->generation.unconditionalPass);  // CFGGuider's cfg 1
+
+  const auto zimage = [](const std::string& cfg) {
+    return std::string(R"({
+      "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "z_image_turbo_bf16.safetensors", "weight_dtype": "default"}},
+      "2": {"class_type": "CLIPLoader", "inputs": {"clip_name": "qwen_3_4b.safetensors", "type": "lumina2", "device": "default"}},
+      "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "a lighthouse"}},
+      "4": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1024, "height": 1024, "batch_size": 1}},
+      "5": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "positive": ["3", 0], "negative": ["3", 0], "latent_image": ["4", 0],
+            "seed": 1, "steps": 8, "cfg": )") + cfg + R"(, "sampler_name": "res_multistep", "scheduler": "simple", "denoise": 1}},
+      "6": {"class_type": "VAELoader", "inputs": {"vae_name": "ae.safetensors"}},
+      "7": {"class_type": "VAEDecode", "inputs": {"samples": ["5", 0], "vae": ["6", 0]}}
+    })";
+  };
+  const Read turbo = readSetup(zimage("1"));
+  REQUIRE(turbo.setup->estimable());
+  CHECK(turbo.setup->arch.arch == "zimage");
+  CHECK(turbo.setup->mismatches.empty());
+  CHECK_FALSE(turbo.setup->generation.unconditionalPass.value_or(true));
+  CHECK(readSetup(zimage("4.5")).setup->generation.unconditionalPass.value_or(false));
+  // The estimate: one guidance pass at cfg 1, two batched (they fit on 80 GB) at 4.5.
+  AnalyzeOptions options;
+  options.vramGib = 80;
+  const auto activations = [&](const std::string& cfg) {
+    const FileReport report = analyzeInput(Input{"z.json", zimage(cfg)}, options);
+    REQUIRE(report.estimate.has_value());
+    const auto& c = report.estimate->phases[1].components;
+    const auto act = std::find_if(c.begin(), c.end(), [](const Component& x) { return x.name == "transformer activations"; });
+    REQUIRE(act != c.end());
+    return act->bytes;
+  };
+  CHECK(activations("4.5") == Approx(2 * activations("1")));
+}
+
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
     {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},

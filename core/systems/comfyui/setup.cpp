@@ -71,6 +71,7 @@ class SetupBuilder {
     const bool estimable = identifyFamily(*s);
     if (estimable) {
       wholeModelSampler(*s);
+      guidance(*s);
       weights(*s);
       size(*s);
       secondPass(*s);
@@ -200,6 +201,16 @@ class SetupBuilder {
     }
   }
 
+  // The first pass's cfg, written on its sampler or on the guider SamplerCustomAdvanced takes (CFGGuider's).
+  void guidance(WorkflowSetup& s) const {
+    const NodeValue* cfg = s.sampler->value("cfg");
+    if (cfg == nullptr) {
+      if (const WorkflowNode* guider = w_.upstream(*s.sampler, "guider")) cfg = guider->value("cfg");
+    }
+    if (cfg == nullptr || !cfg->value->isNumber()) return;
+    s.generation.unconditionalPass = std::abs(cfg->value->number() - 1.0) > 1e-9;  // math.isclose(cfg, 1.0)
+  }
+
   static bool passesUpscale(const std::vector<const WorkflowNode*>& path) {
     return std::any_of(path.begin(), path.end(), [](const WorkflowNode* n) {
       return isRole(n, {NodeRole::LatentUpscale, NodeRole::LatentUpscaleBy, NodeRole::ImageScale, NodeRole::UpscaleWithModel, NodeRole::VaeEncode});
@@ -211,16 +222,17 @@ class SetupBuilder {
     const std::string& name = s.modelName->value->resolved()->text;
     const GenerationFamily* family = nullptr;
     const Architecture* arch = nullptr;
-    if (const NameMatch* match = ComfyUiKnowledge::firstMatch(c_.modelFamilies, name)) {
+    if (const NameMatch* own = ComfyUiKnowledge::firstMatch(c_.generationModels, name)) {
+      // A model with its own entry (rules/comfyui.yaml generation_models / generation_archs): first, as the WebUI
+      // families' names are contained in some of theirs ("flux2_dev" has "flux").
+      const auto i = static_cast<std::size_t>(own - c_.generationModels.data());
+      family = &c_.generationFamilies[i];
+      arch = &c_.generationArchitectures[i];
+    } else if (const NameMatch* match = ComfyUiKnowledge::firstMatch(c_.modelFamilies, name)) {
       family = webui_.family(match->value);
     } else if (const NameMatch* unmodelled = ComfyUiKnowledge::firstMatch(c_.unmodelledFamilies, name)) {
       s.unmodelledFamily = unmodelled->value;
       return false;
-    } else if (const NameMatch* own = ComfyUiKnowledge::firstMatch(c_.generationModels, name)) {
-      // A model only ComfyUI runs: its family and architecture are rules/comfyui.yaml's.
-      const auto i = static_cast<std::size_t>(own - c_.generationModels.data());
-      family = &c_.generationFamilies[i];
-      arch = &c_.generationArchitectures[i];
     } else if (const WorkflowNode* te = firstActive(w_, {NodeRole::TextEncoder});
                te != nullptr && ComfyUiKnowledge::firstMatch(c_.modelFamilies, te->text("type")) != nullptr) {
       // A diffusion model's name may say nothing; its text encoder's `type` does ("flux", "sd3", "qwen_image").

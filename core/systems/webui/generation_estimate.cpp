@@ -25,7 +25,7 @@ class Estimator {
     // ComfyUI loads a ControlNet in 16 bits whatever stores the diffusion model (a loader's fp8 weight_dtype, a
     // GGUF file) or the ControlNet file (comfy/controlnet.py); the WebUIs cast it to the model's dtype.
     cnBytes_ = s.tool == WebUiTool::ComfyUi ? (s.fp32Weights ? 4 : 2) : unetBytes_;
-    const bool cfg = s.arch->denoiser.cfgInSampling;
+    const bool cfg = s.unconditionalPass.value_or(s.arch->denoiser.cfgInSampling);
     // A1111 1.6+ batches cond and uncond unless the setting is off; Forge and ComfyUI always do.
     elements_ = s.batchSize * (cfg && (s.batchCondUncond || s.tool != WebUiTool::A1111) ? 2 : 1);
     cnLowVram_ = std::any_of(s.controlnets.begin(), s.controlnets.end(), [](const ControlNetUnit& u) { return u.lowVram; });

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,9 @@ struct GenerationSetup {
   double gpuWeightsBytes = 0;      // Forge's GPU Weights slider; 0: its default (total − 1024 MB)
   double reserveBytes = -1;        // ComfyUI --reserve-vram; <0: its default
   bool runsOnCpu = false;          // --use-cpu all / --cpu / --always-cpu
+  // A ComfyUI sampler's cfg where the workflow writes one: 1.0 skips the unconditional pass (comfy/samplers.py's
+  // cfg1 optimisation), any other value runs it. Unset: the architecture's habit (cfg_in_sampling).
+  std::optional<bool> unconditionalPass;
   // A custom sampler moves the whole diffusion model onto the GPU itself (XLabs' XlabsSampler): whatever the
   // memory manager and the flags would load, all of it is resident while it samples.
   std::string wholeModelSampler;
