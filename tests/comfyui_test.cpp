@@ -352,9 +352,9 @@ TEST_CASE("ControlNets of the transformer families: 16-bit weights beside fp8 on
   REQUIRE(x.setup->generation.controlnets[0].model != nullptr);
   CHECK(x.setup->generation.controlnets[0].model->params == 743807280.0);
 
-  // Qwen-Image has no ControlNet in the data: the loader is listed as not costed, the estimate has no unit.
+  // Qwen-Image Edit has no ControlNet in the data: the loader is listed as not costed, the estimate has no unit.
   const Read qwen = readSetup(R"({
-    "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "qwen_image_fp8_e4m3fn.safetensors", "weight_dtype": "default"}},
+    "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "qwen_image_edit_2509_fp8_e4m3fn.safetensors", "weight_dtype": "default"}},
     "2": {"class_type": "CLIPLoader", "inputs": {"clip_name": "qwen_2.5_vl_7b_fp8_scaled.safetensors", "type": "qwen_image"}},
     "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "a lighthouse"}},
     "4": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1328, "height": 1328, "batch_size": 1}},
@@ -369,6 +369,30 @@ TEST_CASE("ControlNets of the transformer families: 16-bit weights beside fp8 on
   CHECK(qwen.setup->generation.controlnets.empty());
   REQUIRE(qwen.setup->notCosted.size() == 1);
   CHECK(qwen.setup->notCosted[0]->type == "ControlNetLoader");
+
+  // Qwen-Image's own: InstantX's Union through ControlNetLoader, DiffSynth's patch through ModelPatchLoader.
+  const auto qwenWith = [](const std::string& loaderAndApply) {
+    return readSetup(R"({
+      "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "qwen_image_fp8_e4m3fn.safetensors", "weight_dtype": "default"}},
+      "2": {"class_type": "CLIPLoader", "inputs": {"clip_name": "qwen_2.5_vl_7b_fp8_scaled.safetensors", "type": "qwen_image"}},
+      "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "a lighthouse"}},
+      "4": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1328, "height": 1328, "batch_size": 1}},
+      "6": {"class_type": "LoadImage", "inputs": {"image": "pose.png", "upload": "image"}},
+      )" + loaderAndApply + R"(,
+      "8": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "positive": ["3", 0], "negative": ["3", 0], "latent_image": ["4", 0],
+            "seed": 1, "steps": 20, "cfg": 2.5, "sampler_name": "euler", "scheduler": "simple", "denoise": 1}}
+    })");
+  };
+  const Read instantx = qwenWith(R"("5": {"class_type": "ControlNetLoader", "inputs": {"control_net_name": "Qwen-Image-InstantX-ControlNet-Union.safetensors"}},
+      "7": {"class_type": "ControlNetApplyAdvanced", "inputs": {"positive": ["3", 0], "negative": ["3", 0], "control_net": ["5", 0], "image": ["6", 0], "strength": 1, "start_percent": 0, "end_percent": 1}})");
+  REQUIRE(instantx.setup->generation.controlnets.size() == 1);
+  CHECK(instantx.setup->generation.controlnets[0].model->params == 1768003584.0);
+  CHECK(instantx.setup->notCosted.empty());
+  const Read diffsynth = qwenWith(R"("5": {"class_type": "ModelPatchLoader", "inputs": {"name": "qwen_image_canny_diffsynth_controlnet.safetensors"}},
+      "7": {"class_type": "QwenImageDiffsynthControlnet", "inputs": {"model": ["1", 0], "model_patch": ["5", 0], "image": ["6", 0], "strength": 1}})");
+  REQUIRE(diffsynth.setup->generation.controlnets.size() == 1);
+  CHECK(diffsynth.setup->generation.controlnets[0].model->residualMaps == 1);
+  CHECK(diffsynth.setup->notCosted.empty());
 }
 
 TEST_CASE("Wan 2.1 VACE files are the T2V model with its VACE blocks, 14B and 1.3B") {

@@ -16,10 +16,10 @@ namespace oomlint {
 // Where a system's verdict findings go, and what their messages add. Every field has a default: a system
 // names the ones it sets (designated initializers).
 struct VerdictAnchors {
-  Range fallback{};                                          // where OL501/OL502 go when no step is needed
-  KeyPath fallbackPath{};                                    // and their key path then
-  std::function<Range(const PlanStep&)> stepRange{};         // where a step's setting is written (OL503)
-  std::function<Range(const PlanStep&)> verdictRange{};      // where OL501/OL502 go for the first needed step
+  Range fallback{};                                      // where OL501/OL502 go when no step is needed
+  KeyPath fallbackPath{};                                // and their key path then
+  std::function<Range(const PlanStep&)> stepRange{};     // where a step's setting is written (OL503)
+  std::function<Range(const PlanStep&)> verdictRange{};  // where OL501/OL502 go for the first needed step
   std::string context{};  // appended to the figures ("(Forge, SDXL 1024×1024)"), may be empty
   std::string cause{};    // why it is out of memory when the peak alone does not say ("split attention …; ")
   std::string assumed{};  // non-empty when the input does not describe the job and the estimate is for one

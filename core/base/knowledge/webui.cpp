@@ -114,7 +114,7 @@ const GenerationFamily* WebUiKnowledge::family(std::string_view nameOrAlias) con
 }
 
 const ControlNetModel* WebUiKnowledge::controlnet(std::string_view modelName, std::string_view family) const {
-  // A family with no ControlNet in the data (Qwen-Image, Wan): no size, whatever the name resembles.
+  // A family with no ControlNet in the data (Wan, HiDream): no size, whatever the name resembles.
   if (std::none_of(controlnets.begin(), controlnets.end(), [&](const ControlNetModel& c) { return c.family == family; })) return nullptr;
   const std::string name = lowercase(modelName);
   const ControlNetModel* any = nullptr;

@@ -40,7 +40,7 @@ const WorkflowNode* firstActive(const Workflow& w, std::initializer_list<NodeRol
 
 // The file a loader loads (its first widget or input that names a file).
 const NodeValue* fileNameOf(const WorkflowNode& n) {
-  for (std::string_view name : {"ckpt_name", "unet_name", "clip_name", "clip_name1", "vae_name", "control_net_name", "controlnet_path", "model_name"}) {
+  for (std::string_view name : {"ckpt_name", "unet_name", "clip_name", "clip_name1", "vae_name", "control_net_name", "controlnet_path", "model_name", "name"}) {
     if (const NodeValue* v = n.value(name); v && v->value->isScalar() && v->value->resolved()->type == ScalarType::String) return v;
   }
   return nullptr;

@@ -143,7 +143,7 @@ class Estimator {
     const double p = controlnetParams(onlyResident);
     return {"ControlNet weights", p * cnBytes_,
             std::to_string(s_.controlnets.size()) + " unit(s), " + paramsText(p) + " × " + fixedText(cnBytes_, 0) +
-                (s_.tool == WebUiTool::ComfyUi ? " B (16-bit, as ComfyUI loads them)" : " B (cast to the model's dtype)"),
+                (s_.tool == WebUiTool::ComfyUi ? " B (ComfyUI's inference dtype, not the files' storage)" : " B (cast to the model's dtype)"),
             Term::Weights};
   }
 
