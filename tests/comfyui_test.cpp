@@ -477,6 +477,32 @@ TEST_CASE("FLUX.2 and Z-Image are their own architectures, not FLUX.1; a sampler
   CHECK(activations("4.5") == Approx(2 * activations("1")));
 }
 
+TEST_CASE("a diffusion model's file names its architecture, the specific names before the families they contain") {
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"flux2_dev_fp8mixed.safetensors", "flux2"},
+      {"flux-2-klein-9b.safetensors", "flux2_klein_9b"},
+      {"flux-2-klein-4b-fp8.safetensors", "flux2_klein_4b"},
+      {"flux1-dev.safetensors", "flux"},
+      {"z_image_turbo_bf16.safetensors", "zimage"},
+      {"lumina_2.safetensors", "lumina2"},
+      {"omnigen2_fp16.safetensors", "omnigen2"},
+      {"chroma-radiance-x0.safetensors", "chroma_radiance"},
+      {"chroma1-hd.safetensors", "chroma"},
+      {"wan2.2_fun_control_high_noise_14B_fp8_scaled.safetensors", "wan22_14b"},
+  };
+  for (const auto& [file, arch] : files) {
+    INFO(file);
+    const Read r = readSetup(R"({
+      "1": {"class_type": "UNETLoader", "inputs": {"unet_name": ")" + file + R"(", "weight_dtype": "default"}},
+      "2": {"class_type": "EmptyLatentImage", "inputs": {"width": 1024, "height": 1024, "batch_size": 1}},
+      "3": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "latent_image": ["2", 0], "seed": 1, "steps": 20, "cfg": 1,
+            "sampler_name": "euler", "scheduler": "simple", "denoise": 1}}
+    })");
+    REQUIRE(r.setup->estimable());
+    CHECK(r.setup->arch.arch == arch);
+  }
+}
+
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
     {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},
