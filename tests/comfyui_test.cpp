@@ -489,6 +489,13 @@ TEST_CASE("a diffusion model's file names its architecture, the specific names b
       {"chroma-radiance-x0.safetensors", "chroma_radiance"},
       {"chroma1-hd.safetensors", "chroma"},
       {"wan2.2_fun_control_high_noise_14B_fp8_scaled.safetensors", "wan22_14b"},
+      {"wan2.2_animate_14B_bf16.safetensors", "wan22_animate"},
+      {"wan2.2_s2v_14B_fp8_scaled.safetensors", "wan22_s2v"},
+      {"mochi_preview_fp8_scaled.safetensors", "mochi"},
+      {"cosmos_predict2_2B_t2i.safetensors", "cosmos_predict2_2b"},
+      {"cosmos_predict2_14B_video2world_720p_16fps.safetensors", "cosmos_predict2_14b"},
+      {"Cosmos-1_0-Diffusion-7B-Text2World.safetensors", "cosmos1_7b"},
+      {"hunyuanimage2.1_bf16.safetensors", "hunyuan_image_2_1"},
   };
   for (const auto& [file, arch] : files) {
     INFO(file);

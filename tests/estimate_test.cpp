@@ -242,6 +242,25 @@ TEST_CASE("video tokens go through the VAE's temporal compression") {
   CHECK(imageTokens(video, 832, 480, 1) == 1560);
 }
 
+TEST_CASE("a video VAE decodes an image with its image figure, a clip with its video figure and RGB clips beside") {
+  Architecture video = paperModel();
+  video.kind = "video";
+  video.vae = {"vid", 1e8, 16, 8, 4};
+  MemoryModel m = paperConstants();
+  // Decode 3000 per pixel of a frame, one frame in flight; an image 1500; two RGB clips of the whole video.
+  m.vaes = {{"vid", 3000, 2000, 1, 1500, 800, 2}};
+  TrainingSetup s = paperSetup(video);
+  s.sampleWidth = 832;
+  s.sampleHeight = 480;
+  const auto decode = [&](int frames) {
+    s.sampleFrames = frames;
+    return component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode");
+  };
+  CHECK(decode(1) == Approx(832.0 * 480 * 1500 * 2));
+  // 81 frames: one frame's working memory at the video figure, + 2 clips × 3 channels × 81 × 832 × 480 × 2 B.
+  CHECK(decode(81) == Approx(832.0 * 480 * 3000 * 2 + 2 * 3.0 * 81 * 832 * 480 * 2));
+}
+
 TEST_CASE("the verdict reads the range: oom over the expected peak, borderline over the high end, else fits") {
   const Architecture arch = paperModel();
   const MemoryModel m = paperConstants();

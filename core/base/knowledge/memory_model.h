@@ -35,9 +35,22 @@ struct VaeConstants {
   double decodeK = 0;
   double encodeK = 0;
   int videoFramesInFlight = 0;
+  // A video VAE's figures for a single image (Wan 2.1's: 2900 / 1450 against 6500 / 6000); 0: the video's.
+  double imageDecodeK = 0;
+  double imageEncodeK = 0;
+  // Whole RGB clips a pipeline keeps on the GPU beside the decode (diffusers' video pipelines), not in K.
+  int rgbClipCopies = 0;
+
+  // Bytes per pixel per element byte for one pass over `frames` frames.
+  double k(bool decode, int frames) const {
+    const double image = decode ? imageDecodeK : imageEncodeK;
+    return frames <= 1 && image > 0 ? image : decode ? decodeK : encodeK;
+  }
 };
 
-template <class V> void fields(V& v, VaeConstants& x) { v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight); }
+template <class V> void fields(V& v, VaeConstants& x) {
+  v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight, x.imageDecodeK, x.imageEncodeK, x.rgbClipCopies);
+}
 
 // What the host-RAM estimate cannot read from a config (rules/memory.yaml host_ram).
 struct HostRamConstants {

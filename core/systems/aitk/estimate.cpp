@@ -110,22 +110,24 @@ Component vaeWeights(const TrainingSetup& s, const MemoryModel& m) {
   return weights(m, "VAE weights", s.arch->vae.params, false, "", s.trainDtype);
 }
 
-// Working memory of one VAE pass over width×height (×frames for video): pixels × K × bf16.
+// Working memory of one VAE pass over width×height (×frames for video): pixels × K × bf16, and a video's
+// decoded RGB clips the pipeline holds on the GPU beside it (memory.yaml rgb_clip_copies).
 Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, long w, long h, int frames) {
   const VaeConstants* v = m.vae(s.arch->vae.family);
   if (v == nullptr || s.arch->vae.family == "identity") return {decode ? "VAE decode" : "VAE encode", 0, "pixel-space model: no VAE", Term::Vae};
-  const double k = decode ? v->decodeK : v->encodeK;
+  const double k = v->k(decode, frames);
   const int inFlight = frames > 1 ? std::min(frames, std::max(1, v->videoFramesInFlight)) : 1;
+  const double clips = decode && frames > 1 ? v->rgbClipCopies * 3.0 * frames * static_cast<double>(w) * h * s.activationBytes : 0;
+  const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(frames) + " frames" : "";
   std::string how = std::to_string(w) + "×" + std::to_string(h) + " px";
   if (decode && s.lowVram && s.arch->lowVramDoes("tiled_vae") && w * h > 512L * 512L) {
-    w = h = 512;
     how = "512×512 tiles (low_vram tiling) ×1.25";
-    return {"VAE decode", 512.0 * 512.0 * k * s.activationBytes * 1.25 * inFlight,
-            how + " × " + fixedText(k, 0) + " B/px/elem × " + fixedText(s.activationBytes, 0) + " B", Term::Vae};
+    return {"VAE decode", 512.0 * 512.0 * k * s.activationBytes * 1.25 * inFlight + clips,
+            how + " × " + fixedText(k, 0) + " B/px/elem × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, Term::Vae};
   }
   if (inFlight > 1) how += " × " + std::to_string(inFlight) + " frames in flight";
-  return {decode ? "VAE decode" : "VAE encode", static_cast<double>(w) * h * inFlight * k * s.activationBytes,
-          how + " × " + fixedText(k, 0) + " B/px/elem × " + fixedText(s.activationBytes, 0) + " B", Term::Vae};
+  return {decode ? "VAE decode" : "VAE encode", static_cast<double>(w) * h * inFlight * k * s.activationBytes + clips,
+          how + " × " + fixedText(k, 0) + " B/px/elem × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, Term::Vae};
 }
 
 // Sequence length the denoiser runs for one sample of a dataset shape.

@@ -207,7 +207,7 @@ class Estimator {
     const auto& klFamilies = w_.vaeDecoderFamilies;
     const bool structural = decode && s_.frames <= 1 &&
                             std::find(klFamilies.begin(), klFamilies.end(), s_.arch->vae.family) != klFamilies.end();
-    const double k = structural ? w_.vaeDecodeBytesPerPixel(s_.tool) : decode ? (c ? c->decodeK : 0) : c ? c->encodeK : 0;
+    const double k = structural ? w_.vaeDecodeBytesPerPixel(s_.tool) : c ? c->k(decode, s_.frames) : 0;
     const double px = static_cast<double>(w) * static_cast<double>(h) * frames;
     const std::string what = decode ? "VAE decode" : "VAE encode";
     // The structure is what a GPU cannot decode with less (a floor: its range reaches above only); the other
