@@ -16,11 +16,16 @@ struct WeightFormat {
   std::vector<std::string> aliases;
   double bytesPerParam = 0;
   double fullPrecisionFraction = 0;  // left in bf16 by the quantizer
+  // The training forward runs F.linear on the weight dequantized to bf16, which autograd keeps for the
+  // backward (AI Toolkit's UIntX, ConvRot, NVFP4 and Orbit backends): one block's worth under checkpointing.
+  bool savesDequantizedWeight = false;
 };
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
 // its list is not compiled in, and reads as its default at run time.
-template <class V> void fields(V& v, WeightFormat& x) { v(x.name, x.aliases, x.bytesPerParam, x.fullPrecisionFraction); }
+template <class V> void fields(V& v, WeightFormat& x) {
+  v(x.name, x.aliases, x.bytesPerParam, x.fullPrecisionFraction, x.savesDequantizedWeight);
+}
 
 struct OptimizerState {
   std::string name;

@@ -110,6 +110,21 @@ Component vaeWeights(const TrainingSetup& s, const MemoryModel& m) {
   return weights(m, "VAE weights", s.arch->vae.params, false, "", s.trainDtype);
 }
 
+// A quantized backend that dequantizes in its training forward leaves autograd the bf16 weight of every
+// Linear it ran (memory.yaml saves_dequantized_weight): the recomputed block's under gradient checkpointing,
+// every resident quantized layer's without. Offloaded layers go through the manager's own autograd instead.
+Component dequantizedForBackward(const TrainingSetup& s, const MemoryModel& m) {
+  const WeightFormat* f = s.quantize ? m.format(s.qtype.substr(0, s.qtype.find('|'))) : nullptr;
+  if (f == nullptr || !f->savesDequantizedWeight) return {"dequantized weights for backward", 0, "", Term::Activations};
+  const double quantized = 1 - f->fullPrecisionFraction;
+  const double resident = s.layerOffloading && s.arch->layerOffloading ? 1 - s.offloadTransformer : 1;
+  const double p = (s.gradientCheckpointing ? s.arch->denoiser.largestBlockParams : residentDenoiserParams(s)) * quantized * resident;
+  return {"dequantized weights for backward", p * kBf16,
+          paramsText(p) + " × 2 B: " + f->name + " runs F.linear on the weight dequantized to bf16, kept for the backward (" +
+              (s.gradientCheckpointing ? "the recomputed block's" : "every layer's: no checkpointing") + ")",
+          Term::Activations};
+}
+
 // Working memory of one VAE pass over width×height (×frames for video): pixels × K × bf16, and a video's
 // decoded RGB clips the pipeline holds on the GPU beside it (memory.yaml rgb_clip_copies).
 Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, long w, long h, int frames) {
@@ -414,6 +429,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     addComponent(t, ema);
     const Component act = trainingActivations(s, m, s.preservationLoss && behaviour.preservationInOneBackward ? 2 : 1);
     addComponent(t, act);
+    addComponent(t, dequantizedForBackward(s, m));
     const Component slack{"allocator slack", act.bytes * m.allocatorFraction,
                           fixedText(m.allocatorFraction * 100, 0) + "% of activations (caching-allocator fragmentation)", Term::Activations};
     addComponent(t, slack);

@@ -271,7 +271,7 @@ class Loader {
     if (const Node* list = root->find("weight_formats"); list && list->isSequence()) {
       for (const Node* e : list->resolved()->items) {
         m.weightFormats.push_back({str(e, "name"), strings(e->find("aliases")), figure(e, "bytes_per_param", kFile),
-                                   figure(e, "full_precision_fraction", kFile)});
+                                   figure(e, "full_precision_fraction", kFile), flag(e, "saves_dequantized_weight")});
       }
     }
     if (const Node* list = root->find("optimizers"); list && list->isSequence()) {
