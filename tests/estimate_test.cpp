@@ -242,6 +242,23 @@ TEST_CASE("video tokens go through the VAE's temporal compression") {
   CHECK(imageTokens(video, 832, 480, 1) == 1560);
 }
 
+TEST_CASE("a backend that dequantizes in its forward keeps the bf16 weights for the backward") {
+  const Architecture arch = paperModel();
+  MemoryModel m = paperConstants();
+  m.weightFormats.push_back({"uint4", {}, 0.5, 0, true});
+  TrainingSetup s = paperSetup(arch);
+  s.qtype = "uint4";
+  const auto kept = [&] {
+    return component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "train_step"),
+                     "dequantized weights for backward");
+  };
+  CHECK(kept() == Approx(1e8 * 2));  // checkpointed: the recomputed block's 1e8 params in bf16
+  s.gradientCheckpointing = false;
+  CHECK(kept() == Approx(1e9 * 2));  // every layer's
+  s.qtype = "qfloat8";               // keeps its quantized weight for the backward
+  CHECK(kept() == 0);
+}
+
 TEST_CASE("a video VAE decodes an image with its image figure, a clip with its video figure and RGB clips beside") {
   Architecture video = paperModel();
   video.kind = "video";
