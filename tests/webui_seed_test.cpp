@@ -75,6 +75,8 @@ TEST_CASE("the seed thread's claims: each as labelled, or pinned as an open gap"
   const auto dir = test::sourceDir() / "tests/webui-seed";
   const auto claims = readDocument(test::readFile(dir / "claims.yaml"));
   const auto gaps = readDocument(test::readFile(dir / "open-gaps.yaml"));
+  REQUIRE(claims->problems().empty());
+  REQUIRE(gaps->problems().empty());  // an unreadable gap list would pin nothing and fail every gap as a miss
   REQUIRE(claims->root() != nullptr);
   const std::string gpu = text(claims->root(), "gpu");
   std::map<std::string, std::string> pinned;  // id → today's outcome
