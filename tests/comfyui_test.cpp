@@ -10,6 +10,7 @@
 #include "base/document/reader.h"
 #include "base/knowledge/knowledge.h"
 #include "engine/edits.h"
+#include "engine/estimate_core.h"
 #include "systems/comfyui/plan.h"
 #include "systems/comfyui/png_text.h"
 #include "systems/comfyui/setup.h"
@@ -508,6 +509,18 @@ TEST_CASE("a diffusion model's file names its architecture, the specific names b
     REQUIRE(r.setup->estimable());
     CHECK(r.setup->arch.arch == arch);
   }
+}
+
+TEST_CASE("a video latent node's extra latent frames are tokens: Wan 2.2 Animate's reference image") {
+  // Wan 2.2 Animate's latent node adds the reference image's latent frame: 77 frames are 20 latent frames + 1.
+  const Read animate = readSetup(R"({
+    "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "wan2.2_animate_14B_bf16.safetensors", "weight_dtype": "default"}},
+    "2": {"class_type": "WanAnimateToVideo", "inputs": {"width": 832, "height": 480, "length": 77, "batch_size": 1, "continue_motion_max_frames": 5, "video_frame_offset": 0}},
+    "3": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "latent_image": ["2", 0], "seed": 1, "steps": 6, "cfg": 1,
+          "sampler_name": "euler", "scheduler": "simple", "denoise": 1}}
+  })");
+  REQUIRE(animate.setup->estimable());
+  CHECK(imageTokens(animate.setup->arch, 832, 480, animate.setup->generation.frames) == 21 * 52 * 30);
 }
 
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {

@@ -329,6 +329,10 @@ class SetupBuilder {
     g.height = positive("height", g.height);
     g.batchSize = static_cast<int>(positive("batch_size", 1));
     g.frames = static_cast<int>(positive("length", 1));
+    // A node's extra latent frames (a reference image, packed motion) as the clip frames that make as many tokens.
+    if (const double extra = s.latent->known->extraLatentFrames; extra > 0 && g.frames > 1) {
+      g.frames += static_cast<int>(std::lround(extra * std::max(1, s.arch.vae.temporal)));
+    }
   }
 
   // A second sampler whose latent comes through an upscale: the hires pass, at the upscaled size.

@@ -409,7 +409,7 @@ class Loader {
     ComfyUiKnowledge& c = k_.comfyui;
     for (const Node* e : items(root->find("nodes"))) {
       NodeType n{str(e, "type"), NodeRole::NoCost, strings(e->find("widgets")), static_cast<int>(num(e, "channels", 0)), flag(e, "gguf"),
-                 str(e, "family"), flag(e, "whole_model")};
+                 str(e, "family"), flag(e, "whole_model"), num(e, "extra_latent_frames", 0)};
       if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
       else error("comfyui.yaml: node " + n.type + ": role `" + str(e, "role") + "` is not a NodeRole");
       if (c.node(n.type) != nullptr) error("comfyui.yaml: node " + n.type + " listed twice");
