@@ -352,6 +352,18 @@ TEST_CASE("ControlNets of the transformer families: 16-bit weights beside fp8 on
   REQUIRE(x.setup->generation.controlnets.size() == 1);
   REQUIRE(x.setup->generation.controlnets[0].model != nullptr);
   CHECK(x.setup->generation.controlnets[0].model->params == 743807280.0);
+  CHECK(x.setup->generation.controlnets[0].fp32UntilSampled);
+  // Built in fp32 on the GPU, cast by the first sampling: 2 B per param more for a moment, before the activations.
+  const FileReport xr = analyzeInput(Input{"xlabs.json", xlabs}, options);
+  REQUIRE(xr.estimate.has_value());
+  const auto& xc = xr.estimate->phases[1].components;
+  const auto sum = [&](std::string_view name) {
+    double b = 0;
+    for (const auto& c : xc) b += c.name == name ? c.bytes : 0;
+    return b;
+  };
+  CHECK(sum("ControlNet fp32 hold") ==
+        Approx(743807280.0 * 2 - sum("transformer activations") - sum("ControlNet activations")));
 
   // Qwen-Image Edit has no ControlNet in the data: the loader is listed as not costed, the estimate has no unit.
   const Read qwen = readSetup(R"({

@@ -52,6 +52,7 @@ struct NodeType {
   std::string family;  // latent nodes of one family only: its id (rules/webui.yaml or generation_models)
   bool wholeModel = false;  // a sampler that moves the whole diffusion model onto the GPU (no partial loading)
   double extraLatentFrames = 0;  // latent frames a video node adds beside its clip's (a reference, packed motion)
+  bool fp32UntilSampled = false;  // a loader that builds its model in fp32 on the GPU; the sampler casts it later
 
   // The position of a widget in widgets_values, or nullopt when the node has no such widget.
   std::optional<std::size_t> widgetIndex(std::string_view name) const;
@@ -59,7 +60,7 @@ struct NodeType {
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
 // its list is not compiled in, and reads as its default at run time.
-template <class V> void fields(V& v, NodeType& x) { v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames); }
+template <class V> void fields(V& v, NodeType& x) { v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.fp32UntilSampled); }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.
 struct NameMatch {

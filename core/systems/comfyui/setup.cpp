@@ -390,7 +390,7 @@ class SetupBuilder {
       const std::string name = file ? lowercase(file->value->resolved()->text) : "";
       const ControlNetModel* model = webui_.controlnet(name, s.generation.family->id);
       if (model != nullptr || !applied) costed_.push_back(&n);  // without an apply node nothing runs it
-      if (applied && model != nullptr) s.generation.controlnets.push_back({name, model, false, nullptr});
+      if (applied && model != nullptr) s.generation.controlnets.push_back({name, model, false, nullptr, n.known->fp32UntilSampled});
     }
   }
 

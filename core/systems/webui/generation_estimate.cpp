@@ -460,10 +460,25 @@ class Estimator {
     for (const SideWeights& a : s_.ipadapters) p.components.push_back(sideComponent("IP-Adapter weights", a));
     p.components.push_back(act);
     if (cnAct.bytes > 0) p.components.push_back(cnAct);
+    if (Component cast = firstCast(act.bytes + cnAct.bytes); cast.bytes > 0) p.components.push_back(cast);
     double used = 0;
     for (const auto& c : p.components) used += c.bytes;
     p.components.push_back(attention(w, h, gpu_.vramBytes - used, out));
     return p;
+  }
+
+  // A ControlNet its loader built in fp32 on the GPU (XLabs') is cast to 16 bits by the sampler's first run,
+  // after the model is in: for that moment the fp32 copy stands where the activations will be. What it needs
+  // beyond them.
+  Component firstCast(double activations) const {
+    double fp32 = 0;
+    for (const auto& unit : s_.controlnets) {
+      if (unit.fp32UntilSampled && unit.model) fp32 += unit.model->params * (4 - cnBytes_);
+    }
+    return {"ControlNet fp32 hold", std::max(0.0, fp32 - activations),
+            "its loader built it in fp32 on the GPU; the sampler casts it after moving the model in: " + fixedText(fp32 / kGiB, 1) +
+                " GiB more than the 16-bit copy for a moment, less the activations not yet made",
+            Term::Weights};
   }
 
   PhaseEstimate vaePhase(Phase name, long w, long h, bool decode, GenerationEstimate& out) {

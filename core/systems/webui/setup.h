@@ -23,6 +23,7 @@ struct ControlNetUnit {
   const ControlNetModel* model = nullptr;
   bool lowVram = false;
   const Preprocessor* preprocessor = nullptr;  // the annotator its module runs, if any
+  bool fp32UntilSampled = false;  // on the GPU in fp32 until the sampler casts it (XLabs' loader)
 };
 
 // A model loaded beside the diffusion model (a ComfyUI workflow's CLIP vision encoder, IP-Adapter or

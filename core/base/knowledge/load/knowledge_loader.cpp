@@ -409,7 +409,8 @@ class Loader {
     ComfyUiKnowledge& c = k_.comfyui;
     for (const Node* e : items(root->find("nodes"))) {
       NodeType n{str(e, "type"), NodeRole::NoCost, strings(e->find("widgets")), static_cast<int>(num(e, "channels", 0)), flag(e, "gguf"),
-                 str(e, "family"), flag(e, "whole_model"), num(e, "extra_latent_frames", 0)};
+                 str(e, "family"), flag(e, "whole_model"), num(e, "extra_latent_frames", 0),
+                 flag(e, "fp32_until_sampled")};
       if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
       else error("comfyui.yaml: node " + n.type + ": role `" + str(e, "role") + "` is not a NodeRole");
       if (c.node(n.type) != nullptr) error("comfyui.yaml: node " + n.type + " listed twice");
