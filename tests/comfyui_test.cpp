@@ -286,9 +286,7 @@ TEST_CASE("XLabs' XlabsSampler moves the whole transformer onto the GPU: no part
   const auto denoiseWeights = [&](const std::string& workflow) {
     const FileReport report = analyzeInput(Input{"flux.json", workflow}, options);
     REQUIRE(report.estimate.has_value());
-    const PhaseEstimate& denoise = report.estimate->phases[1];
-    REQUIRE(denoise.phase == Phase::Denoise);
-    return std::make_pair(report.estimate->verdict, denoise.components[1].bytes);
+    return std::make_pair(report.estimate->verdict, test::component(test::phase(*report.estimate, "denoise"), "transformer weights"));
   };
   // ComfyUI's KSampler would load 11.9 B × 2 B partially and stream the rest; XLabs' sampler holds all of it.
   const auto [xlabsVerdict, xlabsWeights] = denoiseWeights(text);
@@ -334,14 +332,11 @@ TEST_CASE("ControlNets of the transformer families: 16-bit weights beside fp8 on
   options.vramGib = 80;  // everything loaded: the components are the whole models
   const FileReport report = analyzeInput(Input{"flux.json", flux}, options);
   REQUIRE(report.estimate.has_value());
-  const PhaseEstimate& denoise = report.estimate->phases[1];
-  REQUIRE(denoise.phase == Phase::Denoise);
+  const PhaseEstimate& denoise = test::phase(*report.estimate, "denoise");
   const double fluxParams = knowledge().architectures.byId("flux")->denoiser.params;
-  CHECK(denoise.components[1].bytes == Approx(fluxParams * 1 + 3301956608.0 * 2));  // fp8 model, bf16 ControlNet
-  const auto residuals = std::find_if(denoise.components.begin(), denoise.components.end(),
-                                      [](const Component& c) { return c.name == "ControlNet activations"; });
-  REQUIRE(residuals != denoise.components.end());
-  CHECK(residuals->bytes == Approx(15.0 * (1024 / 16) * (1024 / 16) * 3072 * 2));  // 4096 image tokens, one pass (cfg 1)
+  CHECK(test::component(denoise, "transformer weights") == Approx(fluxParams * 1 + 3301956608.0 * 2));  // fp8 model, bf16 ControlNet
+  // 4096 image tokens, one pass (cfg 1)
+  CHECK(test::component(denoise, "ControlNet activations") == Approx(15.0 * (1024 / 16) * (1024 / 16) * 3072 * 2));
 
   // XLabs' own loader names its file in `controlnet_path` (`model_name` is the FLUX variant).
   std::string xlabs = flux;
@@ -356,52 +351,39 @@ TEST_CASE("ControlNets of the transformer families: 16-bit weights beside fp8 on
   // Built in fp32 on the GPU, cast by the first sampling: 2 B per param more for a moment, before the activations.
   const FileReport xr = analyzeInput(Input{"xlabs.json", xlabs}, options);
   REQUIRE(xr.estimate.has_value());
-  const auto& xc = xr.estimate->phases[1].components;
-  const auto sum = [&](std::string_view name) {
-    double b = 0;
-    for (const auto& c : xc) b += c.name == name ? c.bytes : 0;
-    return b;
+  const PhaseEstimate& xd = test::phase(*xr.estimate, "denoise");
+  CHECK(test::component(xd, "ControlNet fp32 hold") ==
+        Approx(743807280.0 * 2 - test::component(xd, "transformer activations") - test::component(xd, "ControlNet activations")));
+
+  // Qwen-Image's workflows: a model file, and a ControlNet's loader and apply node.
+  const auto qwenWith = [](const std::string& unet, const std::string& loaderAndApply) {
+    return readSetup(R"({
+      "1": {"class_type": "UNETLoader", "inputs": {"unet_name": ")" + unet + R"(", "weight_dtype": "default"}},
+      "2": {"class_type": "CLIPLoader", "inputs": {"clip_name": "qwen_2.5_vl_7b_fp8_scaled.safetensors", "type": "qwen_image"}},
+      "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "a lighthouse"}},
+      "4": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1328, "height": 1328, "batch_size": 1}},
+      "6": {"class_type": "LoadImage", "inputs": {"image": "pose.png", "upload": "image"}},
+      )" + loaderAndApply + R"(,
+      "8": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "positive": ["7", 0], "negative": ["7", 1], "latent_image": ["4", 0],
+            "seed": 1, "steps": 20, "cfg": 2.5, "sampler_name": "euler", "scheduler": "simple", "denoise": 1}}
+    })");
   };
-  CHECK(sum("ControlNet fp32 hold") ==
-        Approx(743807280.0 * 2 - sum("transformer activations") - sum("ControlNet activations")));
+  const std::string instantxUnion = R"("5": {"class_type": "ControlNetLoader", "inputs": {"control_net_name": "Qwen-Image-InstantX-ControlNet-Union.safetensors"}},
+      "7": {"class_type": "ControlNetApplyAdvanced", "inputs": {"positive": ["3", 0], "negative": ["3", 0], "control_net": ["5", 0], "image": ["6", 0], "strength": 1, "start_percent": 0, "end_percent": 1}})";
 
   // Qwen-Image Edit has no ControlNet in the data: the loader is listed as not costed, the estimate has no unit.
-  const Read qwen = readSetup(R"({
-    "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "qwen_image_edit_2509_fp8_e4m3fn.safetensors", "weight_dtype": "default"}},
-    "2": {"class_type": "CLIPLoader", "inputs": {"clip_name": "qwen_2.5_vl_7b_fp8_scaled.safetensors", "type": "qwen_image"}},
-    "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "a lighthouse"}},
-    "4": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1328, "height": 1328, "batch_size": 1}},
-    "5": {"class_type": "ControlNetLoader", "inputs": {"control_net_name": "Qwen-Image-InstantX-ControlNet-Union.safetensors"}},
-    "6": {"class_type": "LoadImage", "inputs": {"image": "pose.png", "upload": "image"}},
-    "7": {"class_type": "ControlNetApplyAdvanced", "inputs": {"positive": ["3", 0], "negative": ["3", 0], "control_net": ["5", 0], "image": ["6", 0],
-          "strength": 0.7, "start_percent": 0, "end_percent": 1}},
-    "8": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "positive": ["7", 0], "negative": ["7", 1], "latent_image": ["4", 0],
-          "seed": 1, "steps": 20, "cfg": 2.5, "sampler_name": "euler", "scheduler": "simple", "denoise": 1}}
-  })");
+  const Read qwen = qwenWith("qwen_image_edit_2509_fp8_e4m3fn.safetensors", instantxUnion);
   REQUIRE(qwen.setup->estimable());
   CHECK(qwen.setup->generation.controlnets.empty());
   REQUIRE(qwen.setup->notCosted.size() == 1);
   CHECK(qwen.setup->notCosted[0]->type == "ControlNetLoader");
 
   // Qwen-Image's own: InstantX's Union through ControlNetLoader, DiffSynth's patch through ModelPatchLoader.
-  const auto qwenWith = [](const std::string& loaderAndApply) {
-    return readSetup(R"({
-      "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "qwen_image_fp8_e4m3fn.safetensors", "weight_dtype": "default"}},
-      "2": {"class_type": "CLIPLoader", "inputs": {"clip_name": "qwen_2.5_vl_7b_fp8_scaled.safetensors", "type": "qwen_image"}},
-      "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "a lighthouse"}},
-      "4": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1328, "height": 1328, "batch_size": 1}},
-      "6": {"class_type": "LoadImage", "inputs": {"image": "pose.png", "upload": "image"}},
-      )" + loaderAndApply + R"(,
-      "8": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "positive": ["3", 0], "negative": ["3", 0], "latent_image": ["4", 0],
-            "seed": 1, "steps": 20, "cfg": 2.5, "sampler_name": "euler", "scheduler": "simple", "denoise": 1}}
-    })");
-  };
-  const Read instantx = qwenWith(R"("5": {"class_type": "ControlNetLoader", "inputs": {"control_net_name": "Qwen-Image-InstantX-ControlNet-Union.safetensors"}},
-      "7": {"class_type": "ControlNetApplyAdvanced", "inputs": {"positive": ["3", 0], "negative": ["3", 0], "control_net": ["5", 0], "image": ["6", 0], "strength": 1, "start_percent": 0, "end_percent": 1}})");
+  const Read instantx = qwenWith("qwen_image_fp8_e4m3fn.safetensors", instantxUnion);
   REQUIRE(instantx.setup->generation.controlnets.size() == 1);
   CHECK(instantx.setup->generation.controlnets[0].model->params == 1768003584.0);
   CHECK(instantx.setup->notCosted.empty());
-  const Read diffsynth = qwenWith(R"("5": {"class_type": "ModelPatchLoader", "inputs": {"name": "qwen_image_canny_diffsynth_controlnet.safetensors"}},
+  const Read diffsynth = qwenWith("qwen_image_fp8_e4m3fn.safetensors", R"("5": {"class_type": "ModelPatchLoader", "inputs": {"name": "qwen_image_canny_diffsynth_controlnet.safetensors"}},
       "7": {"class_type": "QwenImageDiffsynthControlnet", "inputs": {"model": ["1", 0], "model_patch": ["5", 0], "image": ["6", 0], "strength": 1}})");
   REQUIRE(diffsynth.setup->generation.controlnets.size() == 1);
   CHECK(diffsynth.setup->generation.controlnets[0].model->residualMaps == 1);
@@ -482,12 +464,12 @@ TEST_CASE("FLUX.2 and Z-Image are their own architectures, not FLUX.1; a sampler
   const auto activations = [&](const std::string& cfg) {
     const FileReport report = analyzeInput(Input{"z.json", zimage(cfg)}, options);
     REQUIRE(report.estimate.has_value());
-    const auto& c = report.estimate->phases[1].components;
-    const auto act = std::find_if(c.begin(), c.end(), [](const Component& x) { return x.name == "transformer activations"; });
-    REQUIRE(act != c.end());
-    return act->bytes;
+    return test::component(test::phase(*report.estimate, "denoise"), "transformer activations");
   };
+  CHECK(activations("1") > 0);
   CHECK(activations("4.5") == Approx(2 * activations("1")));
+  // A cfg that is not a number written there (a link from another node) leaves the architecture's habit.
+  CHECK_FALSE(readSetup(zimage(R"(["9", 0])")).setup->generation.unconditionalPass.has_value());
 }
 
 TEST_CASE("a diffusion model's file names its architecture, the specific names before the families they contain") {

@@ -76,14 +76,8 @@ TrainingSetup paperSetup(const Architecture& arch) {
   return s;
 }
 
+using test::component;
 using test::phase;
-
-double component(const PhaseEstimate& p, std::string_view name) {
-  for (const auto& c : p.components) {
-    if (c.name == name) return c.bytes;
-  }
-  return 0;
-}
 
 }  // namespace
 

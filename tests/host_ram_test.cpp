@@ -73,12 +73,7 @@ const PhaseEstimate& phase(const HostEstimate& e, Phase id) {
   return *p;
 }
 
-double component(const PhaseEstimate& p, std::string_view name) {
-  for (const auto& c : p.components) {
-    if (c.name == name) return c.bytes;
-  }
-  return 0;
-}
+using test::component;
 
 constexpr double kFixed = 3e9 + 1e9;  // the runtime and the rest of the system, in every phase
 

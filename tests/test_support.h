@@ -43,6 +43,15 @@ inline const PhaseEstimate& phase(const Estimate& e, std::string_view name) {
   return e.phases.front();
 }
 
+// The bytes of a phase's components of that name (0 when it has none).
+inline double component(const PhaseEstimate& p, std::string_view name) {
+  double bytes = 0;
+  for (const auto& c : p.components) {
+    if (c.name == name) bytes += c.bytes;
+  }
+  return bytes;
+}
+
 // At the start of a [shared] case: fails (never passes silently) when the folder is missing.
 #define OOMLINT_REQUIRE_SHARED()                                                                                \
   do {                                                                                                          \

@@ -22,14 +22,6 @@ std::string text(const Node* map, std::string_view key) {
   return n && n->isScalar() ? n->text : std::string();
 }
 
-double componentBytes(const PhaseEstimate& phase, std::string_view name) {
-  double bytes = 0;
-  for (const auto& c : phase.components) {
-    if (c.name == name) bytes += c.bytes;
-  }
-  return bytes;
-}
-
 const PhaseEstimate* findPhase(const Estimate& e, Phase name) {
   for (const auto& p : e.phases) {
     if (p.phase == name) return &p;
@@ -48,7 +40,7 @@ std::string outcome(const std::string& expect, const std::string& profile, const
   if (expect == "one_of_te_unet_vae") {
     for (const auto& p : e.phases) {
       int resident = 0;
-      for (const char* model : {"text encoder weights", "UNet weights", "VAE weights"}) resident += componentBytes(p, model) > 0;
+      for (const char* model : {"text encoder weights", "UNet weights", "VAE weights"}) resident += test::component(p, model) > 0;
       if (resident > 1) return std::string(toString(p.phase)) + " holds " + std::to_string(resident);
     }
     return expect;
@@ -63,8 +55,8 @@ std::string outcome(const std::string& expect, const std::string& profile, const
     const PhaseEstimate* part = findPhase(e, Phase::Denoise);
     const PhaseEstimate* all = whole.estimate ? findPhase(*whole.estimate, Phase::Denoise) : nullptr;
     if (part == nullptr || all == nullptr) return "no denoise phase";
-    const double held = componentBytes(*part, "UNet weights");
-    return held > 0 && held < componentBytes(*all, "UNet weights") ? expect : "the whole UNet";
+    const double held = test::component(*part, "UNet weights");
+    return held > 0 && held < test::component(*all, "UNet weights") ? expect : "the whole UNet";
   }
   return "unknown expectation " + expect;
 }
