@@ -17,18 +17,24 @@ double dtypeBytes(const MemoryModel& m, const std::string& dtype) {
   return f ? f->bytesPerParam : 4.0;
 }
 
+// A qtype's format: its name before an accuracy-recovery adapter's `|`, qfloat8 when none is written.
+std::string quantName(const std::string& qtype) {
+  const std::string bare = qtype.substr(0, qtype.find('|'));
+  return bare.empty() ? "qfloat8" : bare;
+}
+
 // Weights of `p` parameters, quantized with `qtype` or kept in the training dtype.
 Component weights(const MemoryModel& m, std::string name, double p, bool quantized, const std::string& qtype,
                   const std::string& dtype) {
   if (p <= 0) return {std::move(name), 0, "none", Term::Weights};
   if (quantized) {
-    const std::string bare = qtype.substr(0, qtype.find('|'));
-    const WeightFormat* f = m.format(bare.empty() ? "qfloat8" : bare);
+    const std::string bare = quantName(qtype);
+    const WeightFormat* f = m.format(bare);
     const double q = f ? f->bytesPerParam : 1.0;
     const double keep = f ? f->fullPrecisionFraction : 0.05;
     const double perParam = keep * kBf16 + (1 - keep) * q;
     return {std::move(name), p * perParam,
-            paramsText(p) + " × " + fixedText(perParam, 3) + " B/param (" + (bare.empty() ? "qfloat8" : bare) + ", " +
+            paramsText(p) + " × " + fixedText(perParam, 3) + " B/param (" + bare + ", " +
                 fixedText(keep * 100, 0) + "% kept in bf16)"};
   }
   const double b = dtypeBytes(m, dtype);
@@ -114,7 +120,7 @@ Component vaeWeights(const TrainingSetup& s, const MemoryModel& m) {
 // Linear it ran (memory.yaml saves_dequantized_weight): the recomputed block's under gradient checkpointing,
 // every resident quantized layer's without. Offloaded layers go through the manager's own autograd instead.
 Component dequantizedForBackward(const TrainingSetup& s, const MemoryModel& m) {
-  const WeightFormat* f = s.quantize ? m.format(s.qtype.substr(0, s.qtype.find('|'))) : nullptr;
+  const WeightFormat* f = s.quantize ? m.format(quantName(s.qtype)) : nullptr;
   if (f == nullptr || !f->savesDequantizedWeight) return {"dequantized weights for backward", 0, "", Term::Activations};
   const double quantized = 1 - f->fullPrecisionFraction;
   const double resident = s.layerOffloading && s.arch->layerOffloading ? 1 - s.offloadTransformer : 1;
