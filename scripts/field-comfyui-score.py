@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Scores oomlint's generation estimate on the ComfyUI field set (tests/field-comfyui/): each case's rebuilt
+workflow (rebuilt.yaml) is checked with the CLI against the reported card, and the verdict is compared with
+the reported outcome, as scripts/field-score.py does for the training field set.
+
+A report, not a test. Cases whose failure was not the workflow's VRAM (kind: gpu_state, regression) are
+listed but not scored. A run that spilled into Windows' shared GPU memory (kind: spilled) ran, slowly,
+because it needed more than the card: there the estimate agrees when it says the card is exceeded (not
+"fits"); those are scored as their own group. Launch flags a report names cannot be written into a workflow:
+the row says which were left out.
+
+usage: scripts/field-comfyui-score.py [--cli build/release/native/oomlint] [--markdown]
+"""
+import argparse, importlib.util, json, os, sys
+
+import yaml
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+spec = importlib.util.spec_from_file_location("field_score", os.path.join(root, "scripts/field-score.py"))
+field_score = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(field_score)
+
+
+# kijai's wrapper packs (ComfyUI-WanVideoWrapper, -HunyuanVideoWrapper, -MochiWrapper): their node types' prefixes.
+WRAPPER_PREFIXES = ("WanVideo", "LoadWanVideo", "HyVideo", "DownloadAndLoadHyVideo", "Mochi", "DownloadAndLoadMochi")
+
+
+def uses_wrapper(path):
+    with open(path) as f:
+        return any(n.get("class_type", "").startswith(WRAPPER_PREFIXES) for n in json.load(f).values())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", default=os.path.join(root, "build/release/native/oomlint"))
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    field = os.path.join(root, "tests/field-comfyui")
+    with open(os.path.join(field, "cases.yaml")) as f:
+        cases = yaml.safe_load(f)["cases"]
+    with open(os.path.join(field, "rebuilt.yaml")) as f:
+        rebuilt = {r["id"]: r for r in yaml.safe_load(f)}
+    rows, groups = [], {}
+    for c in cases:
+        r = rebuilt.get(c["id"])
+        if r is None:
+            rows.append(("-", c["id"], c["gpu_vram_gib"], c["outcome"], "-", "not rebuilt"))
+            continue
+        verdict, peak, phase = field_score.verdict_of(args.cli, [os.path.join(field, r["workflow"])], c["gpu_vram_gib"])
+        kind, outcome = c.get("kind", "normal"), c["outcome"]
+        group = "wrapper nodes" if uses_wrapper(os.path.join(field, r["workflow"])) else "native nodes"
+        result = ""
+        if verdict is None:
+            result = "no estimate"
+        elif kind in ("gpu_state", "regression"):
+            result = f"not scored ({kind})"
+        elif kind == "spilled":
+            tally = groups.setdefault("spilled (needed more than the card)", field_score.new_tally())
+            field_score.count(tally, "oom" if verdict != "fits" else "fits", "oom")
+            result = "agrees (over the card)" if verdict != "fits" else "FITS BUT SPILLED"
+        elif outcome == "peak":
+            err = field_score.peak_error(peak, c["peak_gib"])
+            for name in (group, "all"):
+                groups.setdefault(name, field_score.new_tally())["peak_errors"].append(err)
+            result = f"peak error {err:+.0%}"
+        else:
+            for name in (group, "all"):
+                field_score.count(groups.setdefault(name, field_score.new_tally()), verdict, outcome)
+            result = field_score.result_of(verdict, outcome)
+        # A case without an estimate counts against the score: the user got no verdict.
+        if verdict is None and kind == "normal" and outcome != "peak":
+            for name in (group, "all"):
+                field_score.count(groups.setdefault(name, field_score.new_tally()), None, outcome)
+        if r.get("launch_flags"):
+            result += f" (flags not in a workflow: {r['launch_flags']})"
+        rows.append((group, c["id"], c["gpu_vram_gib"], outcome + (f" ({c['phase']})" if c.get("phase") not in (None, "unknown") else ""),
+                     "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
+    if args.markdown:
+        print("| group | case | card GiB | reported | oomlint | result |\n|---|---|---|---|---|---|")
+        for row in rows:
+            print("| " + " | ".join(str(x) for x in row) + " |")
+    else:
+        for row in rows:
+            print("\t".join(str(x) for x in row))
+    print()
+    for name, g in groups.items():
+        errs = sorted(abs(e) for e in g["peak_errors"])
+        median = f"{errs[len(errs) // 2]:.0%}" if errs else "-"
+        print(f"{name}: fits/oom agreement {g['agree']}/{g['scored']} ({g['agree'] / max(1, g['scored']):.0%});"
+              f" 'fits' wrong {g['fits_wrong']}/{g['scored']}; borderline {g['borderline']};"
+              f" peak cases {len(errs)}, median |error| {median}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
