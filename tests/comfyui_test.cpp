@@ -519,11 +519,11 @@ TEST_CASE("a video latent node's extra latent frames are tokens: Wan 2.2 Animate
 
 TEST_CASE("an unknown node is listed as not costed, never dropped; a muted one is not listed") {
   const Read r = readSetup(R"({"nodes": [
-    {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [20]},
+    {"id": 1, "type": "FaceDetailer", "widgets_values": [512]},
     {"id": 2, "type": "SomeMutedPack", "mode": 2, "widgets_values": []}
   ], "links": []})");
   REQUIRE(r.setup->notCosted.size() == 1);
-  CHECK(r.setup->notCosted.front()->type == "WanVideoBlockSwap");
+  CHECK(r.setup->notCosted.front()->type == "FaceDetailer");
   CHECK_FALSE(r.setup->estimable());
 }
 
@@ -889,4 +889,146 @@ TEST_CASE("side models: the IP-Adapter beside the UNet, the upscale after the de
   const std::string small = upscaleOn(3);
   CHECK(small.starts_with("256×256 px tile"));
   CHECK(small.find("halves it") != std::string::npos);
+}
+
+namespace {
+
+FileReport analyzeFixture(const std::string& name, const char* gpu, std::string text = "") {
+  if (text.empty()) text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui" / name);
+  AnalyzeOptions options;
+  options.gpu = gpu;
+  FileReport report = analyzeInput(Input{name, std::move(text)}, options);
+  REQUIRE(report.estimate.has_value());
+  return report;
+}
+
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+  const std::size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("WanVideoWrapper: the sampler holds the model less its swapped blocks, VACE's module and hints, cond and uncond apart") {
+  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/wan-wrapper-vace-blockswap-api.json");
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  const WorkflowSetup& s = *r.setup;
+  CHECK(s.notCosted.empty());
+  CHECK(s.latent->type == "WanVideoVACEEncode");
+  CHECK(s.generation.width == 832);
+  CHECK(s.generation.frames == 81);
+  CHECK(s.generation.unetFp8);  // quantization fp8_e4m3fn, before base_precision bf16
+  CHECK(s.weightDtype->path.toString() == "1.inputs.quantization");
+  CHECK(s.packPlacesModel);
+  CHECK_FALSE(s.generation.modelOnGpuFromLoad);  // load_device offload_device
+  CHECK(s.generation.guidanceBatched == false);
+  CHECK(s.generation.textEncoderWhole);
+  // The VACE module's 8 blocks join the 14B model; 20 main and 4 VACE blocks wait in RAM, one on the GPU at a time.
+  const Denoiser& d = s.arch.denoiser;
+  const double vaceBlock = 3022881792.0 / 8;
+  CHECK(d.params == Approx(knowledge().architectures.byId("wan21")->denoiser.params + 3022881792.0));
+  CHECK(s.generation.swappedParams == Approx(20 * d.largestBlockParams + 4 * vaceBlock - std::max(d.largestBlockParams, vaceBlock)));
+  CHECK(s.generation.persistentTokenMaps == 0);  // a block swap makes the hints on the offload device
+  CHECK(s.swapMost == d.blocks);
+
+  const FileReport report = analyzeFixture("wan.json", "RTX 4090", text);
+  const PhaseEstimate& denoise = test::phase(*report.estimate, "denoise");
+  CHECK(test::component(denoise, "transformer weights") == Approx(d.params - s.generation.swappedParams));  // 1 B each
+  CHECK(test::component(denoise, "VACE hints") == 0);
+  // cfg 6 without batched_cfg: one pass at a time; batched, twice the activations.
+  const double one = test::component(denoise, "transformer activations");
+  const FileReport batched = analyzeFixture("wan.json", "RTX 4090", replaced(text, "\"batched_cfg\": false", "\"batched_cfg\": true"));
+  CHECK(test::component(test::phase(*batched.estimate, "denoise"), "transformer activations") == Approx(2 * one));
+  // No block swap: the whole model, and each VACE block's hint of every token kept through the forward.
+  std::string noSwap = replaced(text, "\"block_swap_args\": [\"2\", 0], ", "");
+  noSwap = replaced(noSwap, "WanVideoBlockSwap", "WanVideoBlockSwapMuted");  // unknown, not linked: listed, not used
+  const Read whole = readSetup(noSwap);
+  CHECK(whole.setup->generation.swappedParams == 0);
+  CHECK(whole.setup->generation.persistentTokenMaps == 8);
+  const FileReport wholeReport = analyzeFixture("wan.json", "RTX 4090", noSwap);
+  const double tokens = imageTokens(whole.setup->arch, 832, 480, 81) + d.textTokens;
+  CHECK(test::component(test::phase(*wholeReport.estimate, "denoise"), "VACE hints") == Approx(8 * tokens * d.hidden * 2));
+  CHECK(test::component(test::phase(*wholeReport.estimate, "denoise"), "transformer weights") == Approx(d.params));
+  // VACE blocks to swap without a VACE module swap nothing.
+  const Read noVace = readSetup(replaced(text, "\"vace_model\": [\"3\", 0]", "\"lora\": null"));
+  const Denoiser& plain = noVace.setup->arch.denoiser;
+  CHECK(noVace.setup->generation.swappedParams == Approx(19 * plain.largestBlockParams));
+}
+
+TEST_CASE("WanVideoDecode: untiled it keeps the decoded clip on the GPU and never retries in tiles; its switch tiles it") {
+  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/wan-wrapper-vace-blockswap-api.json");
+  const Read r = readSetup(text);
+  CHECK(r.setup->generation.vaeDecode == VaeDecode::Full);
+  CHECK_FALSE(r.setup->generation.decodeRetriesTiled);
+  CHECK(r.setup->generation.decodeOutputBytesPerPixel == 12);  // two bf16 RGB copies at its last concatenation
+  const FileReport report = analyzeFixture("wan.json", "RTX 4090", text);
+  CHECK(test::component(test::phase(*report.estimate, "vae_decode"), "decoded clip") == Approx(832.0 * 480 * 81 * 12));
+  // Where the full decode does not fit (1280×720 on 12 GB), it is costed whole: ComfyUI's VAEDecode would retry in tiles.
+  std::string large = replaced(text, "\"width\": 832, \"height\": 480", "\"width\": 1280, \"height\": 720");
+  const double k = knowledge().memory.vae("wan21")->decodeK;
+  const FileReport small = analyzeFixture("wan.json", "RTX 3060", large);
+  CHECK(test::component(test::phase(*small.estimate, "vae_decode"), "VAE decode") == Approx(k * 1280 * 720 * 2));
+  const FileReport native = analyzeFixture("wan.json", "RTX 3060", replaced(large, "\"WanVideoDecode\"", "\"VAEDecode\""));
+  CHECK(test::component(test::phase(*native.estimate, "vae_decode"), "VAE decode") < k * 1280 * 720 * 2 / 4);
+  const Read tiled = readSetup(replaced(text, "\"enable_vae_tiling\": false", "\"enable_vae_tiling\": true"));
+  CHECK(tiled.setup->generation.vaeDecode == VaeDecode::Tiled);
+  CHECK(tiled.setup->generation.decodeTilePixels == 272);
+  CHECK(tiled.setup->generation.decodeOutputBytesPerPixel == 0);  // tiles go to CPU accumulators
+}
+
+TEST_CASE("HunyuanVideoWrapper: main_device keeps the model beside the 8B encoder; sdpa's tokens² mask; both in the plan") {
+  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/hunyuanvideo-wrapper-sdpa-api.json");
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  const WorkflowSetup& s = *r.setup;
+  CHECK(s.notCosted.empty());
+  CHECK(s.latent == s.sampler);  // HyVideoSampler takes the size itself
+  CHECK(s.generation.frames == 129);
+  CHECK(s.generation.modelOnGpuFromLoad);
+  CHECK(s.generation.denseAttentionMask);
+  CHECK(s.generation.vaeDecode == VaeDecode::Tiled);
+  CHECK(s.generation.decodeTilePixels == 256);
+  const FileReport report = analyzeFixture("hv.json", "RTX 4090", text);
+  const Denoiser& d = s.arch.denoiser;
+  const PhaseEstimate& encode = test::phase(*report.estimate, "text_encode");
+  CHECK(test::component(encode, "transformer weights") == Approx(d.params));
+  double te = 0;
+  for (const auto& t : s.arch.textEncoders) te += t.params;
+  CHECK(test::component(encode, "text encoder weights") == Approx(2 * te));  // fp16, all of it
+  const double tokens = imageTokens(s.arch, 960, 544, 129) + d.textTokens;
+  CHECK(test::component(test::phase(*report.estimate, "denoise"), "attention mask") == Approx(tokens * tokens));
+  CHECK(report.estimate->verdict == Verdict::Oom);
+  std::vector<std::string> edits;
+  for (const PlanStep& step : report.plan) edits.push_back(step.fix.path.toString() + " " + step.fix.toJson);
+  CHECK(std::find(edits.begin(), edits.end(), "1.inputs.load_device \"offload_device\"") != edits.end());
+  CHECK(std::find(edits.begin(), edits.end(), "1.inputs.attention_mode \"sageattn_varlen\"") != edits.end());
+  for (const auto& e : edits) CHECK(e.find("--") == std::string::npos);  // ComfyUI's launch flags move nothing here
+  // HyVideoBlockSwap: double blocks at the architecture's largest, single ones at 141.6 M, one on the GPU at a time.
+  const std::string swap = R"(, "block_swap_args": ["9", 0]}},
+  "9": {"class_type": "HyVideoBlockSwap", "inputs": {"double_blocks_to_swap": 20, "single_blocks_to_swap": 10, "offload_txt_in": false, "offload_img_in": false}},)";
+  const Read swapped = readSetup(replaced(text, R"("attention_mode": "sdpa"}},)", R"("attention_mode": "sdpa")" + swap));
+  CHECK(swapped.setup->generation.swappedParams == Approx(20 * d.largestBlockParams + 10 * 1.416e8 - d.largestBlockParams));
+  CHECK(swapped.setup->swapMost == 20);
+}
+
+TEST_CASE("MochiWrapper: its loader holds the DiT from the start; its tiled decode takes frame_batch_size latent frames a call") {
+  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/mochi-wrapper-api.json");
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  const WorkflowSetup& s = *r.setup;
+  CHECK(s.notCosted.empty());
+  CHECK(s.generation.family->id == "mochi");
+  CHECK(s.generation.modelOnGpuFromLoad);
+  CHECK(s.generation.unetFp8);  // precision fp8_e4m3fn
+  CHECK(s.generation.guidanceBatched == false);
+  CHECK(s.generation.decodeFramesInFlight == 6 * 6);  // 6 latent frames × the VAE's 6 in time
+  const FileReport report = analyzeFixture("mochi.json", "RTX 4090", text);
+  const double k = knowledge().memory.vae("mochi")->decodeK;
+  CHECK(test::component(test::phase(*report.estimate, "vae_decode"), "VAE decode") == Approx(k * 424 * 424 * 36 * 2));
+  // A GGUF file is read from its name, the loader's precision notwithstanding.
+  const Read gguf = readSetup(replaced(text, "mochi_preview_dit_fp8_e4m3fn.safetensors", "mochi_preview_dit_GGUF_Q8_0.safetensors"));
+  REQUIRE(gguf.setup->gguf != nullptr);
+  CHECK(gguf.setup->generation.unetBytesPerParam == Approx(8.5 / 8));
 }

@@ -30,6 +30,8 @@ constexpr std::pair<NodeRole, std::string_view> kNodeRoles[] = {
     {NodeRole::UpscaleModel, "upscale_model"},
     {NodeRole::UpscaleWithModel, "upscale_with_model"},
     {NodeRole::ImageScale, "image_scale"},
+    {NodeRole::BlockSwap, "block_swap"},
+    {NodeRole::ExtraModel, "extra_model"},
     {NodeRole::PassThrough, "pass_through"},
     {NodeRole::VariableSet, "variable_set"},
     {NodeRole::VariableGet, "variable_get"},

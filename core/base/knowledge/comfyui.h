@@ -35,6 +35,8 @@ enum class NodeRole {
   UpscaleModel,
   UpscaleWithModel,
   ImageScale,
+  BlockSwap,    // a node pack's block-swap settings: the loader keeps these blocks in RAM, one at a time on the GPU
+  ExtraModel,   // a module file a wrapper's loader adds to its model (WanVideoWrapper's VACE module)
   PassThrough,  // wiring (Reroute): its input flows on unchanged
   VariableSet,  // a frontend variable (KJNodes' SetNode): its input, under the name in its widget
   VariableGet,  // reads the variable of that name back (GetNode): a link across the canvas
@@ -53,6 +55,23 @@ struct NodeType {
   bool wholeModel = false;  // a sampler that moves the whole diffusion model onto the GPU (no partial loading)
   double extraLatentFrames = 0;  // latent frames a video node adds beside its clip's (a reference, packed motion)
   bool fp32UntilSampled = false;  // a loader that builds its model in fp32 on the GPU; the sampler casts it later
+  // Node packs that manage their own memory (kijai's wrappers), as their source does it:
+  std::vector<std::string> dtypeWidgets;  // loaders: the widgets whose values (weight_dtypes) give the storage, first set wins
+  std::string loadDeviceWidget;  // loaders: "main_device" there keeps the model on the GPU from its load on (the text encode too)
+  bool onGpuFromLoad = false;    // loaders: the model is on the GPU from its load on, whatever the settings
+  std::vector<std::string> maskedAttentionModes;  // loaders: attention_mode values that build a dense tokens² bool mask
+  std::vector<std::string> swapWidgets;     // block swap: the widgets counting swapped blocks, one per block kind
+  // The params of one block of each kind; 0: the architecture's largest block; -1: a block of the module an extra_model
+  // node adds (WanVideoWrapper's VACE blocks), counted only where one is loaded.
+  std::vector<double> swapBlockParams;
+  std::vector<int> swapMost;                // the most blocks of each kind its widget takes; 0: the architecture's blocks
+  std::string prefetchWidget;               // block swap: blocks fetched ahead (each on the GPU beside the running one)
+  bool sequentialGuidance = false;  // samplers: cond and uncond run one after the other (a `batched_cfg` true batches them)
+  std::string tilingWidget;         // decodes: the boolean that tiles (else the node's role says)
+  std::string tileWidget;           // decodes: the tile's side in pixels
+  std::string framesWidget;         // decodes: the latent frames one tiled call decodes (the rest wait)
+  double outputBytesPerPixel = 0;       // decodes: what stays on the GPU per output pixel of every frame, untiled
+  double tiledOutputBytesPerPixel = 0;  // the same, tiled
 
   // The position of a widget in widgets_values, or nullopt when the node has no such widget.
   std::optional<std::size_t> widgetIndex(std::string_view name) const;
@@ -60,7 +79,10 @@ struct NodeType {
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
 // its list is not compiled in, and reads as its default at run time.
-template <class V> void fields(V& v, NodeType& x) { v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.fp32UntilSampled); }
+template <class V> void fields(V& v, NodeType& x) { v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.fp32UntilSampled,
+                                                     x.dtypeWidgets, x.loadDeviceWidget, x.onGpuFromLoad, x.maskedAttentionModes, x.swapWidgets,
+                                                     x.swapBlockParams, x.swapMost, x.prefetchWidget, x.sequentialGuidance, x.tilingWidget, x.tileWidget, x.framesWidget,
+                                                     x.outputBytesPerPixel, x.tiledOutputBytesPerPixel); }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.
 struct NameMatch {
@@ -88,13 +110,14 @@ struct SideModel {
   double bytesPerParam = 2;
   int scale = 1;                   // upscale models: output px per input px, each side
   double bytesPerInputPixel = 0;   // upscale models: working memory per input pixel of a tile
+  int blocks = 0;                  // extra models: blocks, each keeping one map of the tokens through the forward
 
   double weightBytes() const { return params * bytesPerParam; }
   bool assumed() const;  // the role's catch-all entry (its match is the empty string)
 };
 
 template <class V> void fields(V& v, SideModel& x) {
-  v(x.role, x.label, x.match, x.params, x.bytesPerParam, x.scale, x.bytesPerInputPixel);
+  v(x.role, x.label, x.match, x.params, x.bytesPerParam, x.scale, x.bytesPerInputPixel, x.blocks);
 }
 
 struct ComfyUiKnowledge {

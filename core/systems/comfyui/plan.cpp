@@ -91,6 +91,12 @@ class Planner {
 
   void candidates() {
     weightLevers();
+    if (s_.packPlacesModel) {
+      // A wrapper places its model itself: ComfyUI's launch flags change nothing of it; its own settings do.
+      packLevers();
+      sizeLevers();
+      return;
+    }
     sizeLevers();
     changes_.push_back(launchFlag("--lowvram", "ComfyUI loads the model in parts and runs the text encoders on the CPU (slower)",
                                   [](GenerationSetup& g) {
@@ -107,9 +113,9 @@ class Planner {
     const GenerationSetup& g = s_.generation;
     if (s_.weightDtype != nullptr && !g.unetFp8 && g.unetBytesPerParam == 0) {
       changes_.push_back(valueChange(*s_.weightDtype, jsonString("fp8_e4m3fn"),
-                                     "UNETLoader stores the weights in fp8: half the memory, a small loss in quality",
+                                     s_.model->type + " stores the weights in fp8: half the memory, a small loss in quality",
                                      [](GenerationSetup& x) { x.unetFp8 = true; }));
-    } else if (s_.weightDtype == nullptr && s_.gguf == nullptr && !g.unetFp8) {
+    } else if (s_.weightDtype == nullptr && s_.gguf == nullptr && !g.unetFp8 && !s_.packPlacesModel) {
       changes_.push_back(launchFlag("--fp8_e4m3fn-unet", "ComfyUI stores the model's weights in fp8: half the memory",
                                     [](GenerationSetup& x) { x.unetFp8 = true; }));
     }
@@ -140,6 +146,44 @@ class Planner {
     }
   }
 
+  // A wrapper's own levers (rules/comfyui.yaml's pack fields): its loader off the GPU until the sampler, its
+  // decode tiled, and every block its block swap can keep in RAM.
+  void packLevers() {
+    const GenerationSetup& g = s_.generation;
+    const NodeType& loader = *s_.model->known;
+    if (g.modelOnGpuFromLoad && !loader.loadDeviceWidget.empty()) {
+      if (const NodeValue* device = s_.model->value(loader.loadDeviceWidget)) {
+        changes_.push_back(valueChange(*device, jsonString("offload_device"), "the model waits in RAM until the sampler needs it",
+                                       [](GenerationSetup& x) { x.modelOnGpuFromLoad = false; }));
+      }
+    }
+    if (const NodeValue* attention = s_.model->value("attention_mode"); attention != nullptr && g.denseAttentionMask) {
+      changes_.push_back(valueChange(*attention, jsonString("sageattn_varlen"),
+                                     "SageAttention over packed sequences needs no tokens² mask (the sageattention package must be installed)",
+                                     [](GenerationSetup& x) { x.denseAttentionMask = false; }));
+    }
+    if (s_.decode != nullptr && g.vaeDecode != VaeDecode::Tiled && !s_.decode->known->tilingWidget.empty()) {
+      if (const NodeValue* tiling = s_.decode->value(s_.decode->known->tilingWidget)) {
+        const NodeType& t = *s_.decode->known;
+        changes_.push_back(valueChange(*tiling, "true", s_.decode->type + " decodes in tiles (slower, seams are blended)",
+                                       [&t](GenerationSetup& x) {
+                                         x.vaeDecode = VaeDecode::Tiled;
+                                         x.decodeOutputBytesPerPixel = t.tiledOutputBytesPerPixel;
+                                       }));
+      }
+    }
+    if (s_.blockSwap != nullptr && s_.swapMost > 0) {
+      const NodeType& t = *s_.blockSwap->known;
+      const NodeValue* blocks = s_.blockSwap->value(t.swapWidgets.front());
+      if (blocks != nullptr && blocks->value->isNumber() && blocks->value->number() < s_.swapMost) {
+        const double swapped = s_.swapAllParams;
+        changes_.push_back(valueChange(*blocks, jsonNumber(s_.swapMost),
+                                       "all " + std::to_string(s_.swapMost) + " blocks wait in RAM and visit the GPU one at a time (slower)",
+                                       [swapped](GenerationSetup& x) { x.swappedParams = std::max(x.swappedParams, swapped); }));
+      }
+    }
+  }
+
   void sizeLevers() {
     const WorkflowNode* l = s_.latent;
     if (l == nullptr) return;
@@ -147,7 +191,7 @@ class Planner {
     if (const NodeValue* batch = l->value("batch_size"); batch && g.batchSize > 1) {
       changes_.push_back(valueChange(*batch, "1", "one image per run (queue the rest)", [](GenerationSetup& x) { x.batchSize = 1; }));
     }
-    if (const NodeValue* length = l->value("length"); length && g.frames > 8) {
+    if (const NodeValue* length = l->value("length") ? l->value("length") : l->value("num_frames"); length && g.frames > 8) {
       const int temporal = std::max(1, s_.arch.vae.temporal);
       const int fewer = std::max(temporal + 1, ((g.frames - 1) / 2 / temporal) * temporal + 1);
       changes_.push_back(valueChange(*length, jsonNumber(fewer),

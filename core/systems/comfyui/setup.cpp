@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "base/text/ascii.h"
+#include "report/estimate.h"
 
 namespace oomlint {
 
@@ -40,7 +41,8 @@ const WorkflowNode* firstActive(const Workflow& w, std::initializer_list<NodeRol
 
 // The file a loader loads (its first widget or input that names a file).
 const NodeValue* fileNameOf(const WorkflowNode& n) {
-  for (std::string_view name : {"ckpt_name", "unet_name", "clip_name", "clip_name1", "vae_name", "control_net_name", "controlnet_path", "model_name", "name"}) {
+  for (std::string_view name : {"ckpt_name", "unet_name", "clip_name", "clip_name1", "vae_name", "control_net_name", "controlnet_path", "model_name",
+                                "model", "llm_model", "vace_model", "name"}) {
     if (const NodeValue* v = n.value(name); v && v->value->isScalar() && v->value->resolved()->type == ScalarType::String) return v;
   }
   return nullptr;
@@ -49,7 +51,8 @@ const NodeValue* fileNameOf(const WorkflowNode& n) {
 std::vector<std::string> textEncoderFiles(const WorkflowNode& n) {
   std::vector<std::string> out;
   for (const auto& v : n.values) {
-    if ((v.name.starts_with("clip_name") || v.name == "text_encoder") && v.value->isScalar() && v.value->resolved()->type == ScalarType::String) out.push_back(v.value->resolved()->text);
+    const bool file = v.name.starts_with("clip_name") || v.name == "text_encoder" || v.name == "model_name" || v.name == "llm_model";
+    if (file && v.value->isScalar() && v.value->resolved()->type == ScalarType::String) out.push_back(v.value->resolved()->text);
   }
   return out;
 }
@@ -70,7 +73,9 @@ class SetupBuilder {
     findStages(*s);
     const bool estimable = identifyFamily(*s);
     if (estimable) {
+      extraModels(*s);
       wholeModelSampler(*s);
+      wrapperPlacement(*s);
       guidance(*s);
       weights(*s);
       size(*s);
@@ -90,7 +95,8 @@ class SetupBuilder {
     for (const auto& n : w_.nodes) {
       if (!n.active() || std::find(costed_.begin(), costed_.end(), &n) != costed_.end()) continue;
       if (n.known == nullptr ||
-          isRole(&n, {NodeRole::Controlnet, NodeRole::Ipadapter, NodeRole::ClipVision, NodeRole::UpscaleModel, NodeRole::UpscaleWithModel})) {
+          isRole(&n, {NodeRole::Controlnet, NodeRole::Ipadapter, NodeRole::ClipVision, NodeRole::UpscaleModel, NodeRole::UpscaleWithModel,
+                      NodeRole::ExtraModel})) {
         s.notCosted.push_back(&n);
       }
     }
@@ -176,7 +182,8 @@ class SetupBuilder {
       if (++samplers > kMaxSamplers) break;
       if (fallback == nullptr) fallback = &n;
       std::vector<const WorkflowNode*> path;
-      const WorkflowNode* latent = trace(w_, &n, {"latent_image", "latent", "samples", "video_latent"}, {NodeRole::Latent, NodeRole::Sampler}, &path);
+      const WorkflowNode* latent =
+          trace(w_, &n, {"latent_image", "latent", "samples", "video_latent", "image_embeds"}, {NodeRole::Latent, NodeRole::Sampler}, &path);
       if (isRole(latent, {NodeRole::Latent}) && !passesUpscale(path)) {
         s.sampler = &n;
         s.latent = latent;
@@ -184,6 +191,8 @@ class SetupBuilder {
       }
     }
     if (s.sampler == nullptr) s.sampler = fallback;
+    // A wrapper's sampler that takes the size itself (HyVideoSampler, MochiSampler) is its own latent node.
+    if (s.latent == nullptr && s.sampler != nullptr && s.sampler->value("width") != nullptr) s.latent = s.sampler;
     if (s.latent == nullptr) s.latent = firstActive(w_, {NodeRole::Latent});
     const std::initializer_list<NodeRole> loaders = {NodeRole::Checkpoint, NodeRole::DiffusionModel};
     if (s.sampler) s.model = trace(w_, s.sampler, {"model", "guider"}, loaders);
@@ -199,6 +208,94 @@ class SetupBuilder {
         return;
       }
     }
+  }
+
+  // A module a wrapper's loader adds to its model (WanVideoWrapper's VACE module, side_models' extra_model): its
+  // parameters join the model's, stored as the model is; each of its blocks keeps a map of the tokens (a hint)
+  // through the forward.
+  void extraModels(WorkflowSetup& s) {
+    for (const NodeLink& link : s.model->links) {
+      const WorkflowNode* module = w_.upstream(*s.model, link.input);
+      if (!isRole(module, {NodeRole::ExtraModel})) continue;
+      const WorkflowNode& n = *module;
+      const NodeValue* file = fileNameOf(n);
+      const SideModel* m = c_.sideModel(NodeRole::ExtraModel, file ? bareFileName(file->value->resolved()->text) : "");
+      if (m == nullptr) continue;  // listed as not costed
+      s.arch.denoiser.params += m->params;
+      s.arch.label += " + " + m->label;
+      s.generation.persistentTokenMaps = m->blocks;
+      extraModule_ = m;
+      costed_.push_back(&n);
+      return;  // one module: the loader takes one
+    }
+  }
+
+  // What a node pack that places the model itself keeps on the GPU (rules/comfyui.yaml's wrapper fields): the
+  // model from its load on, a dense attention mask, the blocks its block swap keeps in RAM, its guidance batching.
+  void wrapperPlacement(WorkflowSetup& s) {
+    GenerationSetup& g = s.generation;
+    const NodeType& loader = *s.model->known;
+    s.packPlacesModel = loader.onGpuFromLoad || !loader.loadDeviceWidget.empty();
+    g.modelOnGpuFromLoad = loader.onGpuFromLoad || (!loader.loadDeviceWidget.empty() && s.model->text(loader.loadDeviceWidget) == "main_device");
+    const auto& masked = loader.maskedAttentionModes;
+    g.denseAttentionMask = std::find(masked.begin(), masked.end(), s.model->text("attention_mode")) != masked.end();
+    if (s.sampler->known->sequentialGuidance) g.guidanceBatched = s.sampler->flag("batched_cfg").value_or(false);
+    for (const auto& n : w_.nodes) {
+      if (n.active() && n.known != nullptr && n.known->wholeModel && !isRole(&n, {NodeRole::Sampler})) g.textEncoderWhole = true;
+    }
+    // The settings the loader takes, else a block-swap node set on the model later (WanVideoSetBlockSwap).
+    const WorkflowNode* swap = w_.upstream(*s.model, "block_swap_args");
+    if (!isRole(swap, {NodeRole::BlockSwap})) swap = firstActive(w_, {NodeRole::BlockSwap});
+    if (swap == nullptr) return;
+    costed_.push_back(swap);
+    s.blockSwap = swap_ = swap;
+    arch_ = &s.arch;
+    const NodeType& t = *swap->known;
+    std::vector<double> counts;
+    for (std::size_t i = 0; i < t.swapWidgets.size(); ++i) counts.push_back(swap->number(t.swapWidgets[i]).value_or(0));
+    const Swap now = swapped(t, counts);
+    s.swapMost = mostBlocks(t, 0);
+    counts.front() = s.swapMost;
+    s.swapAllParams = swapped(t, counts).params;
+    if (now.blocks == 0) return;
+    g.swappedParams = now.params;
+    g.blockSwap = swap->type + ": " + std::to_string(now.blocks) + " blocks in RAM, " + fixedText(now.inFlight, 0) + " on the GPU at a time";
+    g.persistentTokenMaps = 0;  // with a block swap the VACE hints are made on the offload device (WanVideoWrapper)
+  }
+
+  struct Swap {
+    double params = 0;  // in RAM, less the blocks on the GPU in flight
+    int blocks = 0;
+    double inFlight = 0;
+  };
+
+  // What a block swap of `counts` blocks of each kind keeps in RAM: each swapped block visits the GPU for its
+  // forward, one at a time (more with blocks fetched ahead).
+  Swap swapped(const NodeType& t, const std::vector<double>& counts) const {
+    const Denoiser& d = arch_->denoiser;
+    Swap out;
+    double all = 0, largest = 0;
+    for (std::size_t i = 0; i < t.swapWidgets.size(); ++i) {
+      const bool moduleBlock = t.swapBlockParams[i] < 0;
+      if (moduleBlock && extraModule_ == nullptr) continue;  // VACE blocks to swap, without a VACE module: nothing
+      const double perBlock = moduleBlock ? extraModule_->params / extraModule_->blocks
+                              : t.swapBlockParams[i] > 0 ? t.swapBlockParams[i] : d.largestBlockParams;
+      const int count = static_cast<int>(std::clamp(counts[i], 0.0, static_cast<double>(mostBlocks(t, i))));
+      if (count < 1) continue;
+      all += count * perBlock;
+      largest = std::max(largest, perBlock);
+      out.blocks += count;
+    }
+    const double ahead = t.prefetchWidget.empty() ? 0 : std::max(0.0, swap_->number(t.prefetchWidget).value_or(0));
+    out.inFlight = std::min<double>(out.blocks, 1 + ahead);
+    out.params = std::clamp(all - out.inFlight * largest, 0.0, d.params - d.residentBf16Params);
+    return out;
+  }
+
+  // The blocks of the kind a block swap's i-th widget counts.
+  int mostBlocks(const NodeType& t, std::size_t i) const {
+    if (t.swapBlockParams[i] < 0) return extraModule_ ? extraModule_->blocks : 0;
+    return t.swapMost[i] > 0 ? t.swapMost[i] : arch_->denoiser.blocks;
   }
 
   // The first pass's cfg, written on its sampler or on the guider SamplerCustomAdvanced takes (CFGGuider's).
@@ -270,15 +367,17 @@ class SetupBuilder {
   void weights(WorkflowSetup& s) const {
     const std::string& name = s.modelName->value->resolved()->text;
     double bytes = c_.namesFp8(name) ? 1 : 2;
-    if (s.model->known->gguf) {
+    // A wrapper's loader takes a GGUF file too (MochiWrapper's names say "GGUF" before their quantization).
+    if (s.model->known->gguf || bareFileName(name).find("gguf") != std::string::npos) {
       if ((s.gguf = c_.ggufQuant(name))) bytes = s.gguf->bits / 8;
-    } else if ((s.weightDtype = s.model->value("weight_dtype"))) {
-      for (const auto& [value, dtypeBytes] : c_.weightDtypes) {
-        if (value == s.weightDtype->value->resolved()->text && dtypeBytes > 0) bytes = dtypeBytes;
-      }
+    } else if (const auto [dtype, dtypeBytes] = storage(*s.model); dtype != nullptr) {
+      bytes = dtypeBytes;
     }
+    // The value an fp8 lever writes: the loader's first dtype widget (weight_dtype, a wrapper's quantization).
+    if (s.gguf == nullptr) s.weightDtype = s.model->value(s.model->known->dtypeWidgets.front());
     s.generation.unetFp8 = bytes == 1;
-    if (s.gguf != nullptr) s.generation.unetBytesPerParam = bytes;  // Q8_0 is 1.06 bytes, Q4_0 0.56: neither fp8 nor 16-bit
+    // Q8_0 is 1.06 bytes, Q4_0 0.56, a wrapper's fp32 base precision 4: neither fp8 nor 16-bit
+    if (bytes != 1 && bytes != 2) s.generation.unetBytesPerParam = bytes;
     // Text encoders: the loaders' files where the workflow has any (LTX-2's Gemma beside its checkpoint); else a
     // checkpoint carries its own, stored as the checkpoint is.
     if (isRole(s.model, {NodeRole::Checkpoint}) && firstActive(w_, {NodeRole::TextEncoder}) == nullptr) {
@@ -293,13 +392,31 @@ class SetupBuilder {
       gguf |= n.known->gguf;
     }
     if (files.empty()) return;
-    // The largest encoder decides (T5 / umT5 / an LLM beside a small CLIP): its file's format.
+    // The largest encoder decides (T5 / umT5 / an LLM beside a small CLIP): its file's format, or its loader's storage.
     const std::string big = pickLargest(files);
     if (const GgufQuant* q = gguf ? c_.ggufQuant(big) : nullptr) {
       s.generation.textEncoderBytesPerParam = q->bits / 8;
     } else {
       s.generation.textEncoderFp8 = c_.namesFp8(big);
+      for (const auto& n : w_.nodes) {
+        const auto own = textEncoderFiles(n);
+        if (!n.active() || !isRole(&n, {NodeRole::TextEncoder}) || std::find(own.begin(), own.end(), big) == own.end()) continue;
+        if (const auto [dtype, dtypeBytes] = storage(n); dtype != nullptr) s.generation.textEncoderFp8 = dtypeBytes == 1;
+      }
     }
+  }
+
+  // The storage a loader's dtype widgets choose (rules/comfyui.yaml dtype_widgets, in order; the first whose value
+  // weight_dtypes gives bytes for), or {nullptr, 0} when they leave it to the file.
+  std::pair<const NodeValue*, double> storage(const WorkflowNode& loader) const {
+    for (const auto& widget : loader.known->dtypeWidgets) {
+      const NodeValue* v = loader.value(widget);
+      if (v == nullptr || !v->value->isScalar()) continue;
+      for (const auto& [value, dtypeBytes] : c_.weightDtypes) {
+        if (value == v->value->resolved()->text && dtypeBytes > 0) return {v, dtypeBytes};
+      }
+    }
+    return {nullptr, 0};
   }
 
   static std::string pickLargest(const std::vector<std::string>& files) {
@@ -325,10 +442,12 @@ class SetupBuilder {
                                            " is assumed"});
       return fallback;
     };
-    g.width = positive("width", g.width);
-    g.height = positive("height", g.height);
+    // WanVideoImageClipEncode names them generation_width / generation_height.
+    const bool generation = s.latent->value("width") == nullptr && s.latent->value("generation_width") != nullptr;
+    g.width = positive(generation ? "generation_width" : "width", g.width);
+    g.height = positive(generation ? "generation_height" : "height", g.height);
     g.batchSize = static_cast<int>(positive("batch_size", 1));
-    g.frames = static_cast<int>(positive("length", 1));
+    g.frames = static_cast<int>(positive(s.latent->value("length") ? "length" : "num_frames", 1));
     // A node's extra latent frames (a reference image, packed motion) as the clip frames that make as many tokens.
     if (const double extra = s.latent->known->extraLatentFrames; extra > 0 && g.frames > 1) {
       g.frames += static_cast<int>(std::lround(extra * std::max(1, s.arch.vae.temporal)));
@@ -375,10 +494,20 @@ class SetupBuilder {
     }
     GenerationSetup& g = s.generation;
     g.decodeTilePixels = g.frames > 1 ? c_.fallbackTileVideo : c_.fallbackTileImage;
-    if (isRole(s.decode, {NodeRole::VaeDecodeTiled})) {
+    if (s.decode == nullptr) return;
+    // A node pack's decode tiles when its boolean says so (WanVideoDecode's enable_vae_tiling), in its own tile.
+    const NodeType& t = *s.decode->known;
+    const bool tiled = t.tilingWidget.empty() ? isRole(s.decode, {NodeRole::VaeDecodeTiled}) : s.decode->flag(t.tilingWidget).value_or(false);
+    if (tiled) {
       g.vaeDecode = VaeDecode::Tiled;
-      if (auto tile = s.decode->number("tile_size"); tile && *tile >= 64 && *tile <= 8192) g.decodeTilePixels = static_cast<int>(*tile);
+      const std::string tileWidget = t.tileWidget.empty() ? "tile_size" : t.tileWidget;
+      if (auto tile = s.decode->number(tileWidget); tile && *tile >= 64 && *tile <= 8192) g.decodeTilePixels = static_cast<int>(*tile);
+      if (auto latentFrames = t.framesWidget.empty() ? std::nullopt : s.decode->number(t.framesWidget); latentFrames && *latentFrames >= 1) {
+        g.decodeFramesInFlight = static_cast<int>(*latentFrames) * std::max(1, s.arch.vae.temporal);
+      }
     }
+    g.decodeOutputBytesPerPixel = tiled ? t.tiledOutputBytesPerPixel : t.outputBytesPerPixel;
+    g.decodeRetriesTiled = t.tilingWidget.empty();  // a node pack's decode (its own tiling switch) has no retry
   }
 
   // The ControlNets an apply node uses; one whose file oomlint has no size for is listed as not costed.
@@ -424,6 +553,9 @@ class SetupBuilder {
   const Architectures& archs_;
   std::vector<const WorkflowNode*> costed_;  // side-model nodes the estimate has a figure for
   std::vector<const WorkflowNode*> secondPassPath_;  // the nodes between the second sampler and the first pass
+  const SideModel* extraModule_ = nullptr;            // the module an extra_model node adds, if any
+  const Architecture* arch_ = nullptr;                // the setup's architecture, once identified
+  const WorkflowNode* swap_ = nullptr;                // the block-swap node, once found
 };
 
 }  // namespace

@@ -44,6 +44,10 @@ struct WorkflowSetup {
   const WorkflowNode* latent = nullptr;    // the node that sets the size
   const WorkflowNode* decode = nullptr;    // the VAE decode of the final image
   const WorkflowNode* secondPass = nullptr;  // a latent or image upscale before a second sampler
+  const WorkflowNode* blockSwap = nullptr;   // a wrapper's block-swap settings the model loader takes
+  int swapMost = 0;              // the most blocks its first setting can swap
+  double swapAllParams = 0;      // what swapping that many leaves in RAM (the swappedParams it would give)
+  bool packPlacesModel = false;  // the loader is a node pack's that places the model itself (a wrapper's)
   std::string unmodelledFamily;  // the model's family when oomlint has no memory model for it
   std::vector<const WorkflowNode*> notCosted;  // active nodes the estimate has no figure for
   std::vector<GraphMismatch> mismatches;

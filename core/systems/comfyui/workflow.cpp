@@ -228,6 +228,12 @@ std::string WorkflowNode::text(std::string_view name) const {
   return v->value->resolved()->text;
 }
 
+std::optional<bool> WorkflowNode::flag(std::string_view name) const {
+  const NodeValue* v = value(name);
+  if (v == nullptr || !v->value->isScalar() || v->value->resolved()->type != ScalarType::Bool) return std::nullopt;
+  return v->value->resolved()->boolValue;
+}
+
 // A variable's name within its graph (a subgraph's nodes carry the subgraph's id as prefix: "<uuid>/12").
 std::string variableKey(const WorkflowNode& n) { return n.id.substr(0, n.id.rfind('/') + 1) + n.text("name"); }
 

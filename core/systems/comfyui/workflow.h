@@ -54,6 +54,7 @@ struct WorkflowNode {
   // A value's number / text (nullopt / empty when absent or of another type).
   std::optional<double> number(std::string_view name) const;
   std::string text(std::string_view name) const;
+  std::optional<bool> flag(std::string_view name) const;
 };
 
 struct WorkflowProblem {

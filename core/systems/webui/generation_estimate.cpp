@@ -26,8 +26,10 @@ class Estimator {
     // GGUF file) or the ControlNet file (comfy/controlnet.py); the WebUIs cast it to the model's dtype.
     cnBytes_ = s.tool == WebUiTool::ComfyUi ? (s.fp32Weights ? 4 : 2) : unetBytes_;
     const bool cfg = s.unconditionalPass.value_or(s.arch->denoiser.cfgInSampling);
-    // A1111 1.6+ batches cond and uncond unless the setting is off; Forge and ComfyUI always do.
-    elements_ = s.batchSize * (cfg && (s.batchCondUncond || s.tool != WebUiTool::A1111) ? 2 : 1);
+    // A1111 1.6+ batches cond and uncond unless the setting is off; Forge and ComfyUI always do; a wrapper's
+    // sampler says for itself.
+    const bool batched = s.guidanceBatched.value_or(s.batchCondUncond || s.tool != WebUiTool::A1111);
+    elements_ = s.batchSize * (cfg && batched ? 2 : 1);
     cnLowVram_ = std::any_of(s.controlnets.begin(), s.controlnets.end(), [](const ControlNetUnit& u) { return u.lowVram; });
   }
 
@@ -203,7 +205,8 @@ class Estimator {
     // Another VAE, a video (decoded chunk by chunk, times the frames in flight) and encoding: memory.yaml's
     // per-pixel figure for that VAE (the loader requires one for every WebUI family's VAE).
     const VaeConstants* c = m_.vae(s_.arch->vae.family);
-    const double frames = s_.frames > 1 && c ? std::min<double>(s_.frames, std::max(1, c->videoFramesInFlight)) : 1;
+    const int inFlight = s_.vaeDecode == VaeDecode::Tiled && s_.decodeFramesInFlight > 0 ? s_.decodeFramesInFlight : c ? c->videoFramesInFlight : 1;
+    const double frames = s_.frames > 1 && c ? std::min<double>(s_.frames, std::max(1, inFlight)) : 1;
     const auto& klFamilies = w_.vaeDecoderFamilies;
     const bool structural = decode && s_.frames <= 1 &&
                             std::find(klFamilies.begin(), klFamilies.end(), s_.arch->vae.family) != klFamilies.end();
@@ -246,7 +249,7 @@ class Estimator {
       }
     }
     // Forge and ComfyUI retry a decode that runs out of memory in tiles (wl §2.2).
-    if (managed() && bytes * (1 + m_.uncertaintyVae) > free) {
+    if (managed() && s_.decodeRetriesTiled && bytes * (1 + m_.uncertaintyVae) > free) {
       out.decodeFallsBackToTiled = true;
       return tiled("falls back to tiled decoding: ");
     }
@@ -285,15 +288,25 @@ class Estimator {
     p.components.push_back(fixed());
     Component te = teWeights();
     if (managed()) {
+      // A wrapper's loader that keeps its model on the GPU from the load on: it is there while the encoders run.
+      double resident = 0;
+      if (s_.modelOnGpuFromLoad) {
+        Component model = unetWeights();
+        model.how += "; its loader put it on the GPU, where it stays while the encoders run";
+        resident = model.bytes;
+        p.components.push_back(model);
+      }
       if (s_.textEncoderOnCpu) {
         te.bytes = 0;
         te.how = "on the CPU (--lowvram)";
+      } else if (s_.textEncoderWhole) {
+        te.how += "; its encode node moves all of it onto the GPU (no partial loading)";
       } else {
-        te.bytes = loadedOf(te.bytes, gpu_.vramBytes - fixed().bytes);
+        te.bytes = loadedOf(te.bytes, gpu_.vramBytes - fixed().bytes - resident);
       }
       p.components.push_back(te);
       // A CLIP vision encoder runs beside the text encoders before sampling; the manager loads it the same way.
-      double free = gpu_.vramBytes - fixed().bytes - te.bytes;
+      double free = gpu_.vramBytes - fixed().bytes - resident - te.bytes;
       for (const SideWeights& v : s_.clipVision) {
         Component c = sideComponent("CLIP vision weights", v);
         c.bytes = loadedOf(c.bytes, free);
@@ -420,10 +433,16 @@ class Estimator {
         loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes - ipadapters);
       }
       Component weights = unetWeights();
+      if (whole && s_.swappedParams > 0) {
+        // A wrapper's block swap: those blocks stay in RAM and visit the GPU one (or a prefetch) at a time.
+        loaded -= s_.swappedParams / s_.arch->denoiser.params * unetWeights().bytes;
+        weights.how += "; " + s_.blockSwap;
+      }
       weights.bytes = loaded;
       if (const double cn = cnWeights(false).bytes; cn > 0) weights.how += " + the ControlNet's " + fixedText(cn / kGiB, 1) + " GiB";
       if (whole) {
-        weights.how += "; " + s_.wholeModelSampler + " moves all of it onto the GPU (no partial loading, whatever the flags)";
+        weights.how += "; " + s_.wholeModelSampler + " moves " + (s_.swappedParams > 0 ? "the rest" : "all of it") +
+                       " onto the GPU itself (no partial loading, whatever the flags)";
       } else if (loaded < models) {
         weights.how += "; " + fixedText(loaded / kGiB, 1) + " GiB loaded, " + fixedText((models - loaded) / kGiB, 1) +
                        " GiB streamed from RAM each step (partial loading)";
@@ -459,12 +478,34 @@ class Estimator {
     }
     for (const SideWeights& a : s_.ipadapters) p.components.push_back(sideComponent("IP-Adapter weights", a));
     p.components.push_back(act);
+    for (Component c : wrapperActivations(w, h)) p.components.push_back(c);
     if (cnAct.bytes > 0) p.components.push_back(cnAct);
     if (Component cast = firstCast(act.bytes + cnAct.bytes); cast.bytes > 0) p.components.push_back(cast);
     double used = 0;
     for (const auto& c : p.components) used += c.bytes;
     p.components.push_back(attention(w, h, gpu_.vramBytes - used, out));
     return p;
+  }
+
+  // What a wrapper's forward keeps beside the activations: a dense bool attention mask over all tokens
+  // (HunyuanVideoWrapper's sdpa mode, models.py), and the hints of a VACE module's blocks (one map of the tokens each,
+  // made before the main blocks run).
+  std::vector<Component> wrapperActivations(long w, long h) const {
+    const Denoiser& d = s_.arch->denoiser;
+    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens);
+    std::vector<Component> out;
+    if (s_.denseAttentionMask) {
+      out.push_back({"attention mask", tokens * tokens, fixedText(tokens, 0) + "² tokens × 1 B: the dense bool mask its sdpa mode builds",
+                     Term::Activations});
+    }
+    if (s_.persistentTokenMaps > 0) {
+      const double bytes = s_.persistentTokenMaps * tokens * d.hidden * 2.0 * s_.batchSize;
+      out.push_back({"VACE hints", bytes,
+                     std::to_string(s_.persistentTokenMaps) + " blocks × " + fixedText(tokens, 0) + " tokens × " + std::to_string(d.hidden) +
+                         " ch × 2 B, kept through the forward",
+                     Term::Activations});
+    }
+    return out;
   }
 
   // A ControlNet its loader built in fp32 on the GPU (XLabs') is cast to 16 bits by the sampler's first run,
@@ -491,6 +532,13 @@ class Estimator {
         p.components.push_back(teWeights());
       }
       if (!s_.controlnets.empty()) p.components.push_back(cnWeights(true));
+    }
+    if (decode && s_.decodeOutputBytesPerPixel > 0) {
+      const double px = static_cast<double>(w) * static_cast<double>(h) * s_.frames * s_.batchSize;
+      p.components.push_back({"decoded clip", px * s_.decodeOutputBytesPerPixel,
+                              fixedText(px / 1e6, 1) + " M output px × " + fixedText(s_.decodeOutputBytesPerPixel, 0) +
+                                  " B: the decode node keeps the decoded frames on the GPU",
+                              Term::Vae});
     }
     double used = 0;
     for (const auto& c : p.components) used += c.bytes;

@@ -111,6 +111,17 @@ struct GenerationSetup {
   // A custom sampler moves the whole diffusion model onto the GPU itself (XLabs' XlabsSampler): whatever the
   // memory manager and the flags would load, all of it is resident while it samples.
   std::string wholeModelSampler;
+  // A node pack that places the model itself (kijai's wrappers, rules/comfyui.yaml), as its source does:
+  double swappedParams = 0;          // blocks its block swap keeps in RAM, less the ones on the GPU in flight
+  std::string blockSwap;             // what set them, for the text ("WanVideoBlockSwap: 20 blocks")
+  bool modelOnGpuFromLoad = false;   // the diffusion model sits on the GPU from its load on, the text encode too
+  bool denseAttentionMask = false;   // a dense tokens² bool mask beside attention (HunyuanVideoWrapper's sdpa)
+  std::optional<bool> guidanceBatched;   // set where the sampler decides it (the wrappers run cond and uncond apart)
+  int decodeFramesInFlight = 0;          // output frames one tiled decode call takes; 0: the VAE's own (memory.yaml)
+  double decodeOutputBytesPerPixel = 0;  // the decoded clip kept on the GPU per output pixel of every frame
+  bool decodeRetriesTiled = true;  // ComfyUI's VAEDecode retries in tiles after an out-of-memory; a wrapper's decode does not
+  bool textEncoderWhole = false;   // the pack's encode node moves the whole text encoder onto the GPU (no partial load)
+  int persistentTokenMaps = 0;     // maps of all tokens × width kept through each forward (WanVideoWrapper's VACE hints)
   // A ComfyUI loader's storage, where a workflow names it (a GGUF quantization: fractional bytes);
   // 0: from the flags above.
   double unetBytesPerParam = 0;

@@ -50,6 +50,14 @@ class Loader {
     const Node* v = map ? map->find(key) : nullptr;
     return v && v->truthy();
   }
+  static std::vector<double> numbers(const Node* list) {
+    std::vector<double> out;
+    if (list == nullptr || !list->isSequence()) return out;
+    for (const Node* item : list->resolved()->items) {
+      if (item->isNumber()) out.push_back(item->number());
+    }
+    return out;
+  }
   static std::vector<std::string> strings(const Node* list) {
     std::vector<std::string> out;
     if (list == nullptr || !list->isSequence()) return out;
@@ -408,9 +416,33 @@ class Loader {
     if (root == nullptr) return;
     ComfyUiKnowledge& c = k_.comfyui;
     for (const Node* e : items(root->find("nodes"))) {
-      NodeType n{str(e, "type"), NodeRole::NoCost, strings(e->find("widgets")), static_cast<int>(num(e, "channels", 0)), flag(e, "gguf"),
-                 str(e, "family"), flag(e, "whole_model"), num(e, "extra_latent_frames", 0),
-                 flag(e, "fp32_until_sampled")};
+      NodeType n;
+      n.type = str(e, "type");
+      n.widgets = strings(e->find("widgets"));
+      n.channels = static_cast<int>(num(e, "channels", 0));
+      n.gguf = flag(e, "gguf");
+      n.family = str(e, "family");
+      n.wholeModel = flag(e, "whole_model");
+      n.extraLatentFrames = num(e, "extra_latent_frames", 0);
+      n.fp32UntilSampled = flag(e, "fp32_until_sampled");
+      n.dtypeWidgets = strings(e->find("dtype_widgets"));
+      if (n.dtypeWidgets.empty()) n.dtypeWidgets = {"weight_dtype"};
+      n.loadDeviceWidget = str(e, "load_device_widget");
+      n.onGpuFromLoad = flag(e, "on_gpu_from_load");
+      n.maskedAttentionModes = strings(e->find("masked_attention_modes"));
+      n.swapWidgets = strings(e->find("swap_widgets"));
+      n.swapBlockParams = numbers(e->find("swap_block_params"));
+      for (double most : numbers(e->find("swap_most"))) n.swapMost.push_back(static_cast<int>(most));
+      if (n.swapBlockParams.size() != n.swapWidgets.size() || n.swapMost.size() != n.swapWidgets.size()) {
+        error("comfyui.yaml: node " + n.type + ": one swap_block_params and one swap_most per swap_widgets entry");
+      }
+      n.prefetchWidget = str(e, "prefetch_widget");
+      n.sequentialGuidance = flag(e, "sequential_guidance");
+      n.tilingWidget = str(e, "tiling_widget");
+      n.tileWidget = str(e, "tile_widget");
+      n.framesWidget = str(e, "frames_widget");
+      n.outputBytesPerPixel = num(e, "output_bytes_per_px", 0);
+      n.tiledOutputBytesPerPixel = num(e, "tiled_output_bytes_per_px", 0);
       if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
       else error("comfyui.yaml: node " + n.type + ": role `" + str(e, "role") + "` is not a NodeRole");
       if (c.node(n.type) != nullptr) error("comfyui.yaml: node " + n.type + " listed twice");
@@ -468,12 +500,14 @@ class Loader {
     for (const Node* e : items(root->find("side_models"))) {
       const std::string where = "comfyui.yaml: side_models: " + str(e, "label");
       SideModel m{NodeRole::NoCost, str(e, "label"), strings(e->find("match")), figure(e, "params", where), figure(e, "bytes_per_param", where),
-                  static_cast<int>(num(e, "scale", 1)), num(e, "bytes_per_input_pixel", 0)};
-      if (auto role = parseNodeRole(str(e, "role")); role && (*role == NodeRole::UpscaleModel || *role == NodeRole::ClipVision || *role == NodeRole::Ipadapter)) {
+                  static_cast<int>(num(e, "scale", 1)), num(e, "bytes_per_input_pixel", 0), static_cast<int>(num(e, "blocks", 0))};
+      if (auto role = parseNodeRole(str(e, "role"));
+          role && (*role == NodeRole::UpscaleModel || *role == NodeRole::ClipVision || *role == NodeRole::Ipadapter || *role == NodeRole::ExtraModel)) {
         m.role = *role;
       } else {
-        error(where + ": role `" + str(e, "role") + "` is not a loader of a side model (upscale_model, clip_vision, ipadapter)");
+        error(where + ": role `" + str(e, "role") + "` is not a loader of a side model (upscale_model, clip_vision, ipadapter, extra_model)");
       }
+      if (m.role == NodeRole::ExtraModel && m.blocks < 1) error(where + ": an extra model needs its blocks");
       if (m.role == NodeRole::UpscaleModel && (m.scale < 1 || m.bytesPerInputPixel <= 0)) error(where + ": an upscale model needs its scale and bytes_per_input_pixel");
       c.sideModels.push_back(std::move(m));
     }
