@@ -54,6 +54,7 @@ struct NodeType {
   std::string family;  // latent nodes of one family only: its id (rules/webui.yaml or generation_models)
   bool wholeModel = false;  // a sampler that moves the whole diffusion model onto the GPU (no partial loading)
   double extraLatentFrames = 0;  // latent frames a video node adds beside its clip's (a reference, packed motion)
+  double scaleBy = 0;            // latent upscales by a model of one scale (LTXVLatentUpsampler's ×2): that scale
   bool fp32UntilSampled = false;  // a loader that builds its model in fp32 on the GPU; the sampler casts it later
   // Node packs that manage their own memory (kijai's wrappers), as their source does it:
   std::vector<std::string> dtypeWidgets;  // loaders: the widgets whose values (weight_dtypes) give the storage, first set wins
@@ -67,7 +68,8 @@ struct NodeType {
   std::vector<int> swapMost;                // the most blocks of each kind its widget takes; 0: the architecture's blocks
   std::string prefetchWidget;               // block swap: blocks fetched ahead (each on the GPU beside the running one)
   bool sequentialGuidance = false;  // samplers: cond and uncond run one after the other (a `batched_cfg` true batches them)
-  std::string tilingWidget;         // decodes: the boolean that tiles (else the node's role says)
+  std::string tilingWidget;         // decodes, clip encodes: the boolean that tiles (else the node's role says)
+  bool encodesClip = false;         // latent nodes: a pack's node that VAE-encodes the whole clip on the GPU, untiled unless told
   std::string tileWidget;           // decodes: the tile's side in pixels
   std::string framesWidget;         // decodes: the latent frames one tiled call decodes (the rest wait)
   double outputBytesPerPixel = 0;       // decodes: what stays on the GPU per output pixel of every frame, untiled
@@ -79,9 +81,9 @@ struct NodeType {
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
 // its list is not compiled in, and reads as its default at run time.
-template <class V> void fields(V& v, NodeType& x) { v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.fp32UntilSampled,
+template <class V> void fields(V& v, NodeType& x) { v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled,
                                                      x.dtypeWidgets, x.loadDeviceWidget, x.onGpuFromLoad, x.maskedAttentionModes, x.swapWidgets,
-                                                     x.swapBlockParams, x.swapMost, x.prefetchWidget, x.sequentialGuidance, x.tilingWidget, x.tileWidget, x.framesWidget,
+                                                     x.swapBlockParams, x.swapMost, x.prefetchWidget, x.sequentialGuidance, x.tilingWidget, x.encodesClip, x.tileWidget, x.framesWidget,
                                                      x.outputBytesPerPixel, x.tiledOutputBytesPerPixel); }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.

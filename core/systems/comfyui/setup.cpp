@@ -448,6 +448,11 @@ class SetupBuilder {
     g.height = positive(generation ? "generation_height" : "height", g.height);
     g.batchSize = static_cast<int>(positive("batch_size", 1));
     g.frames = static_cast<int>(positive(s.latent->value("length") ? "length" : "num_frames", 1));
+    // A pack's image-to-video node encodes the whole clip (the image padded to its length) on the GPU itself.
+    if (const NodeType& t = *s.latent->known; t.encodesClip) {
+      g.clipEncode = true;
+      g.clipEncodeTiled = !t.tilingWidget.empty() && s.latent->flag(t.tilingWidget).value_or(false);
+    }
     // A node's extra latent frames (a reference image, packed motion) as the clip frames that make as many tokens.
     if (const double extra = s.latent->known->extraLatentFrames; extra > 0 && g.frames > 1) {
       g.frames += static_cast<int>(std::lround(extra * std::max(1, s.arch.vae.temporal)));
@@ -461,7 +466,8 @@ class SetupBuilder {
       if (!n.active() || &n == s.sampler || !isRole(&n, {NodeRole::Sampler})) continue;
       if (++samplers > kMaxSamplers) break;
       std::vector<const WorkflowNode*> path;
-      trace(w_, &n, {"latent_image", "latent", "samples", "av_latent", "pixels", "image"}, {NodeRole::Sampler, NodeRole::Latent}, &path);
+      trace(w_, &n, {"latent_image", "video_latent", "latent", "samples", "av_latent", "pixels", "image"}, {NodeRole::Sampler, NodeRole::Latent},
+            &path);
       for (const WorkflowNode* step : path) {
         const SideModel* model = isRole(step, {NodeRole::UpscaleWithModel}) ? upscaleModelOf(*step) : nullptr;
         const long w = scaledWidth(*step, s.generation.width, model ? model->scale : 1);
@@ -477,7 +483,7 @@ class SetupBuilder {
 
   static long scaledWidth(const WorkflowNode& n, long base, int modelScale) {
     if (isRole(&n, {NodeRole::LatentUpscale, NodeRole::ImageScale})) return static_cast<long>(n.number("width").value_or(0));
-    if (isRole(&n, {NodeRole::LatentUpscaleBy})) return std::lround(base * n.number("scale_by").value_or(1));
+    if (isRole(&n, {NodeRole::LatentUpscaleBy})) return std::lround(base * n.number("scale_by").value_or(n.known->scaleBy > 0 ? n.known->scaleBy : 1));
     if (isRole(&n, {NodeRole::UpscaleWithModel})) return base * modelScale;
     return 0;
   }

@@ -54,6 +54,7 @@ class Estimator {
   void addGpuPhases(GenerationEstimate& out) {
     Estimate& e = out.estimate;
     e.phases.push_back(textEncode());
+    if (s_.clipEncode) e.phases.push_back(vaePhase(kVaeEncodePhase, s_.width, s_.height, false, out));
     if (preprocessorBytes() > 0) e.phases.push_back(preprocess());
     e.phases.push_back(denoise(kDenoisePhase, s_.width, s_.height, out));
     long w = s_.width, h = s_.height;
@@ -229,7 +230,7 @@ class Estimator {
       return {what, k * tile * tile * frames * vaeBytes_,
               why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B", term};
     };
-    if (s_.vaeDecode == VaeDecode::Tiled) return tiled("tiled: ");
+    if (s_.vaeDecode == VaeDecode::Tiled || (!decode && s_.clipEncodeTiled)) return tiled("tiled: ");
     double bytes = k * px * vaeBytes_;
     std::string how = fixedText(w, 0) + "×" + fixedText(h, 0) + " px × " + fixedText(k, 0) + " B/px/elem × " + fixedText(vaeBytes_, 0) +
                       " B (" + (frames > 1 ? fixedText(frames, 0) + " frames in flight" : std::string("one image at a time")) + "; " +
@@ -249,7 +250,8 @@ class Estimator {
       }
     }
     // Forge and ComfyUI retry a decode that runs out of memory in tiles (wl §2.2).
-    if (managed() && s_.decodeRetriesTiled && bytes * (1 + m_.uncertaintyVae) > free) {
+    const bool retries = decode ? s_.decodeRetriesTiled : !s_.clipEncode;  // a pack's clip encode never retries
+    if (managed() && retries && bytes * (1 + m_.uncertaintyVae) > free) {
       out.decodeFallsBackToTiled = true;
       return tiled("falls back to tiled decoding: ");
     }
@@ -532,6 +534,12 @@ class Estimator {
         p.components.push_back(teWeights());
       }
       if (!s_.controlnets.empty()) p.components.push_back(cnWeights(true));
+    }
+    if (!decode && s_.clipEncode) {
+      const double px = static_cast<double>(w) * static_cast<double>(h) * s_.frames * s_.batchSize;
+      p.components.push_back({"clip to encode", px * 3 * vaeBytes_,
+                              fixedText(px / 1e6, 1) + " M px × 3 ch × " + fixedText(vaeBytes_, 0) + " B: the padded clip it encodes, on the GPU",
+                              Term::Vae});
     }
     if (decode && s_.decodeOutputBytesPerPixel > 0) {
       const double px = static_cast<double>(w) * static_cast<double>(h) * s_.frames * s_.batchSize;

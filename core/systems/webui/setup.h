@@ -119,6 +119,8 @@ struct GenerationSetup {
   std::optional<bool> guidanceBatched;   // set where the sampler decides it (the wrappers run cond and uncond apart)
   int decodeFramesInFlight = 0;          // output frames one tiled decode call takes; 0: the VAE's own (memory.yaml)
   double decodeOutputBytesPerPixel = 0;  // the decoded clip kept on the GPU per output pixel of every frame
+  bool clipEncode = false;        // a pack's latent node VAE-encodes the whole clip (a start image padded to its length)
+  bool clipEncodeTiled = false;   // in tiles (its tiled_vae); it never retries in them
   bool decodeRetriesTiled = true;  // ComfyUI's VAEDecode retries in tiles after an out-of-memory; a wrapper's decode does not
   bool textEncoderWhole = false;   // the pack's encode node moves the whole text encoder onto the GPU (no partial load)
   int persistentTokenMaps = 0;     // maps of all tokens × width kept through each forward (WanVideoWrapper's VACE hints)

@@ -424,6 +424,7 @@ class Loader {
       n.family = str(e, "family");
       n.wholeModel = flag(e, "whole_model");
       n.extraLatentFrames = num(e, "extra_latent_frames", 0);
+      n.scaleBy = num(e, "scale_by", 0);
       n.fp32UntilSampled = flag(e, "fp32_until_sampled");
       n.dtypeWidgets = strings(e->find("dtype_widgets"));
       if (n.dtypeWidgets.empty()) n.dtypeWidgets = {"weight_dtype"};
@@ -439,6 +440,7 @@ class Loader {
       n.prefetchWidget = str(e, "prefetch_widget");
       n.sequentialGuidance = flag(e, "sequential_guidance");
       n.tilingWidget = str(e, "tiling_widget");
+      n.encodesClip = flag(e, "encodes_clip");
       n.tileWidget = str(e, "tile_widget");
       n.framesWidget = str(e, "frames_widget");
       n.outputBytesPerPixel = num(e, "output_bytes_per_px", 0);
