@@ -92,15 +92,15 @@ std::string analyzeJob(const std::string& config, const std::string& path, const
   }
 }
 
-// The rule catalog, for the UI's rule list and links.
+// The rule catalog, for the UI's rule list and links: each rule's code, name, severity and title (its page,
+// docs/rules/CODE.md, is a static file beside the page; the summary SARIF prints is not in the module).
 std::string rules() {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const auto& rule : oomlint::knowledge().catalog.rules()) {
     out.push_back({{"code", rule.code},
                    {"name", rule.name},
                    {"severity", std::string(oomlint::toString(rule.severity))},
-                   {"title", rule.title},
-                   {"summary", rule.summary}});
+                   {"title", rule.title}});
   }
   return out.dump();
 }

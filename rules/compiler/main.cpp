@@ -1,10 +1,10 @@
 // oomlint-rules-compiler: compiles the rules/ YAML data at build time.
-//   oomlint-rules-compiler --tables OUT.cpp [--without-schema-text] NAME...
+//   oomlint-rules-compiler --tables OUT.cpp [--for-module] NAME...
 //     the knowledge as C++ constant tables (knowledge_tape.h), so that start-up parses nothing. Run from
 //     the source root: NAME is rules/NAME.yaml, checked against rules/schema/NAME.schema.yaml; then the
-//     loader checks what crosses files (an unknown arch, a family no table has). --without-schema-text
-//     (the WebAssembly module, which has no `oomlint schema`) leaves out the text only that command
-//     prints: each AI Toolkit key's description and each section's source.
+//     loader checks what crosses files (an unknown arch, a family no table has). --for-module (the
+//     WebAssembly module, which has no `oomlint schema`, `explain` or SARIF) leaves out the text only those
+//     print: each AI Toolkit key's description, each section's source, each rule's summary.
 //   oomlint-rules-compiler IN.yaml OUT.json [SCHEMA.yaml]
 //     one file as compact JSON, for the scripts that read the figures (scripts/gpu, scripts/census).
 // A schema (rules/schema/, see rules_schema.h) turns an unknown or misspelt key, a missing figure or a
@@ -109,7 +109,7 @@ int compileJson(const std::string& in, const std::string& outPath, const std::st
   return out ? 0 : 1;
 }
 
-void leaveOutSchemaText(oomlint::Knowledge& k) {
+void leaveOutCliText(oomlint::Knowledge& k) {
   std::vector<oomlint::SectionSpec> sections;
   for (const auto& [name, section] : k.schema.sections()) sections.push_back(section);
   for (auto& section : sections) {
@@ -117,9 +117,15 @@ void leaveOutSchemaText(oomlint::Knowledge& k) {
     for (auto& key : section.keys) key.doc.clear();
     k.schema.addSection(std::move(section));  // replaces it in place: the tables' order is unchanged
   }
+  oomlint::Catalog catalog;  // the same rules in the same order (RuleId indexes them), without their summaries
+  for (auto rule : k.catalog.rules()) {
+    rule.summary.clear();
+    catalog.add(std::move(rule));
+  }
+  k.catalog = std::move(catalog);
 }
 
-int compileTables(const std::string& outPath, bool withoutSchemaText, const std::vector<std::string>& names) {
+int compileTables(const std::string& outPath, bool forModule, const std::vector<std::string>& names) {
   std::map<std::string, std::unique_ptr<oomlint::Document>, std::less<>> files;
   bool ok = true;
   for (const auto& name : names) {
@@ -138,7 +144,7 @@ int compileTables(const std::string& outPath, bool withoutSchemaText, const std:
       errors);
   for (const auto& e : errors) std::fprintf(stderr, "error: %s\n", e.c_str());
   if (!errors.empty()) return 1;
-  if (withoutSchemaText) leaveOutSchemaText(*knowledge);
+  if (forModule) leaveOutCliText(*knowledge);
   std::ofstream out(outPath, std::ios::binary | std::ios::trunc);
   out << oomlint::rules::knowledgeTables(*knowledge);
   return out ? 0 : 1;
@@ -148,10 +154,10 @@ int compileTables(const std::string& outPath, bool withoutSchemaText, const std:
 
 int main(int argc, char** argv) {
   if (argc >= 4 && std::string_view(argv[1]) == "--tables") {
-    const bool withoutSchemaText = std::string_view(argv[3]) == "--without-schema-text";
-    return compileTables(argv[2], withoutSchemaText, std::vector<std::string>(argv + 3 + withoutSchemaText, argv + argc));
+    const bool forModule = std::string_view(argv[3]) == "--for-module";
+    return compileTables(argv[2], forModule, std::vector<std::string>(argv + 3 + forModule, argv + argc));
   }
   if (argc == 3 || argc == 4) return compileJson(argv[1], argv[2], argc == 4 ? argv[3] : "");
-  std::fprintf(stderr, "usage: oomlint-rules-compiler --tables OUT.cpp [--without-schema-text] NAME... | IN.yaml OUT.json [SCHEMA.yaml]\n");
+  std::fprintf(stderr, "usage: oomlint-rules-compiler --tables OUT.cpp [--for-module] NAME... | IN.yaml OUT.json [SCHEMA.yaml]\n");
   return 2;
 }

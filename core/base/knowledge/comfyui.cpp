@@ -54,6 +54,11 @@ std::optional<NodeRole> parseNodeRole(std::string_view text) {
   return std::nullopt;
 }
 
+std::span<const std::string> NodeType::storageWidgets() const {
+  static const std::string kWeightDtype[] = {"weight_dtype"};
+  return dtypeWidgets.empty() ? std::span<const std::string>(kWeightDtype) : std::span<const std::string>(dtypeWidgets);
+}
+
 std::optional<std::size_t> NodeType::widgetIndex(std::string_view name) const {
   const auto it = std::find(widgets.begin(), widgets.end(), name);
   if (it == widgets.end()) return std::nullopt;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,7 +58,8 @@ struct NodeType {
   double scaleBy = 0;            // latent upscales by a model of one scale (LTXVLatentUpsampler's ×2): that scale
   bool fp32UntilSampled = false;  // a loader that builds its model in fp32 on the GPU; the sampler casts it later
   // Node packs that manage their own memory (kijai's wrappers), as their source does it:
-  std::vector<std::string> dtypeWidgets;  // loaders: the widgets whose values (weight_dtypes) give the storage, first set wins
+  std::vector<std::string> dtypeWidgets;  // loaders: the widgets whose values (weight_dtypes) give the storage, first set wins;
+                                          // empty: UNETLoader's weight_dtype (not stored for every node: see storageWidgets())
   std::string loadDeviceWidget;  // loaders: "main_device" there keeps the model on the GPU from its load on (the text encode too)
   bool onGpuFromLoad = false;    // loaders: the model is on the GPU from its load on, whatever the settings
   std::vector<std::string> maskedAttentionModes;  // loaders: attention_mode values that build a dense tokens² bool mask
@@ -75,6 +77,8 @@ struct NodeType {
   double outputBytesPerPixel = 0;       // decodes: what stays on the GPU per output pixel of every frame, untiled
   double tiledOutputBytesPerPixel = 0;  // the same, tiled
 
+  // dtypeWidgets, or ComfyUI's own {"weight_dtype"} when the data names none.
+  std::span<const std::string> storageWidgets() const;
   // The position of a widget in widgets_values, or nullopt when the node has no such widget.
   std::optional<std::size_t> widgetIndex(std::string_view name) const;
 };

@@ -43,8 +43,7 @@ const TrainerArg* TrainerTool::arg(const TrainerScript& script, std::string_view
   const Spelling* best = nullptr;
   std::size_t bestRank = script.groups.size();
   for (auto it = from; it != to; ++it) {
-    const auto& id = groups[static_cast<std::size_t>(it->group)].id;
-    const auto rank = static_cast<std::size_t>(std::find(script.groups.begin(), script.groups.end(), id) - script.groups.begin());
+    const auto rank = static_cast<std::size_t>(std::find(script.groups.begin(), script.groups.end(), it->group) - script.groups.begin());
     if (rank < bestRank) best = &*it, bestRank = rank;
   }
   return best ? &groups[static_cast<std::size_t>(best->group)].args[static_cast<std::size_t>(best->arg)] : nullptr;
@@ -52,11 +51,8 @@ const TrainerArg* TrainerTool::arg(const TrainerScript& script, std::string_view
 
 std::vector<std::string> TrainerTool::argNames(const TrainerScript& script) const {
   std::vector<std::string> names;
-  for (const auto& id : script.groups) {
-    for (const auto& group : groups) {
-      if (group.id != id) continue;
-      for (const auto& a : group.args) names.push_back(a.name);
-    }
+  for (int g : script.groups) {
+    for (const auto& a : groups[static_cast<std::size_t>(g)].args) names.push_back(a.name);
   }
   return names;
 }

@@ -50,7 +50,7 @@ struct TrainerScript {
   std::string name;  // "flux_train_network.py"
   std::string arch;  // rules/ai-toolkit/architectures.yaml; empty when not modelled
   TrainerRole role = TrainerRole::Lora;
-  std::vector<std::string> groups;
+  std::vector<int> groups;  // the tool's argument groups it takes, by index, in its parser's order
   // The argument whose value picks the model (Wan's --task, FLUX.2's --model_version), its argparse
   // default, and value → arch.
   std::string taskArg = "task", taskDefault;

@@ -374,7 +374,7 @@ class SetupBuilder {
       bytes = dtypeBytes;
     }
     // The value an fp8 lever writes: the loader's first dtype widget (weight_dtype, a wrapper's quantization).
-    if (s.gguf == nullptr) s.weightDtype = s.model->value(s.model->known->dtypeWidgets.front());
+    if (s.gguf == nullptr) s.weightDtype = s.model->value(s.model->known->storageWidgets().front());
     s.generation.unetFp8 = bytes == 1;
     // Q8_0 is 1.06 bytes, Q4_0 0.56, a wrapper's fp32 base precision 4: neither fp8 nor 16-bit
     if (bytes != 1 && bytes != 2) s.generation.unetBytesPerParam = bytes;
@@ -409,7 +409,7 @@ class SetupBuilder {
   // The storage a loader's dtype widgets choose (rules/comfyui.yaml dtype_widgets, in order; the first whose value
   // weight_dtypes gives bytes for), or {nullptr, 0} when they leave it to the file.
   std::pair<const NodeValue*, double> storage(const WorkflowNode& loader) const {
-    for (const auto& widget : loader.known->dtypeWidgets) {
+    for (const auto& widget : loader.known->storageWidgets()) {
       const NodeValue* v = loader.value(widget);
       if (v == nullptr || !v->value->isScalar()) continue;
       for (const auto& [value, dtypeBytes] : c_.weightDtypes) {

@@ -427,7 +427,6 @@ class Loader {
       n.scaleBy = num(e, "scale_by", 0);
       n.fp32UntilSampled = flag(e, "fp32_until_sampled");
       n.dtypeWidgets = strings(e->find("dtype_widgets"));
-      if (n.dtypeWidgets.empty()) n.dtypeWidgets = {"weight_dtype"};
       n.loadDeviceWidget = str(e, "load_device_widget");
       n.onGpuFromLoad = flag(e, "on_gpu_from_load");
       n.maskedAttentionModes = strings(e->find("masked_attention_modes"));
@@ -687,7 +686,6 @@ class Loader {
                     : role == "cache_latents"      ? TrainerRole::CacheLatents
                     : role == "cache_text_encoder" ? TrainerRole::CacheTextEncoder
                                                    : TrainerRole::Lora;
-      script.groups = strings(e->find("groups"));
       for (const Node* c : items_of(e->find("fp8_changes"))) {
         script.fp8Changes.push_back({str(c, "until"), str(c, "why"), figure(c, "fp8_bf16_params", where + ": fp8_changes")});
       }
@@ -702,10 +700,11 @@ class Loader {
         if (k_.architectures.byId(str(t, "arch")) == nullptr) error(where + ": script " + script.name + ": unknown arch " + str(t, "arch"));
       }
       if (!script.arch.empty() && k_.architectures.byId(script.arch) == nullptr) error(where + ": script " + script.name + ": unknown arch " + script.arch);
-      for (const auto& g : script.groups) {
-        if (std::none_of(tool.groups.begin(), tool.groups.end(), [&](const TrainerArgGroup& x) { return x.id == g; })) {
-          error(where + ": script " + script.name + ": unknown group " + g);
-        }
+      // The groups by index: the compiled knowledge carries each group's id once, not once per script.
+      for (const auto& g : strings(e->find("groups"))) {
+        const auto it = std::find_if(tool.groups.begin(), tool.groups.end(), [&](const TrainerArgGroup& x) { return x.id == g; });
+        if (it == tool.groups.end()) error(where + ": script " + script.name + ": unknown group " + g);
+        else script.groups.push_back(static_cast<int>(it - tool.groups.begin()));
       }
       tool.scripts.push_back(std::move(script));
     }
