@@ -972,6 +972,14 @@ TEST_CASE("WanVideoDecode: untiled it keeps the decoded clip on the GPU and neve
   CHECK(test::component(test::phase(*small.estimate, "vae_decode"), "VAE decode") == Approx(k * 1280 * 720 * 2));
   const FileReport native = analyzeFixture("wan.json", "RTX 3060", replaced(large, "\"WanVideoDecode\"", "\"VAEDecode\""));
   CHECK(test::component(test::phase(*native.estimate, "vae_decode"), "VAE decode") < k * 1280 * 720 * 2 / 4);
+  // Its VACE encode takes the whole clip untiled, whatever the decode does, and never retries.
+  const double encodeK = knowledge().memory.vae("wan21")->encodeK;
+  const PhaseEstimate& encode = test::phase(*report.estimate, "vae_encode");
+  CHECK(test::component(encode, "VAE encode") == Approx(encodeK * 832 * 480 * 2));
+  CHECK(test::component(encode, "clip to encode") == Approx(832.0 * 480 * 81 * 3 * 2));
+  CHECK(test::component(test::phase(*small.estimate, "vae_encode"), "VAE encode") == Approx(encodeK * 1280 * 720 * 2));
+  const Read tiledEncode = readSetup(replaced(text, "\"num_frames\": 81,", "\"num_frames\": 81, \"tiled_vae\": true,"));
+  CHECK(tiledEncode.setup->generation.clipEncodeTiled);
   const Read tiled = readSetup(replaced(text, "\"enable_vae_tiling\": false", "\"enable_vae_tiling\": true"));
   CHECK(tiled.setup->generation.vaeDecode == VaeDecode::Tiled);
   CHECK(tiled.setup->generation.decodeTilePixels == 272);
@@ -1031,4 +1039,35 @@ TEST_CASE("MochiWrapper: its loader holds the DiT from the start; its tiled deco
   const Read gguf = readSetup(replaced(text, "mochi_preview_dit_fp8_e4m3fn.safetensors", "mochi_preview_dit_GGUF_Q8_0.safetensors"));
   REQUIRE(gguf.setup->gguf != nullptr);
   CHECK(gguf.setup->generation.unetBytesPerParam == Approx(8.5 / 8));
+}
+
+TEST_CASE("a WanVideoWrapper UI workflow: its widgets by position, the block swap through its link, fix edits the widget") {
+  // widgets_values as the wrapper's example workflows of March 2025 save them (its INPUT_TYPES order, the seed's
+  // control entry after the seed).
+  const std::string text = R"({"nodes": [
+    {"id": 1, "type": "WanVideoBlockSwap", "widgets_values": [10, false, false]},
+    {"id": 2, "type": "WanVideoModelLoader", "inputs": [{"name": "block_swap_args", "type": "BLOCKSWAPARGS", "link": 1}],
+     "widgets_values": ["WanVideo\\Wan2_1-T2V-14B_fp8_e4m3fn.safetensors", "bf16", "fp8_e4m3fn", "offload_device", "sdpa"]},
+    {"id": 3, "type": "WanVideoEmptyEmbeds", "widgets_values": [1280, 720, 81]},
+    {"id": 4, "type": "WanVideoSampler", "inputs": [{"name": "model", "type": "WANVIDEOMODEL", "link": 2}, {"name": "image_embeds", "type": "WANVIDIMAGE_EMBEDS", "link": 3}],
+     "widgets_values": [30, 6, 5, 42, "fixed", true, "unipc", 0, 1, false, "comfy"]},
+    {"id": 5, "type": "WanVideoDecode", "inputs": [{"name": "samples", "type": "LATENT", "link": 4}], "widgets_values": [false, 272, 272, 144, 128]}
+  ], "links": [[1, 1, 0, 2, 0, "BLOCKSWAPARGS"], [2, 2, 0, 4, 0, "WANVIDEOMODEL"], [3, 3, 0, 4, 2, "WANVIDIMAGE_EMBEDS"], [4, 4, 0, 5, 1, "LATENT"]]})";
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  const WorkflowSetup& s = *r.setup;
+  CHECK(s.notCosted.empty());
+  CHECK(s.generation.width == 1280);
+  CHECK(s.generation.frames == 81);
+  CHECK(s.generation.unetFp8);
+  CHECK(s.generation.guidanceBatched == false);  // batched_cfg at position 9 (after the seed's control entry)
+  CHECK(s.blockSwap == r.workflow.find("1"));
+  CHECK(s.generation.swappedParams == Approx(9 * s.arch.denoiser.largestBlockParams));
+  CHECK(s.decode->value("enable_vae_tiling")->path.toString() == "nodes[4].widgets_values[0]");
+  // On a 16 GB card the plan tiles the decode and swaps every block, in the workflow's own widgets.
+  const FileReport report = analyzeFixture("wan-ui.json", "RTX 4080", text);
+  std::vector<std::string> edits;
+  for (const PlanStep& step : report.plan) edits.push_back(step.fix.path.toString() + " " + step.fix.toJson);
+  CHECK(std::find(edits.begin(), edits.end(), "nodes[0].widgets_values[0] 40") != edits.end());
+  for (const auto& e : edits) CHECK(e.find("--") == std::string::npos);
 }

@@ -230,7 +230,8 @@ class Estimator {
       return {what, k * tile * tile * frames * vaeBytes_,
               why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B", term};
     };
-    if (s_.vaeDecode == VaeDecode::Tiled || (!decode && s_.clipEncodeTiled)) return tiled("tiled: ");
+    // A pack's clip encode tiles by its own switch alone; otherwise the decode's tiling serves both.
+    if (!decode && s_.clipEncode ? s_.clipEncodeTiled : s_.vaeDecode == VaeDecode::Tiled) return tiled("tiled: ");
     double bytes = k * px * vaeBytes_;
     std::string how = fixedText(w, 0) + "×" + fixedText(h, 0) + " px × " + fixedText(k, 0) + " B/px/elem × " + fixedText(vaeBytes_, 0) +
                       " B (" + (frames > 1 ? fixedText(frames, 0) + " frames in flight" : std::string("one image at a time")) + "; " +
