@@ -6,6 +6,7 @@
 
 #include "base/text/ascii.h"
 #include "report/estimate.h"
+#include "systems/comfyui/block_swap.h"
 
 namespace oomlint {
 
@@ -248,54 +249,15 @@ class SetupBuilder {
     if (!isRole(swap, {NodeRole::BlockSwap})) swap = firstActive(w_, {NodeRole::BlockSwap});
     if (swap == nullptr) return;
     costed_.push_back(swap);
-    s.blockSwap = swap_ = swap;
-    arch_ = &s.arch;
-    const NodeType& t = *swap->known;
-    std::vector<double> counts;
-    for (std::size_t i = 0; i < t.swapWidgets.size(); ++i) counts.push_back(swap->number(t.swapWidgets[i]).value_or(0));
-    const Swap now = swapped(t, counts);
-    s.swapMost = mostBlocks(t, 0);
-    counts.front() = s.swapMost;
-    s.swapAllParams = swapped(t, counts).params;
+    s.blockSwap = swap;
+    const BlockSwap blocks(*swap, s.arch.denoiser, extraModule_);
+    const SwappedBlocks now = blocks.now();
+    s.swapMost = blocks.most();
+    s.swapAllParams = blocks.atMost().params;
     if (now.blocks == 0) return;
     g.swappedParams = now.params;
     g.blockSwap = swap->type + ": " + std::to_string(now.blocks) + " blocks in RAM, " + fixedText(now.inFlight, 0) + " on the GPU at a time";
     g.persistentTokenMaps = 0;  // with a block swap the VACE hints are made on the offload device (WanVideoWrapper)
-  }
-
-  struct Swap {
-    double params = 0;  // in RAM, less the blocks on the GPU in flight
-    int blocks = 0;
-    double inFlight = 0;
-  };
-
-  // What a block swap of `counts` blocks of each kind keeps in RAM: each swapped block visits the GPU for its
-  // forward, one at a time (more with blocks fetched ahead).
-  Swap swapped(const NodeType& t, const std::vector<double>& counts) const {
-    const Denoiser& d = arch_->denoiser;
-    Swap out;
-    double all = 0, largest = 0;
-    for (std::size_t i = 0; i < t.swapWidgets.size(); ++i) {
-      const bool moduleBlock = t.swapBlockParams[i] < 0;
-      if (moduleBlock && extraModule_ == nullptr) continue;  // VACE blocks to swap, without a VACE module: nothing
-      const double perBlock = moduleBlock ? extraModule_->params / extraModule_->blocks
-                              : t.swapBlockParams[i] > 0 ? t.swapBlockParams[i] : d.largestBlockParams;
-      const int count = static_cast<int>(std::clamp(counts[i], 0.0, static_cast<double>(mostBlocks(t, i))));
-      if (count < 1) continue;
-      all += count * perBlock;
-      largest = std::max(largest, perBlock);
-      out.blocks += count;
-    }
-    const double ahead = t.prefetchWidget.empty() ? 0 : std::max(0.0, swap_->number(t.prefetchWidget).value_or(0));
-    out.inFlight = std::min<double>(out.blocks, 1 + ahead);
-    out.params = std::clamp(all - out.inFlight * largest, 0.0, d.params - d.residentBf16Params);
-    return out;
-  }
-
-  // The blocks of the kind a block swap's i-th widget counts.
-  int mostBlocks(const NodeType& t, std::size_t i) const {
-    if (t.swapBlockParams[i] < 0) return extraModule_ ? extraModule_->blocks : 0;
-    return t.swapMost[i] > 0 ? t.swapMost[i] : arch_->denoiser.blocks;
   }
 
   // The first pass's cfg, written on its sampler or on the guider SamplerCustomAdvanced takes (CFGGuider's).
@@ -399,8 +361,9 @@ class SetupBuilder {
     } else {
       s.generation.textEncoderFp8 = c_.namesFp8(big);
       for (const auto& n : w_.nodes) {
+        if (!n.active() || !isRole(&n, {NodeRole::TextEncoder})) continue;
         const auto own = textEncoderFiles(n);
-        if (!n.active() || !isRole(&n, {NodeRole::TextEncoder}) || std::find(own.begin(), own.end(), big) == own.end()) continue;
+        if (std::find(own.begin(), own.end(), big) == own.end()) continue;
         if (const auto [dtype, dtypeBytes] = storage(n); dtype != nullptr) s.generation.textEncoderFp8 = dtypeBytes == 1;
       }
     }
@@ -560,8 +523,6 @@ class SetupBuilder {
   std::vector<const WorkflowNode*> costed_;  // side-model nodes the estimate has a figure for
   std::vector<const WorkflowNode*> secondPassPath_;  // the nodes between the second sampler and the first pass
   const SideModel* extraModule_ = nullptr;            // the module an extra_model node adds, if any
-  const Architecture* arch_ = nullptr;                // the setup's architecture, once identified
-  const WorkflowNode* swap_ = nullptr;                // the block-swap node, once found
 };
 
 }  // namespace
