@@ -1007,6 +1007,12 @@ TEST_CASE("HunyuanVideoWrapper: main_device keeps the model beside the 8B encode
   CHECK(test::component(encode, "text encoder weights") == Approx(2 * te));  // fp16, all of it
   const double tokens = imageTokens(s.arch, 960, 544, 129) + d.textTokens;
   CHECK(test::component(test::phase(*report.estimate, "denoise"), "attention mask") == Approx(tokens * tokens));
+  // Its decoder takes each 65-frame temporal tile at once: no less than the census floor of such a call, above
+  // ComfyUI's planner figure (2800 B × 8 frames) for the same 256² tile.
+  const VaeConstants& hv = *knowledge().memory.vae("hunyuan");
+  const double floor = hv.allFramesDecodeFloorK * 256 * 256 * 65 * 2;
+  CHECK(floor > hv.decodeK * 256 * 256 * 8 * 2);
+  CHECK(test::component(test::phase(*report.estimate, "vae_decode"), "VAE decode") == Approx(floor));
   CHECK(report.estimate->verdict == Verdict::Oom);
   std::vector<std::string> edits;
   for (const PlanStep& step : report.plan) edits.push_back(step.fix.path.toString() + " " + step.fix.toJson);

@@ -450,6 +450,9 @@ VAE_CASES = (
     ("vae.kl_f8.16ch", "flux", "kl_f8", False),
     ("vae.wan.image", "qwen_image", "wan", False),
     ("vae.wan.video", "wan21", "wan", True),
+    # HunyuanVideo's decoder takes all its latent frames at once: 3 latent frames, 9 output frames here (the
+    # figure is per output frame-pixel; vae.hunyuan.frames checks it scales with the frames)
+    ("vae.hunyuan.video", "hunyuan_video", "hunyuan", True),
 )
 
 
@@ -460,8 +463,10 @@ def vae_family(case, rules, scales, sizes):
     rows = []
     for scale in scales:
         s = copy.deepcopy(spec)
-        if layout == "kl_f8":
+        if layout in ("kl_f8", "hunyuan"):
             s["vae"]["block_out_channels"] = tuple(c // scale for c in spec["vae"]["block_out_channels"])
+        if layout == "hunyuan":
+            s["latent_frames"] = 3
         else:
             s["vae"]["base_dim"] = spec["vae"]["base_dim"] // scale
         for dtype in (torch.bfloat16, torch.float32):
@@ -480,7 +485,7 @@ def vae_family(case, rules, scales, sizes):
                 del out
                 # the mid-block attention alone (its input counted), memory-efficient and naive
                 mid = model.mid[1]
-                width = mid.q.in_features if layout == "kl_f8" else mid.proj.in_channels
+                width = mid.q.in_features if layout in ("kl_f8", "hunyuan") else mid.proj.in_channels
                 fmap = torch.randn((1, width) + tuple(z.shape[2:]), dtype=dtype)
                 for impl in ("chunked", "naive"):
                     layers.set_attention(impl)

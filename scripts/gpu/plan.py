@@ -79,6 +79,9 @@ VAE_LAYOUTS = {
                   source="diffusers AutoencoderKL config (SD/SDXL, FLUX.1 and SD3 VAEs)"),
     "wan": dict(base_dim=96, dim_mult=(1, 2, 4, 4), res_blocks=2, temporal_upsample=(True, True, False),
                 source="Wan2.1 wan/modules/vae.py WanVAE_ (also Qwen-Image's AutoencoderKLQwenImage)"),
+    "hunyuan": dict(block_out_channels=(128, 256, 512, 512), layers_per_block=2, temporal_upsample=(False, True, True),
+                    source="diffusers autoencoder_kl_hunyuan_video.py HunyuanVideoDecoder3D (HunyuanVideo's VAE config: "
+                           "block_out_channels 128/256/512/512, layers_per_block 2, ×8 space, ×4 time)"),
 }
 
 VAE_SPECS = (
@@ -89,6 +92,9 @@ VAE_SPECS = (
          keys=("vae.qwen.decode_k", "vae.wan21.image_decode_k")),
     dict(id="vae.wan.video", arch="wan21", layout="wan", temporal=True, sizes=(512, 768, 1024),
          keys=("vae.wan21.decode_k",)),
+    # HunyuanVideo's decoder takes every latent frame of its call at once: 5 latent frames, 17 output frames
+    dict(id="vae.hunyuan.video", arch="hunyuan_video", layout="hunyuan", temporal=True, latent_frames=5, sizes=(256, 384, 512),
+         keys=("vae.hunyuan.decode_k",)),
 )
 
 # Precision sensitivity: the same training cases under another precision mode (see runner.Precision).
@@ -203,7 +209,7 @@ def vae_spec(rules, raw, smoke=False):
         notes=[],
     )
     if smoke:
-        if raw["layout"] == "kl_f8":
+        if raw["layout"] in ("kl_f8", "hunyuan"):
             layout["block_out_channels"] = (32, 32, 64, 64)
         else:
             layout["base_dim"] = 8
@@ -262,8 +268,10 @@ def cases_for(spec, tokens, stacks, mode):
                 out.append(_unet_case(spec, "sample", False, side, batch, mode))
     else:
         for size in spec["sizes"]:
+            # output frames: a Wan chunk decodes one later latent frame into 4; HunyuanVideo all of its latent frames
+            frames = (4 * (spec["latent_frames"] - 1) + 1 if "latent_frames" in spec else 4) if spec["temporal"] else 1
             out.append(dict(spec=spec["id"], phase="decode", pixels=size * size, width=size, height=size,
-                            frames=4 if spec["temporal"] else 1, batch=1, mode="bf16"))
+                            frames=frames, batch=1, mode="bf16"))
     for c in out:
         c["id"] = case_id(c)
     return out

@@ -1,8 +1,9 @@
 """VAE decoders at the released channel widths, for the decode working memory per output pixel.
 
 KLDecoder is diffusers' AutoencoderKL decoder (SD/SDXL, FLUX.1, SD3 VAEs: only the latent channels
-differ). WanDecoder is the Wan 2.1 causal 3D decoder, also Qwen-Image's VAE. Decoding runs in bf16 under
-no_grad, as AI Toolkit's sampling does.
+differ). WanDecoder is the Wan 2.1 causal 3D decoder, also Qwen-Image's VAE. HunyuanDecoder is HunyuanVideo's
+causal 3D decoder (diffusers AutoencoderKLHunyuanVideo), which decodes every latent frame it is given at once.
+Decoding runs in bf16 under no_grad, as AI Toolkit's sampling does.
 """
 
 import torch
@@ -208,5 +209,111 @@ class WanDecoder(nn.Module):
         return self.conv_out(F.silu(self.norm_out(x)))
 
 
+class HyCausalConv3d(nn.Conv3d):
+    """HunyuanVideoCausalConv3d: pads k−1 frames in front and space on both sides (replicate in the model; a
+    constant pad here, torch 1.13 has no CPU bf16 replicate pad for 5D, and the padded tensor is the same size),
+    then convolves without padding."""
+
+    def __init__(self, cin, cout, kernel, prec):
+        super().__init__(cin, cout, kernel, device=prec.device, dtype=prec.dtype)
+        self.requires_grad_(False)
+        self.pad = (kernel // 2, kernel // 2, kernel // 2, kernel // 2, kernel - 1, 0)
+
+    def forward(self, x):
+        return super().forward(F.pad(x, self.pad))
+
+
+class HyResnet(nn.Module):
+    """ResnetBlockCausal3D: GroupNorm(32), SiLU, causal 3×3×3 conv, twice; a 1×1×1 shortcut where the width changes."""
+
+    def __init__(self, cin, cout, prec):
+        super().__init__()
+        self.norm1, self.conv1 = group_norm(cin, prec), HyCausalConv3d(cin, cout, 3, prec)
+        self.norm2, self.conv2 = group_norm(cout, prec), HyCausalConv3d(cout, cout, 3, prec)
+        self.shortcut = HyCausalConv3d(cin, cout, 1, prec) if cin != cout else None
+
+    def forward(self, x):
+        h = self.conv2(F.silu(self.norm2(self.conv1(F.silu(self.norm1(x))))))
+        return (self.shortcut(x) if self.shortcut is not None else x) + h
+
+
+class HyAttention(nn.Module):
+    """The mid-block attention: one head over every latent token of every frame (t·h·w), with the causal mask
+    prepare_causal_attention_mask builds, a (t·h·w)² tensor in the decoder's dtype, alive through the call."""
+
+    def __init__(self, dim, prec):
+        super().__init__()
+        self.norm = group_norm(dim, prec)
+        self.q, self.k, self.v, self.o = (
+            frozen(nn.Linear(dim, dim, device=prec.device, dtype=prec.dtype)) for _ in range(4))
+
+    def forward(self, x):
+        b, c, t, h, w = x.shape
+        n = self.norm(x).permute(0, 2, 3, 4, 1).reshape(b, t * h * w, c)
+        mask = torch.full((t * h * w, t * h * w), float("-inf"), dtype=x.dtype, device=x.device)
+        q, k, v = (lin(n).unsqueeze(1) for lin in (self.q, self.k, self.v))
+        out = self.o(attention(q, k, v).squeeze(1))
+        del mask
+        return x + out.reshape(b, t, h, w, c).permute(0, 4, 1, 2, 3)
+
+
+class HyUpsample(nn.Module):
+    """HunyuanVideoUpsampleCausal3D: the first frame ×2 in space only, the others ×2 in time too (nearest), then
+    concatenated and a causal 3×3×3 conv."""
+
+    def __init__(self, dim, temporal, prec):
+        super().__init__()
+        self.temporal = temporal
+        self.conv = HyCausalConv3d(dim, dim, 3, prec)
+
+    def forward(self, x):
+        first, rest = x[:, :, :1], x[:, :, 1:]
+        first = F.interpolate(first.squeeze(2), scale_factor=2.0, mode="nearest").unsqueeze(2)
+        if rest.shape[2] > 0:
+            rest = F.interpolate(rest.contiguous(), scale_factor=(2.0 if self.temporal else 1.0, 2.0, 2.0), mode="nearest")
+            x = torch.cat((first, rest), 2)
+        else:
+            x = first
+        return self.conv(x)
+
+
+class HunyuanDecoder(nn.Module):
+    def __init__(self, spec, prec):
+        super().__init__()
+        v = spec["vae"]
+        widths = list(reversed(v["block_out_channels"]))  # 512, 512, 256, 128
+        layers = v["layers_per_block"] + 1
+        self.conv_in = HyCausalConv3d(spec["latent_channels"], widths[0], 3, prec)
+        self.mid = nn.ModuleList([HyResnet(widths[0], widths[0], prec), HyAttention(widths[0], prec),
+                                  HyResnet(widths[0], widths[0], prec)])
+        self.ups = nn.ModuleList()
+        self.upsamplers = nn.ModuleList()
+        prev = widths[0]
+        for i, c in enumerate(widths):
+            self.ups.append(nn.ModuleList(HyResnet(prev if j == 0 else c, c, prec) for j in range(layers)))
+            prev = c
+            if i < len(widths) - 1:  # spatial ×2 in the first three; time ×2 in the second and third
+                self.upsamplers.append(HyUpsample(c, v["temporal_upsample"][i], prec))
+        self.norm_out = group_norm(widths[-1], prec)
+        self.conv_out = HyCausalConv3d(widths[-1], 3, 3, prec)
+
+    def make_latents(self, spec, width, height, frames, prec):
+        f = spec["spatial"]
+        t = spec.get("latent_frames", 1)
+        return torch.randn(1, spec["latent_channels"], t, height // f, width // f, device=prec.device, dtype=prec.dtype)
+
+    def forward(self, z, temporal=True):
+        x = self.conv_in(z)
+        for m in self.mid:
+            x = m(x)
+        for i, resnets in enumerate(self.ups):
+            for r in resnets:
+                x = r(x)
+            if i < len(self.upsamplers):
+                x = self.upsamplers[i](x)
+        return self.conv_out(F.silu(self.norm_out(x)))
+
+
 def build_decoder(spec, prec):
-    return KLDecoder(spec, prec) if spec["layout"] == "kl_f8" else WanDecoder(spec, prec)
+    layout = spec["layout"]
+    return KLDecoder(spec, prec) if layout == "kl_f8" else HunyuanDecoder(spec, prec) if layout == "hunyuan" else WanDecoder(spec, prec)

@@ -20,7 +20,7 @@ const architecturesJson = path.join(rulesDir, 'ai-toolkit/architectures.json');
 
 // Families the issue names, by spec id: each must be in the plan.
 const REQUIRED = ['flux.double', 'flux.single', 'sd3.mmdit', 'sd3_medium.mmdit', 'wan21.dit', 'wan21_1.3b.dit',
-  'qwen_image.mmdit', 'sdxl.unet', 'sd1.unet', 'vae.kl_f8', 'vae.wan.image', 'vae.wan.video'];
+  'qwen_image.mmdit', 'sdxl.unet', 'sd1.unet', 'vae.kl_f8', 'vae.wan.image', 'vae.wan.video', 'vae.hunyuan.video'];
 
 function tmpDir() {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-gpu-'));
@@ -129,13 +129,14 @@ test('each DiT spec is measured with and without checkpointing at two depths and
 test('UNet and VAE specs take their latent channels from the rules', { skip }, () => {
   const archs = JSON.parse(fs.readFileSync(architecturesJson, 'utf8')).architectures;
   const { specs } = dryRun();
-  for (const id of ['sdxl.unet', 'sd1.unet', 'vae.kl_f8', 'vae.wan.image', 'vae.wan.video']) {
+  for (const id of ['sdxl.unet', 'sd1.unet', 'vae.kl_f8', 'vae.wan.image', 'vae.wan.video', 'vae.hunyuan.video']) {
     const s = specs.get(id);
     assert.equal(Number(s.latent_channels), denoiser(archs, s.arch).vae.latent_channels, `${id} latent channels`);
   }
   assert.equal(specs.get('sdxl.unet').channels, '320,640,1280');
   assert.equal(specs.get('vae.kl_f8').widths, '128,256,512,512');
   assert.ok(specs.get('vae.wan.video').cases.every((c) => c.frames === '4'), 'a later causal chunk decodes 4 frames');
+  assert.ok(specs.get('vae.hunyuan.video').cases.every((c) => c.frames === '17'), "HunyuanVideo's decoder takes its 5 latent frames at once");
 });
 
 test('missing rules are a clear error, not a traceback', { skip }, () => {
@@ -258,7 +259,7 @@ test('the CPU smoke run builds and steps every block kind, the UNet and the VAE 
   const data = JSON.parse(fs.readFileSync(path.join(out, 'measured-activations.json'), 'utf8'));
   const failed = data.measurements.filter((m) => m.status !== 'ok');
   assert.deepEqual(failed, [], 'every smoke case ran');
-  for (const id of ['flux.double', 'flux.single', 'wan21.dit', 'zimage.joint', 'sdxl.unet', 'vae.kl_f8', 'vae.wan.video']) {
+  for (const id of ['flux.double', 'flux.single', 'wan21.dit', 'zimage.joint', 'sdxl.unet', 'vae.kl_f8', 'vae.wan.video', 'vae.hunyuan.video']) {
     assert.equal(data.specs[id]?.built?.status, 'built', `${id} built`);
   }
   assert.ok(data.derived, 'the derived section is written');

@@ -74,6 +74,7 @@ struct NodeType {
   bool encodesClip = false;         // latent nodes: a pack's node that VAE-encodes the whole clip on the GPU, untiled unless told
   std::string tileWidget;           // decodes: the tile's side in pixels
   std::string framesWidget;         // decodes: the latent frames one tiled call decodes (the rest wait)
+  int framesPerCall = 0;            // decodes that take every frame of a call at once: the most output frames a call takes
   double outputBytesPerPixel = 0;       // decodes: what stays on the GPU per output pixel of every frame, untiled
   double tiledOutputBytesPerPixel = 0;  // the same, tiled
 
@@ -87,7 +88,7 @@ struct NodeType {
 // its list is not compiled in, and reads as its default at run time.
 template <class V> void fields(V& v, NodeType& x) { v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled,
                                                      x.dtypeWidgets, x.loadDeviceWidget, x.onGpuFromLoad, x.maskedAttentionModes, x.swapWidgets,
-                                                     x.swapBlockParams, x.swapMost, x.prefetchWidget, x.sequentialGuidance, x.tilingWidget, x.encodesClip, x.tileWidget, x.framesWidget,
+                                                     x.swapBlockParams, x.swapMost, x.prefetchWidget, x.sequentialGuidance, x.tilingWidget, x.encodesClip, x.tileWidget, x.framesWidget, x.framesPerCall,
                                                      x.outputBytesPerPixel, x.tiledOutputBytesPerPixel); }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.

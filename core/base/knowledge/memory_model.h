@@ -45,6 +45,9 @@ struct VaeConstants {
   double imageEncodeK = 0;
   // Whole RGB clips a pipeline keeps on the GPU beside the decode (diffusers' video pipelines), not in K.
   int rgbClipCopies = 0;
+  // A decoder without a frame cache that decodes every frame of its call at once (HunyuanVideo's): the census
+  // floor per output frame-pixel of the call; 0: not measured.
+  double allFramesDecodeFloorK = 0;
 
   // Bytes per pixel per element byte for one pass over `frames` frames.
   double k(bool decode, int frames) const {
@@ -54,7 +57,7 @@ struct VaeConstants {
 };
 
 template <class V> void fields(V& v, VaeConstants& x) {
-  v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight, x.imageDecodeK, x.imageEncodeK, x.rgbClipCopies);
+  v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight, x.imageDecodeK, x.imageEncodeK, x.rgbClipCopies, x.allFramesDecodeFloorK);
 }
 
 // What the host-RAM estimate cannot read from a config (rules/memory.yaml host_ram).

@@ -476,6 +476,7 @@ class SetupBuilder {
       }
     }
     g.decodeOutputBytesPerPixel = tiled ? t.tiledOutputBytesPerPixel : t.outputBytesPerPixel;
+    g.decodeFramesPerCall = t.framesPerCall;
     g.decodeRetriesTiled = t.tilingWidget.empty();  // a node pack's decode (its own tiling switch) has no retry
   }
 

@@ -224,11 +224,24 @@ class Estimator {
                                                  fixedText(vaeBytes_, 0) + " B",
               Term::Vae};
     }
+    // A pack's decode that takes every frame of its call at once (HunyuanVideoWrapper's) holds no less than the
+    // census floor of such a call (memory.yaml all_frames_decode_floor_k) over `area` px of each of its frames.
+    auto atLeastAllFrames = [&](Component planned, double area) -> Component {
+      if (!decode || s_.decodeFramesPerCall <= 0 || c == nullptr || c->allFramesDecodeFloorK <= 0 || s_.frames <= 1) return planned;
+      const double callFrames = std::min(s_.frames, s_.decodeFramesPerCall);
+      const double floor = c->allFramesDecodeFloorK * area * callFrames * vaeBytes_;
+      if (floor <= planned.bytes) return planned;
+      return {what, floor,
+              fixedText(area / 1e6, 2) + " Mpx × " + fixedText(callFrames, 0) + " frames a call (all at once) × " +
+                  fixedText(c->allFramesDecodeFloorK, 0) + " B × " + fixedText(vaeBytes_, 0) + " B (the decoder's measured floor)",
+              Term::VaeFloor};
+    };
     auto tiled = [&](std::string why) -> Component {
       const double tilePixels = s_.decodeTilePixels > 0 ? s_.decodeTilePixels : w_.decoderTile(static_cast<double>(gpu_.vramBytes)) * 8.0;
       const double tile = std::min<double>(tilePixels, static_cast<double>(std::max(w, h) / 8) * 8.0);
-      return {what, k * tile * tile * frames * vaeBytes_,
-              why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B", term};
+      return atLeastAllFrames({what, k * tile * tile * frames * vaeBytes_,
+                               why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B", term},
+                              tile * tile);
     };
     // A pack's clip encode tiles by its own switch alone; otherwise the decode's tiling serves both.
     if (!decode && s_.clipEncode ? s_.clipEncodeTiled : s_.vaeDecode == VaeDecode::Tiled) return tiled("tiled: ");
@@ -256,7 +269,7 @@ class Estimator {
       out.decodeFallsBackToTiled = true;
       return tiled("falls back to tiled decoding: ");
     }
-    return {what, bytes, how, term};
+    return atLeastAllFrames({what, bytes, how, term}, static_cast<double>(w) * static_cast<double>(h));
   }
 
   // What a Forge/ComfyUI memory manager loads of `bytes` of weights, given the free memory.

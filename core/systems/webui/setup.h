@@ -117,6 +117,7 @@ struct GenerationSetup {
   bool modelOnGpuFromLoad = false;   // the diffusion model sits on the GPU from its load on, the text encode too
   bool denseAttentionMask = false;   // a dense tokens² bool mask beside attention (HunyuanVideoWrapper's sdpa)
   std::optional<bool> guidanceBatched;   // set where the sampler decides it (the wrappers run cond and uncond apart)
+  int decodeFramesPerCall = 0;           // a pack's decode that takes every frame of a call at once: its most frames
   int decodeFramesInFlight = 0;          // output frames one tiled decode call takes; 0: the VAE's own (memory.yaml)
   double decodeOutputBytesPerPixel = 0;  // the decoded clip kept on the GPU per output pixel of every frame
   bool clipEncode = false;        // a pack's latent node VAE-encodes the whole clip (a start image padded to its length)

@@ -291,7 +291,7 @@ class Loader {
       for (const Node* e : list->resolved()->items) {
         m.vaes.push_back({str(e, "family"), figure(e, "decode_k", kFile), figure(e, "encode_k", kFile),
                           integer(e, "video_frames_in_flight", kFile), num(e, "image_decode_k", 0), num(e, "image_encode_k", 0),
-                          static_cast<int>(num(e, "rgb_clip_copies", 0))});
+                          static_cast<int>(num(e, "rgb_clip_copies", 0)), num(e, "all_frames_decode_floor_k", 0)});
       }
     }
     if (m.weightFormats.empty() || m.optimizers.empty() || m.vaes.empty()) error("memory.yaml: empty format/optimizer/vae lists");
@@ -442,6 +442,7 @@ class Loader {
       n.encodesClip = flag(e, "encodes_clip");
       n.tileWidget = str(e, "tile_widget");
       n.framesWidget = str(e, "frames_widget");
+      n.framesPerCall = static_cast<int>(num(e, "frames_per_call", 0));
       n.outputBytesPerPixel = num(e, "output_bytes_per_px", 0);
       n.tiledOutputBytesPerPixel = num(e, "tiled_output_bytes_per_px", 0);
       if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
