@@ -165,9 +165,12 @@ class Planner {
     if (s_.decode != nullptr && g.vaeDecode != VaeDecode::Tiled && !s_.decode->known->tilingWidget.empty()) {
       if (const NodeValue* tiling = s_.decode->value(s_.decode->known->tilingWidget)) {
         const NodeType& t = *s_.decode->known;
+        const auto written = s_.decode->number(t.tileWidget);
+        const int tile = written && *written >= 64 && *written <= 8192 ? static_cast<int>(*written) : g.decodeTilePixels;
         changes_.push_back(valueChange(*tiling, "true", s_.decode->type + " decodes in tiles (slower, seams are blended)",
-                                       [&t](GenerationSetup& x) {
+                                       [&t, tile](GenerationSetup& x) {
                                          x.vaeDecode = VaeDecode::Tiled;
+                                         x.decodeTilePixels = tile;  // its own tile widget's, as the setup reads a tiled one
                                          x.decodeOutputBytesPerPixel = t.tiledOutputBytesPerPixel;
                                        }));
       }
