@@ -75,21 +75,9 @@ def main():
             result += f" (flags not in a workflow: {r['launch_flags']})"
         rows.append((group, c["id"], c["gpu_vram_gib"], outcome + (f" ({c['phase']})" if c.get("phase") not in (None, "unknown") else ""),
                      "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
-    if args.markdown:
-        print("| group | case | card GiB | reported | oomlint | result |\n|---|---|---|---|---|---|")
-        for row in rows:
-            print("| " + " | ".join(str(x) for x in row) + " |")
-    else:
-        for row in rows:
-            print("\t".join(str(x) for x in row))
-    print()
+    field_score.print_rows(rows, args.markdown)
     for name, g in groups.items():
-        errs = sorted(abs(e) for e in g["peak_errors"])
-        median = f"{errs[len(errs) // 2]:.0%}" if errs else "-"
-        print(f"{name}: fits/oom agreement {g['agree']}/{g['scored']} ({g['agree'] / max(1, g['scored']):.0%});"
-              f" 'fits' wrong {g['fits_wrong']}/{g['scored']}; borderline {g['borderline']};"
-              f" peak cases {len(errs)}, median |error| {median}")
-
+        print(field_score.summary(name, g))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -56,6 +56,28 @@ def result_of(verdict, outcome):
     return "FITS BUT OOM" if verdict == "fits" and outcome == "oom" else "differs"
 
 
+def print_rows(rows, markdown):
+    """The per-case table (tab-separated, or Markdown), then a blank line."""
+    if markdown:
+        print("| group | case | card GiB | reported | oomlint | result |\n|---|---|---|---|---|---|")
+        for r in rows:
+            print("| " + " | ".join(str(x) for x in r) + " |")
+    else:
+        for r in rows:
+            print("\t".join(str(x) for x in r))
+    print()
+
+
+def summary(name, g):
+    """One group's scores on a line."""
+    errs = sorted(abs(e) for e in g["peak_errors"])
+    median = errs[len(errs) // 2] if errs else float("nan")
+    return (f"{name}: fits/oom agreement {g['agree']}/{g['scored']}"
+            f" ({g['agree'] / max(1, g['scored']):.0%}); 'fits' wrong {g['fits_wrong']}/{g['scored']} scored cases"
+            f" ({g['fits_wrong'] / max(1, g['scored']):.0%}; {g['fits_verdicts']} fits verdicts);"
+            f" borderline {g['borderline']}; peak cases {len(errs)}, median |error| {median:.0%}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", default=os.path.join(root, "build/release/native/oomlint"))
@@ -109,21 +131,9 @@ def main():
                            else result_of(native, outcome))
             rows.append(("native", c["id"], c["gpu_vram_gib"], outcome,
                          "-" if native is None else f"{native} {npeak:.1f} GiB in {nphase}", nresult))
-    if args.markdown:
-        print("| group | case | card GiB | reported | oomlint | result |\n|---|---|---|---|---|---|")
-        for r in rows:
-            print("| " + " | ".join(str(x) for x in r) + " |")
-    else:
-        for r in rows:
-            print("\t".join(str(x) for x in r))
-    print()
+    print_rows(rows, args.markdown)
     for (name, labels), g in groups.items():
-        errs = sorted(abs(e) for e in g["peak_errors"])
-        median = errs[len(errs) // 2] if errs else float("nan")
-        print(f"{name} ({labels}): fits/oom agreement {g['agree']}/{g['scored']}"
-              f" ({g['agree'] / max(1, g['scored']):.0%}); 'fits' wrong {g['fits_wrong']}/{g['scored']} scored cases"
-              f" ({g['fits_wrong'] / max(1, g['scored']):.0%}; {g['fits_verdicts']} fits verdicts);"
-              f" borderline {g['borderline']}; peak cases {len(errs)}, median |error| {median:.0%}")
+        print(summary(f"{name} ({labels})", g))
 
 
 if __name__ == "__main__":

@@ -35,6 +35,9 @@ Read readSetup(std::string text) {
 
 Read corpusSetup(const std::string& name) { return readSetup(test::readFile(test::sharedDir() / "corpus/comfyui" / name)); }
 
+// A fixture of tests/fixtures/comfyui, as text.
+std::string comfyFixture(const std::string& name) { return test::readFile(test::sourceDir() / "tests/fixtures/comfyui" / name); }
+
 std::string valueText(const Workflow& w, const NodeValue* v) {
   REQUIRE(v != nullptr);
   return w.doc->source().text().substr(v->value->range.start.offset, v->value->range.end.offset - v->value->range.start.offset);
@@ -244,7 +247,7 @@ TEST_CASE("LTX-2 in the UI format: the audio nodes' widgets by position, links t
 }
 
 TEST_CASE("HunyuanVideo 1.5: its own latent node and 32-channel VAE, not the 2024 model its file names contain") {
-  const Read r = readSetup(test::readFile(test::sourceDir() / "tests/fixtures/comfyui/hunyuanvideo15-848x480-121-api.json"));
+  const Read r = readSetup(comfyFixture("hunyuanvideo15-848x480-121-api.json"));
   const WorkflowSetup& s = *r.setup;
   REQUIRE(s.estimable());
   CHECK(s.generation.family->id == "hunyuan_video_1_5");
@@ -259,7 +262,7 @@ TEST_CASE("HunyuanVideo 1.5: its own latent node and 32-channel VAE, not the 202
 }
 
 TEST_CASE("FLUX's InstantX IP-Adapter: the adapter and its own SigLIP encoder on the loader's provider") {
-  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/flux-instantx-ipadapter-api.json");
+  const std::string text = comfyFixture("flux-instantx-ipadapter-api.json");
   const Read r = readSetup(text);
   REQUIRE(r.setup->estimable());
   CHECK(r.setup->generation.family->id == "flux");
@@ -274,7 +277,7 @@ TEST_CASE("FLUX's InstantX IP-Adapter: the adapter and its own SigLIP encoder on
 }
 
 TEST_CASE("XLabs' XlabsSampler moves the whole transformer onto the GPU: no partial loading, fp8 the fix") {
-  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/flux-xlabs-sampler-api.json");
+  const std::string text = comfyFixture("flux-xlabs-sampler-api.json");
   const Read r = readSetup(text);
   REQUIRE(r.setup->estimable());
   CHECK(r.setup->sampler->type == "XlabsSampler");
@@ -793,7 +796,7 @@ TEST_CASE("fix shortens the clip in the workflow's own bytes, touching nothing e
 
 TEST_CASE("a decode ComfyUI must retry in tiles carries the fix to VAE Decode (Tiled), which reads back") {
   // SD 1.5 at 2048² on a 4 GiB card: the full decode does not fit (OL708, with the fix).
-  const std::string api = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/sd15-2048-decode-retried-api.json");
+  const std::string api = comfyFixture("sd15-2048-decode-retried-api.json");
   AnalyzeOptions options;
   options.vramGib = 4;
   const FileReport report = analyzeInput(Input{"sd15.json", api}, options);
@@ -869,7 +872,7 @@ TEST_CASE("the node roles of the data schema are NodeRole's") {
 }
 
 TEST_CASE("side models: the IP-Adapter beside the UNet, the upscale after the decode in ComfyUI's tiles") {
-  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/sdxl-ipadapter-esrgan-api.json");
+  const std::string text = comfyFixture("sdxl-ipadapter-esrgan-api.json");
   const auto upscaleOn = [&](double gib) {
     AnalyzeOptions options;
     options.vramGib = gib;
@@ -893,11 +896,11 @@ TEST_CASE("side models: the IP-Adapter beside the UNet, the upscale after the de
 
 namespace {
 
-FileReport analyzeFixture(const std::string& name, const char* gpu, std::string text = "") {
-  if (text.empty()) text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui" / name);
+// A workflow's report on a named card; it must carry an estimate.
+FileReport analyzeOn(const char* gpu, std::string workflow) {
   AnalyzeOptions options;
   options.gpu = gpu;
-  FileReport report = analyzeInput(Input{name, std::move(text)}, options);
+  FileReport report = analyzeInput(Input{"workflow.json", std::move(workflow)}, options);
   REQUIRE(report.estimate.has_value());
   return report;
 }
@@ -911,7 +914,7 @@ std::string replaced(std::string text, std::string_view from, std::string_view t
 }  // namespace
 
 TEST_CASE("WanVideoWrapper: the sampler holds the model less its swapped blocks, VACE's module and hints, cond and uncond apart") {
-  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/wan-wrapper-vace-blockswap-api.json");
+  const std::string text = comfyFixture("wan-wrapper-vace-blockswap-api.json");
   const Read r = readSetup(text);
   REQUIRE(r.setup->estimable());
   const WorkflowSetup& s = *r.setup;
@@ -933,13 +936,13 @@ TEST_CASE("WanVideoWrapper: the sampler holds the model less its swapped blocks,
   CHECK(s.generation.persistentTokenMaps == 0);  // a block swap makes the hints on the offload device
   CHECK(s.swapMost == d.blocks);
 
-  const FileReport report = analyzeFixture("wan.json", "RTX 4090", text);
+  const FileReport report = analyzeOn("RTX 4090", text);
   const PhaseEstimate& denoise = test::phase(*report.estimate, "denoise");
   CHECK(test::component(denoise, "transformer weights") == Approx(d.params - s.generation.swappedParams));  // 1 B each
   CHECK(test::component(denoise, "VACE hints") == 0);
   // cfg 6 without batched_cfg: one pass at a time; batched, twice the activations.
   const double one = test::component(denoise, "transformer activations");
-  const FileReport batched = analyzeFixture("wan.json", "RTX 4090", replaced(text, "\"batched_cfg\": false", "\"batched_cfg\": true"));
+  const FileReport batched = analyzeOn("RTX 4090", replaced(text, "\"batched_cfg\": false", "\"batched_cfg\": true"));
   CHECK(test::component(test::phase(*batched.estimate, "denoise"), "transformer activations") == Approx(2 * one));
   // No block swap: the whole model, and each VACE block's hint of every token kept through the forward.
   std::string noSwap = replaced(text, "\"block_swap_args\": [\"2\", 0], ", "");
@@ -947,7 +950,7 @@ TEST_CASE("WanVideoWrapper: the sampler holds the model less its swapped blocks,
   const Read whole = readSetup(noSwap);
   CHECK(whole.setup->generation.swappedParams == 0);
   CHECK(whole.setup->generation.persistentTokenMaps == 8);
-  const FileReport wholeReport = analyzeFixture("wan.json", "RTX 4090", noSwap);
+  const FileReport wholeReport = analyzeOn("RTX 4090", noSwap);
   const double tokens = imageTokens(whole.setup->arch, 832, 480, 81) + d.textTokens;
   CHECK(test::component(test::phase(*wholeReport.estimate, "denoise"), "VACE hints") == Approx(8 * tokens * d.hidden * 2));
   CHECK(test::component(test::phase(*wholeReport.estimate, "denoise"), "transformer weights") == Approx(d.params));
@@ -958,19 +961,19 @@ TEST_CASE("WanVideoWrapper: the sampler holds the model less its swapped blocks,
 }
 
 TEST_CASE("WanVideoDecode: untiled it keeps the decoded clip on the GPU and never retries in tiles; its switch tiles it") {
-  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/wan-wrapper-vace-blockswap-api.json");
+  const std::string text = comfyFixture("wan-wrapper-vace-blockswap-api.json");
   const Read r = readSetup(text);
   CHECK(r.setup->generation.vaeDecode == VaeDecode::Full);
   CHECK_FALSE(r.setup->generation.decodeRetriesTiled);
   CHECK(r.setup->generation.decodeOutputBytesPerPixel == 12);  // two bf16 RGB copies at its last concatenation
-  const FileReport report = analyzeFixture("wan.json", "RTX 4090", text);
+  const FileReport report = analyzeOn("RTX 4090", text);
   CHECK(test::component(test::phase(*report.estimate, "vae_decode"), "decoded clip") == Approx(832.0 * 480 * 81 * 12));
   // Where the full decode does not fit (1280×720 on 12 GB), it is costed whole: ComfyUI's VAEDecode would retry in tiles.
   std::string large = replaced(text, "\"width\": 832, \"height\": 480", "\"width\": 1280, \"height\": 720");
   const double k = knowledge().memory.vae("wan21")->decodeK;
-  const FileReport small = analyzeFixture("wan.json", "RTX 3060", large);
+  const FileReport small = analyzeOn("RTX 3060", large);
   CHECK(test::component(test::phase(*small.estimate, "vae_decode"), "VAE decode") == Approx(k * 1280 * 720 * 2));
-  const FileReport native = analyzeFixture("wan.json", "RTX 3060", replaced(large, "\"WanVideoDecode\"", "\"VAEDecode\""));
+  const FileReport native = analyzeOn("RTX 3060", replaced(large, "\"WanVideoDecode\"", "\"VAEDecode\""));
   CHECK(test::component(test::phase(*native.estimate, "vae_decode"), "VAE decode") < k * 1280 * 720 * 2 / 4);
   // Its VACE encode takes the whole clip untiled, whatever the decode does, and never retries.
   const double encodeK = knowledge().memory.vae("wan21")->encodeK;
@@ -987,7 +990,7 @@ TEST_CASE("WanVideoDecode: untiled it keeps the decoded clip on the GPU and neve
 }
 
 TEST_CASE("HunyuanVideoWrapper: main_device keeps the model beside the 8B encoder; sdpa's tokens² mask; both in the plan") {
-  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/hunyuanvideo-wrapper-sdpa-api.json");
+  const std::string text = comfyFixture("hunyuanvideo-wrapper-sdpa-api.json");
   const Read r = readSetup(text);
   REQUIRE(r.setup->estimable());
   const WorkflowSetup& s = *r.setup;
@@ -998,7 +1001,7 @@ TEST_CASE("HunyuanVideoWrapper: main_device keeps the model beside the 8B encode
   CHECK(s.generation.denseAttentionMask);
   CHECK(s.generation.vaeDecode == VaeDecode::Tiled);
   CHECK(s.generation.decodeTilePixels == 256);
-  const FileReport report = analyzeFixture("hv.json", "RTX 4090", text);
+  const FileReport report = analyzeOn("RTX 4090", text);
   const Denoiser& d = s.arch.denoiser;
   const PhaseEstimate& encode = test::phase(*report.estimate, "text_encode");
   CHECK(test::component(encode, "transformer weights") == Approx(d.params));
@@ -1028,7 +1031,7 @@ TEST_CASE("HunyuanVideoWrapper: main_device keeps the model beside the 8B encode
 }
 
 TEST_CASE("MochiWrapper: its loader holds the DiT from the start; its tiled decode takes frame_batch_size latent frames a call") {
-  const std::string text = test::readFile(test::sourceDir() / "tests/fixtures/comfyui/mochi-wrapper-api.json");
+  const std::string text = comfyFixture("mochi-wrapper-api.json");
   const Read r = readSetup(text);
   REQUIRE(r.setup->estimable());
   const WorkflowSetup& s = *r.setup;
@@ -1038,7 +1041,7 @@ TEST_CASE("MochiWrapper: its loader holds the DiT from the start; its tiled deco
   CHECK(s.generation.unetFp8);  // precision fp8_e4m3fn
   CHECK(s.generation.guidanceBatched == false);
   CHECK(s.generation.decodeFramesInFlight == 6 * 6);  // 6 latent frames × the VAE's 6 in time
-  const FileReport report = analyzeFixture("mochi.json", "RTX 4090", text);
+  const FileReport report = analyzeOn("RTX 4090", text);
   const double k = knowledge().memory.vae("mochi")->decodeK;
   CHECK(test::component(test::phase(*report.estimate, "vae_decode"), "VAE decode") == Approx(k * 424 * 424 * 36 * 2));
   // A GGUF file is read from its name, the loader's precision notwithstanding.
@@ -1071,9 +1074,24 @@ TEST_CASE("a WanVideoWrapper UI workflow: its widgets by position, the block swa
   CHECK(s.generation.swappedParams == Approx(9 * s.arch.denoiser.largestBlockParams));
   CHECK(s.decode->value("enable_vae_tiling")->path.toString() == "nodes[4].widgets_values[0]");
   // On a 16 GB card the plan tiles the decode and swaps every block, in the workflow's own widgets.
-  const FileReport report = analyzeFixture("wan-ui.json", "RTX 4080", text);
+  const FileReport report = analyzeOn("RTX 4080", text);
   std::vector<std::string> edits;
   for (const PlanStep& step : report.plan) edits.push_back(step.fix.path.toString() + " " + step.fix.toJson);
   CHECK(std::find(edits.begin(), edits.end(), "nodes[0].widgets_values[0] 40") != edits.end());
   for (const auto& e : edits) CHECK(e.find("--") == std::string::npos);
+}
+
+TEST_CASE("a wrapper workflow's unreadable values: no swap from a word, the size's default said, never a crash") {
+  std::string text = comfyFixture("wan-wrapper-vace-blockswap-api.json");
+  text = replaced(text, "\"blocks_to_swap\": 20", "\"blocks_to_swap\": \"twenty\"");
+  text = replaced(text, "\"num_frames\": 81", "\"num_frames\": -5");
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  // Only the 4 VACE blocks are swapped; the frames fall back to 1, and the setup says so.
+  const double vaceBlock = 3022881792.0 / 8;
+  CHECK(r.setup->generation.swappedParams == Approx(3 * vaceBlock));
+  CHECK(r.setup->generation.frames == 1);
+  REQUIRE(r.setup->unread.size() == 1);
+  CHECK(r.setup->unread.front().message.find("num_frames") != std::string::npos);
+  CHECK(analyzeOn("RTX 4090", text).estimate->peak().peakBytes > 0);
 }

@@ -14,11 +14,14 @@ from layers import attention, conv2d, frozen, group_norm
 
 
 class KLResnet(nn.Module):
-    def __init__(self, cin, cout, prec):
+    """GroupNorm(32), SiLU, 3×3 conv, twice; a 1×1 shortcut where the width changes. `conv` makes the
+    convolutions: 2-D for the KL decoder, HunyuanVideo's causal 3-D ones for its ResnetBlockCausal3D."""
+
+    def __init__(self, cin, cout, prec, conv=conv2d):
         super().__init__()
-        self.norm1, self.conv1 = group_norm(cin, prec), conv2d(cin, cout, 3, prec)
-        self.norm2, self.conv2 = group_norm(cout, prec), conv2d(cout, cout, 3, prec)
-        self.shortcut = conv2d(cin, cout, 1, prec) if cin != cout else None
+        self.norm1, self.conv1 = group_norm(cin, prec), conv(cin, cout, 3, prec)
+        self.norm2, self.conv2 = group_norm(cout, prec), conv(cout, cout, 3, prec)
+        self.shortcut = conv(cin, cout, 1, prec) if cin != cout else None
 
     def forward(self, x):
         h = self.conv2(F.silu(self.norm2(self.conv1(F.silu(self.norm1(x))))))
@@ -223,18 +226,9 @@ class HyCausalConv3d(nn.Conv3d):
         return super().forward(F.pad(x, self.pad))
 
 
-class HyResnet(nn.Module):
-    """ResnetBlockCausal3D: GroupNorm(32), SiLU, causal 3×3×3 conv, twice; a 1×1×1 shortcut where the width changes."""
-
-    def __init__(self, cin, cout, prec):
-        super().__init__()
-        self.norm1, self.conv1 = group_norm(cin, prec), HyCausalConv3d(cin, cout, 3, prec)
-        self.norm2, self.conv2 = group_norm(cout, prec), HyCausalConv3d(cout, cout, 3, prec)
-        self.shortcut = HyCausalConv3d(cin, cout, 1, prec) if cin != cout else None
-
-    def forward(self, x):
-        h = self.conv2(F.silu(self.norm2(self.conv1(F.silu(self.norm1(x))))))
-        return (self.shortcut(x) if self.shortcut is not None else x) + h
+def hy_resnet(cin, cout, prec):
+    """ResnetBlockCausal3D: the KL resnet on causal 3×3×3 convolutions."""
+    return KLResnet(cin, cout, prec, conv=HyCausalConv3d)
 
 
 class HyAttention(nn.Module):
@@ -284,13 +278,13 @@ class HunyuanDecoder(nn.Module):
         widths = list(reversed(v["block_out_channels"]))  # 512, 512, 256, 128
         layers = v["layers_per_block"] + 1
         self.conv_in = HyCausalConv3d(spec["latent_channels"], widths[0], 3, prec)
-        self.mid = nn.ModuleList([HyResnet(widths[0], widths[0], prec), HyAttention(widths[0], prec),
-                                  HyResnet(widths[0], widths[0], prec)])
+        self.mid = nn.ModuleList([hy_resnet(widths[0], widths[0], prec), HyAttention(widths[0], prec),
+                                  hy_resnet(widths[0], widths[0], prec)])
         self.ups = nn.ModuleList()
         self.upsamplers = nn.ModuleList()
         prev = widths[0]
         for i, c in enumerate(widths):
-            self.ups.append(nn.ModuleList(HyResnet(prev if j == 0 else c, c, prec) for j in range(layers)))
+            self.ups.append(nn.ModuleList(hy_resnet(prev if j == 0 else c, c, prec) for j in range(layers)))
             prev = c
             if i < len(widths) - 1:  # spatial ×2 in the first three; time ×2 in the second and third
                 self.upsamplers.append(HyUpsample(c, v["temporal_upsample"][i], prec))
