@@ -114,11 +114,11 @@ TEST_CASE("the generation estimate on a paper UNet: every phase by hand") {
   SECTION("ComfyUI loads what its budget leaves and streams the rest") {
     s.tool = WebUiTool::ComfyUi;
     s.attention = "sdp";  // not in the synthetic backends: no score matrix
-    // 3 GiB − fixed 768 MiB − one guidance pass's activations (it frees room for those) − (inference
-    // 512 MiB + reserve 256 MiB) is the weights budget; the UNet's 2e9 B beyond it are streamed. What is
-    // then free (768 MiB + activations / 2) holds 1.5 × the batched activations: cond and uncond together.
+    // 3 GiB − fixed 768 MiB − (its inference minimum 512 MiB, as the family gives no guess above it, + its
+    // reserve 256 MiB) is the weights budget; the UNet's 2e9 B beyond it are streamed. What is then free
+    // (768 MiB) holds 1.5 × its guess at both passes: cond and uncond together.
     const GenerationEstimate g = estimateGeneration(s, tools, memory, card(3));
-    const double loaded = 1536 * kMiB - activations / 2;
+    const double loaded = 1536 * kMiB;
     CHECK_THAT(phase(g.estimate, "text_encode").peakBytes, WithinRel(fixed + te, 1e-12));
     CHECK_THAT(phase(g.estimate, "denoise").peakBytes, WithinRel(fixed + loaded + activations, 1e-12));
     CHECK_THAT(g.streamedBytes, WithinRel(unet - loaded, 1e-12));
@@ -172,17 +172,31 @@ TEST_CASE("the generation estimate on a paper UNet: every phase by hand") {
     CHECK_THAT(phase(g.estimate, "vae_decode").peakBytes, WithinRel(fixed + vae + 524288000.0, 1e-12));
   }
 
-  SECTION("ComfyUI runs cond and uncond one at a time when batched they would not fit") {
+  SECTION("ComfyUI keeps its own guess at the work free, and batches cond and uncond only while 1.5 × it fits") {
     s.tool = WebUiTool::ComfyUi;
     s.attention = "sdp";
     WebUiKnowledge noReserve = tools;
     noReserve.comfyInferenceBytes = 0;
     noReserve.comfyReserveBytes = 0;
-    // The budget leaves exactly one pass's activations free; 1.5 × both passes do not fit in that: the
-    // passes run apart and the peak is the card.
+    GenerationFamily guessing = family;
+    guessing.comfyMemoryFactor = 1.0;
+    s.family = &guessing;
+    // Its guess at one pass: 4096 latent px × 2 B × 0.01 × 1.0 MiB = 85,899,345.92 B, more than the pass's
+    // activations (40,960,000 B). On 2.5 GiB it loads 2.5 GiB − fixed − the guess of the UNet and streams the
+    // rest; 1.5 × its guess at both passes is over what that leaves: the passes run apart, below the card.
+    const double guess = 4096 * 2 * 0.01 * kMiB;
     const GenerationEstimate g = estimateGeneration(s, noReserve, memory, card(2.5));
-    const double loaded = 2.5 * 1024 * kMiB - fixed - activations / 2;
+    const double loaded = 2.5 * 1024 * kMiB - fixed - guess;
     CHECK_THAT(phase(g.estimate, "denoise").peakBytes, WithinRel(fixed + loaded + activations / 2, 1e-12));
     CHECK_THAT(g.streamedBytes, WithinRel(unet - loaded, 1e-12));
+    // With room for the whole UNet and 1.5 × the guess at both passes beside it, they run batched.
+    const GenerationEstimate roomy = estimateGeneration(s, noReserve, memory, card(8));
+    CHECK_THAT(phase(roomy.estimate, "denoise").peakBytes, WithinRel(fixed + unet + activations, 1e-12));
+    // A guess below the real work (a quarter: 21,474,836.48 B against 40,960,000) runs out of memory.
+    guessing.comfyMemoryFactor = 0.25;
+    const Estimate low = estimateGeneration(s, noReserve, memory, card(2.5)).estimate;
+    CHECK_THAT(phase(low, "denoise").peakBytes, WithinRel(2.5 * 1024 * kMiB - guess / 4 + activations / 2, 1e-12));
+    CHECK(low.verdict == Verdict::Oom);
   }
+
 }

@@ -22,6 +22,7 @@ TermShare shareOf(Term term, const MemoryModel& m) {
     case Term::Activations: return {m.uncertaintyActivations, m.uncertaintyActivations, "activation coefficients"};
     case Term::Vae: return {m.uncertaintyVae, m.uncertaintyVaeAbove, "VAE working memory"};
     case Term::VaeFloor: return {0, m.uncertaintyVaeAbove, "VAE working memory (the decoder's structure: a floor)"};
+    case Term::Budget: return {0, 0, ""};
   }
   return {0, 0, ""};
 }
@@ -31,7 +32,7 @@ TermShare shareOf(Term term, const MemoryModel& m) {
 void totalPhase(PhaseEstimate& phase, const MemoryModel& m, bool coarse) {
   phase.peakBytes = 0;
   phase.range.clear();
-  constexpr std::array kTerms = {Term::Weights, Term::Trainable, Term::Activations, Term::Vae, Term::VaeFloor, Term::Fixed};
+  constexpr std::array kTerms = {Term::Weights, Term::Trainable, Term::Activations, Term::Vae, Term::VaeFloor, Term::Fixed, Term::Budget};
   std::array<double, kTerms.size()> termBytes{};
   for (const auto& c : phase.components) {
     phase.peakBytes += c.bytes;

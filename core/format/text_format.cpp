@@ -118,12 +118,14 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
     out += "    " + padRight(comp.name, 24) + padLeft(formatGiB(comp.bytes), 10) + "  " + std::string(c.dim) + comp.how +
            std::string(c.reset) + "\n";
   }
-  out += "  " + std::string(c.dim) + "range " + gib(peak.lowBytes) + "–" + gib(peak.highBytes) + " GiB from:" + std::string(c.reset);
-  for (std::size_t i = 0; i < peak.range.size(); ++i) {
-    const RangeReason& r = peak.range[i];
-    out += std::string(i == 0 ? " " : "; ") + r.why + " (−" + gib(r.belowBytes) + "/+" + gib(r.aboveBytes) + ")";
+  if (!peak.range.empty()) {  // none: a memory manager filled the card to its budget, which it measures
+    out += "  " + std::string(c.dim) + "range " + gib(peak.lowBytes) + "–" + gib(peak.highBytes) + " GiB from:" + std::string(c.reset);
+    for (std::size_t i = 0; i < peak.range.size(); ++i) {
+      const RangeReason& r = peak.range[i];
+      out += std::string(i == 0 ? " " : "; ") + r.why + " (−" + gib(r.belowBytes) + "/+" + gib(r.aboveBytes) + ")";
+    }
+    out += "\n";
   }
-  out += "\n";
   if (!e.assumes.empty()) out += "  " + std::string(c.dim) + "assumes " + e.assumes + std::string(c.reset) + "\n";
   if (file.plan.empty()) return;
   if (file.plan.front().rampUp) {

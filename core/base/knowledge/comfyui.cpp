@@ -32,6 +32,7 @@ constexpr std::pair<NodeRole, std::string_view> kNodeRoles[] = {
     {NodeRole::ImageScale, "image_scale"},
     {NodeRole::BlockSwap, "block_swap"},
     {NodeRole::ExtraModel, "extra_model"},
+    {NodeRole::ReferenceLatent, "reference_latent"},
     {NodeRole::PassThrough, "pass_through"},
     {NodeRole::VariableSet, "variable_set"},
     {NodeRole::VariableGet, "variable_get"},

@@ -38,6 +38,7 @@ enum class NodeRole {
   ImageScale,
   BlockSwap,    // a node pack's block-swap settings: the loader keeps these blocks in RAM, one at a time on the GPU
   ExtraModel,   // a module file a wrapper's loader adds to its model (WanVideoWrapper's VACE module)
+  ReferenceLatent,  // adds an encoded image to the conditioning: its tokens join every forward's (FLUX Kontext / .2, Qwen edit)
   PassThrough,  // wiring (Reroute): its input flows on unchanged
   VariableSet,  // a frontend variable (KJNodes' SetNode): its input, under the name in its widget
   VariableGet,  // reads the variable of that name back (GetNode): a link across the canvas
@@ -77,6 +78,9 @@ struct NodeType {
   int framesPerCall = 0;            // decodes that take every frame of a call at once: the most output frames a call takes
   double outputBytesPerPixel = 0;       // decodes: what stays on the GPU per output pixel of every frame, untiled
   double tiledOutputBytesPerPixel = 0;  // the same, tiled
+  // The pixels of each image it yields whatever its input's (FluxKontextImageScale's ~1 MP), or, a reference_latent
+  // node, of each image input it encodes itself (TextEncodeQwenImageEdit's); 0: its input's size.
+  double imagePixels = 0;
 
   // dtypeWidgets, or ComfyUI's own {"weight_dtype"} when the data names none.
   std::span<const std::string> storageWidgets() const;
@@ -89,7 +93,7 @@ struct NodeType {
 template <class V> void fields(V& v, NodeType& x) { v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled,
                                                      x.dtypeWidgets, x.loadDeviceWidget, x.onGpuFromLoad, x.maskedAttentionModes, x.swapWidgets,
                                                      x.swapBlockParams, x.swapMost, x.prefetchWidget, x.sequentialGuidance, x.tilingWidget, x.encodesClip, x.tileWidget, x.framesWidget, x.framesPerCall,
-                                                     x.outputBytesPerPixel, x.tiledOutputBytesPerPixel); }
+                                                     x.outputBytesPerPixel, x.tiledOutputBytesPerPixel, x.imagePixels); }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.
 struct NameMatch {

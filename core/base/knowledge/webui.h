@@ -87,10 +87,14 @@ struct GenerationFamily {
   double unetActBytesPerLatentPixel = 0;  // 0: use the transformer token model
   double lowvramBlockParams = 0;          // A1111 --lowvram's unit; 0: the architecture's largest block
   bool vaeFp16Overflows = false;
+  // ComfyUI's memory_usage_factor for the model class (webui.yaml comfy_sampler_memory_source), and its latent's
+  // downscale where it is not the VAE's (0: the VAE's).
+  double comfyMemoryFactor = 0;
+  int comfyLatentSpatial = 0;
   bool runsIn(WebUiTool tool) const;
 };
 
-template <class V> void fields(V& v, GenerationFamily& x) { v(x.id, x.aliases, x.arch, x.defaultSize, x.tools, x.attentionHeads, x.attentionDownsample, x.unetActBytesPerLatentPixel, x.lowvramBlockParams, x.vaeFp16Overflows); }
+template <class V> void fields(V& v, GenerationFamily& x) { v(x.id, x.aliases, x.arch, x.defaultSize, x.tools, x.attentionHeads, x.attentionDownsample, x.unetActBytesPerLatentPixel, x.lowvramBlockParams, x.vaeFp16Overflows, x.comfyMemoryFactor, x.comfyLatentSpatial); }
 
 struct ControlNetModel {
   std::string id;

@@ -80,6 +80,7 @@ class SetupBuilder {
       guidance(*s);
       weights(*s);
       size(*s);
+      references(*s);
       secondPass(*s);
       decode(*s);
       controlnets(*s);
@@ -420,6 +421,48 @@ class SetupBuilder {
     if (const double extra = s.latent->known->extraLatentFrames; extra > 0 && g.frames > 1) {
       g.frames += static_cast<int>(std::lround(extra * std::max(1, s.arch.vae.temporal)));
     }
+  }
+
+  // The images reference nodes add to the first sampler's conditioning (FLUX Kontext's and FLUX.2's ReferenceLatent,
+  // Qwen-Image Edit's encode node): their latent tokens join every forward's (comfy/model_base.py ref_latents).
+  void references(WorkflowSetup& s) {
+    std::vector<const WorkflowNode*> path;
+    trace(w_, s.sampler, {"guider", "positive", "conditioning"}, {}, &path);
+    GenerationSetup& g = s.generation;
+    for (const WorkflowNode* n : path) {
+      if (!isRole(n, {NodeRole::ReferenceLatent})) continue;
+      costed_.push_back(n);
+      if (const double each = n->known->imagePixels; each > 0) {  // it scales and encodes its images itself, given a VAE
+        if (w_.upstream(*n, "vae") == nullptr) continue;
+        for (std::string_view input : {"image", "image1", "image2", "image3"}) {
+          if (w_.upstream(*n, input) != nullptr) g.referencePixels += each;
+        }
+      } else if (const double pixels = referenceImagePixels(*n); pixels > 0) {
+        g.referencePixels += pixels;
+      } else {  // a loaded image's size is not in the workflow
+        g.referencePixels += static_cast<double>(g.width) * static_cast<double>(g.height);
+        g.referenceSizeAssumed = true;
+      }
+    }
+  }
+
+  // The pixels of the image a ReferenceLatent's latent encodes: the first node upstream that sets them (a scale to
+  // megapixels or to a size, FluxKontextImageScale's ~1 MP); 0 when none does.
+  double referenceImagePixels(const WorkflowNode& reference) const {
+    const WorkflowNode* at = &reference;
+    for (std::size_t hops = 0; at != nullptr && hops < Workflow::kMaxHops; ++hops) {
+      const WorkflowNode* next = nullptr;
+      for (std::string_view input : {"latent", "samples", "pixels", "image"}) {
+        if ((next = w_.upstream(*at, input)) != nullptr) break;
+      }
+      if (next == nullptr || next->known == nullptr) return 0;
+      if (const auto megapixels = next->number("megapixels")) return *megapixels * 1024 * 1024;
+      if (next->known->imagePixels > 0) return next->known->imagePixels;
+      const auto w = next->number("width"), h = next->number("height");
+      if (w && h && *w > 0 && *h > 0) return *w * *h;
+      at = next;
+    }
+    return 0;
   }
 
   // A second sampler whose latent comes through an upscale: the hires pass, at the upscaled size.

@@ -163,12 +163,22 @@ class Estimator {
               Term::Activations};
     }
     const Denoiser& d = s_.arch->denoiser;
-    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens);
+    const double references = referenceTokens();
+    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + references;
     const double k = m_.activations(d.activationFamily).inferenceBytesPerTokenChannel;  // merged LoRAs: the plain model
+    std::string of = references > 0 ? " (" + fixedText(references, 0) + " of them the reference images'" +
+                                          (s_.referenceSizeAssumed ? ", one taken at the output's size: the workflow does not set it)" : ")")
+                                    : "";
     return {"transformer activations", tokens * d.hidden * k * elements * scale,
-            fixedText(tokens, 0) + " tokens × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 0) +
+            fixedText(tokens, 0) + " tokens" + of + " × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 0) +
                 " B × " + std::to_string(elements) + " (batch × guidance passes)",
             Term::Activations};
+  }
+
+  // The reference images' latent tokens, which every forward carries beside the image's.
+  double referenceTokens() const {
+    const double step = static_cast<double>(s_.arch->vae.spatial) * std::max(1, s_.arch->denoiser.patch);
+    return s_.referencePixels / (step * step);
   }
   Component activations(long w, long h) const { return activations(w, h, elements_); }
 
@@ -272,12 +282,35 @@ class Estimator {
     return atLeastAllFrames({what, bytes, how, term}, static_cast<double>(w) * static_cast<double>(h));
   }
 
-  // What a Forge/ComfyUI memory manager loads of `bytes` of weights, given the free memory.
-  double loadedOf(double bytes, double free) {
+  // Weights a manager loaded partially fill what the context (the phase's first component) leaves up to its budget:
+  // their sum does not move with either's uncertainty.
+  static void fillsBudget(PhaseEstimate& p, Component& weights) {
+    weights.term = Term::Budget;
+    p.components.front().term = Term::Budget;
+  }
+
+  double comfyReserve() const { return s_.reserveBytes >= 0 ? s_.reserveBytes : w_.comfyReserveBytes; }
+
+  // ComfyUI's own guess at a sampler's work on `batch` latents, not a measurement (comfy/model_base.py memory_required,
+  // webui.yaml comfy_sampler_memory_source): its latent's area × the compute dtype's bytes × 0.01 × the model class's
+  // factor MiB; × 0.15 MiB per latent px without xFormers or PyTorch attention. Reference images count too.
+  double comfyGuess(long w, long h, int batch) const {
+    const Vae& vae = s_.arch->vae;
+    const long spatial = s_.family->comfyLatentSpatial > 0 ? s_.family->comfyLatentSpatial : vae.spatial;
+    const long frames = s_.frames > 1 ? (s_.frames - 1) / std::max(1, vae.temporal) + 1 : 1;
+    // The reference latents count once, whatever the batch (their cond's shape, memory_usage_factor_conds).
+    const double area = static_cast<double>(batch) * static_cast<double>(frames) * static_cast<double>(w / spatial) * static_cast<double>(h / spatial) +
+                        s_.referencePixels / static_cast<double>(spatial * spatial);
+    const AttentionBackend* b = w_.backend(s_.attention);
+    const double mibPerPixel = b == nullptr || b->scoreFactor == 0 ? (s_.fp32Weights ? 4 : 2) * 0.01 : 0.15;
+    return area * mibPerPixel * s_.family->comfyMemoryFactor * 1024 * 1024;
+  }
+
+  // What a Forge/ComfyUI memory manager loads of `bytes` of weights, given the free memory and what it keeps
+  // free beside them (<0: its inference minimum and, ComfyUI's, its reserve).
+  double loadedOf(double bytes, double free, double keep = -1) {
     double budget = bytes;
-    const double reserve = s_.tool == WebUiTool::Forge
-                               ? w_.forgeInferenceBytes
-                               : w_.comfyInferenceBytes + (s_.reserveBytes >= 0 ? s_.reserveBytes : w_.comfyReserveBytes);
+    const double reserve = keep >= 0 ? keep : s_.tool == WebUiTool::Forge ? w_.forgeInferenceBytes : w_.comfyInferenceBytes + comfyReserve();
     switch (s_.loadMode) {
       case LoadMode::High:
       case LoadMode::GpuOnly: return bytes;
@@ -318,7 +351,12 @@ class Estimator {
       } else if (s_.textEncoderWhole) {
         te.how += "; its encode node moves all of it onto the GPU (no partial loading)";
       } else {
+        const double whole = te.bytes;
         te.bytes = loadedOf(te.bytes, gpu_.vramBytes - fixed().bytes - resident);
+        if (te.bytes < whole) {
+          te.how += "; " + fixedText(te.bytes / kGiB, 1) + " GiB loaded, " + fixedText((whole - te.bytes) / kGiB, 1) + " GiB streamed from RAM (partial loading)";
+          fillsBudget(p, te);
+        }
       }
       p.components.push_back(te);
       // A CLIP vision encoder runs beside the text encoders before sampling; the manager loads it the same way.
@@ -430,20 +468,25 @@ class Estimator {
     if (managed()) {
       const double models = unetWeights().bytes + cnWeights(false).bytes;
       const bool whole = !s_.wholeModelSampler.empty();
+      std::string keeps;  // what ComfyUI keeps free beside a partial load, for the text
       double loaded = models;  // a whole-model sampler moves all of it itself: nothing for the manager to size
       if (!whole && s_.tool == WebUiTool::ComfyUi) {
-        // ComfyUI sizes the weights' budget to leave room for one guidance pass's activations
-        // (minimum_memory_required, webui-lowvram.md §5.2), so a model too large streams rather than
-        // running out; it then batches cond and uncond only while 1.5 × their activations fit what is
-        // free (comfy/samplers.py _calc_cond_batch), else runs them one at a time.
-        const Component single = activations(w, h, s_.batchSize);
-        const Component singleCn = controlnetActivations(w, h, s_.batchSize, single);
-        loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes - ipadapters - single.bytes - singleCn.bytes);
-        const double freeAfterWeights = gpu_.vramBytes - fixed().bytes - ipadapters - loaded;
-        if (elements_ > s_.batchSize && 1.5 * (act.bytes + cnAct.bytes) >= freeAfterWeights) {
-          act = single;
-          act.how += "; cond and uncond one at a time (batched, they would not fit)";
-          cnAct = singleCn;
+        // ComfyUI keeps free beside the weights it loads its own guess at one guidance pass's work, at least its
+        // inference minimum, and its reserve (load_models_gpu's minimum_memory_required, webui-lowvram.md §5.2): a
+        // model too large streams rather than running out, and work beyond the guess runs out. It batches cond and
+        // uncond only while 1.5 × its guess at both fits what is free (comfy/samplers.py _calc_cond_batch).
+        const double guess = comfyGuess(w, h, s_.batchSize);
+        const double keep = std::max(w_.comfyInferenceBytes, guess) + comfyReserve();
+        const double free = gpu_.vramBytes - fixed().bytes - ipadapters;
+        loaded = loadedOf(models, free, keep);
+        if (loaded < models) {
+          keeps = "; ComfyUI keeps " + fixedText(keep / kGiB, 1) + " GiB free for the sampler (its guess at the work, " +
+                  fixedText(guess / kGiB, 1) + " GiB, or its 0.8 GiB minimum, + its " + fixedText(comfyReserve() / kGiB, 1) + " GiB reserve)";
+        }
+        if (elements_ > s_.batchSize && 1.5 * comfyGuess(w, h, elements_) >= free - loaded) {
+          act = activations(w, h, s_.batchSize);
+          act.how += "; cond and uncond one at a time (ComfyUI's guess at both, × 1.5, is over what is free)";
+          cnAct = controlnetActivations(w, h, s_.batchSize, act);
         }
       } else if (!whole) {
         loaded = loadedOf(models, gpu_.vramBytes - fixed().bytes - ipadapters);
@@ -461,7 +504,8 @@ class Estimator {
                        " onto the GPU itself (no partial loading, whatever the flags)";
       } else if (loaded < models) {
         weights.how += "; " + fixedText(loaded / kGiB, 1) + " GiB loaded, " + fixedText((models - loaded) / kGiB, 1) +
-                       " GiB streamed from RAM each step (partial loading)";
+                       " GiB streamed from RAM each step (partial loading)" + keeps;
+        fillsBudget(p, weights);
       }
       p.components.push_back(weights);
       if (s_.loadMode == LoadMode::NoVram && !whole) {

@@ -125,6 +125,9 @@ struct GenerationSetup {
   bool decodeRetriesTiled = true;  // ComfyUI's VAEDecode retries in tiles after an out-of-memory; a wrapper's decode does not
   bool textEncoderWhole = false;   // the pack's encode node moves the whole text encoder onto the GPU (no partial load)
   int persistentTokenMaps = 0;     // maps of all tokens × width kept through each forward (WanVideoWrapper's VACE hints)
+  // Reference images whose latent tokens join every forward's (ComfyUI's ReferenceLatent): their pixels, all together.
+  double referencePixels = 0;
+  bool referenceSizeAssumed = false;  // one's size is not in the workflow: the output's is taken
   // A ComfyUI loader's storage, where a workflow names it (a GGUF quantization: fractional bytes);
   // 0: from the flags above.
   double unetBytesPerParam = 0;

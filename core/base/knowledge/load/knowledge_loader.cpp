@@ -445,6 +445,7 @@ class Loader {
       n.framesPerCall = static_cast<int>(num(e, "frames_per_call", 0));
       n.outputBytesPerPixel = num(e, "output_bytes_per_px", 0);
       n.tiledOutputBytesPerPixel = num(e, "tiled_output_bytes_per_px", 0);
+      n.imagePixels = num(e, "image_pixels", 0);
       if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
       else error("comfyui.yaml: node " + n.type + ": role `" + str(e, "role") + "` is not a NodeRole");
       if (c.node(n.type) != nullptr) error("comfyui.yaml: node " + n.type + " listed twice");
@@ -465,6 +466,7 @@ class Loader {
       f.defaultSize = integer(e, "default_size", "comfyui.yaml: " + a.arch);
       f.tools = {"comfyui"};
       f.attentionDownsample = a.vae.spatial * std::max(1, a.denoiser.patch);
+      comfyMemory(f, e, "comfyui.yaml: " + a.arch);
       c.generationModels.push_back({f.id, strings(e->find("match"))});
       c.generationFamilies.push_back(std::move(f));
       c.generationArchitectures.push_back(std::move(a));
@@ -513,6 +515,13 @@ class Loader {
       if (m.role == NodeRole::UpscaleModel && (m.scale < 1 || m.bytesPerInputPixel <= 0)) error(where + ": an upscale model needs its scale and bytes_per_input_pixel");
       c.sideModels.push_back(std::move(m));
     }
+  }
+
+  // A family's ComfyUI memory_usage_factor and latent downscale (webui.yaml comfy_sampler_memory_source).
+  void comfyMemory(GenerationFamily& f, const Node* e, const std::string& where) {
+    f.comfyMemoryFactor = figure(e, "comfy_memory_factor", where);
+    f.comfyLatentSpatial = static_cast<int>(num(e, "comfy_latent_spatial", 0));
+    if (f.comfyMemoryFactor <= 0 || f.comfyLatentSpatial < 0) error(where + ": comfy_memory_factor must be positive, comfy_latent_spatial not negative");
   }
 
   static std::vector<const Node*> items(const Node* list) {
@@ -618,6 +627,7 @@ class Loader {
       f.unetActBytesPerLatentPixel = figure(e, "unet_act_bytes_per_latent_pixel", "webui.yaml: family");
       f.lowvramBlockParams = num(e, "lowvram_block_params", 0);
       f.vaeFp16Overflows = flag(e, "vae_fp16_overflows");
+      comfyMemory(f, e, "webui.yaml: family " + f.id);
       if (const Architecture* a = k_.architectures.byId(f.arch); a == nullptr) {
         error("webui.yaml: family " + f.id + ": unknown arch " + f.arch);
       } else if (k_.memory.vae(a->vae.family) == nullptr) {  // the hires pass's VAE encode reads its figure
