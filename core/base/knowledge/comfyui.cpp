@@ -57,7 +57,7 @@ std::optional<NodeRole> parseNodeRole(std::string_view text) {
 
 std::span<const std::string> NodeType::storageWidgets() const {
   static const std::string kWeightDtype[] = {"weight_dtype"};
-  return dtypeWidgets.empty() ? std::span<const std::string>(kWeightDtype) : std::span<const std::string>(dtypeWidgets);
+  return loader.dtypeWidgets.empty() ? std::span<const std::string>(kWeightDtype) : std::span<const std::string>(loader.dtypeWidgets);
 }
 
 std::optional<std::size_t> NodeType::widgetIndex(std::string_view name) const {

@@ -47,6 +47,44 @@ enum class NodeRole {
 std::string_view toString(NodeRole role);  // the data's spelling: "diffusion_model"
 std::optional<NodeRole> parseNodeRole(std::string_view text);
 
+// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
+// its list is not compiled in, and reads as its default at run time.
+
+// A node pack's loader that places its model itself (kijai's wrappers), as its source does.
+struct PackLoader {
+  std::vector<std::string> dtypeWidgets;  // the widgets whose values (weight_dtypes) give the storage, first set wins;
+                                          // empty: UNETLoader's weight_dtype (not stored for every node: see storageWidgets())
+  std::string loadDeviceWidget;  // "main_device" there keeps the model on the GPU from its load on (the text encode too)
+  bool onGpuFromLoad = false;    // the model is on the GPU from its load on, whatever the settings
+  std::vector<std::string> maskedAttentionModes;  // attention_mode values that build a dense tokens² bool mask
+};
+
+template <class V> void fields(V& v, PackLoader& x) { v(x.dtypeWidgets, x.loadDeviceWidget, x.onGpuFromLoad, x.maskedAttentionModes); }
+
+// A node pack's block-swap settings: the blocks its loader keeps in RAM, each visiting the GPU for its forward.
+struct PackBlockSwap {
+  std::vector<std::string> widgets;  // the widgets counting swapped blocks, one per block kind
+  // The params of one block of each kind; 0: the architecture's largest block; -1: a block of the module an extra_model
+  // node adds (WanVideoWrapper's VACE blocks), counted only where one is loaded.
+  std::vector<double> blockParams;
+  std::vector<int> most;       // the most blocks of each kind its widget takes; 0: the architecture's blocks
+  std::string prefetchWidget;  // blocks fetched ahead (each on the GPU beside the running one)
+};
+
+template <class V> void fields(V& v, PackBlockSwap& x) { v(x.widgets, x.blockParams, x.most, x.prefetchWidget); }
+
+// A node pack's decode or clip encode, which tiles when its own switch says so and never retries in tiles.
+struct PackVae {
+  std::string tilingWidget;  // decodes, clip encodes: the boolean that tiles (else the node's role says)
+  std::string tileWidget;    // decodes: the tile's side in pixels
+  std::string framesWidget;  // decodes: the latent frames one tiled call decodes (the rest wait)
+  int framesPerCall = 0;     // decodes that take every frame of a call at once: the most output frames a call takes
+  double outputBytesPerPixel = 0;       // decodes: what stays on the GPU per output pixel of every frame, untiled
+  double tiledOutputBytesPerPixel = 0;  // the same, tiled
+};
+
+template <class V> void fields(V& v, PackVae& x) { v(x.tilingWidget, x.tileWidget, x.framesWidget, x.framesPerCall, x.outputBytesPerPixel, x.tiledOutputBytesPerPixel); }
+
 struct NodeType {
   std::string type;
   NodeRole role = NodeRole::NoCost;
@@ -59,25 +97,11 @@ struct NodeType {
   double scaleBy = 0;            // latent upscales by a model of one scale (LTXVLatentUpsampler's ×2): that scale
   bool fp32UntilSampled = false;  // a loader that builds its model in fp32 on the GPU; the sampler casts it later
   // Node packs that manage their own memory (kijai's wrappers), as their source does it:
-  std::vector<std::string> dtypeWidgets;  // loaders: the widgets whose values (weight_dtypes) give the storage, first set wins;
-                                          // empty: UNETLoader's weight_dtype (not stored for every node: see storageWidgets())
-  std::string loadDeviceWidget;  // loaders: "main_device" there keeps the model on the GPU from its load on (the text encode too)
-  bool onGpuFromLoad = false;    // loaders: the model is on the GPU from its load on, whatever the settings
-  std::vector<std::string> maskedAttentionModes;  // loaders: attention_mode values that build a dense tokens² bool mask
-  std::vector<std::string> swapWidgets;     // block swap: the widgets counting swapped blocks, one per block kind
-  // The params of one block of each kind; 0: the architecture's largest block; -1: a block of the module an extra_model
-  // node adds (WanVideoWrapper's VACE blocks), counted only where one is loaded.
-  std::vector<double> swapBlockParams;
-  std::vector<int> swapMost;                // the most blocks of each kind its widget takes; 0: the architecture's blocks
-  std::string prefetchWidget;               // block swap: blocks fetched ahead (each on the GPU beside the running one)
+  PackLoader loader;
+  PackBlockSwap blockSwap;
+  PackVae vae;
   bool sequentialGuidance = false;  // samplers: cond and uncond run one after the other (a `batched_cfg` true batches them)
-  std::string tilingWidget;         // decodes, clip encodes: the boolean that tiles (else the node's role says)
   bool encodesClip = false;         // latent nodes: a pack's node that VAE-encodes the whole clip on the GPU, untiled unless told
-  std::string tileWidget;           // decodes: the tile's side in pixels
-  std::string framesWidget;         // decodes: the latent frames one tiled call decodes (the rest wait)
-  int framesPerCall = 0;            // decodes that take every frame of a call at once: the most output frames a call takes
-  double outputBytesPerPixel = 0;       // decodes: what stays on the GPU per output pixel of every frame, untiled
-  double tiledOutputBytesPerPixel = 0;  // the same, tiled
   // The pixels of each image it yields whatever its input's (FluxKontextImageScale's ~1 MP), or, a reference_latent
   // node, of each image input it encodes itself (TextEncodeQwenImageEdit's); 0: its input's size.
   double imagePixels = 0;
@@ -88,12 +112,10 @@ struct NodeType {
   std::optional<std::size_t> widgetIndex(std::string_view name) const;
 };
 
-// Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
-// its list is not compiled in, and reads as its default at run time.
-template <class V> void fields(V& v, NodeType& x) { v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled,
-                                                     x.dtypeWidgets, x.loadDeviceWidget, x.onGpuFromLoad, x.maskedAttentionModes, x.swapWidgets,
-                                                     x.swapBlockParams, x.swapMost, x.prefetchWidget, x.sequentialGuidance, x.tilingWidget, x.encodesClip, x.tileWidget, x.framesWidget, x.framesPerCall,
-                                                     x.outputBytesPerPixel, x.tiledOutputBytesPerPixel, x.imagePixels); }
+template <class V> void fields(V& v, NodeType& x) {
+  v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled, x.loader,
+    x.blockSwap, x.vae, x.sequentialGuidance, x.encodesClip, x.imagePixels);
+}
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.
 struct NameMatch {

@@ -6,7 +6,7 @@ namespace oomlint {
 
 std::vector<double> BlockSwap::counts() const {
   std::vector<double> out;
-  for (const auto& widget : node_.known->swapWidgets) out.push_back(node_.number(widget).value_or(0));
+  for (const auto& widget : node_.known->blockSwap.widgets) out.push_back(node_.number(widget).value_or(0));
   return out;
 }
 
@@ -20,14 +20,14 @@ SwappedBlocks BlockSwap::atMost() const {
 
 // Each swapped block visits the GPU for its forward, one at a time (more with blocks fetched ahead).
 SwappedBlocks BlockSwap::swapped(const std::vector<double>& counts) const {
-  const NodeType& t = *node_.known;
+  const PackBlockSwap& t = node_.known->blockSwap;
   SwappedBlocks out;
   double all = 0, largest = 0;
-  for (std::size_t i = 0; i < t.swapWidgets.size(); ++i) {
-    const bool moduleBlock = t.swapBlockParams[i] < 0;
+  for (std::size_t i = 0; i < t.widgets.size(); ++i) {
+    const bool moduleBlock = t.blockParams[i] < 0;
     if (moduleBlock && module_ == nullptr) continue;  // VACE blocks to swap without a VACE module: nothing
     const double perBlock = moduleBlock ? module_->params / module_->blocks
-                            : t.swapBlockParams[i] > 0 ? t.swapBlockParams[i] : model_.largestBlockParams;
+                            : t.blockParams[i] > 0 ? t.blockParams[i] : model_.largestBlockParams;
     const int count = static_cast<int>(std::clamp(counts[i], 0.0, static_cast<double>(mostBlocks(i))));
     if (count < 1) continue;
     all += count * perBlock;
@@ -42,9 +42,9 @@ SwappedBlocks BlockSwap::swapped(const std::vector<double>& counts) const {
 
 // The blocks of the kind the node's `kind`-th setting counts.
 int BlockSwap::mostBlocks(std::size_t kind) const {
-  const NodeType& t = *node_.known;
-  if (t.swapBlockParams[kind] < 0) return module_ ? module_->blocks : 0;
-  return t.swapMost[kind] > 0 ? t.swapMost[kind] : model_.blocks;
+  const PackBlockSwap& t = node_.known->blockSwap;
+  if (t.blockParams[kind] < 0) return module_ ? module_->blocks : 0;
+  return t.most[kind] > 0 ? t.most[kind] : model_.blocks;
 }
 
 }  // namespace oomlint

@@ -150,7 +150,7 @@ class Planner {
   // decode tiled, and every block its block swap can keep in RAM.
   void packLevers() {
     const GenerationSetup& g = s_.generation;
-    const NodeType& loader = *s_.model->known;
+    const PackLoader& loader = s_.model->known->loader;
     if (g.modelOnGpuFromLoad && !loader.loadDeviceWidget.empty()) {
       if (const NodeValue* device = s_.model->value(loader.loadDeviceWidget)) {
         changes_.push_back(valueChange(*device, jsonString("offload_device"), "the model waits in RAM until the sampler needs it",
@@ -162,9 +162,9 @@ class Planner {
                                      "SageAttention over packed sequences needs no tokens² mask (the sageattention package must be installed)",
                                      [](GenerationSetup& x) { x.denseAttentionMask = false; }));
     }
-    if (s_.decode != nullptr && g.vaeDecode != VaeDecode::Tiled && !s_.decode->known->tilingWidget.empty()) {
-      if (const NodeValue* tiling = s_.decode->value(s_.decode->known->tilingWidget)) {
-        const NodeType& t = *s_.decode->known;
+    if (s_.decode != nullptr && g.vaeDecode != VaeDecode::Tiled && !s_.decode->known->vae.tilingWidget.empty()) {
+      const PackVae& t = s_.decode->known->vae;
+      if (const NodeValue* tiling = s_.decode->value(t.tilingWidget)) {
         const auto written = s_.decode->number(t.tileWidget);
         const int tile = written && *written >= 64 && *written <= 8192 ? static_cast<int>(*written) : g.decodeTilePixels;
         changes_.push_back(valueChange(*tiling, "true", s_.decode->type + " decodes in tiles (slower, seams are blended)",
@@ -176,8 +176,7 @@ class Planner {
       }
     }
     if (s_.blockSwap != nullptr && s_.swapMost > 0) {
-      const NodeType& t = *s_.blockSwap->known;
-      const NodeValue* blocks = s_.blockSwap->value(t.swapWidgets.front());
+      const NodeValue* blocks = s_.blockSwap->value(s_.blockSwap->known->blockSwap.widgets.front());
       if (blocks != nullptr && blocks->value->isNumber() && blocks->value->number() < s_.swapMost) {
         const double swapped = s_.swapAllParams;
         changes_.push_back(valueChange(*blocks, jsonNumber(s_.swapMost),

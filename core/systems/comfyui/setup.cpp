@@ -236,7 +236,7 @@ class SetupBuilder {
   // model from its load on, a dense attention mask, the blocks its block swap keeps in RAM, its guidance batching.
   void wrapperPlacement(WorkflowSetup& s) {
     GenerationSetup& g = s.generation;
-    const NodeType& loader = *s.model->known;
+    const PackLoader& loader = s.model->known->loader;
     s.packPlacesModel = loader.onGpuFromLoad || !loader.loadDeviceWidget.empty();
     g.modelOnGpuFromLoad = loader.onGpuFromLoad || (!loader.loadDeviceWidget.empty() && s.model->text(loader.loadDeviceWidget) == "main_device");
     const auto& masked = loader.maskedAttentionModes;
@@ -415,7 +415,7 @@ class SetupBuilder {
     // A pack's image-to-video node encodes the whole clip (the image padded to its length) on the GPU itself.
     if (const NodeType& t = *s.latent->known; t.encodesClip) {
       g.clipEncode = true;
-      g.clipEncodeTiled = !t.tilingWidget.empty() && s.latent->flag(t.tilingWidget).value_or(false);
+      g.clipEncodeTiled = !t.vae.tilingWidget.empty() && s.latent->flag(t.vae.tilingWidget).value_or(false);
     }
     // A node's extra latent frames (a reference image, packed motion) as the clip frames that make as many tokens.
     if (const double extra = s.latent->known->extraLatentFrames; extra > 0 && g.frames > 1) {
@@ -508,7 +508,7 @@ class SetupBuilder {
     g.decodeTilePixels = g.frames > 1 ? c_.fallbackTileVideo : c_.fallbackTileImage;
     if (s.decode == nullptr) return;
     // A node pack's decode tiles when its boolean says so (WanVideoDecode's enable_vae_tiling), in its own tile.
-    const NodeType& t = *s.decode->known;
+    const PackVae& t = s.decode->known->vae;
     const bool tiled = t.tilingWidget.empty() ? isRole(s.decode, {NodeRole::VaeDecodeTiled}) : s.decode->flag(t.tilingWidget).value_or(false);
     if (tiled) {
       g.vaeDecode = VaeDecode::Tiled;

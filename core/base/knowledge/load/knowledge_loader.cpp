@@ -426,25 +426,25 @@ class Loader {
       n.extraLatentFrames = num(e, "extra_latent_frames", 0);
       n.scaleBy = num(e, "scale_by", 0);
       n.fp32UntilSampled = flag(e, "fp32_until_sampled");
-      n.dtypeWidgets = strings(e->find("dtype_widgets"));
-      n.loadDeviceWidget = str(e, "load_device_widget");
-      n.onGpuFromLoad = flag(e, "on_gpu_from_load");
-      n.maskedAttentionModes = strings(e->find("masked_attention_modes"));
-      n.swapWidgets = strings(e->find("swap_widgets"));
-      n.swapBlockParams = numbers(e->find("swap_block_params"));
-      for (double most : numbers(e->find("swap_most"))) n.swapMost.push_back(static_cast<int>(most));
-      if (n.swapBlockParams.size() != n.swapWidgets.size() || n.swapMost.size() != n.swapWidgets.size()) {
+      n.loader.dtypeWidgets = strings(e->find("dtype_widgets"));
+      n.loader.loadDeviceWidget = str(e, "load_device_widget");
+      n.loader.onGpuFromLoad = flag(e, "on_gpu_from_load");
+      n.loader.maskedAttentionModes = strings(e->find("masked_attention_modes"));
+      n.blockSwap.widgets = strings(e->find("swap_widgets"));
+      n.blockSwap.blockParams = numbers(e->find("swap_block_params"));
+      for (double most : numbers(e->find("swap_most"))) n.blockSwap.most.push_back(static_cast<int>(most));
+      if (n.blockSwap.blockParams.size() != n.blockSwap.widgets.size() || n.blockSwap.most.size() != n.blockSwap.widgets.size()) {
         error("comfyui.yaml: node " + n.type + ": one swap_block_params and one swap_most per swap_widgets entry");
       }
-      n.prefetchWidget = str(e, "prefetch_widget");
+      n.blockSwap.prefetchWidget = str(e, "prefetch_widget");
       n.sequentialGuidance = flag(e, "sequential_guidance");
-      n.tilingWidget = str(e, "tiling_widget");
+      n.vae.tilingWidget = str(e, "tiling_widget");
       n.encodesClip = flag(e, "encodes_clip");
-      n.tileWidget = str(e, "tile_widget");
-      n.framesWidget = str(e, "frames_widget");
-      n.framesPerCall = static_cast<int>(num(e, "frames_per_call", 0));
-      n.outputBytesPerPixel = num(e, "output_bytes_per_px", 0);
-      n.tiledOutputBytesPerPixel = num(e, "tiled_output_bytes_per_px", 0);
+      n.vae.tileWidget = str(e, "tile_widget");
+      n.vae.framesWidget = str(e, "frames_widget");
+      n.vae.framesPerCall = static_cast<int>(num(e, "frames_per_call", 0));
+      n.vae.outputBytesPerPixel = num(e, "output_bytes_per_px", 0);
+      n.vae.tiledOutputBytesPerPixel = num(e, "tiled_output_bytes_per_px", 0);
       n.imagePixels = num(e, "image_pixels", 0);
       if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
       else error("comfyui.yaml: node " + n.type + ": role `" + str(e, "role") + "` is not a NodeRole");
