@@ -1114,6 +1114,19 @@ TEST_CASE("reference images join the tokens: a ReferenceLatent's image traced to
     CHECK(r.setup->generation.referencePixels == 2 * kMegapixel);
     CHECK_FALSE(r.setup->generation.referenceSizeAssumed);
     CHECK(r.setup->notCosted.empty());
+    // On 6 GiB its activations' range reaches over the card: the plan scales the reference to 1 megapixel, and fix
+    // writes that value alone.
+    AnalyzeOptions options;
+    options.vramGib = 6;
+    const FixResult fixed = fixConfig(Input{"flux2-edit.json", flux2}, options);
+    REQUIRE(fixed.before.estimate.has_value());
+    CHECK(fixed.before.estimate->verdict == Verdict::Borderline);
+    REQUIRE(fixed.applied.size() == 1);
+    CHECK(fixed.applied.front().fix.path.toString() == "5.inputs.megapixels");
+    CHECK(fixed.text.find(R"("megapixels": 1.0})") != std::string::npos);
+    const FileReport again = analyzeInput(Input{"flux2-edit.json", fixed.text}, options);
+    REQUIRE(again.estimate.has_value());
+    CHECK(again.estimate->verdict == Verdict::Fits);
   }
   {
     // Without the scale node the loaded image's size is not in the workflow: the output's is taken, and said.

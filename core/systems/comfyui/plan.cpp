@@ -200,6 +200,13 @@ class Planner {
                                      std::to_string(fewer) + " frames instead of " + std::to_string(g.frames) + ": a shorter clip",
                                      [fewer](GenerationSetup& x) { x.frames = fewer; }));
     }
+    // A reference image scaled to more than a megapixel (FLUX.2's edit templates take 2): its tokens join every forward.
+    for (const NodeValue* megapixels : s_.referenceMegapixels) {
+      const double mp = megapixels->value->isNumber() ? megapixels->value->number() : 0;
+      if (mp <= 1.0) continue;
+      changes_.push_back(valueChange(*megapixels, "1.0", "the reference image at 1 megapixel instead of " + fixedText(mp, 1) + " (fewer tokens each step)",
+                                     [mp](GenerationSetup& x) { x.referencePixels -= (mp - 1.0) * 1024 * 1024; }));
+    }
     const NodeValue* width = l->value("width");
     const NodeValue* height = l->value("height");
     const long side = std::max(g.width, g.height);

@@ -437,7 +437,7 @@ class SetupBuilder {
         for (std::string_view input : {"image", "image1", "image2", "image3"}) {
           if (w_.upstream(*n, input) != nullptr) g.referencePixels += each;
         }
-      } else if (const double pixels = referenceImagePixels(*n); pixels > 0) {
+      } else if (const double pixels = referenceImagePixels(*n, s); pixels > 0) {
         g.referencePixels += pixels;
       } else {  // a loaded image's size is not in the workflow
         g.referencePixels += static_cast<double>(g.width) * static_cast<double>(g.height);
@@ -447,8 +447,8 @@ class SetupBuilder {
   }
 
   // The pixels of the image a ReferenceLatent's latent encodes: the first node upstream that sets them (a scale to
-  // megapixels or to a size, FluxKontextImageScale's ~1 MP); 0 when none does.
-  double referenceImagePixels(const WorkflowNode& reference) const {
+  // megapixels, kept for the plan, or to a size, FluxKontextImageScale's ~1 MP); 0 when none does.
+  double referenceImagePixels(const WorkflowNode& reference, WorkflowSetup& s) const {
     const WorkflowNode* at = &reference;
     for (std::size_t hops = 0; at != nullptr && hops < Workflow::kMaxHops; ++hops) {
       const WorkflowNode* next = nullptr;
@@ -456,7 +456,10 @@ class SetupBuilder {
         if ((next = w_.upstream(*at, input)) != nullptr) break;
       }
       if (next == nullptr || next->known == nullptr) return 0;
-      if (const auto megapixels = next->number("megapixels")) return *megapixels * 1024 * 1024;
+      if (const auto megapixels = next->number("megapixels")) {
+        s.referenceMegapixels.push_back(next->value("megapixels"));
+        return *megapixels * 1024 * 1024;
+      }
       if (next->known->imagePixels > 0) return next->known->imagePixels;
       const auto w = next->number("width"), h = next->number("height");
       if (w && h && *w > 0 && *h > 0) return *w * *h;
