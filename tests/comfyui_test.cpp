@@ -798,7 +798,8 @@ TEST_CASE("a launch flag the plan needs is advice: said, not written into the wo
   AnalyzeOptions options;
   options.vramGib = 8;
   const FixResult fixed = fixConfig(Input{"hunyuan.json", text}, options);
-  CHECK(std::any_of(fixed.skipped.begin(), fixed.skipped.end(), [](const std::string& why) { return why.find("launch flag") != std::string::npos; }));
+  CHECK(std::any_of(fixed.skipped.begin(), fixed.skipped.end(),
+                    [](const std::string& why) { return why.find("launch flag") != std::string::npos && why.find("--novram") != std::string::npos; }));
   CHECK(fixed.text == text);
 }
 
@@ -1136,6 +1137,14 @@ TEST_CASE("reference images join the tokens: a ReferenceLatent's image traced to
     CHECK(r.setup->generation.referencePixels == 1408.0 * 1408.0);
     CHECK(r.setup->generation.referenceSizeAssumed);
   }
+  {
+    // A ReferenceLatent without a latent adds nothing to the conditioning (comfy_extras/nodes_edit_model.py).
+    std::string unlinked = flux2;
+    unlinked.replace(unlinked.find(R"(, "latent": ["7", 0])"), 20, "");
+    const Read r = readSetup(unlinked);
+    REQUIRE(r.setup->estimable());
+    CHECK(r.setup->generation.referencePixels == 0);
+  }
   // Qwen-Image Edit's encode node scales each image input to 1024² pixels and encodes it, given a VAE.
   const std::string qwen = R"({
   "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "qwen_image_edit_2509_fp8_e4m3fn.safetensors", "weight_dtype": "default"}},
@@ -1160,4 +1169,30 @@ TEST_CASE("reference images join the tokens: a ReferenceLatent's image traced to
   const auto act = std::find_if(denoise.components.begin(), denoise.components.end(), [](const Component& c) { return c.name == "transformer activations"; });
   REQUIRE(act != denoise.components.end());
   CHECK(act->how.find("8192 of them the reference images'") != std::string::npos);
+}
+
+TEST_CASE("LTX-2's audio and video latents joined for the sampler are one packed latent, whose channels ComfyUI's guess counts") {
+  std::string api = R"({
+  "1": {"class_type": "CheckpointLoaderSimple", "inputs": {"ckpt_name": "ltx-2-19b-distilled.safetensors"}},
+  "2": {"class_type": "LTXAVTextEncoderLoader", "inputs": {"text_encoder": "gemma_3_12B_it_fp4_mixed.safetensors", "ckpt_name": "ltx-2-19b-distilled.safetensors", "device": "default"}},
+  "3": {"class_type": "CLIPTextEncode", "inputs": {"clip": ["2", 0], "text": "rain on a tin roof"}},
+  "4": {"class_type": "EmptyLTXVLatentVideo", "inputs": {"width": 768, "height": 512, "length": 121, "batch_size": 1}},
+  "5": {"class_type": "LTXVEmptyLatentAudio", "inputs": {"frames_number": 121, "frame_rate": 25, "batch_size": 1}},
+  "6": {"class_type": "LTXVConcatAVLatent", "inputs": {"video_latent": ["4", 0], "audio_latent": ["5", 0]}},
+  "7": {"class_type": "CFGGuider", "inputs": {"model": ["1", 0], "positive": ["3", 0], "negative": ["3", 0], "cfg": 1.0}},
+  "8": {"class_type": "KSamplerSelect", "inputs": {"sampler_name": "euler"}},
+  "9": {"class_type": "RandomNoise", "inputs": {"noise_seed": 1}},
+  "10": {"class_type": "ManualSigmas", "inputs": {"sigmas": "1., 0.5, 0.0"}},
+  "11": {"class_type": "SamplerCustomAdvanced", "inputs": {"noise": ["9", 0], "guider": ["7", 0], "sampler": ["8", 0], "sigmas": ["10", 0], "latent_image": ["6", 0]}},
+  "12": {"class_type": "VAEDecode", "inputs": {"samples": ["11", 0], "vae": ["1", 2]}}
+})";
+  const Read packed = readSetup(api);
+  REQUIRE(packed.setup->estimable());
+  CHECK(packed.setup->latent == packed.workflow.find("4"));
+  CHECK(packed.setup->generation.packedLatent);
+  // The video latent straight into the sampler: nothing packed.
+  api.replace(api.find(R"("latent_image": ["6", 0])"), 24, R"("latent_image": ["4", 0])");
+  const Read video = readSetup(api);
+  REQUIRE(video.setup->estimable());
+  CHECK_FALSE(video.setup->generation.packedLatent);
 }

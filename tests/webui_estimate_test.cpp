@@ -34,6 +34,7 @@ GenerationFamily paperFamily() {
   f.attentionHeads = 4;
   f.attentionDownsample = 8;
   f.unetActBytesPerLatentPixel = 10000;
+  f.comfyMemoryFactor = 1.0;  // ComfyUI's guess: 4096 latent px × 2 B × 0.01 × 1.0 MiB = 81.92 MiB at 512², one pass
   return f;
 }
 
@@ -114,9 +115,9 @@ TEST_CASE("the generation estimate on a paper UNet: every phase by hand") {
   SECTION("ComfyUI loads what its budget leaves and streams the rest") {
     s.tool = WebUiTool::ComfyUi;
     s.attention = "sdp";  // not in the synthetic backends: no score matrix
-    // 3 GiB − fixed 768 MiB − (its inference minimum 512 MiB, as the family gives no guess above it, + its
-    // reserve 256 MiB) is the weights budget; the UNet's 2e9 B beyond it are streamed. What is then free
-    // (768 MiB) holds 1.5 × its guess at both passes: cond and uncond together.
+    // 3 GiB − fixed 768 MiB − (its inference minimum 512 MiB, above its 81.92 MiB guess, + its reserve 256 MiB) is
+    // the weights budget; the UNet's 2e9 B beyond it are streamed. What is then free (768 MiB) holds 1.5 × its guess
+    // at both passes (245.76 MiB): cond and uncond together.
     const GenerationEstimate g = estimateGeneration(s, tools, memory, card(3));
     const double loaded = 1536 * kMiB;
     CHECK_THAT(phase(g.estimate, "text_encode").peakBytes, WithinRel(fixed + te, 1e-12));
@@ -199,4 +200,82 @@ TEST_CASE("the generation estimate on a paper UNet: every phase by hand") {
     CHECK(low.verdict == Verdict::Oom);
   }
 
+}
+
+TEST_CASE("ComfyUI's guess at the work, by hand: its formula's paths, references, packed latents, and the budget's range") {
+  const Architecture arch = paperUnet();
+  GenerationFamily family = paperFamily();
+  WebUiKnowledge tools = paperTools();
+  tools.attention.push_back({"split", "paper split attention", 0, false, 0, 0, true, false});  // ComfyUI's 0.15 MiB path
+  const MemoryModel memory = paperMemory();
+  GenerationSetup s = paperSetup(family, arch);
+  s.tool = WebUiTool::ComfyUi;
+  s.attention = "sdp";  // not in the synthetic backends: PyTorch attention, the dtype path
+  const double fixed = 805306368, activations = 81920000;
+  const double free = 3 * 1024 * kMiB - fixed;  // 2304 MiB beside the context on a 3 GiB card
+
+  SECTION("without xFormers or PyTorch attention: 0.15 MiB per latent px") {
+    s.attention = "split";
+    // 4096 × 0.15 × 1.0 = 614.4 MiB, above the 512 MiB minimum: 870.4 MiB kept free with the reserve. 1.5 × its
+    // guess at both passes (1843.2 MiB) is over that: one pass at a time.
+    const Estimate e = estimateGeneration(s, tools, memory, card(3)).estimate;
+    CHECK_THAT(phase(e, "denoise").peakBytes, WithinRel(fixed + free - 870.4 * kMiB + activations / 2, 1e-12));
+  }
+
+  SECTION("a factor per unit of width, on a latent of its own downscale") {
+    Architecture wide = arch;
+    wide.denoiser.hidden = 1000;
+    s.arch = &wide;
+    family.comfyMemoryFactor = 0;
+    family.comfyMemoryFactorPerWidth = 0.04;  // × 1000 = 40
+    family.comfyLatentSpatial = 16;           // 32 × 32 = 1024 latent px: 1024 × 0.02 × 40 = 819.2 MiB
+    const Estimate e = estimateGeneration(s, tools, memory, card(3)).estimate;
+    CHECK_THAT(phase(e, "denoise").peakBytes, WithinRel(fixed + free - (819.2 + 256) * kMiB + activations / 2, 1e-12));
+  }
+
+  SECTION("a packed latent counts its channels") {
+    family.comfyMemoryFactor = 2.0;
+    s.packedLatent = true;  // 4096 × 4 channels × 0.02 × 2.0 = 655.36 MiB
+    const Estimate e = estimateGeneration(s, tools, memory, card(3)).estimate;
+    CHECK_THAT(phase(e, "denoise").peakBytes, WithinRel(fixed + free - (655.36 + 256) * kMiB + activations / 2, 1e-12));
+  }
+
+  SECTION("references count once in the budget, once per batch element and pass in the batching") {
+    family.comfyMemoryFactor = 2.0;
+    s.referencePixels = 512.0 * 512.0;  // 4096 more latent px
+    // Budget: (4096 + 4096) × 0.02 × 2 = 327.68 MiB, under the minimum: 768 MiB kept, 1536 MiB of weights loaded.
+    // Batching: 1.5 × (2 × 4096 + 2 × 4096) × 0.04 MiB = 983.04 MiB, over the 768 MiB free (counted once, 737.28
+    // would fit): the passes run apart.
+    const Estimate e = estimateGeneration(s, tools, memory, card(3)).estimate;
+    CHECK_THAT(phase(e, "denoise").peakBytes, WithinRel(fixed + 1536 * kMiB + activations / 2, 1e-12));
+    s.referencePixels = 0;  // without them both passes fit together
+    CHECK_THAT(phase(estimateGeneration(s, tools, memory, card(3)).estimate, "denoise").peakBytes, WithinRel(fixed + 1536 * kMiB + activations, 1e-12));
+  }
+
+  SECTION("weights ComfyUI loads in part and the context beside them carry no uncertainty; Forge's and --novram's do") {
+    MemoryModel uncertain = memory;
+    uncertain.uncertaintyFixedFraction = 0.3;
+    uncertain.uncertaintyWeights = 0.03;
+    uncertain.uncertaintyActivations = 0.35;
+    const auto reasons = [&](const GenerationSetup& g) {
+      const Estimate e = estimateGeneration(g, tools, uncertain, card(3)).estimate;  // kept: phase() refers into it
+      std::vector<std::string> out;
+      for (const RangeReason& r : phase(e, "denoise").range) out.push_back(r.why);
+      return out;
+    };
+    const auto has = [](const std::vector<std::string>& whys, std::string_view what) {
+      return std::any_of(whys.begin(), whys.end(), [&](const std::string& w) { return w.find(what) != std::string::npos; });
+    };
+    const auto comfy = reasons(s);  // 1536 MiB of the 2e9 B loaded
+    CHECK(comfy.size() == 1);
+    CHECK(has(comfy, "activation coefficients"));
+    GenerationSetup novram = s;
+    novram.loadMode = LoadMode::NoVram;  // nothing loaded: the context is what it is
+    CHECK(has(reasons(novram), "CUDA context"));
+    GenerationSetup forge = s;
+    forge.tool = WebUiTool::Forge;  // its budget divides what is free: the sum still moves
+    const auto forgeWhys = reasons(forge);
+    CHECK(has(forgeWhys, "CUDA context"));
+    CHECK(has(forgeWhys, "weight sizes"));
+  }
 }

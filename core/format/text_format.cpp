@@ -118,7 +118,7 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
     out += "    " + padRight(comp.name, 24) + padLeft(formatGiB(comp.bytes), 10) + "  " + std::string(c.dim) + comp.how +
            std::string(c.reset) + "\n";
   }
-  if (!peak.range.empty()) {  // none: a memory manager filled the card to its budget, which it measures
+  if (!peak.range.empty()) {  // none: nothing in the peak phase is uncertain (ComfyUI filled its budget, say)
     out += "  " + std::string(c.dim) + "range " + gib(peak.lowBytes) + "–" + gib(peak.highBytes) + " GiB from:" + std::string(c.reset);
     for (std::size_t i = 0; i < peak.range.size(); ++i) {
       const RangeReason& r = peak.range[i];

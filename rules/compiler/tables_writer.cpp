@@ -22,7 +22,18 @@ struct TapeWriter {
     for (; u >= 0x80; u >>= 7) ints.push_back(static_cast<std::uint8_t>(u | 0x80));
     ints.push_back(static_cast<std::uint8_t>(u));
   }
-  void real(double& v) { reals.push_back(v); }
+  // A whole number in range is a varint of twice itself (most of the knowledge's numbers are: 0, 512, 2); any other
+  // is 1 there and its double in `reals` (knowledge_tape.h).
+  void real(double& v) {
+    if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < tape::kWholeRealLimit) {
+      auto twice = static_cast<std::int32_t>(v) * 2;
+      integer(twice);
+      return;
+    }
+    std::int32_t marker = 1;
+    integer(marker);
+    reals.push_back(v);
+  }
   void text(std::string& s) {
     auto n = static_cast<std::int32_t>(s.size());
     integer(n);

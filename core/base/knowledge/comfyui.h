@@ -96,15 +96,16 @@ struct NodeType {
   double extraLatentFrames = 0;  // latent frames a video node adds beside its clip's (a reference, packed motion)
   double scaleBy = 0;            // latent upscales by a model of one scale (LTXVLatentUpsampler's ×2): that scale
   bool fp32UntilSampled = false;  // a loader that builds its model in fp32 on the GPU; the sampler casts it later
+  // The pixels of each image it yields whatever its input's (FluxKontextImageScale's ~1 MP), or, a reference_latent
+  // node, of each image input it encodes itself (TextEncodeQwenImageEdit's); 0: its input's size.
+  double imagePixels = 0;
+  bool packsLatents = false;  // joins latents into one [B, 1, N] tensor (LTXVConcatAVLatent): ComfyUI's guess counts channels
   // Node packs that manage their own memory (kijai's wrappers), as their source does it:
   PackLoader loader;
   PackBlockSwap blockSwap;
   PackVae vae;
   bool sequentialGuidance = false;  // samplers: cond and uncond run one after the other (a `batched_cfg` true batches them)
   bool encodesClip = false;         // latent nodes: a pack's node that VAE-encodes the whole clip on the GPU, untiled unless told
-  // The pixels of each image it yields whatever its input's (FluxKontextImageScale's ~1 MP), or, a reference_latent
-  // node, of each image input it encodes itself (TextEncodeQwenImageEdit's); 0: its input's size.
-  double imagePixels = 0;
 
   // dtypeWidgets, or ComfyUI's own {"weight_dtype"} when the data names none.
   std::span<const std::string> storageWidgets() const;
@@ -114,7 +115,7 @@ struct NodeType {
 
 template <class V> void fields(V& v, NodeType& x) {
   v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled, x.loader,
-    x.blockSwap, x.vae, x.sequentialGuidance, x.encodesClip, x.imagePixels);
+    x.blockSwap, x.vae, x.sequentialGuidance, x.encodesClip, x.imagePixels, x.packsLatents);
 }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.

@@ -29,7 +29,12 @@ class TapeReader {
     }
     v = tape::unzigzag(u);
   }
-  void real(double& v) { v = r_ < tape_.reals.size() ? tape_.reals[r_++] : (overrun_ = true, 0.0); }
+  void real(double& v) {
+    std::int32_t code = 0;
+    integer(code);
+    if (code != 1) v = code / 2;  // a whole number, twice itself
+    else v = r_ < tape_.reals.size() ? tape_.reals[r_++] : (overrun_ = true, 0.0);
+  }
   void text(std::string& s) {
     std::int32_t n = 0;
     integer(n);

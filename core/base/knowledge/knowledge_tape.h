@@ -24,7 +24,9 @@ struct KnowledgeTape {
   // Flags, enums, small integers, counts and string lengths, each a varint (LEB128 of its zigzag
   // form): nearly all fit in one byte; as int32s they made the module's download 7.7 KiB larger.
   std::span<const std::uint8_t> ints;
-  std::span<const double> reals;       // numbers and 64-bit integers
+  // Numbers: a whole one below kWholeRealLimit is the varint of twice itself in `ints` (two thirds of them are 0,
+  // most others small: as doubles they were 30 KB of the module); any other is a 1 there and its double here.
+  std::span<const double> reals;
   std::string_view text;               // every string, back to back
 };
 
@@ -33,6 +35,7 @@ KnowledgeTape knowledgeTape();  // defined in the generated knowledge_tables.cpp
 namespace tape {
 inline std::uint32_t zigzag(std::int32_t v) { return (static_cast<std::uint32_t>(v) << 1) ^ static_cast<std::uint32_t>(v >> 31); }
 inline std::int32_t unzigzag(std::uint32_t u) { return static_cast<std::int32_t>((u >> 1) ^ (0u - (u & 1))); }
+inline constexpr double kWholeRealLimit = 1 << 26;  // twice it still fits an int32
 }  // namespace tape
 
 // Fills `k` from the tape; false when the tape and the walk disagree (a stale build).

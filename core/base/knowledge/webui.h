@@ -72,9 +72,10 @@ struct AttentionBackend {
   double needFactor = 0;   // adaptive only: what it believes it needs, in score matrices
   int maxSlices = 0;       // adaptive only
   bool patchesVae = false;
+  bool comfyGuessByDtype = false;  // ComfyUI's memory guess under it counts the dtype's bytes (xFormers, PyTorch attention)
 };
 
-template <class V> void fields(V& v, AttentionBackend& x) { v(x.id, x.label, x.scoreFactor, x.adaptive, x.needFactor, x.maxSlices, x.patchesVae); }
+template <class V> void fields(V& v, AttentionBackend& x) { v(x.id, x.label, x.scoreFactor, x.adaptive, x.needFactor, x.maxSlices, x.patchesVae, x.comfyGuessByDtype); }
 
 struct GenerationFamily {
   std::string id;
@@ -87,14 +88,16 @@ struct GenerationFamily {
   double unetActBytesPerLatentPixel = 0;  // 0: use the transformer token model
   double lowvramBlockParams = 0;          // A1111 --lowvram's unit; 0: the architecture's largest block
   bool vaeFp16Overflows = false;
-  // ComfyUI's memory_usage_factor for the model class (webui.yaml comfy_sampler_memory_source), and its latent's
-  // downscale where it is not the VAE's (0: the VAE's).
+  // ComfyUI's memory_usage_factor for the model class (webui.yaml comfy_sampler_memory_source), or per unit of the
+  // model's width where the class computes it from that (Wan's dim / 2222), and its latent's downscale where it is
+  // not the VAE's (0: the VAE's).
   double comfyMemoryFactor = 0;
+  double comfyMemoryFactorPerWidth = 0;
   int comfyLatentSpatial = 0;
   bool runsIn(WebUiTool tool) const;
 };
 
-template <class V> void fields(V& v, GenerationFamily& x) { v(x.id, x.aliases, x.arch, x.defaultSize, x.tools, x.attentionHeads, x.attentionDownsample, x.unetActBytesPerLatentPixel, x.lowvramBlockParams, x.vaeFp16Overflows, x.comfyMemoryFactor, x.comfyLatentSpatial); }
+template <class V> void fields(V& v, GenerationFamily& x) { v(x.id, x.aliases, x.arch, x.defaultSize, x.tools, x.attentionHeads, x.attentionDownsample, x.unetActBytesPerLatentPixel, x.lowvramBlockParams, x.vaeFp16Overflows, x.comfyMemoryFactor, x.comfyMemoryFactorPerWidth, x.comfyLatentSpatial); }
 
 struct ControlNetModel {
   std::string id;

@@ -189,6 +189,7 @@ class SetupBuilder {
       if (isRole(latent, {NodeRole::Latent}) && !passesUpscale(path)) {
         s.sampler = &n;
         s.latent = latent;
+        s.generation.packedLatent = std::any_of(path.begin(), path.end(), [](const WorkflowNode* p) { return p->known && p->known->packsLatents; });
         break;
       }
     }
@@ -437,6 +438,8 @@ class SetupBuilder {
         for (std::string_view input : {"image", "image1", "image2", "image3"}) {
           if (w_.upstream(*n, input) != nullptr) g.referencePixels += each;
         }
+      } else if (w_.upstream(*n, "latent") == nullptr) {
+        continue;  // ReferenceLatent without a latent adds nothing (comfy_extras/nodes_edit_model.py)
       } else if (const double pixels = referenceImagePixels(*n, s); pixels > 0) {
         g.referencePixels += pixels;
       } else {  // a loaded image's size is not in the workflow
@@ -449,21 +452,17 @@ class SetupBuilder {
   // The pixels of the image a ReferenceLatent's latent encodes: the first node upstream that sets them (a scale to
   // megapixels, kept for the plan, or to a size, FluxKontextImageScale's ~1 MP); 0 when none does.
   double referenceImagePixels(const WorkflowNode& reference, WorkflowSetup& s) const {
-    const WorkflowNode* at = &reference;
-    for (std::size_t hops = 0; at != nullptr && hops < Workflow::kMaxHops; ++hops) {
-      const WorkflowNode* next = nullptr;
-      for (std::string_view input : {"latent", "samples", "pixels", "image"}) {
-        if ((next = w_.upstream(*at, input)) != nullptr) break;
-      }
-      if (next == nullptr || next->known == nullptr) return 0;
-      if (const auto megapixels = next->number("megapixels")) {
-        s.referenceMegapixels.push_back(next->value("megapixels"));
+    std::vector<const WorkflowNode*> path;
+    trace(w_, &reference, {"latent", "samples", "pixels", "image"}, {}, &path);
+    for (const WorkflowNode* n : path) {
+      if (n->known == nullptr) return 0;  // a node oomlint does not know may resize it
+      if (const auto megapixels = n->number("megapixels")) {
+        s.referenceMegapixels.push_back(n->value("megapixels"));
         return *megapixels * 1024 * 1024;
       }
-      if (next->known->imagePixels > 0) return next->known->imagePixels;
-      const auto w = next->number("width"), h = next->number("height");
+      if (n->known->imagePixels > 0) return n->known->imagePixels;
+      const auto w = n->number("width"), h = n->number("height");
       if (w && h && *w > 0 && *h > 0) return *w * *h;
-      at = next;
     }
     return 0;
   }

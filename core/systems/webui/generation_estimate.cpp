@@ -282,28 +282,38 @@ class Estimator {
     return atLeastAllFrames({what, bytes, how, term}, static_cast<double>(w) * static_cast<double>(h));
   }
 
-  // Weights a manager loaded partially fill what the context (the phase's first component) leaves up to its budget:
-  // their sum does not move with either's uncertainty.
-  static void fillsBudget(PhaseEstimate& p, Component& weights) {
+  // Weights ComfyUI loaded in part (some, not all) fill what the context (the phase's first component) leaves up to
+  // its budget, which it measures: their sum does not move with either's uncertainty. Forge's budget divides what is
+  // free (or is its slider's), so there the sum still moves.
+  void fillsBudget(PhaseEstimate& p, Component& weights, double whole) const {
+    if (!comfyBudget() || weights.bytes <= 0 || weights.bytes >= whole) return;
     weights.term = Term::Budget;
     p.components.front().term = Term::Budget;
   }
+
+  bool comfyBudget() const { return s_.tool == WebUiTool::ComfyUi && (s_.loadMode == LoadMode::Normal || s_.loadMode == LoadMode::Low); }
 
   double comfyReserve() const { return s_.reserveBytes >= 0 ? s_.reserveBytes : w_.comfyReserveBytes; }
 
   // ComfyUI's own guess at a sampler's work on `batch` latents, not a measurement (comfy/model_base.py memory_required,
   // webui.yaml comfy_sampler_memory_source): its latent's area × the compute dtype's bytes × 0.01 × the model class's
-  // factor MiB; × 0.15 MiB per latent px without xFormers or PyTorch attention. Reference images count too.
-  double comfyGuess(long w, long h, int batch) const {
+  // factor MiB; × 0.15 MiB per latent px without xFormers or PyTorch attention. The reference latents count once for
+  // the weights' budget (estimate_memory keeps one shape per cond) and once per batch element and guidance pass when
+  // it decides the batching (`references` copies); a packed latent (LTX-2's audio and video in one [B, 1, N] tensor)
+  // counts its channels.
+  double comfyGuess(long w, long h, int batch, int references) const {
     const Vae& vae = s_.arch->vae;
     const long spatial = s_.family->comfyLatentSpatial > 0 ? s_.family->comfyLatentSpatial : vae.spatial;
     const long frames = s_.frames > 1 ? (s_.frames - 1) / std::max(1, vae.temporal) + 1 : 1;
-    // The reference latents count once, whatever the batch (their cond's shape, memory_usage_factor_conds).
-    const double area = static_cast<double>(batch) * static_cast<double>(frames) * static_cast<double>(w / spatial) * static_cast<double>(h / spatial) +
-                        s_.referencePixels / static_cast<double>(spatial * spatial);
+    const double channels = s_.packedLatent ? vae.latentChannels : 1;
+    const double area = static_cast<double>(batch) * static_cast<double>(frames) * static_cast<double>(w / spatial) *
+                            static_cast<double>(h / spatial) * channels +
+                        references * s_.referencePixels / static_cast<double>(spatial * spatial);
     const AttentionBackend* b = w_.backend(s_.attention);
-    const double mibPerPixel = b == nullptr || b->scoreFactor == 0 ? (s_.fp32Weights ? 4 : 2) * 0.01 : 0.15;
-    return area * mibPerPixel * s_.family->comfyMemoryFactor * 1024 * 1024;
+    const double mibPerPixel = b == nullptr || b->comfyGuessByDtype ? (s_.fp32Weights ? 4 : 2) * 0.01 : 0.15;
+    const GenerationFamily& f = *s_.family;
+    const double factor = f.comfyMemoryFactorPerWidth > 0 ? f.comfyMemoryFactorPerWidth * s_.arch->denoiser.hidden : f.comfyMemoryFactor;
+    return area * mibPerPixel * factor * 1024 * 1024;
   }
 
   // What a Forge/ComfyUI memory manager loads of `bytes` of weights, given the free memory and what it keeps
@@ -355,7 +365,7 @@ class Estimator {
         te.bytes = loadedOf(te.bytes, gpu_.vramBytes - fixed().bytes - resident);
         if (te.bytes < whole) {
           te.how += "; " + fixedText(te.bytes / kGiB, 1) + " GiB loaded, " + fixedText((whole - te.bytes) / kGiB, 1) + " GiB streamed from RAM (partial loading)";
-          fillsBudget(p, te);
+          fillsBudget(p, te, whole);
         }
       }
       p.components.push_back(te);
@@ -475,15 +485,16 @@ class Estimator {
         // inference minimum, and its reserve (load_models_gpu's minimum_memory_required, webui-lowvram.md §5.2): a
         // model too large streams rather than running out, and work beyond the guess runs out. It batches cond and
         // uncond only while 1.5 × its guess at both fits what is free (comfy/samplers.py _calc_cond_batch).
-        const double guess = comfyGuess(w, h, s_.batchSize);
+        const double guess = comfyGuess(w, h, s_.batchSize, 1);
         const double keep = std::max(w_.comfyInferenceBytes, guess) + comfyReserve();
         const double free = gpu_.vramBytes - fixed().bytes - ipadapters;
         loaded = loadedOf(models, free, keep);
-        if (loaded < models) {
-          keeps = "; ComfyUI keeps " + fixedText(keep / kGiB, 1) + " GiB free for the sampler (its guess at the work, " +
-                  fixedText(guess / kGiB, 1) + " GiB, or its 0.8 GiB minimum, + its " + fixedText(comfyReserve() / kGiB, 1) + " GiB reserve)";
+        if (loaded < models && comfyBudget()) {
+          keeps = "; ComfyUI keeps " + fixedText(keep / kGiB, 1) + " GiB free for the sampler (its guess at the work, " + fixedText(guess / kGiB, 1) +
+                  " GiB, or its " + fixedText(w_.comfyInferenceBytes / kGiB, 1) + " GiB minimum, + its " + fixedText(comfyReserve() / kGiB, 1) +
+                  " GiB reserve)";
         }
-        if (elements_ > s_.batchSize && 1.5 * comfyGuess(w, h, elements_) >= free - loaded) {
+        if (elements_ > s_.batchSize && 1.5 * comfyGuess(w, h, elements_, elements_) >= free - loaded) {
           act = activations(w, h, s_.batchSize);
           act.how += "; cond and uncond one at a time (ComfyUI's guess at both, × 1.5, is over what is free)";
           cnAct = controlnetActivations(w, h, s_.batchSize, act);
@@ -505,7 +516,7 @@ class Estimator {
       } else if (loaded < models) {
         weights.how += "; " + fixedText(loaded / kGiB, 1) + " GiB loaded, " + fixedText((models - loaded) / kGiB, 1) +
                        " GiB streamed from RAM each step (partial loading)" + keeps;
-        fillsBudget(p, weights);
+        fillsBudget(p, weights, models);
       }
       p.components.push_back(weights);
       if (s_.loadMode == LoadMode::NoVram && !whole) {

@@ -128,6 +128,7 @@ struct GenerationSetup {
   // Reference images whose latent tokens join every forward's (ComfyUI's ReferenceLatent): their pixels, all together.
   double referencePixels = 0;
   bool referenceSizeAssumed = false;  // one's size is not in the workflow: the output's is taken
+  bool packedLatent = false;  // ComfyUI packs the sampler's latents into one [B, 1, N] tensor (LTX-2's audio and video)
   // A ComfyUI loader's storage, where a workflow names it (a GGUF quantization: fractional bytes);
   // 0: from the flags above.
   double unetBytesPerParam = 0;

@@ -446,6 +446,7 @@ class Loader {
       n.vae.outputBytesPerPixel = num(e, "output_bytes_per_px", 0);
       n.vae.tiledOutputBytesPerPixel = num(e, "tiled_output_bytes_per_px", 0);
       n.imagePixels = num(e, "image_pixels", 0);
+      n.packsLatents = flag(e, "packs_latents");
       if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
       else error("comfyui.yaml: node " + n.type + ": role `" + str(e, "role") + "` is not a NodeRole");
       if (c.node(n.type) != nullptr) error("comfyui.yaml: node " + n.type + " listed twice");
@@ -517,11 +518,16 @@ class Loader {
     }
   }
 
-  // A family's ComfyUI memory_usage_factor and latent downscale (webui.yaml comfy_sampler_memory_source).
+  // A family's ComfyUI memory_usage_factor (or per unit of width) and latent downscale (webui.yaml
+  // comfy_sampler_memory_source): exactly one of the two factors, positive.
   void comfyMemory(GenerationFamily& f, const Node* e, const std::string& where) {
-    f.comfyMemoryFactor = figure(e, "comfy_memory_factor", where);
+    f.comfyMemoryFactor = num(e, "comfy_memory_factor", 0);
+    f.comfyMemoryFactorPerWidth = num(e, "comfy_memory_factor_per_width", 0);
     f.comfyLatentSpatial = static_cast<int>(num(e, "comfy_latent_spatial", 0));
-    if (f.comfyMemoryFactor <= 0 || f.comfyLatentSpatial < 0) error(where + ": comfy_memory_factor must be positive, comfy_latent_spatial not negative");
+    if ((f.comfyMemoryFactor > 0) == (f.comfyMemoryFactorPerWidth > 0) || f.comfyMemoryFactor < 0 || f.comfyMemoryFactorPerWidth < 0) {
+      error(where + ": one positive comfy_memory_factor or comfy_memory_factor_per_width");
+    }
+    if (f.comfyLatentSpatial < 0) error(where + ": comfy_latent_spatial must not be negative");
   }
 
   static std::vector<const Node*> items(const Node* list) {
@@ -612,6 +618,7 @@ class Loader {
         b.maxSlices = integer(e, "max_slices", "webui.yaml: attention " + b.id);
       }
       b.patchesVae = boolean(e, "patches_vae", "webui.yaml: attention");
+      b.comfyGuessByDtype = flag(e, "comfy_guess_by_dtype");
       w.attention.push_back(std::move(b));
     }
     for (const Node* e : list("families")) {
