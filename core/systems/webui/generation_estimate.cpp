@@ -166,7 +166,7 @@ class Estimator {
     const double references = referenceTokens();
     const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + references;
     const double k = m_.activations(d.activationFamily).inferenceBytesPerTokenChannel;  // merged LoRAs: the plain model
-    std::string of = references > 0 ? " (" + fixedText(references, 0) + " of them the reference images'" +
+    const std::string of = references > 0 ? " (" + fixedText(references, 0) + " of them the reference images'" +
                                           (s_.referenceSizeAssumed ? ", one taken at the output's size: the workflow does not set it)" : ")")
                                     : "";
     return {"transformer activations", tokens * d.hidden * k * elements * scale,
@@ -174,13 +174,13 @@ class Estimator {
                 " B × " + std::to_string(elements) + " (batch × guidance passes)",
             Term::Activations};
   }
+  Component activations(long w, long h) const { return activations(w, h, elements_); }
 
   // The reference images' latent tokens, which every forward carries beside the image's.
   double referenceTokens() const {
     const double step = static_cast<double>(s_.arch->vae.spatial) * std::max(1, s_.arch->denoiser.patch);
     return s_.referencePixels / (step * step);
   }
-  Component activations(long w, long h) const { return activations(w, h, elements_); }
 
   // The attention score matrices a backend keeps live (0 for xFormers / SDP); adaptive backends slice
   // to what `free` leaves them.
