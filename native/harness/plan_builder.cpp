@@ -28,6 +28,7 @@ Replay replayFor(Term term, bool hasBlocks) {
       return Replay::Context;
     case Term::Weights:
     case Term::Trainable:
+    case Term::Budget:
       return Replay::Resident;
     case Term::Activations:
       return hasBlocks ? Replay::Workload : Replay::Resident;
@@ -348,7 +349,7 @@ ReplayPlan buildReplayPlan(const std::string& config, const Estimate& estimate, 
       const Replay replay = replayFor(c.term, blocks);
       phase.components.push_back({c.name, wholeBytes(c.bytes), replay, c.how});
       if (replay == Replay::Workload && c.term == Term::Activations) activations = true;
-      if (c.term == Term::Vae) vae = &c;
+      if (c.term == Term::Vae || c.term == Term::VaeFloor) vae = &c;
     }
     if (activations) {
       phase.denoiser = phase.name == "train_step" ? trainingWorkload(setup, model, estimated, phase, plan.notes)

@@ -48,6 +48,9 @@ struct VaeConstants {
   // A decoder without a frame cache that decodes every frame of its call at once (HunyuanVideo's): the census
   // floor per output frame-pixel of the call; 0: not measured.
   double allFramesDecodeFloorK = 0;
+  // A trainer's image decode from the decoder's structure: what a GPU needs at least (measured under a memory cap);
+  // 0: decodeK / imageDecodeK, a planner's reservation.
+  double imageDecodeFloorK = 0;
 
   // Bytes per pixel per element byte for one pass over `frames` frames.
   double k(bool decode, int frames) const {
@@ -57,7 +60,8 @@ struct VaeConstants {
 };
 
 template <class V> void fields(V& v, VaeConstants& x) {
-  v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight, x.imageDecodeK, x.imageEncodeK, x.rgbClipCopies, x.allFramesDecodeFloorK);
+  v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight, x.imageDecodeK, x.imageEncodeK, x.rgbClipCopies, x.allFramesDecodeFloorK,
+    x.imageDecodeFloorK);
 }
 
 // What the host-RAM estimate cannot read from a config (rules/memory.yaml host_ram).

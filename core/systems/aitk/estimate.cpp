@@ -136,7 +136,11 @@ Component dequantizedForBackward(const TrainingSetup& s, const MemoryModel& m) {
 Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, long w, long h, int frames) {
   const VaeConstants* v = m.vae(s.arch->vae.family);
   if (v == nullptr || s.arch->vae.family == "identity") return {decode ? "VAE decode" : "VAE encode", 0, "pixel-space model: no VAE", Term::Vae};
-  const double k = v->k(decode, frames);
+  // An image decode from the decoder's structure is what a GPU needs at least: a floor, its range above only.
+  const bool floor = decode && frames <= 1 && v->imageDecodeFloorK > 0;
+  const double k = floor ? v->imageDecodeFloorK : v->k(decode, frames);
+  const Term term = floor ? Term::VaeFloor : Term::Vae;
+  const std::string kText = fixedText(k, 0) + " B/px/elem" + (floor ? " (the decoder's structure, memory.yaml image_decode_floor_k)" : "");
   const int inFlight = frames > 1 ? std::min(frames, std::max(1, v->videoFramesInFlight)) : 1;
   const double clips = decode && frames > 1 ? v->rgbClipCopies * 3.0 * frames * static_cast<double>(w) * h * s.activationBytes : 0;
   const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(frames) + " frames" : "";
@@ -144,11 +148,11 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, lon
   if (decode && s.lowVram && s.arch->lowVramDoes("tiled_vae") && w * h > 512L * 512L) {
     how = "512×512 tiles (low_vram tiling) ×1.25";
     return {"VAE decode", 512.0 * 512.0 * k * s.activationBytes * 1.25 * inFlight + clips,
-            how + " × " + fixedText(k, 0) + " B/px/elem × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, Term::Vae};
+            how + " × " + kText + " × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, term};
   }
   if (inFlight > 1) how += " × " + std::to_string(inFlight) + " frames in flight";
   return {decode ? "VAE decode" : "VAE encode", static_cast<double>(w) * h * inFlight * k * s.activationBytes + clips,
-          how + " × " + fixedText(k, 0) + " B/px/elem × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, Term::Vae};
+          how + " × " + kText + " × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, term};
 }
 
 // Sequence length the denoiser runs for one sample of a dataset shape.
