@@ -478,7 +478,7 @@ def vae_family(case, rules, scales, sizes):
             for size in sizes if scale == scales[0] else (sizes[0], sizes[-1]):
                 z = model.make_latents(s, size, size, 1, prec)
                 with torch.no_grad():
-                    tl, out = profiled(lambda: model(z) if layout == "kl_f8" else model(z, temporal=temporal))
+                    tl, out = profiled(lambda: model(z, temporal=temporal))
                 row = dict(channel_divisor=scale, dtype=str(dtype).replace("torch.", ""), size=size,
                            frames=out.shape[2] if out.dim() == 5 else 1, latent_tokens=z.shape[-1] * z.shape[-2],
                            peak=tl.peak, peak_with_scratch=tl.peak_with_scratch)

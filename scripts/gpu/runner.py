@@ -105,10 +105,7 @@ def unet_step(model, case, spec, prec):
 def vae_step(model, case, spec, prec):
     z = model.make_latents(spec, case["width"], case["height"], case["frames"], prec)
     with torch.no_grad():
-        if spec["layout"] == "kl_f8":
-            model(z)
-        else:
-            model(z, temporal=spec["temporal"])
+        model(z, temporal=spec["temporal"])
 
 
 # ---- specs ------------------------------------------------------------------------------------------------

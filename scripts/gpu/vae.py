@@ -45,31 +45,47 @@ class KLAttention(nn.Module):
         return x + out.transpose(1, 2).reshape(b, c, h, w)
 
 
+class KLUpsample(nn.Module):
+    """The ×2 nearest upsample, then a 3×3 conv."""
+
+    def __init__(self, dim, prec):
+        super().__init__()
+        self.conv = conv2d(dim, dim, 3, prec)
+
+    def forward(self, x):
+        return self.conv(F.interpolate(x, scale_factor=2.0, mode="nearest"))
+
+
 class KLDecoder(nn.Module):
-    def __init__(self, spec, prec):
+    """diffusers' AutoencoderKL decoder: conv_in, mid block (resnet, attention, resnet), four up blocks of
+    layers_per_block + 1 resnets with an upsample between them, norm, conv_out. HunyuanDecoder is the same
+    layout on its causal 3-D parts, passed in."""
+
+    def __init__(self, spec, prec, conv=conv2d, resnet=KLResnet, attn=KLAttention, upsample=None):
         super().__init__()
         v = spec["vae"]
         widths = list(reversed(v["block_out_channels"]))  # 512, 512, 256, 128
         layers = v["layers_per_block"] + 1
-        self.conv_in = conv2d(spec["latent_channels"], widths[0], 3, prec)
-        self.mid = nn.ModuleList([KLResnet(widths[0], widths[0], prec), KLAttention(widths[0], prec),
-                                  KLResnet(widths[0], widths[0], prec)])
+        upsample = upsample or (lambda c, i: KLUpsample(c, prec))
+        self.conv_in = conv(spec["latent_channels"], widths[0], 3, prec)
+        self.mid = nn.ModuleList([resnet(widths[0], widths[0], prec), attn(widths[0], prec), resnet(widths[0], widths[0], prec)])
         self.ups = nn.ModuleList()
         self.upsamplers = nn.ModuleList()
         prev = widths[0]
         for i, c in enumerate(widths):
-            self.ups.append(nn.ModuleList(KLResnet(prev if j == 0 else c, c, prec) for j in range(layers)))
+            self.ups.append(nn.ModuleList(resnet(prev if j == 0 else c, c, prec) for j in range(layers)))
             prev = c
             if i < len(widths) - 1:
-                self.upsamplers.append(conv2d(c, c, 3, prec))
+                self.upsamplers.append(upsample(c, i))
         self.norm_out = group_norm(widths[-1], prec)
-        self.conv_out = conv2d(widths[-1], 3, 3, prec)
+        self.conv_out = conv(widths[-1], 3, 3, prec)
 
     def make_latents(self, spec, width, height, frames, prec):
         f = spec["spatial"]
         return torch.randn(1, spec["latent_channels"], height // f, width // f, device=prec.device, dtype=prec.dtype)
 
-    def forward(self, z):
+    def forward(self, z, temporal=None):
+        # `temporal` is the runner's one call shape; this layout's upsamplers already know what they scale.
         x = self.conv_in(z)
         for m in self.mid:
             x = m(x)
@@ -77,7 +93,7 @@ class KLDecoder(nn.Module):
             for r in resnets:
                 x = r(x)
             if i < len(self.upsamplers):
-                x = self.upsamplers[i](F.interpolate(x, scale_factor=2.0, mode="nearest"))
+                x = self.upsamplers[i](x)
         return self.conv_out(F.silu(self.norm_out(x)))
 
 
@@ -271,41 +287,19 @@ class HyUpsample(nn.Module):
         return self.conv(x)
 
 
-class HunyuanDecoder(nn.Module):
+class HunyuanDecoder(KLDecoder):
+    """The KL layout on causal 3-D parts: spatial ×2 in the first three upsamples, time ×2 in the second and third
+    (temporal_upsample)."""
+
     def __init__(self, spec, prec):
-        super().__init__()
-        v = spec["vae"]
-        widths = list(reversed(v["block_out_channels"]))  # 512, 512, 256, 128
-        layers = v["layers_per_block"] + 1
-        self.conv_in = HyCausalConv3d(spec["latent_channels"], widths[0], 3, prec)
-        self.mid = nn.ModuleList([hy_resnet(widths[0], widths[0], prec), HyAttention(widths[0], prec),
-                                  hy_resnet(widths[0], widths[0], prec)])
-        self.ups = nn.ModuleList()
-        self.upsamplers = nn.ModuleList()
-        prev = widths[0]
-        for i, c in enumerate(widths):
-            self.ups.append(nn.ModuleList(hy_resnet(prev if j == 0 else c, c, prec) for j in range(layers)))
-            prev = c
-            if i < len(widths) - 1:  # spatial ×2 in the first three; time ×2 in the second and third
-                self.upsamplers.append(HyUpsample(c, v["temporal_upsample"][i], prec))
-        self.norm_out = group_norm(widths[-1], prec)
-        self.conv_out = HyCausalConv3d(widths[-1], 3, 3, prec)
+        temporal = spec["vae"]["temporal_upsample"]
+        super().__init__(spec, prec, conv=HyCausalConv3d, resnet=hy_resnet, attn=HyAttention,
+                         upsample=lambda c, i: HyUpsample(c, temporal[i], prec))
 
     def make_latents(self, spec, width, height, frames, prec):
         f = spec["spatial"]
         t = spec.get("latent_frames", 1)
         return torch.randn(1, spec["latent_channels"], t, height // f, width // f, device=prec.device, dtype=prec.dtype)
-
-    def forward(self, z, temporal=True):
-        x = self.conv_in(z)
-        for m in self.mid:
-            x = m(x)
-        for i, resnets in enumerate(self.ups):
-            for r in resnets:
-                x = r(x)
-            if i < len(self.upsamplers):
-                x = self.upsamplers[i](x)
-        return self.conv_out(F.silu(self.norm_out(x)))
 
 
 def build_decoder(spec, prec):
