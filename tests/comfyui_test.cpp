@@ -1138,6 +1138,22 @@ TEST_CASE("reference images join the tokens: a ReferenceLatent's image traced to
     CHECK(r.setup->generation.referenceSizeAssumed);
   }
   {
+    // A megapixels value that is no size (negative, a word) sets none: the output's is taken and said, and the
+    // plan offers no smaller reference.
+    for (const std::string bad : {"-2.0", "\"two\""}) {
+      std::string unreadable = flux2;
+      unreadable.replace(unreadable.find(R"("megapixels": 2.0)"), 17, R"("megapixels": )" + bad);
+      const Read r = readSetup(unreadable);
+      REQUIRE(r.setup->estimable());
+      CHECK(r.setup->generation.referencePixels == 1408.0 * 1408.0);
+      CHECK(r.setup->generation.referenceSizeAssumed);
+      AnalyzeOptions options;
+      options.vramGib = 6;
+      const FixResult fixed = fixConfig(Input{"flux2-edit.json", unreadable}, options);
+      CHECK(std::none_of(fixed.applied.begin(), fixed.applied.end(), [](const PlanStep& s) { return s.fix.path.toString() == "5.inputs.megapixels"; }));
+    }
+  }
+  {
     // A ReferenceLatent without a latent adds nothing to the conditioning (comfy_extras/nodes_edit_model.py).
     std::string unlinked = flux2;
     unlinked.replace(unlinked.find(R"(, "latent": ["7", 0])"), 20, "");
