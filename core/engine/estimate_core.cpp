@@ -134,12 +134,13 @@ double quantizedBytesPerParam(const MemoryModel& m, const std::string& qtype) {
   return keep * kBf16 + (1 - keep) * (f ? f->bytesPerParam : 1.0);
 }
 
+long latentFrames(const Vae& vae, int frames) { return frames > 1 ? (frames - 1) / std::max(1, vae.temporal) + 1 : 1; }
+
 std::int64_t imageTokens(const Architecture& arch, long width, long height, int frames) {
   const long step = static_cast<long>(arch.vae.spatial) * std::max(1, arch.denoiser.patch);
   const long gw = std::max(1L, width / step);
   const long gh = std::max(1L, height / step);
-  const long latentFrames = frames > 1 ? (frames - 1) / std::max(1, arch.vae.temporal) + 1 : 1;
-  return static_cast<std::int64_t>(gw) * gh * latentFrames;
+  return static_cast<std::int64_t>(gw) * gh * latentFrames(arch.vae, frames);
 }
 
 std::string paramsText(double p) {

@@ -30,6 +30,9 @@ void concludeHostEstimate(HostEstimate& h);
 double dtypeBytesPerParam(const MemoryModel& m, const std::string& dtype);
 double quantizedBytesPerParam(const MemoryModel& m, const std::string& qtype);
 
+// The latent frames a VAE makes of `frames` (the first alone, then one per `temporal`); 1 for an image.
+long latentFrames(const Vae& vae, int frames);
+
 // The denoiser's tokens for a latent of this size (patches per frame × latent frames).
 std::int64_t imageTokens(const Architecture& arch, long width, long height, int frames);
 

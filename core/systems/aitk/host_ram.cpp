@@ -186,8 +186,7 @@ class HostModel {
     const Vae& v = s_.arch->vae;
     const double side = static_cast<double>(d.resolution) / std::max(1, v.spatial);
     const int frames = s_.isVideo() ? d.frames : 1;
-    const double latentFrames = frames > 1 ? (frames - 1) / std::max(1, v.temporal) + 1 : 1;
-    return v.latentChannels * side * side * latentFrames * dtype_;
+    return v.latentChannels * side * side * static_cast<double>(latentFrames(v, frames)) * dtype_;
   }
 
   bool sequentialLoad() const { return sequentialLoad_; }

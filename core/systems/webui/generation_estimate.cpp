@@ -304,7 +304,7 @@ class Estimator {
   double comfyGuess(long w, long h, int batch, int references) const {
     const Vae& vae = s_.arch->vae;
     const long spatial = s_.family->comfyLatentSpatial > 0 ? s_.family->comfyLatentSpatial : vae.spatial;
-    const long frames = s_.frames > 1 ? (s_.frames - 1) / std::max(1, vae.temporal) + 1 : 1;
+    const long frames = latentFrames(vae, s_.frames);
     const double channels = s_.packedLatent ? vae.latentChannels : 1;
     const double area = static_cast<double>(batch) * static_cast<double>(frames) * static_cast<double>(w / spatial) *
                             static_cast<double>(h / spatial) * channels +
