@@ -121,14 +121,19 @@ def main():
             for name, v, p in (("mapped, same cases", verdict, peak), ("mapped, native", native, npeak)):
                 if v is None:
                     continue
-                g = groups.setdefault((name, "as collected"), new_tally())
-                if outcome == "peak":
-                    g["peak_errors"].append(peak_error(p, c["peak_gib"]))
-                else:
-                    count(g, v, outcome)
+                tallies = [groups.setdefault((name, "as collected"), new_tally())]
+                if c["id"] not in reviewed:
+                    tallies.append(groups.setdefault((name, "label review applied"), new_tally()))
+                for g in tallies:
+                    if outcome == "peak":
+                        g["peak_errors"].append(peak_error(p, c["peak_gib"]))
+                    else:
+                        count(g, v, outcome)
             if native is not None:
                 nresult = (f"peak error {peak_error(npeak, c['peak_gib']):+.0%}" if outcome == "peak"
                            else result_of(native, outcome))
+                if c["id"] in reviewed and outcome != "peak":
+                    nresult += f" (label reviewed: {reviewed[c['id']]})"
             rows.append(("native", c["id"], c["gpu_vram_gib"], outcome,
                          "-" if native is None else f"{native} {npeak:.1f} GiB in {nphase}", nresult))
     print_rows(rows, args.markdown)

@@ -152,6 +152,40 @@ TEST_CASE("sd-scripts' activations: bf16 LoRA inputs under autocast, fp32 everyt
   CHECK(activations("") == Approx(2 * activations(" --mixed_precision bf16")));
 }
 
+TEST_CASE("sd-scripts' fused backward pass: one tensor's grad and the step's fp32 copies; Adafactor's factored state") {
+  const MemoryModel& m = knowledge().memory;
+  const GpuTarget card{"80 GiB", 80ull << 30};
+  const std::string base = "accelerate launch --mixed_precision bf16 flux_train.py --gradient_checkpointing --cache_latents "
+                           "--cache_text_encoder_outputs --full_bf16 --resolution 1024 --optimizer_type adafactor";
+  const auto train = [&](const std::string& extra, std::string_view name) {
+    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + extra + "\n"}}), m, card);
+    const Component* c = component(e, Phase::TrainStep, name);
+    REQUIRE(c != nullptr);
+    return c->bytes;
+  };
+  const Denoiser& flux = knowledge().architectures.find("flux")->denoiser;
+  // Without it every bf16 grad waits for the step; with it the largest tensor's (a sixth of FLUX's largest block)
+  // is alive beside four fp32 working copies: 2 + 4 × 4 B per element.
+  CHECK(train("", "gradients") == Approx(flux.params * 2));
+  CHECK(train(" --fused_backward_pass", "gradients") == Approx(flux.largestBlockParams / 6 * (2 + 4 * 4)));
+  // Adafactor's second moment is a row and a column per matrix: 8 / 3072 B per param of FLUX's square Linears.
+  CHECK(train("", "optimizer state") == Approx(flux.params * 8.0 / 3072));
+  // A UNet's convolutions keep far more (scripts/census/adafactor_state.py on SDXL's shapes), and its largest
+  // tensor is a 3×3 convolution, not a sixth of a whole level.
+  const Denoiser& sdxl = knowledge().architectures.find("sdxl")->denoiser;
+  const std::string unet = "accelerate launch --mixed_precision no sdxl_train.py --gradient_checkpointing --cache_latents "
+                           "--cache_text_encoder_outputs --resolution 1024 --optimizer_type adafactor --fused_backward_pass\n";
+  const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", unet}}), m, card);
+  CHECK(component(e, Phase::TrainStep, "optimizer state")->bytes == Approx(sdxl.params * 0.384));
+  CHECK(component(e, Phase::TrainStep, "gradients")->bytes == Approx(2.949e7 * (4 + 4 * 4)));
+  // A LoRA's rank-wide matrices: 4 / rank + 4 / width.
+  const std::string lora = "accelerate launch --mixed_precision bf16 flux_train_network.py --gradient_checkpointing --cache_latents "
+                           "--cache_text_encoder_outputs --network_module networks.lora_flux --network_dim 8 --resolution 1024 "
+                           "--optimizer_type adafactor\n";
+  const Estimate l = estimateSdScripts(setupOf({Input{"t.sh", lora}}), m, card);
+  CHECK(component(l, Phase::TrainStep, "optimizer state")->bytes == Approx(flux.loraParamsPerRank * 8 * (4.0 / 8 + 4.0 / 3072)));
+}
+
 TEST_CASE("fix writes each needed step into the file that holds it") {
   AnalyzeOptions options;
   options.vramGib = 16;

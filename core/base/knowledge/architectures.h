@@ -40,9 +40,18 @@ struct Denoiser {
   double residentBf16Params = 0;       // beside the transformer in bf16, never quantized nor offloaded
   bool quantizeTeOnCpu = false;        // the text encoder is quantized before it moves to the GPU
   std::string activationFamily;  // memory.yaml activations.families entry; empty: the defaults
+  double factoredStateBytesPerParam = 0;  // Adafactor's row/column state on a full fine-tune; 0: 8 / hidden
+  double largestTensorParams = 0;         // the largest weight tensor; 0: largestLinearParams()
+
+  // One Linear weight of the largest block, about a sixth of it (attention's q, k, v, out and the MLP's two
+  // projections): what a layer-offloading slot holds.
+  double largestLinearParams() const { return largestBlockParams / 6.0; }
+  // What a step fused into the backward pass works on at once: the largest weight, where the data gives it (a
+  // UNet's "block" is a whole level), else the largest block's Linear.
+  double largestTensor() const { return largestTensorParams > 0 ? largestTensorParams : largestLinearParams(); }
 };
 
-template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.cfgInSampling, x.cfgBatched, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.activationFamily); }
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.cfgInSampling, x.cfgBatched, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams); }
 
 struct TextEncoder {
   std::string name;

@@ -30,10 +30,14 @@ template <class V> void fields(V& v, WeightFormat& x) {
 struct OptimizerState {
   std::string name;
   bool prefix = false;
-  double stateBytesPerParam = 0;
+  double stateBytesPerParam = 0;       // per element of every trained tensor
+  bool factoredSecondMoment = false;   // plus a row and a column of fp32 figures per trained matrix
+  bool freesGradsInBackward = false;   // the step runs in the backward pass, freeing each grad at once
 };
 
-template <class V> void fields(V& v, OptimizerState& x) { v(x.name, x.prefix, x.stateBytesPerParam); }
+template <class V> void fields(V& v, OptimizerState& x) {
+  v(x.name, x.prefix, x.stateBytesPerParam, x.factoredSecondMoment, x.freesGradsInBackward);
+}
 
 struct VaeConstants {
   std::string family;
@@ -118,6 +122,7 @@ struct MemoryModel {
   double loraWeightBytes = 0;
   double loraGradBytes = 0;
   bool emaResident = false;  // false: the trainer never builds its EMA (use_ema costs nothing)
+  double fusedStepFp32Copies = 0;  // a step fused into backward: fp32 working copies of the tensor it updates
   // activations
   double checkpointBytesPerTokenChannel = 0;
   double blockBytesPerTokenChannel = 0;
@@ -156,6 +161,6 @@ struct MemoryModel {
   double embeddingParams(std::string_view textEncoder) const;
 };
 
-template <class V> void fields(V& v, MemoryModel& x) { v(x.weightFormats, x.optimizers, x.vaes, x.textEncoderEmbeddings, x.araFractionOfBase, x.loraWeightBytes, x.loraGradBytes, x.emaResident, x.checkpointBytesPerTokenChannel, x.blockBytesPerTokenChannel, x.activationMultiplier, x.inferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.recomputeBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.activationFamilies, x.cudaContextBytes, x.allocatorFraction, x.layerOffloadRingLinears, x.uncertaintyWeights, x.uncertaintyTrainable, x.uncertaintyActivations, x.uncertaintyVae, x.uncertaintyVaeAbove, x.uncertaintyFixedFraction, x.uncertaintyCoarseExtra, x.host); }
+template <class V> void fields(V& v, MemoryModel& x) { v(x.weightFormats, x.optimizers, x.vaes, x.textEncoderEmbeddings, x.araFractionOfBase, x.loraWeightBytes, x.loraGradBytes, x.emaResident, x.fusedStepFp32Copies, x.checkpointBytesPerTokenChannel, x.blockBytesPerTokenChannel, x.activationMultiplier, x.inferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.recomputeBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.activationFamilies, x.cudaContextBytes, x.allocatorFraction, x.layerOffloadRingLinears, x.uncertaintyWeights, x.uncertaintyTrainable, x.uncertaintyActivations, x.uncertaintyVae, x.uncertaintyVaeAbove, x.uncertaintyFixedFraction, x.uncertaintyCoarseExtra, x.host); }
 
 }  // namespace oomlint

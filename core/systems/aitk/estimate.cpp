@@ -80,7 +80,7 @@ Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m, const Be
   }
   if (s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0) {
     // The ring's slots hold weights dequantized to bf16 (manager_modules.py _materialize_linear_weight).
-    const double ring = b.offloadRingSlots * (s.arch->denoiser.largestBlockParams / 6.0) * kBf16;
+    const double ring = b.offloadRingSlots * s.arch->denoiser.largestLinearParams() * kBf16;
     c.bytes = c.bytes * (1 - s.offloadTransformer) + ring;
     c.how += "; layer offloading keeps " + fixedText((1 - s.offloadTransformer) * 100, 0) + "% plus a ring of " +
              std::to_string(b.offloadRingSlots) + " Linear weights in bf16";
@@ -258,6 +258,37 @@ double trainableParams(const TrainingSetup& s) {
 
 namespace {
 
+// Optimizer state per trained parameter. A factored second moment (Adafactor's) keeps n + m fp32 figures per n×m
+// matrix, 4·(n+m)/(n·m) B per param: a LoRA's rank-wide matrices ≈ 4/rank + 4/width, a transformer's square ones
+// 8/width; a UNet's convolutions factor over their kernel and keep far more (architectures.yaml's measured figure).
+double optimizerStateBytes(const TrainingSetup& s, const OptimizerState* opt) {
+  if (opt == nullptr) return 8.0;  // AdamW's, the default
+  double bytes = opt->stateBytesPerParam;
+  if (opt->factoredSecondMoment) {
+    const Denoiser& d = s.arch->denoiser;
+    const double perWidth = d.hidden > 0 ? 4.0 / d.hidden : 0;
+    if (!s.fullFinetune) bytes += 4.0 / std::max(1.0, s.rank) + perWidth;
+    else bytes += d.factoredStateBytesPerParam > 0 ? d.factoredStateBytesPerParam : 2 * perWidth;
+  }
+  return bytes;
+}
+
+// Gradients: every trained tensor's until the step, or, when the step runs in the backward pass, one tensor's grad
+// and the step's fp32 working copies of it (memory.yaml fused_step_fp32_copies), for the largest trained tensor.
+Component gradients(const TrainingSetup& s, const MemoryModel& m, const OptimizerState* opt, double pTrain, double gBytes) {
+  const bool fused = s.fusedBackward || (opt && opt->freesGradsInBackward);
+  if (!fused) return {"gradients", pTrain * gBytes, paramsText(pTrain) + " × " + fixedText(gBytes, 0) + " B", Term::Trainable};
+  const Denoiser& d = s.arch->denoiser;
+  // A LoRA's widest matrix is rank × the widest Linear's input or output (the MLP's).
+  const double largest = std::min(pTrain, s.fullFinetune ? d.largestTensor() : std::max(1.0, s.rank) * d.mlpRatio * std::max(1, d.hidden));
+  const double perElement = gBytes + m.fusedStepFp32Copies * 4;
+  return {"gradients", largest * perElement,
+          std::string("freed as the backward pass reaches them (") + (s.fusedBackward ? "--fused_backward_pass" : opt->name) +
+              "): the largest trained tensor's, " + paramsText(largest) + " × (" + fixedText(gBytes, 0) + " B grad + " +
+              fixedText(m.fusedStepFp32Copies, 0) + " fp32 working copies of the step)",
+          Term::Trainable};
+}
+
 Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu, const Behaviour& behaviour) {
   Estimate e;
   e.gpu = gpu;
@@ -272,16 +303,18 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
 
   // Trainable state: LoRA weights and grads in fp32 (AI Toolkit forces them), optimizer state, EMA.
   const double pTrain = trainableParams(s);
-  const OptimizerState* opt = m.optimizer(s.optimizer.empty() ? "adamw" : s.optimizer);
-  const double optBytes = opt ? opt->stateBytesPerParam : 8.0;
+  const std::string optName = s.optimizer.empty() ? "adamw" : s.optimizer;
+  const OptimizerState* opt = m.optimizer(optName);
+  const double optBytes = optimizerStateBytes(s, opt);
   const double wBytes = s.fullFinetune ? 0 : m.loraWeightBytes;  // full fine-tune: the weights are the model's
   const double gBytes = s.fullFinetune ? dtype : m.loraGradBytes;
   const std::string what = s.fullFinetune ? "full fine-tune" : s.networkType + " rank " + fixedText(s.rank, 0);
   const Component trainWeights{"trainable weights", pTrain * wBytes, paramsText(pTrain) + " (" + what + ") × " + fixedText(wBytes, 0) + " B",
                                Term::Trainable};
-  const Component grads{"gradients", pTrain * gBytes, paramsText(pTrain) + " × " + fixedText(gBytes, 0) + " B", Term::Trainable};
+  const Component grads = gradients(s, m, opt, pTrain, gBytes);
   const Component optState{"optimizer state", pTrain * optBytes,
-                           paramsText(pTrain) + " × " + fixedText(optBytes, 1) + " B (" + (s.optimizer.empty() ? "adamw" : s.optimizer) + ")",
+                           paramsText(pTrain) + " × " + fixedText(optBytes, optBytes < 0.1 ? 3 : 1) + " B (" + optName +
+                               (opt && opt->factoredSecondMoment ? ", its second moment factored into rows and columns)" : ")"),
                            Term::Trainable};
   // toolkit/ema.py keeps shadow_params = p.clone(): the trainable weights' own dtype (fp32 LoRA, the
   // training dtype for a full fine-tune) — when the trainer builds it at all (memory.yaml ema_resident).

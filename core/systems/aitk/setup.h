@@ -45,6 +45,7 @@ struct TrainingSetup {
   std::string networkType = "lora";
   double rank = 4;
   std::string optimizer = "adamw";
+  bool fusedBackward = false;  // the step runs in the backward pass whatever the optimizer (sd-scripts --fused_backward_pass)
   bool ema = false;
   // activations
   bool gradientCheckpointing = true;

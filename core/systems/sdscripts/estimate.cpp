@@ -84,6 +84,7 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   t.networkType = s.lokr ? "lokr" : "lora";
   t.rank = s.networkDim.value;
   t.optimizer = optimizerName(s.optimizer.value);
+  t.fusedBackward = s.fusedBackwardPass.value;
   t.gradientCheckpointing = s.gradientCheckpointing.value;
   t.trainBatch = s.trainBatch.value;
   DatasetShape shape;

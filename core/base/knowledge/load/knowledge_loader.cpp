@@ -208,6 +208,8 @@ class Loader {
     n.residentBf16Params = num(d, "resident_bf16_params", n.residentBf16Params);
     if (const Node* v = d ? d->find("quantize_te_on_cpu") : nullptr) n.quantizeTeOnCpu = v->truthy();
     if (const std::string family = str(d, "activation_family"); !family.empty()) n.activationFamily = family;
+    n.factoredStateBytesPerParam = num(d, "factored_state_bytes_per_param", n.factoredStateBytesPerParam);
+    n.largestTensorParams = num(d, "largest_tensor_params", n.largestTensorParams);
   }
 
   void dims(Architecture& a, const Node* entry) {
@@ -284,7 +286,8 @@ class Loader {
     }
     if (const Node* list = root->find("optimizers"); list && list->isSequence()) {
       for (const Node* e : list->resolved()->items) {
-        m.optimizers.push_back({str(e, "name"), boolean(e, "prefix", kFile), figure(e, "state_bytes_per_param", kFile)});
+        m.optimizers.push_back({str(e, "name"), boolean(e, "prefix", kFile), figure(e, "state_bytes_per_param", kFile),
+                                flag(e, "factored_second_moment"), flag(e, "frees_grads_in_backward")});
       }
     }
     if (const Node* list = root->find("vae"); list && list->isSequence()) {
@@ -306,6 +309,7 @@ class Loader {
     m.loraWeightBytes = figure(t, "lora_weight_bytes", "memory.yaml: trainable");
     m.loraGradBytes = figure(t, "lora_grad_bytes", "memory.yaml: trainable");
     m.emaResident = boolean(t, "ema_resident", "memory.yaml: trainable");
+    m.fusedStepFp32Copies = figure(t, "fused_step_fp32_copies", "memory.yaml: trainable");
     const Node* a = root->find("activations");
     constexpr std::string_view kActivations = "memory.yaml: activations";
     m.checkpointBytesPerTokenChannel = figure(a, "checkpoint_bytes_per_token_channel", kActivations);
