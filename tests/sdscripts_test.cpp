@@ -186,6 +186,21 @@ TEST_CASE("sd-scripts' fused backward pass: one tensor's grad and the step's fp3
   CHECK(component(l, Phase::TrainStep, "optimizer state")->bytes == Approx(flux.loraParamsPerRank * 8 * (4.0 / 8 + 4.0 / 3072)));
 }
 
+TEST_CASE("sd-scripts trains the text encoders' LoRA beside the UNet's unless they are cached or unet-only") {
+  const MemoryModel& m = knowledge().memory;
+  const GpuTarget card{"24 GiB", 24ull << 30};
+  const std::string base = "accelerate launch --mixed_precision fp16 sdxl_train_network.py --gradient_checkpointing --cache_latents "
+                           "--network_module networks.lora --network_dim 16 --resolution 1024";
+  const auto trainable = [&](const std::string& extra) {
+    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + extra + "\n"}}), m, card);
+    return component(e, Phase::TrainStep, "trainable weights")->bytes;
+  };
+  // SDXL: the UNet's 2,659,840 per rank, CLIP-L's 165,888 and CLIP-G's 737,280 (sd-scripts: 14.45 M at dim 16).
+  CHECK(trainable("") == Approx((2659840.0 + 165888 + 737280) * 16 * m.loraWeightBytes));
+  CHECK(trainable(" --network_train_unet_only") == Approx(2659840.0 * 16 * m.loraWeightBytes));
+  CHECK(trainable(" --cache_text_encoder_outputs") == Approx(2659840.0 * 16 * m.loraWeightBytes));
+}
+
 TEST_CASE("fix writes each needed step into the file that holds it") {
   AnalyzeOptions options;
   options.vramGib = 16;

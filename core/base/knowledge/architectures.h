@@ -56,9 +56,10 @@ template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blo
 struct TextEncoder {
   std::string name;
   double params = 0;
+  double loraParamsPerRank = 0;  // a LoRA on its attention and MLP Linears (when the text encoder trains)
 };
 
-template <class V> void fields(V& v, TextEncoder& x) { v(x.name, x.params); }
+template <class V> void fields(V& v, TextEncoder& x) { v(x.name, x.params, x.loraParamsPerRank); }
 
 struct Vae {
   std::string family;

@@ -249,7 +249,11 @@ void addComponent(PhaseEstimate& phase, Component c) {
 
 double trainableParams(const TrainingSetup& s) {
   if (s.fullFinetune) return residentDenoiserParams(s);
-  const double perRank = s.arch->denoiser.loraParamsPerRank;
+  double perRank = s.arch->denoiser.loraParamsPerRank;
+  // A trained text encoder carries its own LoRA (the UNet families').
+  if (s.trainTextEncoder) {
+    for (const auto& te : s.arch->textEncoders) perRank += te.loraParamsPerRank;
+  }
   // LoKr with AI Toolkit's defaults (full rank, automatic factor) has about as many parameters as a
   // rank-4 LoRA on the same modules.
   if (s.networkType == "lokr") return perRank * 4;
@@ -308,7 +312,10 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
   const double optBytes = optimizerStateBytes(s, opt);
   const double wBytes = s.fullFinetune ? 0 : m.loraWeightBytes;  // full fine-tune: the weights are the model's
   const double gBytes = s.fullFinetune ? dtype : m.loraGradBytes;
-  const std::string what = s.fullFinetune ? "full fine-tune" : s.networkType + " rank " + fixedText(s.rank, 0);
+  const bool teLora = !s.fullFinetune && s.trainTextEncoder && std::any_of(s.arch->textEncoders.begin(), s.arch->textEncoders.end(),
+                                                                             [](const TextEncoder& te) { return te.loraParamsPerRank > 0; });
+  const std::string what = s.fullFinetune ? "full fine-tune"
+                                          : s.networkType + " rank " + fixedText(s.rank, 0) + (teLora ? ", the text encoders' too" : "");
   const Component trainWeights{"trainable weights", pTrain * wBytes, paramsText(pTrain) + " (" + what + ") × " + fixedText(wBytes, 0) + " B",
                                Term::Trainable};
   const Component grads = gradients(s, m, opt, pTrain, gBytes);
