@@ -186,10 +186,10 @@ TEST_CASE("sd-scripts' fused backward pass: one tensor's grad and the step's fp3
   CHECK(component(l, Phase::TrainStep, "optimizer state")->bytes == Approx(flux.loraParamsPerRank * 8 * (4.0 / 8 + 4.0 / 3072)));
 }
 
-TEST_CASE("sd-scripts trains the text encoders' LoRA beside the UNet's unless they are cached or unet-only") {
+TEST_CASE("sd-scripts trains the text encoders' LoRA beside the UNet's unless they are cached or unet-only, and keeps their embeddings' grads") {
   const MemoryModel& m = knowledge().memory;
   const GpuTarget card{"24 GiB", 24ull << 30};
-  const std::string base = "accelerate launch --mixed_precision fp16 sdxl_train_network.py --gradient_checkpointing --cache_latents "
+  const std::string base = "accelerate launch sdxl_train_network.py --mixed_precision fp16 --gradient_checkpointing --cache_latents "
                            "--network_module networks.lora --network_dim 16 --resolution 1024";
   const auto trainable = [&](const std::string& extra) {
     const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + extra + "\n"}}), m, card);
@@ -199,6 +199,11 @@ TEST_CASE("sd-scripts trains the text encoders' LoRA beside the UNet's unless th
   CHECK(trainable("") == Approx((2659840.0 + 165888 + 737280) * 16 * m.loraWeightBytes));
   CHECK(trainable(" --network_train_unet_only") == Approx(2659840.0 * 16 * m.loraWeightBytes));
   CHECK(trainable(" --cache_text_encoder_outputs") == Approx(2659840.0 * 16 * m.loraWeightBytes));
+  // Under checkpointing its embedding tables keep fp16 grads no optimizer frees: CLIP-L's and CLIP-G's 49,408 rows.
+  const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + "\n"}}), m, card);
+  CHECK(component(e, Phase::TrainStep, "text encoder embedding grads")->bytes == Approx((3.79e7 + 6.32e7) * 2));
+  const Estimate unetOnly = estimateSdScripts(setupOf({Input{"t.sh", base + " --network_train_unet_only\n"}}), m, card);
+  CHECK(component(unetOnly, Phase::TrainStep, "text encoder embedding grads") == nullptr);
 }
 
 TEST_CASE("fix writes each needed step into the file that holds it") {

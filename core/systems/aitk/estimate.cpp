@@ -293,6 +293,17 @@ Component gradients(const TrainingSetup& s, const MemoryModel& m, const Optimize
           Term::Trainable};
 }
 
+// sd-scripts' checkpointing workaround for a trained text encoder: its embedding tables require grad, which no
+// optimizer owns, so their full-size grads stay from the first backward on (train_network.py
+// prepare_text_encoder_grad_ckpt_workaround, 48d368f).
+Component embeddingGrads(const TrainingSetup& s, const MemoryModel& m, double dtype) {
+  if (!s.textEncoderEmbeddingGrads || !s.trainTextEncoder || !s.gradientCheckpointing) return {"text encoder embedding grads", 0, "", Term::Trainable};
+  const double p = textEmbeddingParams(s, m);
+  return {"text encoder embedding grads", p * dtype,
+          paramsText(p) + " × " + fixedText(dtype, 0) + " B: the embedding tables' grads, which no optimizer frees (sd-scripts' checkpointing workaround)",
+          Term::Trainable};
+}
+
 Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu, const Behaviour& behaviour) {
   Estimate e;
   e.gpu = gpu;
@@ -475,6 +486,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     if (s.vaeStaysResident()) addComponent(t, vae);
     addComponent(t, trainWeights);
     addComponent(t, grads);
+    addComponent(t, embeddingGrads(s, m, dtype));
     addComponent(t, optState);
     addComponent(t, ema);
     const Component act = trainingActivations(s, m, s.preservationLoss && behaviour.preservationInOneBackward ? 2 : 1);

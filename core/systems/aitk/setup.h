@@ -40,6 +40,7 @@ struct TrainingSetup {
   bool unloadTextEncoder = false;
   bool cacheTextEmbeddings = false;
   bool trainTextEncoder = false;
+  bool textEncoderEmbeddingGrads = false;  // a trained text encoder's embedding tables keep their grads (sd-scripts)
   // trainable parameters
   bool fullFinetune = false;
   std::string networkType = "lora";

@@ -80,6 +80,7 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   // scripts train only the DiT by default).
   const bool unetFamily = s.arch->arch == "sd1" || s.arch->arch == "sd2" || s.arch->arch == "sdxl";
   t.trainTextEncoder = unetFamily && !s.networkTrainUnetOnly.value && !s.cacheTextEncoderOutputs.value;
+  t.textEncoderEmbeddingGrads = true;
   t.fullFinetune = s.finetune();
   t.networkType = s.lokr ? "lokr" : "lora";
   t.rank = s.networkDim.value;
