@@ -55,3 +55,27 @@ test('the ControlNet residual figure is the committed CPU measurement', () => {
     }
   }
 });
+
+// rules/ai-toolkit/architectures.yaml's Adafactor figures for the UNets (factored_state_bytes_per_param,
+// largest_tensor_params) are what scripts/census/adafactor_state.py counts on the census UNets' shapes (built on the
+// meta device: no weights, no memory). It needs a Python with PyTorch (OOMLINT_TORCH_PYTHON, as the GPU scripts' smoke run).
+const torchPython = process.env.OOMLINT_TORCH_PYTHON ?? python;
+const hasTorch = hasPython && spawnSync(torchPython, ['-c', 'import torch']).status === 0;
+test("the UNets' Adafactor state and largest tensor are the shape count's", {
+  skip: hasTorch ? false : `${torchPython} cannot import torch (set OOMLINT_TORCH_PYTHON to a Python with PyTorch)`,
+}, () => {
+  const rulesDir = path.join(sourceDir, 'build/release/core/rules');
+  const r = spawnSync(torchPython, [path.join(sourceDir, 'scripts/census/adafactor_state.py'), '--rules-dir', rulesDir], {
+    encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const archs = JSON.parse(fs.readFileSync(path.join(rulesDir, 'ai-toolkit/architectures.json'), 'utf8')).architectures;
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 2, r.stdout);
+  for (const line of lines) {
+    const [id, , perParam, largest] = line.split('\t');
+    const d = archs.find((a) => a.arch === id.split('.')[0]).denoiser;
+    assert.equal(d.factored_state_bytes_per_param.toFixed(3), Number.parseFloat(perParam).toFixed(3), `${id} B/param`);
+    assert.equal(d.largest_tensor_params.toPrecision(4), Number.parseFloat(largest.replace('largest tensor ', '')).toPrecision(4), `${id} largest`);
+  }
+});
