@@ -78,6 +78,23 @@ def summary(name, g):
             f" borderline {g['borderline']}; peak cases {len(errs)}, median |error| {median:.0%}")
 
 
+def score(groups, group, case, reviewed, verdict, peak):
+    """Counts one scored case into its group twice: on the labels as collected, and with the labels a trainer's
+    source contradicts set aside (label-review.yaml). Returns the row's result."""
+    tallies = [groups.setdefault((group, "as collected"), new_tally())]
+    if case["id"] not in reviewed:
+        tallies.append(groups.setdefault((group, "label review applied"), new_tally()))
+    if case["outcome"] == "peak":
+        err = peak_error(peak, case["peak_gib"])
+        for g in tallies:
+            g["peak_errors"].append(err)
+        return f"peak error {err:+.0%}"
+    for g in tallies:
+        count(g, verdict, case["outcome"])
+    result = result_of(verdict, case["outcome"])
+    return result + (f" (label reviewed: {reviewed[case['id']]})" if case["id"] in reviewed else "")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", default=os.path.join(root, "build/release/native/oomlint"))
@@ -94,22 +111,8 @@ def main():
         outcome, cause = c["outcome"], c.get("failure_cause")
         group = "mapped" if c.get("mapped") else "ai-toolkit"
         result = "not scored (" + cause + ")" if cause else ""
-        # Scored twice: on the labels as collected, and with the labels the code contradicts set aside.
-        tallies = [groups.setdefault((group, "as collected"), new_tally())]
-        if c["id"] not in reviewed:
-            tallies.append(groups.setdefault((group, "label review applied"), new_tally()))
         if not cause and verdict is not None:
-            if outcome == "peak":
-                err = peak_error(peak, c["peak_gib"])
-                for g in tallies:
-                    g["peak_errors"].append(err)
-                result = f"peak error {err:+.0%}"
-            else:
-                for g in tallies:
-                    count(g, verdict, outcome)
-                result = result_of(verdict, outcome)
-                if c["id"] in reviewed:
-                    result += f" (label reviewed: {reviewed[c['id']]})"
+            result = score(groups, group, c, reviewed, verdict, peak)
         elif verdict is None:
             result = "no estimate"
         rows.append((group, c["id"], c["gpu_vram_gib"], outcome + (f" ({c['phase']})" if c.get("phase") else ""),
@@ -117,23 +120,9 @@ def main():
         if c.get("native_config") and not cause:
             files = c["native_config"] if isinstance(c["native_config"], list) else [c["native_config"]]
             native, npeak, nphase = verdict_of(args.cli, [os.path.join(field, f) for f in files], c["gpu_vram_gib"])
-            nresult = "-"
-            for name, v, p in (("mapped, same cases", verdict, peak), ("mapped, native", native, npeak)):
-                if v is None:
-                    continue
-                tallies = [groups.setdefault((name, "as collected"), new_tally())]
-                if c["id"] not in reviewed:
-                    tallies.append(groups.setdefault((name, "label review applied"), new_tally()))
-                for g in tallies:
-                    if outcome == "peak":
-                        g["peak_errors"].append(peak_error(p, c["peak_gib"]))
-                    else:
-                        count(g, v, outcome)
-            if native is not None:
-                nresult = (f"peak error {peak_error(npeak, c['peak_gib']):+.0%}" if outcome == "peak"
-                           else result_of(native, outcome))
-                if c["id"] in reviewed and outcome != "peak":
-                    nresult += f" (label reviewed: {reviewed[c['id']]})"
+            if verdict is not None:
+                score(groups, "mapped, same cases", c, reviewed, verdict, peak)
+            nresult = "-" if native is None else score(groups, "mapped, native", c, reviewed, native, npeak)
             rows.append(("native", c["id"], c["gpu_vram_gib"], outcome,
                          "-" if native is None else f"{native} {npeak:.1f} GiB in {nphase}", nresult))
     print_rows(rows, args.markdown)
