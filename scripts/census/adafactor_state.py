@@ -15,9 +15,8 @@ import argparse
 import os
 import sys
 
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(here, "..", "gpu"))
-sys.path.insert(0, os.path.join(here, ".."))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))  # as census.py: the census models and the rules reader
 
 import layers  # noqa: E402
 import plan  # noqa: E402
@@ -41,7 +40,7 @@ def factored_state_bytes(model):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rules-dir", default=os.path.join(here, "..", "..", "build", "release", "core", "rules"))
+    ap.add_argument("--rules-dir", default=os.path.join(ROOT, "build", "release", "core", "rules"))
     args = ap.parse_args()
     rules = rules_data.load(args.rules_dir)
     prec = layers.Precision("bf16", "meta")

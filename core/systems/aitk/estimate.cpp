@@ -283,8 +283,10 @@ Component gradients(const TrainingSetup& s, const MemoryModel& m, const Optimize
   const bool fused = s.fusedBackward || (opt && opt->freesGradsInBackward);
   if (!fused) return {"gradients", pTrain * gBytes, paramsText(pTrain) + " × " + fixedText(gBytes, 0) + " B", Term::Trainable};
   const Denoiser& d = s.arch->denoiser;
-  // A LoRA's widest matrix is rank × the widest Linear's input or output (the MLP's).
-  const double largest = std::min(pTrain, s.fullFinetune ? d.largestTensor() : std::max(1.0, s.rank) * d.mlpRatio * std::max(1, d.hidden));
+  // A LoRA's widest matrix is rank × the widest Linear's input or output (the MLP's); a UNet states no width, so
+  // all of its LoRA is counted.
+  const double lora = d.hidden > 0 ? std::max(1.0, s.rank) * d.mlpRatio * d.hidden : pTrain;
+  const double largest = std::min(pTrain, s.fullFinetune ? d.largestTensor() : lora);
   const double perElement = gBytes + m.fusedStepFp32Copies * 4;
   return {"gradients", largest * perElement,
           std::string("freed as the backward pass reaches them (") + (s.fusedBackward ? "--fused_backward_pass" : opt->name) +
