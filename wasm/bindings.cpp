@@ -3,10 +3,13 @@
 #include <emscripten/bind.h>
 
 #include <exception>
-#include <nlohmann/json.hpp>
+#include <memory>
 #include <string>
 
 #include "analyze.h"
+#include "base/document/reader.h"
+#include "base/text/json_writer.h"
+#include "base/text/source_text.h"
 #include "format/formatters.h"
 #include "base/knowledge/knowledge.h"
 #include "systems/comfyui/png_text.h"
@@ -15,10 +18,10 @@ namespace {
 
 std::string errorJson(const std::string& message) {
   // Keys in sorted order, as the report's error object has always been written.
-  return nlohmann::ordered_json{{"error", message},
-                                {"files", nlohmann::ordered_json::array()},
-                                {"tool", {{"name", "oomlint"}, {"version", oomlint::toolVersion()}}}}
-      .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  oomlint::JsonWriter w;
+  w.beginObject().field("error", message).key("files").beginArray().endArray();
+  w.key("tool").beginObject().field("name", "oomlint").field("version", oomlint::toolVersion()).endObject();
+  return w.endObject().take();
 }
 
 // Options for `gpu` (a catalog name) or `vramGib` (> 0); both empty/0 means the default card. `ramGib`
@@ -71,15 +74,16 @@ std::string analyzeJob(const std::string& config, const std::string& path, const
     std::string error;
     oomlint::AnalyzeOptions options = optionsFor(gpu, vramGib, ramGib, error);
     if (!error.empty()) return errorJson(error);
-    const auto files = nlohmann::ordered_json::parse(companions, nullptr, false);
-    if (!files.is_array()) return errorJson("the job's other files are not a JSON array");
+    const auto files = oomlint::readJson(std::make_shared<oomlint::SourceText>(companions), oomlint::ReadLimits{});
+    if (!files->problems().empty() || !files->root()->isSequence()) return errorJson("the job's other files are not a JSON array");
     const oomlint::Input main{path.empty() ? "<input>" : path, config};
     options.jobFiles.push_back(main);
-    for (const auto& f : files) {
-      if (!f.is_object() || !f.contains("path") || !f["path"].is_string() || !f.contains("text") || !f["text"].is_string()) {
-        return errorJson("each of the job's other files needs a string path and text");
-      }
-      options.jobFiles.push_back(oomlint::Input{f["path"].get<std::string>(), f["text"].get<std::string>()});
+    const auto isString = [](const oomlint::Node* v) { return v && v->isScalar() && v->resolved()->type == oomlint::ScalarType::String; };
+    for (const oomlint::Node* f : files->root()->resolved()->items) {
+      const oomlint::Node* filePath = f->isMapping() ? f->find("path") : nullptr;
+      const oomlint::Node* text = f->isMapping() ? f->find("text") : nullptr;
+      if (!isString(filePath) || !isString(text)) return errorJson("each of the job's other files needs a string path and text");
+      options.jobFiles.push_back(oomlint::Input{filePath->resolved()->text, text->resolved()->text});
     }
     if (!log.empty()) return oomlint::formatJson(oomlint::analyzeWithLog(main, oomlint::Input{"<log>", log}, options));
     oomlint::Report report;
@@ -95,24 +99,24 @@ std::string analyzeJob(const std::string& config, const std::string& path, const
 // The rule catalog, for the UI's rule list and links: each rule's code, name, severity and title (its page,
 // docs/rules/CODE.md, is a static file beside the page; the summary SARIF prints is not in the module).
 std::string rules() {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  oomlint::JsonWriter w;
+  w.beginArray();
   for (const auto& rule : oomlint::knowledge().catalog.rules()) {
-    out.push_back({{"code", rule.code},
-                   {"name", rule.name},
-                   {"severity", std::string(oomlint::toString(rule.severity))},
-                   {"title", rule.title}});
+    w.beginObject().field("code", rule.code).field("name", rule.name).field("severity", oomlint::toString(rule.severity));
+    w.field("title", rule.title).endObject();
   }
-  return out.dump();
+  return w.endArray().take();
 }
 
 // The GPU catalog, for the page's GPU picker.
 std::string gpus() {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  oomlint::JsonWriter w;
+  w.beginArray();
   for (const auto& gpu : oomlint::knowledge().gpus.all()) {
-    out.push_back({{"name", gpu.name}, {"vendor", gpu.vendor}, {"class", gpu.gpuClass}, {"vram_bytes", gpu.linuxBytes},
-                   {"default", gpu.name == oomlint::kDefaultGpu}});
+    w.beginObject().field("name", gpu.name).field("vendor", gpu.vendor).field("class", gpu.gpuClass);
+    w.field("vram_bytes", gpu.linuxBytes).field("default", gpu.name == oomlint::kDefaultGpu).endObject();
   }
-  return out.dump();
+  return w.endArray().take();
 }
 
 std::string version() { return oomlint::toolVersion(); }
@@ -121,9 +125,11 @@ std::string version() { return oomlint::toolVersion(); }
 // {"json", "keyword"} or {"error"}: the page shows and analyses the JSON like a pasted workflow.
 std::string pngWorkflow(const std::string& bytes) {
   const oomlint::PngWorkflow w = oomlint::workflowFromPng(bytes);
-  nlohmann::ordered_json out =
-      w.error.empty() ? nlohmann::ordered_json{{"json", w.json}, {"keyword", w.keyword}} : nlohmann::ordered_json{{"error", w.error}};
-  return out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  oomlint::JsonWriter out;
+  out.beginObject();
+  if (w.error.empty()) out.field("json", w.json).field("keyword", w.keyword);
+  else out.field("error", w.error);
+  return out.endObject().take();
 }
 
 }  // namespace

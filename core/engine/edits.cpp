@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <memory>
 
-#include <nlohmann/json.hpp>
+#include "base/document/reader.h"
+#include "base/text/source_text.h"
 
 namespace oomlint {
 
@@ -32,8 +34,9 @@ std::string valueText(const Document& doc, const Node* old, const std::string& t
   const bool plainString = doc.format() == DocumentFormat::Yaml && v->kind == NodeKind::Scalar &&
                            v->type == ScalarType::String && !v->quoted;
   if (plainString) {
-    const auto to = nlohmann::ordered_json::parse(toJson, nullptr, false);
-    if (to.is_string() && plainSafe(to.get_ref<const std::string&>())) return to.get<std::string>();
+    const auto to = readJson(std::make_shared<SourceText>(toJson), ReadLimits{});
+    const Node* v = to->problems().empty() ? to->root() : nullptr;
+    if (v && v->isScalar() && v->resolved()->type == ScalarType::String && plainSafe(v->resolved()->text)) return v->resolved()->text;
   }
   return toJson;
 }

@@ -8,12 +8,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/text/json_writer.h"
 #include "format/formatters.h"
 #include "format/summary.h"
 #include "base/knowledge/embedded.h"
@@ -22,8 +22,6 @@
 namespace oomlint {
 
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kProjectUri = "https://github.com/oomlint/oomlint";
 // Every rule's page is docs/rules/<CODE>.md in the repository; SARIF wants an absolute helpUri.
@@ -59,18 +57,32 @@ std::string percentEncode(std::string_view path) {
   return out;
 }
 
-Json artifactLocation(const std::string& path) {
-  if (path == "-" || path == "<stdin>") return {{"uri", "stdin"}};  // no file to resolve against a root
-  if (path.starts_with('/')) return {{"uri", "file://" + percentEncode(path)}};
+// Where a file is, as SARIF names it: an absolute URI, or one relative to the checkout's root.
+struct ArtifactLocation {
+  std::string uri;
+  bool relative = false;  // to %SRCROOT%
+  int index = -1;         // in the run's artifacts; -1 where the artifact itself is written
+
+  void write(JsonWriter& w) const {
+    w.beginObject().field("uri", uri);
+    if (relative) w.field("uriBaseId", kSourceRoot);
+    if (index >= 0) w.field("index", index);
+    w.endObject();
+  }
+};
+
+ArtifactLocation artifactLocation(const std::string& path) {
+  if (path == "-" || path == "<stdin>") return {"stdin"};  // no file to resolve against a root
+  if (path.starts_with('/')) return {"file://" + percentEncode(path)};
   // A Windows drive path ("C:\configs\a.yaml"), as the browser build may be handed.
   if (path.size() > 2 && std::isalpha(static_cast<unsigned char>(path[0])) && path[1] == ':' && (path[2] == '\\' || path[2] == '/')) {
     std::string slashed = path;
     std::replace(slashed.begin(), slashed.end(), '\\', '/');
-    return {{"uri", "file:///" + slashed.substr(0, 2) + percentEncode(slashed.substr(2))}};
+    return {"file:///" + slashed.substr(0, 2) + percentEncode(slashed.substr(2))};
   }
   std::string_view relative = path;
   while (relative.starts_with("./")) relative.remove_prefix(2);
-  return {{"uri", percentEncode(relative)}, {"uriBaseId", kSourceRoot}};
+  return {percentEncode(relative), true};
 }
 
 const char* mimeType(const FileReport& file) {
@@ -101,24 +113,27 @@ const char* ruleFamily(std::string_view code) {
   }
 }
 
-Json ruleDescriptor(const std::string& code) {
+void writeRuleDescriptor(JsonWriter& w, const std::string& code) {
   const RuleInfo* rule = knowledge().catalog.find(code);
   const std::string helpUri = std::string(kRuleDocsBase) + code + ".md";
   if (rule == nullptr) {
     // A code the catalog lacks (a build defect): still a descriptor, so the result's ruleIndex holds.
-    return {{"id", code}, {"shortDescription", {{"text", code}}}, {"helpUri", helpUri}};
+    w.beginObject().field("id", code);
+    w.key("shortDescription").beginObject().field("text", code).endObject();
+    w.field("helpUri", helpUri).endObject();
+    return;
   }
   const std::string_view embedded = rulePage(rule->code);
   const std::string page = !embedded.empty() ? std::string(embedded)
                                              : "# " + rule->code + " " + rule->name + "\n\n" + rule->title + "\n\n" + rule->summary + "\n";
-  return {{"id", rule->code},
-          {"name", rule->name},
-          {"shortDescription", {{"text", rule->title}}},
-          {"fullDescription", {{"text", rule->summary}}},
-          {"help", {{"text", page}, {"markdown", page}}},
-          {"helpUri", helpUri},
-          {"defaultConfiguration", {{"level", level(rule->severity)}}},
-          {"properties", {{"tags", Json::array({"oomlint", ruleFamily(rule->code)})}}}};
+  w.beginObject().field("id", rule->code).field("name", rule->name);
+  w.key("shortDescription").beginObject().field("text", rule->title).endObject();
+  w.key("fullDescription").beginObject().field("text", rule->summary).endObject();
+  w.key("help").beginObject().field("text", page).field("markdown", page).endObject();
+  w.field("helpUri", helpUri);
+  w.key("defaultConfiguration").beginObject().field("level", level(rule->severity)).endObject();
+  w.key("properties").beginObject().key("tags").beginArray().value("oomlint").value(ruleFamily(rule->code)).endArray().endObject();
+  w.endObject();
 }
 
 // The rules the results use, in catalog order (stable across runs), then any the catalog lacks.
@@ -144,18 +159,17 @@ std::vector<std::string> firedRules(const Report& report) {
 
 // SARIF lines and columns start at 1 and the end column is exclusive, as ours; clamp anything else so
 // a defect upstream cannot make the whole log invalid, and never let a region end before it starts.
-Json region(const Range& r) {
+void writeRegion(JsonWriter& w, const Range& r) {
   const int startLine = std::max(1, r.start.line);
   const int startColumn = std::max(1, r.start.column);
   const int endLine = std::max(startLine, r.end.line);
   int endColumn = std::max(1, r.end.column);
   if (endLine == startLine) endColumn = std::max(endColumn, startColumn);
-  return {{"startLine", startLine}, {"startColumn", startColumn}, {"endLine", endLine}, {"endColumn", endColumn}};
+  w.beginObject().field("startLine", startLine).field("startColumn", startColumn).field("endLine", endLine).field("endColumn", endColumn);
+  w.endObject();
 }
 
 // ---- Fixes -------------------------------------------------------------------------------------
-
-Json parseJson(std::string_view text) { return Json::parse(text, nullptr, /*allow_exceptions=*/false); }
 
 // A SARIF fix: a description and the edits the analysis attached (SARIF's fixes are alternatives,
 // each complete, so only a fix whose edits write the whole change is offered).
@@ -199,13 +213,19 @@ std::optional<SarifFix> sarifFix(const FileReport& file, const Diagnostic& d) {
   return SarifFix{*d.fix, "Set " + d.fix->path.toString() + " to " + d.fix->toJson};
 }
 
-Json fixJson(const SarifFix& sarif, const Json& location) {
-  Json replacements = Json::array();
+void writeFix(JsonWriter& w, const SarifFix& sarif, const ArtifactLocation& location) {
+  w.beginObject();
+  w.key("description").beginObject().field("text", sarif.description).endObject();
+  w.key("artifactChanges").beginArray().beginObject();
+  location.write(w.key("artifactLocation"));
+  w.key("replacements").beginArray();
   for (const auto& edit : sarif.fix.edits) {
-    replacements.push_back({{"deletedRegion", region(edit.range)}, {"insertedContent", {{"text", edit.text}}}});
+    w.beginObject();
+    writeRegion(w.key("deletedRegion"), edit.range);
+    w.key("insertedContent").beginObject().field("text", edit.text).endObject();
+    w.endObject();
   }
-  return {{"description", {{"text", sarif.description}}},
-          {"artifactChanges", Json::array({{{"artifactLocation", location}, {"replacements", replacements}}})}};
+  w.endArray().endObject().endArray().endObject();
 }
 
 // ---- Fingerprints ------------------------------------------------------------------------------
@@ -239,168 +259,200 @@ class Fingerprints {
 
 // ---- Estimates ---------------------------------------------------------------------------------
 
-
-Json jsonValue(const std::string& jsonText) {
-  Json parsed = parseJson(jsonText);
-  return parsed.is_discarded() ? Json(jsonText) : parsed;
+void writeSteps(JsonWriter& w, const std::vector<PlanStep>& plan) {
+  w.beginArray();
+  for (const auto& step : plan) {
+    w.beginObject().field("rank", step.rank).field("path", step.fix.path.toString());
+    w.key("from").jsonValue(step.fix.fromJson);
+    w.key("to").jsonValue(step.fix.toJson);
+    w.field("saves_bytes", byteCount(step.savesBytes))
+        .field("peak_bytes_after", byteCount(step.peakBytesAfter))
+        .field("fits_after", step.fitsAfter)
+        .field("needed", step.needed)
+        .endObject();
+  }
+  w.endArray();
 }
 
 // The same figures and names as --format json's "estimate" and "plan", without the per-component
 // arithmetic (the JSON format and the text table carry that).
-Json estimateProperties(const FileReport& file, const Json& location) {
+void writeEstimateProperties(JsonWriter& w, const FileReport& file, const ArtifactLocation& location) {
   const Estimate& e = *file.estimate;
-  Json j;
-  j["artifactLocation"] = location;
-  j["summary"] = estimateSummary(file);
-  j["gpu"] = {{"name", e.gpu.name}, {"vram_bytes", e.gpu.vramBytes}, {"given", file.gpuGiven}};
-  j["peak_bytes"] = byteCount(e.peak().peakBytes);
-  j["peak_phase"] = toString(e.peak().phase);
-  j["low_bytes"] = byteCount(e.lowBytes);
-  j["high_bytes"] = byteCount(e.highBytes);
-  j["uncertainty_bytes"] = byteCount(e.highBytes - e.peak().peakBytes);
-  j["verdict"] = std::string(toString(e.verdict));
-  j["coarse"] = e.coarse;
-  j["phases"] = Json::array();
+  w.beginObject();
+  location.write(w.key("artifactLocation"));
+  w.field("summary", estimateSummary(file));
+  w.key("gpu").beginObject().field("name", e.gpu.name).field("vram_bytes", e.gpu.vramBytes).field("given", file.gpuGiven).endObject();
+  w.field("peak_bytes", byteCount(e.peak().peakBytes))
+      .field("peak_phase", toString(e.peak().phase))
+      .field("low_bytes", byteCount(e.lowBytes))
+      .field("high_bytes", byteCount(e.highBytes))
+      .field("uncertainty_bytes", byteCount(e.highBytes - e.peak().peakBytes))
+      .field("verdict", toString(e.verdict))
+      .field("coarse", e.coarse);
+  w.key("phases").beginArray();
   for (const auto& phase : e.phases) {
-    j["phases"].push_back({{"name", toString(phase.phase)}, {"peak_bytes", byteCount(phase.peakBytes)}, {"low_bytes", byteCount(phase.lowBytes)},
-                           {"high_bytes", byteCount(phase.highBytes)}, {"uncertainty_bytes", byteCount(phase.aboveBytes())}});
+    w.beginObject()
+        .field("name", toString(phase.phase))
+        .field("peak_bytes", byteCount(phase.peakBytes))
+        .field("low_bytes", byteCount(phase.lowBytes))
+        .field("high_bytes", byteCount(phase.highBytes))
+        .field("uncertainty_bytes", byteCount(phase.aboveBytes()))
+        .endObject();
   }
-  auto steps = [](const std::vector<PlanStep>& plan) {
-    Json out = Json::array();
-    for (const auto& step : plan) {
-      out.push_back({{"rank", step.rank},
-                     {"path", step.fix.path.toString()},
-                     {"from", jsonValue(step.fix.fromJson)},
-                     {"to", jsonValue(step.fix.toJson)},
-                     {"saves_bytes", byteCount(step.savesBytes)},
-                     {"peak_bytes_after", byteCount(step.peakBytesAfter)},
-                     {"fits_after", step.fitsAfter},
-                     {"needed", step.needed}});
-    }
-    return out;
-  };
-  j["plan"] = steps(file.plan);
+  w.endArray();
+  writeSteps(w.key("plan"), file.plan);
   if (e.host) {
     const HostEstimate& h = *e.host;
-    Json host;
-    host["summary"] = hostSummary(file);
-    host["ram_bytes"] = h.ramBytes ? Json(*h.ramBytes) : Json(nullptr);
-    host["peak_bytes"] = byteCount(h.peak().peakBytes);
-    host["peak_phase"] = toString(h.peak().phase);
-    host["uncertainty_bytes"] = byteCount(h.peak().aboveBytes());
-    host["verdict"] = std::string(toString(h.verdict));
-    host["phases"] = Json::array();
+    w.key("host").beginObject()
+        .field("summary", hostSummary(file))
+        .field("ram_bytes", h.ramBytes)
+        .field("peak_bytes", byteCount(h.peak().peakBytes))
+        .field("peak_phase", toString(h.peak().phase))
+        .field("uncertainty_bytes", byteCount(h.peak().aboveBytes()))
+        .field("verdict", toString(h.verdict));
+    w.key("phases").beginArray();
     for (const auto& phase : h.phases) {
-      host["phases"].push_back({{"name", toString(phase.phase)}, {"peak_bytes", byteCount(phase.peakBytes)}, {"uncertainty_bytes", byteCount(phase.aboveBytes())}});
+      w.beginObject()
+          .field("name", toString(phase.phase))
+          .field("peak_bytes", byteCount(phase.peakBytes))
+          .field("uncertainty_bytes", byteCount(phase.aboveBytes()))
+          .endObject();
     }
-    host["plan"] = steps(file.hostPlan);
-    j["host"] = std::move(host);
+    w.endArray();
+    writeSteps(w.key("plan"), file.hostPlan);
+    w.endObject();
   }
-  return j;
+  w.endObject();
 }
 
-Json logProperties(const LogAnalysis& log, const Json& location) {
-  return {{"artifactLocation", location},
-          {"oom", log.oom},
-          {"suspected", log.suspected},
-          {"kind", std::string(toString(log.kind))},
-          {"phase", std::string(toString(log.phase))},
-          {"step", log.step ? Json(*log.step) : Json(nullptr)},
-          {"gpu_state_suspect", log.gpuStateSuspect}};
+void writeLogProperties(JsonWriter& w, const LogAnalysis& log, const ArtifactLocation& location) {
+  w.beginObject();
+  location.write(w.key("artifactLocation"));
+  w.field("oom", log.oom)
+      .field("suspected", log.suspected)
+      .field("kind", toString(log.kind))
+      .field("phase", toString(log.phase))
+      .field("step", log.step)
+      .field("gpu_state_suspect", log.gpuStateSuspect)
+      .endObject();
 }
 
 // A suspected OOM's evidence as the result's related locations: each line it rests on, and why.
-Json evidenceLocations(const LogAnalysis& log, const Json& location) {
-  Json related = Json::array();
+void writeEvidenceLocations(JsonWriter& w, const LogAnalysis& log, const ArtifactLocation& location) {
+  w.beginArray();
   int id = 0;
   for (const auto& e : log.evidence) {
-    related.push_back({{"id", id++},
-                       {"physicalLocation", {{"artifactLocation", location}, {"region", {{"startLine", std::max(1, e.line)}}}}},
-                       {"message", {{"text", e.why}}}});
+    w.beginObject().field("id", id++);
+    w.key("physicalLocation").beginObject();
+    location.write(w.key("artifactLocation"));
+    w.key("region").beginObject().field("startLine", std::max(1, e.line)).endObject();
+    w.endObject();
+    w.key("message").beginObject().field("text", e.why).endObject();
+    w.endObject();
   }
-  return related;
+  w.endArray();
 }
 
 // ---- Results -----------------------------------------------------------------------------------
 
-Json result(const FileReport& file, const Diagnostic& d, const Json& location, int ruleIndex, Fingerprints& fingerprints) {
-  Json physical = {{"artifactLocation", location}, {"region", region(d.range)}};
-  Json loc = {{"physicalLocation", std::move(physical)}};
+void writeResult(JsonWriter& w, const FileReport& file, const Diagnostic& d, const ArtifactLocation& location, int ruleIndex,
+                 Fingerprints& fingerprints) {
+  w.beginObject().field("ruleId", toString(d.code)).field("ruleIndex", ruleIndex).field("level", level(d.severity));
+  w.key("message").beginObject().field("text", d.message).endObject();
+  w.key("locations").beginArray().beginObject();
+  w.key("physicalLocation").beginObject();
+  location.write(w.key("artifactLocation"));
+  writeRegion(w.key("region"), d.range);
+  w.endObject();
   if (!d.path.empty()) {
     // A key path names a property of the config's mapping (SARIF §3.33.7's kind for JSON-like data).
-    loc["logicalLocations"] = Json::array({{{"fullyQualifiedName", d.path.toString()}, {"kind", "property"}}});
+    w.key("logicalLocations").beginArray();
+    w.beginObject().field("fullyQualifiedName", d.path.toString()).field("kind", "property").endObject();
+    w.endArray();
   }
-  Json r;
-  r["ruleId"] = toString(d.code);
-  r["ruleIndex"] = ruleIndex;
-  r["level"] = level(d.severity);
-  r["message"] = {{"text", d.message}};
-  r["locations"] = Json::array({std::move(loc)});
-  r["partialFingerprints"] = {{"primaryLocationLineHash", fingerprints.next(location["uri"].get<std::string>(), d)}};
-  if (auto fix = sarifFix(file, d)) r["fixes"] = Json::array({fixJson(*fix, location)});
-  if (d.code == RuleId::OL608 && file.log && !file.log->evidence.empty()) r["relatedLocations"] = evidenceLocations(*file.log, location);
-  return r;
+  w.endObject().endArray();
+  w.key("partialFingerprints").beginObject().field("primaryLocationLineHash", fingerprints.next(location.uri, d)).endObject();
+  if (auto fix = sarifFix(file, d)) {
+    w.key("fixes").beginArray();
+    writeFix(w, *fix, location);
+    w.endArray();
+  }
+  if (d.code == RuleId::OL608 && file.log && !file.log->evidence.empty()) writeEvidenceLocations(w.key("relatedLocations"), *file.log, location);
+  w.endObject();
 }
 
 }  // namespace
 
 std::string formatSarif(const Report& report) {
   const std::vector<std::string> rules = firedRules(report);
-  Json ruleList = Json::array();
-  for (const auto& code : rules) ruleList.push_back(ruleDescriptor(code));
 
-  Json artifacts = Json::array();
-  std::map<std::string, int> artifactIndex;  // one artifact per distinct location, even if named twice
-  Json results = Json::array();
-  Json estimates = Json::array();
-  Json logs = Json::array();
-  Fingerprints fingerprints;
+  // One artifact per distinct location, even if named twice; each file's location points at its own.
+  std::vector<ArtifactLocation> locations;
+  std::vector<const FileReport*> artifacts;
+  std::map<std::pair<std::string, bool>, int> artifactIndex;
   for (const auto& file : report.files) {
-    Json location = artifactLocation(file.path);
-    const std::string key = location.dump();
-    auto [it, added] = artifactIndex.emplace(key, static_cast<int>(artifacts.size()));
-    if (added) {
-      Json artifact = {{"location", location}, {"roles", Json::array({"analysisTarget"})}};
-      if (file.source) artifact["length"] = file.source->size();
-      if (const char* type = mimeType(file)) artifact["mimeType"] = type;
-      artifact["properties"] = {{"kind", toString(file.kind)}, {"unreadable", file.unreadable}};
-      artifacts.push_back(std::move(artifact));
-    }
-    location["index"] = it->second;
+    ArtifactLocation location = artifactLocation(file.path);
+    auto [it, added] = artifactIndex.emplace(std::pair{location.uri, location.relative}, static_cast<int>(artifacts.size()));
+    if (added) artifacts.push_back(&file);
+    location.index = it->second;
+    locations.push_back(std::move(location));
+  }
+
+  JsonWriter w(2);
+  w.beginObject().field("$schema", "https://json.schemastore.org/sarif-2.1.0.json").field("version", "2.1.0");
+  w.key("runs").beginArray().beginObject();
+
+  w.key("tool").beginObject().key("driver").beginObject();
+  w.field("name", "oomlint").field("version", toolVersion()).field("semanticVersion", toolVersion()).field("informationUri", kProjectUri);
+  w.key("rules").beginArray();
+  for (const auto& code : rules) writeRuleDescriptor(w, code);
+  w.endArray().endObject().endObject();
+
+  w.key("invocations").beginArray().beginObject().field("executionSuccessful", report.internalError.empty());
+  if (!report.internalError.empty()) {
+    w.key("toolExecutionNotifications").beginArray().beginObject().field("level", "error");
+    w.key("message").beginObject().field("text", report.internalError).endObject();
+    w.endObject().endArray();
+  }
+  w.endObject().endArray();
+
+  w.key("artifacts").beginArray();
+  for (const FileReport* file : artifacts) {
+    w.beginObject();
+    artifactLocation(file->path).write(w.key("location"));
+    w.key("roles").beginArray().value("analysisTarget").endArray();
+    if (file->source) w.field("length", file->source->size());
+    if (const char* type = mimeType(*file)) w.field("mimeType", type);
+    w.key("properties").beginObject().field("kind", toString(file->kind)).field("unreadable", file->unreadable).endObject();
+    w.endObject();
+  }
+  w.endArray();
+
+  Fingerprints fingerprints;
+  w.key("results").beginArray();  // present even when empty: a clean run is not a broken one
+  for (std::size_t i = 0; i < report.files.size(); ++i) {
+    const FileReport& file = report.files[i];
     for (const auto& d : file.diagnostics) {
       const int ruleIndex = static_cast<int>(std::find(rules.begin(), rules.end(), toString(d.code)) - rules.begin());
-      results.push_back(result(file, d, location, ruleIndex, fingerprints));
+      writeResult(w, file, d, locations[i], ruleIndex, fingerprints);
     }
-    if (file.estimate) estimates.push_back(estimateProperties(file, location));
-    if (file.log) logs.push_back(logProperties(*file.log, location));
   }
+  w.endArray();
+  w.field("columnKind", "unicodeCodePoints");  // our columns count code points, SARIF's default is UTF-16
 
-  Json invocation = {{"executionSuccessful", report.internalError.empty()}};
-  if (!report.internalError.empty()) {
-    invocation["toolExecutionNotifications"] = Json::array({{{"level", "error"}, {"message", {{"text", report.internalError}}}}});
+  w.key("properties").beginObject().key("oomlint").beginObject();
+  w.key("estimates").beginArray();
+  for (std::size_t i = 0; i < report.files.size(); ++i) {
+    if (report.files[i].estimate) writeEstimateProperties(w, report.files[i], locations[i]);
   }
+  w.endArray().key("logs").beginArray();
+  for (std::size_t i = 0; i < report.files.size(); ++i) {
+    if (report.files[i].log) writeLogProperties(w, *report.files[i].log, locations[i]);
+  }
+  w.endArray().endObject().endObject();
 
-  Json driver;
-  driver["name"] = "oomlint";
-  driver["version"] = toolVersion();
-  driver["semanticVersion"] = toolVersion();
-  driver["informationUri"] = kProjectUri;
-  driver["rules"] = std::move(ruleList);
-
-  Json run;
-  run["tool"] = {{"driver", std::move(driver)}};
-  run["invocations"] = Json::array({std::move(invocation)});
-  run["artifacts"] = std::move(artifacts);
-  run["results"] = std::move(results);  // present even when empty: a clean run is not a broken one
-  run["columnKind"] = "unicodeCodePoints";  // our columns count code points, SARIF's default is UTF-16
-  run["properties"] = {{"oomlint", {{"estimates", std::move(estimates)}, {"logs", std::move(logs)}}}};
-
-  Json log;
-  log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
-  log["version"] = "2.1.0";
-  log["runs"] = Json::array({std::move(run)});
-  // Inputs are valid UTF-8 by the time they are reported, but never let a dump throw.
-  return log.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  w.endObject().endArray().endObject();
+  return w.take() + "\n";
 }
 
 }  // namespace oomlint

@@ -1,7 +1,5 @@
 #include "report/findings.h"
 
-#include <nlohmann/json.hpp>
-
 #include "base/document/node.h"
 #include "base/knowledge/knowledge.h"
 
@@ -19,22 +17,9 @@ void Findings::report(RuleId code, Range range, KeyPath path, std::string messag
   diagnostics_.push_back(std::move(d));
 }
 
-std::string jsonString(std::string_view text) {
-  return nlohmann::ordered_json(std::string(text)).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-}
-
 std::string jsonText(const Node* value) {
-  if (value == nullptr) return "null";
-  const Node* v = value->resolved();
-  if (v->kind != NodeKind::Scalar) return "null";
-  switch (v->type) {
-    case ScalarType::Null: return "null";
-    case ScalarType::Bool: return v->boolValue ? "true" : "false";
-    case ScalarType::Int: return std::to_string(v->intValue);
-    case ScalarType::Float: return nlohmann::ordered_json(v->floatValue).dump();
-    case ScalarType::String: return jsonString(v->text);
-  }
-  return "null";
+  if (value == nullptr || !value->isScalar()) return "null";
+  return JsonWriter().value(value).take();
 }
 
 }  // namespace oomlint

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/text/json_writer.h"
 #include "report/report.h"
 
 namespace oomlint {
@@ -20,8 +21,7 @@ class Findings {
   std::vector<Diagnostic> diagnostics_;
 };
 
-// `value` as JSON text for a Fix ("4", "true", "\"bf16\"").
+// `value` as JSON text for a Fix ("4", "true", "\"bf16\""); jsonString (json_writer.h) for a string.
 std::string jsonText(const struct Node* value);
-std::string jsonString(std::string_view text);
 
 }  // namespace oomlint
