@@ -15,6 +15,7 @@
 #include "systems/comfyui/png_text.h"
 #include "systems/comfyui/setup.h"
 #include "systems/comfyui/workflow.h"
+#include "systems/webui/generation_estimate.h"
 #include "test_support.h"
 
 using namespace oomlint;
@@ -1088,6 +1089,34 @@ TEST_CASE("a WanVideoWrapper UI workflow: its widgets by position, the block swa
   for (const PlanStep& step : report.plan) edits.push_back(step.fix.path.toString() + " " + step.fix.toJson);
   CHECK(std::find(edits.begin(), edits.end(), "nodes[0].widgets_values[0] 40") != edits.end());
   for (const auto& e : edits) CHECK(e.find("--") == std::string::npos);
+}
+
+TEST_CASE("WanVideoWrapper's older releases ran a heavier block: the range's top is the same generation at their figure") {
+  const std::string text = comfyFixture("wan-wrapper-vace-blockswap-api.json");
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  const GenerationSetup& g = r.setup->generation;
+  CHECK(g.olderBlockBytesPerTokenChannel == 40);
+  CHECK(g.blockBytesPerTokenChannel == 0);  // the expected figure: Wan's census block
+  const FileReport report = analyzeOn("RTX 4090", text);
+  const PhaseEstimate& denoise = test::phase(*report.estimate, "denoise");
+  const auto reason = std::find_if(denoise.range.begin(), denoise.range.end(),
+                                   [](const RangeReason& x) { return x.why.starts_with("WanVideoWrapper before a6071c7"); });
+  REQUIRE(reason != denoise.range.end());
+  // The same setup at 40 B: its activations and the range's top above the expected one's by the difference.
+  GenerationSetup older = g;
+  older.blockBytesPerTokenChannel = 40;
+  older.olderBlockBytesPerTokenChannel = 0;
+  const Estimate heavier = estimateGeneration(older, knowledge().webui, knowledge().memory, report.estimate->gpu).estimate;
+  const PhaseEstimate& heavierDenoise = test::phase(heavier, "denoise");
+  const double kWan = knowledge().memory.activations("wan").inferenceBytesPerTokenChannel;
+  CHECK(test::component(heavierDenoise, "transformer activations") ==
+        Approx(test::component(denoise, "transformer activations") * 40 / kWan));
+  CHECK(denoise.highBytes == Approx(heavierDenoise.highBytes));
+  CHECK(reason->aboveBytes > 0);
+  CHECK(denoise.peakBytes < heavierDenoise.peakBytes);  // the expected figure does not move
+  // ComfyUI's own sampler names no older release.
+  CHECK(knowledge().comfyui.node("KSampler")->olderBlockBytesPerTokenChannel == 0);
 }
 
 TEST_CASE("a wrapper workflow's unreadable values: no swap from a word, the size's default said, never a crash") {

@@ -106,6 +106,10 @@ struct NodeType {
   PackVae vae;
   bool sequentialGuidance = false;  // samplers: cond and uncond run one after the other (a `batched_cfg` true batches them)
   bool encodesClip = false;         // latent nodes: a pack's node that VAE-encodes the whole clip on the GPU, untiled unless told
+  // Samplers whose older releases ran a heavier block than the family's census figure: its bytes per token-channel
+  // in inference, the range's top, and which releases (the range's reason).
+  double olderBlockBytesPerTokenChannel = 0;
+  std::string olderBlockReleases;
 
   // dtypeWidgets, or ComfyUI's own {"weight_dtype"} when the data names none.
   std::span<const std::string> storageWidgets() const;
@@ -115,7 +119,8 @@ struct NodeType {
 
 template <class V> void fields(V& v, NodeType& x) {
   v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled, x.loader,
-    x.blockSwap, x.vae, x.sequentialGuidance, x.encodesClip, x.imagePixels, x.packsLatents);
+    x.blockSwap, x.vae, x.sequentialGuidance, x.encodesClip, x.imagePixels, x.packsLatents, x.olderBlockBytesPerTokenChannel,
+    x.olderBlockReleases);
 }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.

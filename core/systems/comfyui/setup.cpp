@@ -243,6 +243,8 @@ class SetupBuilder {
     const auto& masked = loader.maskedAttentionModes;
     g.denseAttentionMask = std::find(masked.begin(), masked.end(), s.model->text("attention_mode")) != masked.end();
     if (s.sampler->known->sequentialGuidance) g.guidanceBatched = s.sampler->flag("batched_cfg").value_or(false);
+    g.olderBlockBytesPerTokenChannel = s.sampler->known->olderBlockBytesPerTokenChannel;
+    g.olderBlockReleases = s.sampler->known->olderBlockReleases;
     for (const auto& n : w_.nodes) {
       if (n.active() && n.known != nullptr && n.known->wholeModel && !isRole(&n, {NodeRole::Sampler})) g.textEncoderWhole = true;
     }

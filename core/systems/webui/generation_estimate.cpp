@@ -44,6 +44,7 @@ class Estimator {
       addGpuPhases(out);
     }
     for (auto& phase : e.phases) finish(phase);
+    widenForOlderReleases(e);
     concludeEstimate(e);
     if (out.attentionTooLarge) e.verdict = Verdict::Oom;  // split attention stops before it allocates
     out.streamedBytes = streamed_;
@@ -51,6 +52,16 @@ class Estimator {
   }
 
  private:
+  // A pack whose older releases ran a heavier block (WanVideoWrapper's): the same generation with that block is the
+  // range's top, the reason naming the releases.
+  void widenForOlderReleases(Estimate& e) const {
+    if (s_.olderBlockBytesPerTokenChannel <= 0 || s_.family->unetActBytesPerLatentPixel > 0) return;
+    GenerationSetup older = s_;
+    older.blockBytesPerTokenChannel = s_.olderBlockBytesPerTokenChannel;
+    older.olderBlockBytesPerTokenChannel = 0;
+    widenWith(e, Estimator(older, w_, m_, gpu_).run().estimate, s_.olderBlockReleases);
+  }
+
   void addGpuPhases(GenerationEstimate& out) {
     Estimate& e = out.estimate;
     e.phases.push_back(textEncode());
@@ -165,7 +176,8 @@ class Estimator {
     const Denoiser& d = s_.arch->denoiser;
     const double references = referenceTokens();
     const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + references;
-    const double k = m_.activations(d.activationFamily).inferenceBytesPerTokenChannel;  // merged LoRAs: the plain model
+    // merged LoRAs: the plain model
+    const double k = s_.blockBytesPerTokenChannel > 0 ? s_.blockBytesPerTokenChannel : m_.activations(d.activationFamily).inferenceBytesPerTokenChannel;
     const std::string of = references > 0 ? " (" + fixedText(references, 0) + " of them the reference images'" +
                                           (s_.referenceSizeAssumed ? ", one taken at the output's size: the workflow does not set it)" : ")")
                                     : "";

@@ -125,6 +125,11 @@ struct GenerationSetup {
   bool decodeRetriesTiled = true;  // ComfyUI's VAEDecode retries in tiles after an out-of-memory; a wrapper's decode does not
   bool textEncoderWhole = false;   // the pack's encode node moves the whole text encoder onto the GPU (no partial load)
   int persistentTokenMaps = 0;     // maps of all tokens × width kept through each forward (WanVideoWrapper's VACE hints)
+  // A transformer block's bytes per token-channel in inference where not the family's census figure (0: that), and
+  // where a pack's older releases kept more, that figure and which releases: the range reaches it.
+  double blockBytesPerTokenChannel = 0;
+  double olderBlockBytesPerTokenChannel = 0;
+  std::string olderBlockReleases;
   // Reference images whose latent tokens join every forward's (ComfyUI's ReferenceLatent): their pixels, all together.
   double referencePixels = 0;
   bool referenceSizeAssumed = false;  // one's size is not in the workflow: the output's is taken

@@ -444,6 +444,11 @@ class Loader {
       }
       n.blockSwap.prefetchWidget = str(e, "prefetch_widget");
       n.sequentialGuidance = flag(e, "sequential_guidance");
+      n.olderBlockBytesPerTokenChannel = num(e, "older_block_bytes_per_token_channel", 0);
+      n.olderBlockReleases = str(e, "older_block_releases");
+      if ((n.olderBlockBytesPerTokenChannel > 0) != !n.olderBlockReleases.empty()) {
+        error("comfyui.yaml: node " + n.type + ": older_block_bytes_per_token_channel and older_block_releases go together");
+      }
       n.vae.tilingWidget = str(e, "tiling_widget");
       n.encodesClip = flag(e, "encodes_clip");
       n.vae.tileWidget = str(e, "tile_widget");
