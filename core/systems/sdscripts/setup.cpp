@@ -174,6 +174,7 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   }
   s.optimizer = textSetting(job, "optimizer_type", "");
   s.fusedBackwardPass = flagSetting(job, "fused_backward_pass");
+  s.gradientAccumulationSteps = intSetting(job, "gradient_accumulation_steps", 1);
   if (s.optimizer.value.empty()) {
     if (const auto adam8 = flagSetting(job, "use_8bit_adam"); adam8.value) s.optimizer = {"AdamW8bit", adam8.from};
     else s.optimizer.value = "AdamW";

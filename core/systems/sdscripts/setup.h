@@ -42,6 +42,7 @@ struct SdSetup {
   bool lokr = false;  // LyCORIS LoKr (its network_dim 100000 means "full": about a rank-4 LoRA's size)
   SdSetting<std::string> optimizer;  // "" → AdamW; use_8bit_adam → AdamW8bit
   SdSetting<bool> fusedBackwardPass;  // each grad applied by the (Adafactor) step and freed in the backward pass
+  SdSetting<int> gradientAccumulationSteps;
   // Per step: the dataset TOML's batch_size (largest dataset) over --train_batch_size.
   SdSetting<int> trainBatch;
   std::optional<SdDatasetValue> datasetBatch;

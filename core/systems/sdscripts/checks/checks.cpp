@@ -13,6 +13,7 @@ constexpr SdCheckEntry kChecks[] = {
     {"lowram-loads-into-vram", checkLowram},
     {"script-from-variables", checkVariableScript},
     {"trainer-model-not-modelled", checkUnmodelledModel},
+    {"fused-backward-pass-needs-adafactor", checkFusedBackwardPass},
 };
 
 }  // namespace

@@ -41,5 +41,6 @@ void checkAssumedScript(const SdCheckContext&, Findings&);              // OL805
 void checkLowram(const SdCheckContext&, Findings&);                     // OL806
 void checkVariableScript(const SdCheckContext&, Findings&);             // OL807
 void checkUnmodelledModel(const SdCheckContext&, Findings&);            // OL808
+void checkFusedBackwardPass(const SdCheckContext&, Findings&);          // OL809
 
 }  // namespace oomlint
