@@ -1119,6 +1119,38 @@ TEST_CASE("WanVideoWrapper's older releases ran a heavier block: the range's top
   CHECK(knowledge().comfyui.node("KSampler")->olderBlockBytesPerTokenChannel == 0);
 }
 
+TEST_CASE("feature caches: TaylorSeer's block outputs per order, WanVideoWrapper's EasyCache output per guidance pass") {
+  const std::string flux = comfyFixture("flux-taylorseer-1024-api.json");
+  const Read r = readSetup(flux);
+  REQUIRE(r.setup->estimable());
+  CHECK(r.setup->notCosted.empty());
+  CHECK(r.setup->generation.cachedTokenMaps == 76 * 3);  // max_order 2: orders 0, 1 and 2
+  const FileReport report = analyzeOn("RTX 4090", flux);
+  const double tokens = 64 * 64 + 512;  // 1024² in 2×2 patches of the 8× latent, and T5's 512
+  const double cache = test::component(test::phase(*report.estimate, "denoise"), "feature cache");
+  CHECK(cache == Approx(228 * tokens * 3072 * 2.0));  // cfg 1: one pass
+  CHECK(cache / kGiB == Approx(6.0).epsilon(0.01));   // the node's README: "+6 GB" at order 2
+  // Order 0 keeps one copy; an unreadable order is the node's default, 2.
+  CHECK(readSetup(replaced(flux, "\"max_order\": 2", "\"max_order\": 0")).setup->generation.cachedTokenMaps == 76);
+  CHECK(readSetup(replaced(flux, "\"max_order\": 2", "\"max_order\": \"two\"")).setup->generation.cachedTokenMaps == 228);
+  // The Lite node keeps the final layer's output alone: known, and nothing worth costing.
+  const Read lite = readSetup(replaced(flux, "\"TaylorSeer\"", "\"TaylorSeerLite\""));
+  CHECK(lite.setup->notCosted.empty());
+  CHECK(lite.setup->generation.cachedTokenMaps == 0);
+
+  // WanVideoWrapper's EasyCache, anywhere in the graph: one output of all tokens per guidance pass (cfg 6, run apart).
+  std::string wan = comfyFixture("wan-wrapper-vace-blockswap-api.json");
+  wan = replaced(wan, "\"9\": {", "\"20\": {\"class_type\": \"WanVideoEasyCache\", \"inputs\": {\"easycache_thresh\": 0.015}},\n  \"9\": {");
+  const Read w = readSetup(wan);
+  REQUIRE(w.setup->estimable());
+  CHECK(w.setup->notCosted.empty());
+  CHECK(w.setup->generation.cachedTokenMaps == 1);
+  const FileReport wanReport = analyzeOn("RTX 4090", wan);
+  const Denoiser& d = w.setup->arch.denoiser;
+  const double videoTokens = static_cast<double>(imageTokens(w.setup->arch, 832, 480, 81) + d.textTokens);
+  CHECK(test::component(test::phase(*wanReport.estimate, "denoise"), "feature cache") == Approx(videoTokens * d.hidden * 2.0 * 2));
+}
+
 TEST_CASE("a wrapper workflow's unreadable values: no swap from a word, the size's default said, never a crash") {
   std::string text = comfyFixture("wan-wrapper-vace-blockswap-api.json");
   text = replaced(text, "\"blocks_to_swap\": 20", "\"blocks_to_swap\": \"twenty\"");

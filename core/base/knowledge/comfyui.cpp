@@ -36,6 +36,7 @@ constexpr std::pair<NodeRole, std::string_view> kNodeRoles[] = {
     {NodeRole::PassThrough, "pass_through"},
     {NodeRole::VariableSet, "variable_set"},
     {NodeRole::VariableGet, "variable_get"},
+    {NodeRole::FeatureCache, "feature_cache"},
     {NodeRole::NoCost, "no_cost"},
 };
 

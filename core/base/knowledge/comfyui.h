@@ -42,6 +42,7 @@ enum class NodeRole {
   PassThrough,  // wiring (Reroute): its input flows on unchanged
   VariableSet,  // a frontend variable (KJNodes' SetNode): its input, under the name in its widget
   VariableGet,  // reads the variable of that name back (GetNode): a link across the canvas
+  FeatureCache,  // patches the model to reuse features between steps, keeping token maps on the GPU while it samples
   NoCost,       // no GPU memory of its own worth costing
 };
 std::string_view toString(NodeRole role);  // the data's spelling: "diffusion_model"
@@ -110,6 +111,11 @@ struct NodeType {
   // in inference, the range's top, and which releases (the range's reason).
   double olderBlockBytesPerTokenChannel = 0;
   std::string olderBlockReleases;
+  // Feature caches: the maps of all tokens × the model's width it keeps per batch element and guidance pass, for
+  // each order of its expansion where a widget gives the highest (0..max_order: one set per order).
+  double cacheTokenMaps = 0;
+  std::string cacheOrdersWidget;
+  int cacheOrdersDefault = 0;  // the widget's default (its value when the workflow's cannot be read)
 
   // dtypeWidgets, or ComfyUI's own {"weight_dtype"} when the data names none.
   std::span<const std::string> storageWidgets() const;
@@ -120,7 +126,7 @@ struct NodeType {
 template <class V> void fields(V& v, NodeType& x) {
   v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled, x.loader,
     x.blockSwap, x.vae, x.sequentialGuidance, x.encodesClip, x.imagePixels, x.packsLatents, x.olderBlockBytesPerTokenChannel,
-    x.olderBlockReleases);
+    x.olderBlockReleases, x.cacheTokenMaps, x.cacheOrdersWidget, x.cacheOrdersDefault);
 }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.

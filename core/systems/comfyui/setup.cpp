@@ -85,6 +85,7 @@ class SetupBuilder {
       decode(*s);
       controlnets(*s);
       sideModels(*s);
+      featureCaches(*s);
       modelUpscale(*s);
       mismatches(*s);
     }
@@ -101,6 +102,23 @@ class SetupBuilder {
                       NodeRole::ExtraModel})) {
         s.notCosted.push_back(&n);
       }
+    }
+  }
+
+  // Feature caches that patch the model (rules/comfyui.yaml's feature_cache nodes): the token maps each keeps while
+  // the sampler runs, for every order of its expansion where a widget sets the highest.
+  void featureCaches(WorkflowSetup& s) {
+    GenerationSetup& g = s.generation;
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || !isRole(&n, {NodeRole::FeatureCache})) continue;
+      double maps = n.known->cacheTokenMaps;
+      if (!n.known->cacheOrdersWidget.empty()) {
+        const double order = n.number(n.known->cacheOrdersWidget).value_or(n.known->cacheOrdersDefault);
+        maps *= std::clamp(order, 0.0, 16.0) + 1;
+      }
+      g.cachedTokenMaps += maps;
+      g.featureCache += (g.featureCache.empty() ? "" : ", ") + n.type;
+      costed_.push_back(&n);
     }
   }
 

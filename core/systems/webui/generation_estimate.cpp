@@ -30,6 +30,7 @@ class Estimator {
     // sampler says for itself.
     const bool batched = s.guidanceBatched.value_or(s.batchCondUncond || s.tool != WebUiTool::A1111);
     elements_ = s.batchSize * (cfg && batched ? 2 : 1);
+    guidancePasses_ = cfg ? 2 : 1;
     cnLowVram_ = std::any_of(s.controlnets.begin(), s.controlnets.end(), [](const ControlNetUnit& u) { return u.lowVram; });
   }
 
@@ -562,12 +563,26 @@ class Estimator {
     for (const SideWeights& a : s_.ipadapters) p.components.push_back(sideComponent("IP-Adapter weights", a));
     p.components.push_back(act);
     for (Component c : wrapperActivations(w, h)) p.components.push_back(c);
+    p.components.push_back(featureCache(w, h));
     if (cnAct.bytes > 0) p.components.push_back(cnAct);
     if (Component cast = firstCast(act.bytes + cnAct.bytes); cast.bytes > 0) p.components.push_back(cast);
     double used = 0;
     for (const auto& c : p.components) used += c.bytes;
     p.components.push_back(attention(w, h, gpu_.vramBytes - used, out));
     return p;
+  }
+
+  // A feature cache's token maps (TaylorSeer's block outputs, WanVideoWrapper's EasyCache raw output), kept from step
+  // to step for every batch element and guidance pass, however the passes are batched.
+  Component featureCache(long w, long h) const {
+    if (s_.cachedTokenMaps <= 0 || s_.family->unetActBytesPerLatentPixel > 0) return {"feature cache", 0, "", Term::Activations};
+    const Denoiser& d = s_.arch->denoiser;
+    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + referenceTokens();
+    const int elements = s_.batchSize * guidancePasses_;
+    return {"feature cache", s_.cachedTokenMaps * tokens * d.hidden * 2.0 * elements,
+            s_.featureCache + ": " + fixedText(s_.cachedTokenMaps, 0) + " maps × " + fixedText(tokens, 0) + " tokens × " +
+                std::to_string(d.hidden) + " ch × 2 B × " + std::to_string(elements) + " (batch × guidance passes), kept between steps",
+            Term::Activations};
   }
 
   // What a wrapper's forward keeps beside the activations: a dense bool attention mask over all tokens
@@ -647,6 +662,7 @@ class Estimator {
   const WebUiKnowledge& w_;
   double unetBytes_ = 2, teBytes_ = 2, vaeBytes_ = 2, cnBytes_ = 2;
   int elements_ = 2;
+  int guidancePasses_ = 2;
   bool cnLowVram_ = false;
   double streamed_ = 0;
 };

@@ -128,6 +128,9 @@ struct GenerationSetup {
   // A transformer block's bytes per token-channel in inference where not the family's census figure (0: that), and
   // where a pack's older releases kept more, that figure and which releases: the range reaches it.
   double blockBytesPerTokenChannel = 0;
+  // A feature cache's maps of all tokens × the model's width, per batch element and guidance pass, kept through sampling.
+  double cachedTokenMaps = 0;
+  std::string featureCache;  // which node, for the text
   double olderBlockBytesPerTokenChannel = 0;
   std::string olderBlockReleases;
   // Reference images whose latent tokens join every forward's (ComfyUI's ReferenceLatent): their pixels, all together.

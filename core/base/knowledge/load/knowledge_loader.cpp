@@ -446,6 +446,9 @@ class Loader {
       n.sequentialGuidance = flag(e, "sequential_guidance");
       n.olderBlockBytesPerTokenChannel = num(e, "older_block_bytes_per_token_channel", 0);
       n.olderBlockReleases = str(e, "older_block_releases");
+      n.cacheTokenMaps = num(e, "cache_token_maps", 0);
+      n.cacheOrdersWidget = str(e, "cache_orders_widget");
+      n.cacheOrdersDefault = static_cast<int>(num(e, "cache_orders_default", 0));
       if ((n.olderBlockBytesPerTokenChannel > 0) != !n.olderBlockReleases.empty()) {
         error("comfyui.yaml: node " + n.type + ": older_block_bytes_per_token_channel and older_block_releases go together");
       }
@@ -460,6 +463,9 @@ class Loader {
       n.packsLatents = flag(e, "packs_latents");
       if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
       else error("comfyui.yaml: node " + n.type + ": role `" + str(e, "role") + "` is not a NodeRole");
+      if ((n.role == NodeRole::FeatureCache) != (n.cacheTokenMaps > 0)) {
+        error("comfyui.yaml: node " + n.type + ": a feature_cache node, and only one, gives cache_token_maps");
+      }
       if (c.node(n.type) != nullptr) error("comfyui.yaml: node " + n.type + " listed twice");
       c.nodes.push_back(std::move(n));
     }
