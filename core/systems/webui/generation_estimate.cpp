@@ -177,7 +177,7 @@ class Estimator {
     const Denoiser& d = s_.arch->denoiser;
     const double references = referenceTokens();
     const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + references;
-    // merged LoRAs: the plain model
+    // The plain model's block (a merged LoRA adds nothing), unless the setup names another (a pack's older releases).
     const double k = s_.blockBytesPerTokenChannel > 0 ? s_.blockBytesPerTokenChannel : m_.activations(d.activationFamily).inferenceBytesPerTokenChannel;
     const std::string of = references > 0 ? " (" + fixedText(references, 0) + " of them the reference images'" +
                                           (s_.referenceSizeAssumed ? ", one taken at the output's size: the workflow does not set it)" : ")")

@@ -74,7 +74,9 @@ export function serve(scope, wasmUrl, compiled = null) {
   // with every function compiled beforehand. The worker is idle between the module's instantiation and the page's
   // first request (its example is still on its way), so it runs one small training job then, unless a request is
   // already waiting, and the page's first analysis finds most of its code compiled.
-  engine.then((loaded) => asked || loaded.analyze({ config: WARM_UP_JOB, path: 'warm-up.yaml' }), () => {});
+  engine
+    .then((loaded) => asked || loaded.analyze({ config: WARM_UP_JOB, path: 'warm-up.yaml' }))
+    .catch(() => {}); // a module that failed to load is reported to the requests
   scope.addEventListener('message', async ({ data }) => {
     const { id, op, args } = data;
     if (op === 'module') return;
