@@ -10,6 +10,7 @@
 #include "base/text/shell_words.h"
 #include "systems/sdscripts/estimate.h"
 #include "systems/sdscripts/job.h"
+#include "systems/sdscripts/plan.h"
 #include "systems/sdscripts/setup.h"
 #include "test_support.h"
 
@@ -129,6 +130,43 @@ TEST_CASE("sd-scripts' placement: fp32 frozen weights without the script's mixed
   // fp8 is cast on the CPU: no quantize phase on the GPU.
   const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + " --fp8_base\n"}}), m, card);
   for (const auto& p : e.phases) CHECK(p.phase != Phase::Quantize);
+}
+
+TEST_CASE("HunyuanImage 2.1: fp8_scaled (its fp8_base is ignored), block swap over 40 units, Qwen2.5-VL in the caching") {
+  const MemoryModel& m = knowledge().memory;
+  const GpuTarget card{"24 GiB", 24ull << 30};
+  const std::string base = "accelerate launch hunyuan_image_train_network.py --mixed_precision bf16 --gradient_checkpointing "
+                           "--cache_latents --cache_text_encoder_outputs --network_module networks.lora_hunyuan_image "
+                           "--network_dim 16 --network_train_unet_only --resolution 1024";
+  const SdSetup s = setupOf({Input{"t.sh", base + "\n"}});
+  REQUIRE(s.arch != nullptr);
+  CHECK(s.arch->arch == "hunyuan_image_2_1");
+  CHECK(s.arch->denoiser.loraParamsPerRank == 5877760);  // every Linear of the 20 double and 40 single blocks
+  const auto weights = [&](const std::string& extra) {
+    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + extra + "\n"}}), m, card);
+    const Component* c = component(e, Phase::TrainStep, "transformer weights");
+    REQUIRE(c != nullptr);
+    return c->bytes;
+  };
+  const double bf16 = weights("");
+  CHECK(bf16 == Approx(1.74258e10 * 2).epsilon(0.01));
+  CHECK(weights(" --fp8_base") == Approx(bf16));  // not this script's switch
+  const double fp8 = weights(" --fp8_scaled");
+  CHECK(fp8 == Approx(bf16 / 2).epsilon(0.05));
+  // --blocks_to_swap counts a double block or two single ones: each 9 more of the 40 units leave 9/40 of the weights in RAM
+  // (beside them, the ring of weights in flight stays the same).
+  const double swap9 = weights(" --fp8_scaled --blocks_to_swap 9");
+  CHECK(swap9 - weights(" --fp8_scaled --blocks_to_swap 18") == Approx(fp8 * 9 / 40).epsilon(0.01));
+  CHECK(swap9 < fp8);
+  // The captions are encoded first, by Qwen2.5-VL alone on the GPU: on 12 GiB the plan casts it to fp8.
+  const GpuTarget small{"12 GiB", 12ull << 30};
+  const SdSetup swapped = setupOf({Input{"t.sh", base + " --fp8_scaled --blocks_to_swap 32\n"}});
+  CHECK(estimateSdScripts(swapped, m, small).peak().phase == Phase::TeCache);
+  const SdPlan plan = sdRollbackPlan(swapped, m, knowledge().advice, small);
+  REQUIRE_FALSE(plan.steps.empty());
+  CHECK(plan.steps.front().fix.path.toString() == "fp8_vl");
+  CHECK(plan.steps.back().fitsAfter);
+  CHECK(swapped.maxBlocksToSwap() == 37);  // 18 double + 38 single: enable_block_swap's assert
 }
 
 TEST_CASE("sd-scripts' activations: bf16 LoRA inputs under autocast, fp32 everything without mixed precision") {

@@ -42,6 +42,9 @@ struct Denoiser {
   std::string activationFamily;  // memory.yaml activations.families entry; empty: the defaults
   double factoredStateBytesPerParam = 0;  // Adafactor's row/column state on a full fine-tune; 0: 8 / hidden
   double largestTensorParams = 0;         // the largest weight tensor; 0: largestLinearParams()
+  // What a trainer's blocks_to_swap counts, where not one block each: sd-scripts swaps n/2 double-stream blocks and the
+  // rest as pairs of single-stream ones (HunyuanImage 2.1: 20 + 40/2 = 40); 0: blocks.
+  int swapUnits = 0;
 
   // One Linear weight of the largest block, about a sixth of it (attention's q, k, v, out and the MLP's two
   // projections): what a layer-offloading slot holds.
@@ -51,7 +54,7 @@ struct Denoiser {
   double largestTensor() const { return largestTensorParams > 0 ? largestTensorParams : largestLinearParams(); }
 };
 
-template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.cfgInSampling, x.cfgBatched, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams); }
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.cfgInSampling, x.cfgBatched, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits); }
 
 struct TextEncoder {
   std::string name;

@@ -49,8 +49,10 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   double swapShare = 0;
   if (s.blocksToSwap.value > 0 && arch->denoiser.blocks > 0) {
     // FLUX swaps n/2 double blocks and the rest as single ones, two per double (flux_models.py
-    // enable_block_swap): 2n of the 76 single-block units, n/38 of the weights.
-    swapShare = arch->fluxFamily ? s.blocksToSwap.value / 38.0 : static_cast<double>(s.blocksToSwap.value) / blocks;
+    // enable_block_swap): 2n of the 76 single-block units, n/38 of the weights; HunyuanImage 2.1 the same over its 40
+    // units (the data's swap_units).
+    const int units = arch->denoiser.swapUnits > 0 ? arch->denoiser.swapUnits : arch->fluxFamily ? 38 : blocks;  // of the variant
+    swapShare = static_cast<double>(s.blocksToSwap.value) / units;
     swapShare = std::clamp(swapShare, 0.0, 0.95);
     arch->layerOffloading = true;
   }
@@ -66,7 +68,7 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   // musubi-tuner keeps the DiT in bf16 (fp16 with --mixed_precision fp16) whatever else is asked.
   if (s.musubi) t.trainDtype = s.mixedPrecision.value == "fp16" ? "fp16" : "bf16";
   if (s.finetune()) t.trainDtype = s.fullBf16.value ? "bf16" : s.fullFp16.value ? "fp16" : "fp32";
-  t.quantize = s.fp8Base.value || s.fp8BaseUnet.value;
+  t.quantize = s.ditFp8();
   t.qtype = "float8";
   // fp8_base also casts FLUX's T5-XXL; fp8_base_unet leaves the text encoders in bf16.
   t.quantizeTe = (s.isFlux() && s.fp8Base.value && !s.fp8BaseUnet.value) || s.fp8TextEncoder;

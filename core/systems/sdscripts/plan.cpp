@@ -26,8 +26,7 @@ SdLever flagOn(const std::string& name, std::string why, std::function<void(SdSe
 
 // The block counts tried for blocks_to_swap, up to the script's limit (FLUX: 35; others: blocks − 2).
 std::vector<int> swapSteps(const SdSetup& s) {
-  const int blocks = s.arch->denoiser.blocks;
-  const int max = s.isFlux() ? 35 : blocks - 2;
+  const int max = s.maxBlocksToSwap();
   std::vector<int> out;
   for (int n : {8, 12, 16, 18, 22, 26, 28, 32, 35}) {
     if (n > s.blocksToSwap.value && n <= max) out.push_back(n);
@@ -83,8 +82,14 @@ std::vector<std::function<std::optional<SdLever>(const SdSetup&)>> leversFor(con
                   [](SdSetup& t) { t.cacheTextEncoderOutputs.value = true; });
   });
   out.push_back([](const SdSetup& s) -> std::optional<SdLever> {
-    if (s.fp8Base.value || s.arch->denoiser.blocks == 0 || s.finetune()) return std::nullopt;  // fp8_base is for the DiT scripts' LoRA
+    if (s.ditFp8() || s.arch->denoiser.blocks == 0 || s.finetune()) return std::nullopt;  // fp8 is for the DiT scripts' LoRA
+    if (s.scaledFp8()) return flagOn("fp8_scaled", "fp8 DiT weights, scaled per block (fp8_scaled)", [](SdSetup& t) { t.fp8Scaled.value = true; });
     return flagOn("fp8_base", "fp8 base weights (fp8_base)", [](SdSetup& t) { t.fp8Base.value = true; });
+  });
+  out.push_back([](const SdSetup& s) -> std::optional<SdLever> {
+    // HunyuanImage's Qwen2.5-VL (15 GiB in bf16) encodes the captions on the GPU before training.
+    if (s.fp8TextEncoder || s.musubi || !s.accepts("fp8_vl")) return std::nullopt;
+    return flagOn("fp8_vl", "Qwen2.5-VL in fp8 while it encodes the captions (fp8_vl)", [](SdSetup& t) { t.fp8TextEncoder = true; });
   });
   out.push_back([](const SdSetup& s) -> std::optional<SdLever> {
     if (s.arch->denoiser.blocks == 0 || s.cpuOffloadCheckpointing.value) return std::nullopt;

@@ -120,6 +120,17 @@ int sectionFrames(const SdSetup& s, const TrainerSections& sections, const Archi
 
 }  // namespace
 
+int SdSetup::swapUnits() const {
+  if (arch == nullptr) return 0;
+  if (arch->denoiser.swapUnits > 0) return arch->denoiser.swapUnits;
+  return arch->fluxFamily ? 38 : arch->denoiser.blocks;
+}
+
+int SdSetup::maxBlocksToSwap() const {
+  const bool paired = arch && (arch->denoiser.swapUnits > 0 || arch->fluxFamily);
+  return paired ? swapUnits() - 3 : swapUnits() - 2;
+}
+
 SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   SdSetup s;
   s.script = job.script;
@@ -151,6 +162,8 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   s.fullFp16 = flagSetting(job, "full_fp16");
   s.fp8Base = flagSetting(job, "fp8_base");
   s.fp8BaseUnet = flagSetting(job, "fp8_base_unet");
+  s.fp8Scaled = flagSetting(job, "fp8_scaled");
+  if (const SdArg* vl = job.find("fp8_vl"); vl && vl->truthy()) s.fp8TextEncoder = true;  // HunyuanImage's Qwen2.5-VL
   s.gradientCheckpointing = flagSetting(job, "gradient_checkpointing");
   s.cpuOffloadCheckpointing = flagSetting(job, "cpu_offload_checkpointing");
   s.splitMode = flagSetting(job, "split_mode");

@@ -32,6 +32,7 @@ struct SdSetup {
   const Architecture* arch = nullptr;  // nullptr: a family oomlint does not model
   SdSetting<std::string> mixedPrecision;  // "no" (fp32 weights), "fp16", "bf16"
   SdSetting<bool> fullBf16, fullFp16, fp8Base, fp8BaseUnet;
+  SdSetting<bool> fp8Scaled;  // HunyuanImage 2.1's own fp8 DiT (its script ignores fp8_base)
   SdSetting<bool> gradientCheckpointing, cpuOffloadCheckpointing;
   SdSetting<int> blocksToSwap;  // split_mode becomes 18 (flux_train_network.py)
   SdSetting<bool> splitMode;
@@ -68,6 +69,14 @@ struct SdSetup {
   bool finetune() const { return script && script->finetune(); }
   bool accepts(std::string_view arg) const { return tool && script && tool->arg(*script, arg) != nullptr; }
   bool isFlux() const { return script && script->name.starts_with("flux_"); }
+  // The script's fp8 switch for the DiT: an sd-scripts script's fp8_scaled where it has one (hunyuan_image ignores
+  // fp8_base), else fp8_base (musubi-tuner's fp8_scaled only refines its fp8_base).
+  bool scaledFp8() const { return !musubi && accepts("fp8_scaled"); }
+  bool ditFp8() const { return scaledFp8() ? fp8Scaled.value : fp8Base.value || fp8BaseUnet.value; }
+  // What --blocks_to_swap counts (FLUX and HunyuanImage 2.1: a double-stream block or two single-stream ones), and the
+  // most the script takes (three units stay: flux_models.py / hunyuan_image_models.py enable_block_swap asserts).
+  int swapUnits() const;
+  int maxBlocksToSwap() const;
 };
 
 SdSetup setupFrom(const SdJob& job, const Architectures& architectures);

@@ -210,6 +210,7 @@ class Loader {
     if (const std::string family = str(d, "activation_family"); !family.empty()) n.activationFamily = family;
     n.factoredStateBytesPerParam = num(d, "factored_state_bytes_per_param", n.factoredStateBytesPerParam);
     n.largestTensorParams = num(d, "largest_tensor_params", n.largestTensorParams);
+    n.swapUnits = static_cast<int>(num(d, "swap_units", n.swapUnits));
   }
 
   void dims(Architecture& a, const Node* entry) {
