@@ -45,14 +45,11 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
     arch->denoiser.params = arch->denoiser.params * s.residentExperts / arch->denoiser.experts;
     arch->denoiser.experts = s.residentExperts;
   }
-  const int blocks = std::max(1, arch->denoiser.blocks);
   double swapShare = 0;
   if (s.blocksToSwap.value > 0 && arch->denoiser.blocks > 0) {
     // FLUX swaps n/2 double blocks and the rest as single ones, two per double (flux_models.py
-    // enable_block_swap): 2n of the 76 single-block units, n/38 of the weights; HunyuanImage 2.1 the same over its 40
-    // units (the data's swap_units).
-    const int units = arch->denoiser.swapUnits > 0 ? arch->denoiser.swapUnits : arch->fluxFamily ? 38 : blocks;  // of the variant
-    swapShare = static_cast<double>(s.blocksToSwap.value) / units;
+    // enable_block_swap): 2n of the 76 single-block units, n/38 of the weights; HunyuanImage 2.1 the same over 40.
+    swapShare = static_cast<double>(s.blocksToSwap.value) / std::max(1, blockSwapUnits(*arch));  // the variant's
     swapShare = std::clamp(swapShare, 0.0, 0.95);
     arch->layerOffloading = true;
   }

@@ -24,7 +24,7 @@ SdLever flagOn(const std::string& name, std::string why, std::function<void(SdSe
   return {Lever<SdSetup>(argPath(name), "false", "true", std::move(why), std::move(apply)), {name, std::nullopt, ""}};
 }
 
-// The block counts tried for blocks_to_swap, up to the script's limit (FLUX: 35; others: blocks − 2).
+// The block counts tried for blocks_to_swap, up to the script's limit (FLUX 35, HunyuanImage 37; others blocks − 2).
 std::vector<int> swapSteps(const SdSetup& s) {
   const int max = s.maxBlocksToSwap();
   std::vector<int> out;

@@ -120,15 +120,15 @@ int sectionFrames(const SdSetup& s, const TrainerSections& sections, const Archi
 
 }  // namespace
 
-int SdSetup::swapUnits() const {
-  if (arch == nullptr) return 0;
-  if (arch->denoiser.swapUnits > 0) return arch->denoiser.swapUnits;
-  return arch->fluxFamily ? 38 : arch->denoiser.blocks;
+int blockSwapUnits(const Architecture& arch) {
+  if (arch.denoiser.swapUnits > 0) return arch.denoiser.swapUnits;
+  return arch.fluxFamily ? 38 : arch.denoiser.blocks;
 }
 
 int SdSetup::maxBlocksToSwap() const {
-  const bool paired = arch && (arch->denoiser.swapUnits > 0 || arch->fluxFamily);
-  return paired ? swapUnits() - 3 : swapUnits() - 2;
+  if (arch == nullptr) return 0;
+  const bool paired = arch->denoiser.swapUnits > 0 || arch->fluxFamily;
+  return blockSwapUnits(*arch) - (paired ? 3 : 2);
 }
 
 SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {

@@ -73,12 +73,15 @@ struct SdSetup {
   // fp8_base), else fp8_base (musubi-tuner's fp8_scaled only refines its fp8_base).
   bool scaledFp8() const { return !musubi && accepts("fp8_scaled"); }
   bool ditFp8() const { return scaledFp8() ? fp8Scaled.value : fp8Base.value || fp8BaseUnet.value; }
-  // What --blocks_to_swap counts (FLUX and HunyuanImage 2.1: a double-stream block or two single-stream ones), and the
-  // most the script takes (three units stay: flux_models.py / hunyuan_image_models.py enable_block_swap asserts).
-  int swapUnits() const;
+  // The most --blocks_to_swap the script takes (paired units: three stay, flux_models.py / hunyuan_image_models.py
+  // enable_block_swap asserts; else two blocks).
   int maxBlocksToSwap() const;
 };
 
 SdSetup setupFrom(const SdJob& job, const Architectures& architectures);
+
+// What --blocks_to_swap counts in a model: FLUX's and HunyuanImage 2.1's double-stream block or pair of single-stream
+// ones (the data's swap_units; FLUX's 38), else one block.
+int blockSwapUnits(const Architecture& arch);
 
 }  // namespace oomlint
