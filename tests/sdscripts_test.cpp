@@ -167,6 +167,16 @@ TEST_CASE("HunyuanImage 2.1: fp8_scaled (its fp8_base is ignored), block swap ov
   CHECK(plan.steps.front().fix.path.toString() == "fp8_vl");
   CHECK(plan.steps.back().fitsAfter);
   CHECK(swapped.maxBlocksToSwap() == 37);  // 18 double + 38 single: enable_block_swap's assert
+  // On 8 GiB fp8 is not enough for Qwen2.5-VL: the encoders then run on the CPU, and nothing of them is on the GPU.
+  const GpuTarget tiny{"8 GiB", 8ull << 30};
+  const SdSetup most = setupOf({Input{"t.sh", base + " --fp8_scaled --blocks_to_swap 37\n"}});
+  const SdPlan eight = sdRollbackPlan(most, m, knowledge().advice, tiny);
+  REQUIRE(eight.steps.size() == 2);
+  CHECK(eight.steps[1].fix.path.toString() == "text_encoder_cpu");
+  CHECK(eight.steps[1].fitsAfter);
+  const Estimate onCpu = estimateSdScripts(setupOf({Input{"t.sh", base + " --fp8_scaled --blocks_to_swap 37 --text_encoder_cpu\n"}}), m, tiny);
+  const Component* encoder = component(onCpu, Phase::TeCache, "text encoder weights");
+  CHECK((encoder == nullptr || encoder->bytes == 0));
 }
 
 TEST_CASE("sd-scripts' activations: bf16 LoRA inputs under autocast, fp32 everything without mixed precision") {

@@ -89,6 +89,7 @@ Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m, const Be
 }
 
 Component textEncoderWeights(const TrainingSetup& s, const MemoryModel& m) {
+  if (s.textEncoderOnCpu) return {"text encoder weights", 0, "on the CPU, where they encode the captions", Term::Weights};
   Component c = weights(m, "text encoder weights", s.arch->textEncoderParams(), s.quantizeTe, s.qtypeTe, s.trainDtype);
   // Quantizers convert Linear layers only: the token-embedding tables stay in bf16.
   const double embeddings = textEmbeddingParams(s, m);

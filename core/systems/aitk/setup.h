@@ -38,6 +38,7 @@ struct TrainingSetup {
   double offloadTransformer = 1.0;
   double offloadTextEncoder = 1.0;
   bool unloadTextEncoder = false;
+  bool textEncoderOnCpu = false;  // the trainer runs the text encoders on the CPU (sd-scripts' --text_encoder_cpu)
   bool cacheTextEmbeddings = false;
   bool trainTextEncoder = false;
   bool textEncoderEmbeddingGrads = false;  // a trained text encoder's embedding tables keep their grads (sd-scripts)

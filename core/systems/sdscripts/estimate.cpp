@@ -75,6 +75,7 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   t.offloadTextEncoder = 0;
   t.cacheTextEmbeddings = s.cacheTextEncoderOutputs.value;
   t.unloadTextEncoder = s.cacheTextEncoderOutputs.value;
+  t.textEncoderOnCpu = s.textEncoderCpu.value;
   // LoRA on the text encoders too, unless they are cached or --network_train_unet_only (the DiT
   // scripts train only the DiT by default).
   const bool unetFamily = s.arch->arch == "sd1" || s.arch->arch == "sd2" || s.arch->arch == "sdxl";

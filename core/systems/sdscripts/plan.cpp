@@ -92,6 +92,10 @@ std::vector<std::function<std::optional<SdLever>(const SdSetup&)>> leversFor(con
     return flagOn("fp8_vl", "Qwen2.5-VL in fp8 while it encodes the captions (fp8_vl)", [](SdSetup& t) { t.fp8TextEncoder = true; });
   });
   out.push_back([](const SdSetup& s) -> std::optional<SdLever> {
+    if (s.textEncoderCpu.value || s.musubi || !s.accepts("text_encoder_cpu")) return std::nullopt;
+    return flagOn("text_encoder_cpu", "the text encoders run on the CPU (slower caching)", [](SdSetup& t) { t.textEncoderCpu.value = true; });
+  });
+  out.push_back([](const SdSetup& s) -> std::optional<SdLever> {
     if (s.arch->denoiser.blocks == 0 || s.cpuOffloadCheckpointing.value) return std::nullopt;
     const auto steps = swapSteps(s);
     if (steps.empty()) return std::nullopt;

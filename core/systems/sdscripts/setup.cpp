@@ -163,6 +163,7 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   s.fp8Base = flagSetting(job, "fp8_base");
   s.fp8BaseUnet = flagSetting(job, "fp8_base_unet");
   s.fp8Scaled = flagSetting(job, "fp8_scaled");
+  s.textEncoderCpu = flagSetting(job, "text_encoder_cpu");
   if (const SdArg* vl = job.find("fp8_vl"); vl && vl->truthy()) s.fp8TextEncoder = true;  // HunyuanImage's Qwen2.5-VL
   s.gradientCheckpointing = flagSetting(job, "gradient_checkpointing");
   s.cpuOffloadCheckpointing = flagSetting(job, "cpu_offload_checkpointing");

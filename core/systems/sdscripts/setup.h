@@ -33,6 +33,7 @@ struct SdSetup {
   SdSetting<std::string> mixedPrecision;  // "no" (fp32 weights), "fp16", "bf16"
   SdSetting<bool> fullBf16, fullFp16, fp8Base, fp8BaseUnet;
   SdSetting<bool> fp8Scaled;  // HunyuanImage 2.1's own fp8 DiT (its script ignores fp8_base)
+  SdSetting<bool> textEncoderCpu;  // HunyuanImage's --text_encoder_cpu: the encoders run on the CPU
   SdSetting<bool> gradientCheckpointing, cpuOffloadCheckpointing;
   SdSetting<int> blocksToSwap;  // split_mode becomes 18 (flux_train_network.py)
   SdSetting<bool> splitMode;
