@@ -2,6 +2,7 @@
 
 #include "base/text/json_writer.h"
 #include "format/formatters.h"
+#include "format/report_fields.h"
 #include "format/summary.h"
 
 namespace oomlint {
@@ -66,12 +67,7 @@ void writeEstimate(JsonWriter& w, const Estimate& e) {
   if (!e.assumes.empty()) w.field("assumes", e.assumes);
   w.key("phases").beginArray();
   for (const auto& phase : e.phases) {
-    w.beginObject()
-        .field("name", toString(phase.phase))
-        .field("peak_bytes", byteCount(phase.peakBytes))
-        .field("low_bytes", byteCount(phase.lowBytes))
-        .field("high_bytes", byteCount(phase.highBytes))
-        .field("uncertainty_bytes", byteCount(phase.aboveBytes()));
+    writePhaseFigures(w.beginObject(), phase);
     w.key("range").beginArray();
     for (const auto& r : phase.range) {
       w.beginObject().field("why", r.why).field("below_bytes", byteCount(r.belowBytes)).field("above_bytes", byteCount(r.aboveBytes)).endObject();
@@ -88,14 +84,8 @@ void writeEstimate(JsonWriter& w, const Estimate& e) {
 void writePlan(JsonWriter& w, const std::vector<PlanStep>& plan) {
   w.beginArray();
   for (const auto& step : plan) {
-    w.beginObject().field("rank", step.rank).field("path", step.fix.path.toString());
-    w.key("from").jsonValue(step.fix.fromJson);
-    w.key("to").jsonValue(step.fix.toJson);
-    w.field("saves_bytes", byteCount(step.savesBytes))
-        .field("peak_bytes_after", byteCount(step.peakBytesAfter))
-        .field("fits_after", step.fitsAfter)
-        .field("needed", step.needed)
-        .field("why", step.why);
+    writePlanStepFigures(w.beginObject(), step);
+    w.field("why", step.why);
     if (step.rampUp) w.field("ramp_up", true);
     // A plan step changes one value: one edit.
     if (step.fix.edits.size() == 1) {

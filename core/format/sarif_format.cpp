@@ -15,6 +15,7 @@
 
 #include "base/text/json_writer.h"
 #include "format/formatters.h"
+#include "format/report_fields.h"
 #include "format/summary.h"
 #include "base/knowledge/embedded.h"
 #include "base/knowledge/knowledge.h"
@@ -262,14 +263,8 @@ class Fingerprints {
 void writeSteps(JsonWriter& w, const std::vector<PlanStep>& plan) {
   w.beginArray();
   for (const auto& step : plan) {
-    w.beginObject().field("rank", step.rank).field("path", step.fix.path.toString());
-    w.key("from").jsonValue(step.fix.fromJson);
-    w.key("to").jsonValue(step.fix.toJson);
-    w.field("saves_bytes", byteCount(step.savesBytes))
-        .field("peak_bytes_after", byteCount(step.peakBytesAfter))
-        .field("fits_after", step.fitsAfter)
-        .field("needed", step.needed)
-        .endObject();
+    writePlanStepFigures(w.beginObject(), step);
+    w.endObject();
   }
   w.endArray();
 }
@@ -291,13 +286,8 @@ void writeEstimateProperties(JsonWriter& w, const FileReport& file, const Artifa
       .field("coarse", e.coarse);
   w.key("phases").beginArray();
   for (const auto& phase : e.phases) {
-    w.beginObject()
-        .field("name", toString(phase.phase))
-        .field("peak_bytes", byteCount(phase.peakBytes))
-        .field("low_bytes", byteCount(phase.lowBytes))
-        .field("high_bytes", byteCount(phase.highBytes))
-        .field("uncertainty_bytes", byteCount(phase.aboveBytes()))
-        .endObject();
+    writePhaseFigures(w.beginObject(), phase);
+    w.endObject();
   }
   w.endArray();
   writeSteps(w.key("plan"), file.plan);

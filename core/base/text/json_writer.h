@@ -68,7 +68,6 @@ class JsonWriter {
     return value(v);
   }
 
-  const std::string& text() const { return out_; }
   std::string take() { return std::move(out_); }
 
  private:

@@ -153,9 +153,10 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
       const SdArg* offload = job.find("offload_inactive_dit");
       s.residentExperts = both && !(offload && offload->truthy()) ? s.arch->denoiser.experts : 1;
     }
-    for (const char* fp8 : {"fp8_llm", "fp8_t5", "fp8_vl"}) {
-      if (const SdArg* a = job.find(fp8); a && a->truthy()) s.fp8TextEncoder = true;
-    }
+  }
+  // musubi-tuner's caching scripts' text-encoder fp8 flags, and sd-scripts' HunyuanImage --fp8_vl.
+  for (const char* fp8 : {"fp8_llm", "fp8_t5", "fp8_vl"}) {
+    if (const SdArg* a = job.find(fp8); a && a->truthy()) s.fp8TextEncoder = true;
   }
   s.mixedPrecision = textSetting(job, "mixed_precision", "no");
   s.fullBf16 = flagSetting(job, "full_bf16");
@@ -164,7 +165,6 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   s.fp8BaseUnet = flagSetting(job, "fp8_base_unet");
   s.fp8Scaled = flagSetting(job, "fp8_scaled");
   s.textEncoderCpu = flagSetting(job, "text_encoder_cpu");
-  if (const SdArg* vl = job.find("fp8_vl"); vl && vl->truthy()) s.fp8TextEncoder = true;  // HunyuanImage's Qwen2.5-VL
   s.gradientCheckpointing = flagSetting(job, "gradient_checkpointing");
   s.cpuOffloadCheckpointing = flagSetting(job, "cpu_offload_checkpointing");
   s.splitMode = flagSetting(job, "split_mode");
