@@ -9,7 +9,8 @@ input (an sd-scripts or musubi-tuner command line, or a list: the command line a
 read by that trainer's system: scored as the group "mapped, native", beside "mapped, same cases" (the AI
 Toolkit mapping of exactly those cases).
 
-usage: scripts/field-score.py [--cli build/release/native/oomlint] [--markdown]
+usage: scripts/field-score.py [--cli build/release/native/oomlint] [--markdown] [--cases FILE]
+  --cases: another list in the same format (tests/field/cases-batch2.yaml, the second batch), scored on its own
 """
 import argparse, json, os, subprocess, sys
 
@@ -99,9 +100,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", default=os.path.join(root, "build/release/native/oomlint"))
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--cases", default="cases.yaml", help="the list to score, relative to tests/field/")
     args = ap.parse_args()
     field = os.path.join(root, "tests/field")
-    with open(os.path.join(field, "cases.yaml")) as f:
+    with open(os.path.join(field, args.cases)) as f:
         cases = yaml.safe_load(f)
     with open(os.path.join(field, "label-review.yaml")) as f:
         reviewed = {r["id"]: r["reviewed_as"] for r in yaml.safe_load(f)}
