@@ -106,6 +106,9 @@ struct Architecture {
   std::vector<std::string> lowVramKinds;  // none | quantize_on_cpu | park_modules | swap_experts | tiled_vae
   std::vector<ArchVariant> variants;
   bool coarse = true;                     // dimensions not reliable: the estimate widens its uncertainty
+  // The network_kwargs.ignore_if_contains of AI Toolkit's UI preset, which denoiser.loraParamsPerRank already
+  // applies (HiDream's MoE experts); a config's own filters beyond it are not costed (OL420).
+  std::vector<std::string> loraIgnoreIfContains;
 
   bool lowVramDoes(std::string_view kind) const;
   double textEncoderParams() const;
@@ -115,7 +118,7 @@ struct Architecture {
   bool isVideo() const { return kind == "video"; }
 };
 
-template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.trainerOnly, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.variants, x.coarse); }
+template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.trainerOnly, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.variants, x.coarse, x.loraIgnoreIfContains); }
 
 class Architectures {
  public:

@@ -411,6 +411,7 @@ class Loader {
       a.layerOffloading = flag(entry, "layer_offloading");
       a.lowVram = flag(entry, "low_vram");
       a.cannotUnloadTe = flag(entry, "cannot_unload_te");
+      a.loraIgnoreIfContains = strings(entry->find("lora_ignore_if_contains"));
       a.trainerOnly = flag(entry, "trainer_only");
       if (a.arch.empty()) error("architectures.yaml: entry without arch");
       dims(a, entry);

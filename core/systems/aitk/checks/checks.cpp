@@ -40,6 +40,7 @@ void checkWholeEpochAccumulation(const AitkCheckContext&, Findings&);
 void checkLayerOffloadingUnsupported(const AitkCheckContext&, Findings&);
 void checkOffloadPercentWithoutOffloading(const AitkCheckContext&, Findings&);
 void checkQfloat8BecomesFloat8(const AitkCheckContext&, Findings&);
+void checkLoraTargetsNarrowed(const AitkCheckContext&, Findings&);
 void checkEmaVersion(const AitkCheckContext&, Findings&);
 
 std::span<const AitkCheckEntry<AitkJobCheck>> aitkJobChecks() {
@@ -85,6 +86,7 @@ std::span<const AitkCheckEntry<AitkCheck>> aitkTrainerChecks() {
       {"offload-percent-without-offloading", checkOffloadPercentWithoutOffloading},  // OL417
       {"qfloat8-becomes-float8", checkQfloat8BecomesFloat8},                         // OL418
       {"ema-version-dependent", checkEmaVersion},                                       // OL419
+      {"lora-targets-narrowed", checkLoraTargetsNarrowed},                              // OL420
   };
   return kChecks;
 }
