@@ -102,6 +102,33 @@ TEST_CASE("a preservation loss keeps a second graph's block inputs until the one
   CHECK(older->aboveBytes == 0);
 }
 
+TEST_CASE("narrowed LoRA targets keep the default figure and reach an adapter on no layer") {
+  const Architecture arch = paperModel();
+  MemoryModel m = paperConstants();
+  m.frozenBlockShare = 0.5;
+  TrainingSetup s = paperSetup(arch);
+  s.gradientCheckpointing = false;
+  const Estimate plain = estimate(s, m, {"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)});
+  s.loraTargetsNarrowed = true;
+  const Estimate e = estimate(s, m, {"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)});
+  const PhaseEstimate& train = phase(e, "train_step");
+  // The expected figure is the default targets': 4196 × 1000 × (9 × 40 + 50).
+  CHECK(train.peakBytes == Approx(phase(plain, "train_step").peakBytes));
+  CHECK(component(train, "activations") == Approx(4196.0 * 1000 * 410));
+  // An adapter on no layer: no adapter state (6.4e6 + 6.4e6 + 3.2e6 B) and frozen blocks keeping half
+  // (4196 × 1000 × 205, slack 10%); its low end, −50% of those activations and slack, is this range's.
+  const double bareActivations = 4196.0 * 1000 * 205 * 1.1;
+  const double bareLow = 512 * kMiB + 1e9 + bareActivations * 0.5;
+  CHECK(train.lowBytes == Approx(bareLow));
+  CHECK(train.highBytes == Approx(phase(plain, "train_step").highBytes));
+  const RangeReason* narrowed = nullptr;
+  for (const auto& r : train.range) {
+    if (r.why.find("network_kwargs") != std::string::npos) narrowed = &r;
+  }
+  REQUIRE(narrowed != nullptr);
+  CHECK(narrowed->aboveBytes == 0);
+}
+
 TEST_CASE("every component of a hand-computed configuration") {
   const Architecture arch = paperModel();
   const MemoryModel m = paperConstants();

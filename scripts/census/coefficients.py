@@ -58,9 +58,19 @@ def combine(values, how):
     return round(max(v for v, _ in values), 1)
 
 
+def frozen_share(dit, parts):
+    """What the family's blocks keep for backward with no adapted Linear (the census's saved_frozen: gradients
+    still flow through them), as a share of what they keep adapted (saved), both block-weighted. A ratio of two
+    figures of one CPU run, so the GPU's overlay leaves it alone."""
+    def weighted(key):
+        return sum(dit[i]["coefficients"][key] * w for i, w in parts)
+    return round(weighted("saved_frozen") / weighted("saved"), 3)
+
+
 def family_coefficients(dit, parts):
     figures = {key: combine([(dit[i]["coefficients"][cpu], w) for i, w in parts], how) for key, how, cpu, _ in TERMS}
     figures["checkpoint"] = round(max(dit[i]["coefficients"]["checkpoint"] for i, _ in parts), 2)
+    figures["frozen_block_share"] = frozen_share(dit, parts)
     return figures
 
 
@@ -101,8 +111,8 @@ def derive(results, gpu=None):
             families[name] = family_coefficients(dit, parts)
     gpu_measured = overlay_gpu(families, gpu, "aitk") if gpu else set()
     keys = ("block_bytes_per_token_channel", "recompute_bytes_per_token_channel", "inference_bytes_per_token_channel",
-            "lora_inference_bytes_per_token_channel")
-    defaults = {k: round(statistics.median(f[k] for f in families.values()), 1) for k in keys}
+            "lora_inference_bytes_per_token_channel", "frozen_block_share")
+    defaults = {k: round(statistics.median(f[k] for f in families.values()), 3 if k == "frozen_block_share" else 1) for k in keys}
     defaults["checkpoint_bytes_per_token_channel"] = round(max(f["checkpoint"] for f in families.values()), 1)
     for name, uid in list(UNET_FAMILIES.items()) + [(None, UNET_DEFAULT)]:
         if uid not in unet:

@@ -215,7 +215,8 @@ ActivationCoefficients MemoryModel::activations(std::string_view family) const {
           .unetInferenceBytesPerLatentPixel = unetInferenceBytesPerLatentPixel,
           .autocastBlockBytesPerTokenChannel = autocastBlockBytesPerTokenChannel,
           .autocastRecomputeBytesPerTokenChannel = autocastRecomputeBytesPerTokenChannel,
-          .autocastLoraInferenceBytesPerTokenChannel = autocastLoraInferenceBytesPerTokenChannel};
+          .autocastLoraInferenceBytesPerTokenChannel = autocastLoraInferenceBytesPerTokenChannel,
+          .frozenBlockShare = frozenBlockShare};
 }
 
 double MemoryModel::embeddingParams(std::string_view textEncoder) const {

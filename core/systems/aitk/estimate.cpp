@@ -190,14 +190,15 @@ Component trainingActivations(const TrainingSetup& s, const MemoryModel& m, int 
       // The block being run backward peaks at `recompute`; the others keep their input (checkpointing) or
       // everything they saved for backward.
       const auto path = a.loraPath(s.loraInputsFp32);
-      const double saved = path.block, recompute = path.recompute;
+      const double frozen = s.noLayerAdapted ? a.frozenBlockShare : 1;  // no adapted Linear keeps its input
+      const double saved = path.block * frozen, recompute = path.recompute * frozen;
       const double kept = s.gradientCheckpointing ? m.checkpointBytesPerTokenChannel : saved;
       c.bytes = (graphs * (d.blocks - 1) * kept + recompute) * perBlock;
       c.how = head + (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(d.blocks - 1) +
               " blocks × " + fixedText(kept, s.gradientCheckpointing ? 0 : 1) +
               (s.gradientCheckpointing ? " B checkpointed input" : " B saved for backward (no gradient checkpointing)") +
               " + " + fixedText(recompute, 1) + " B the block in backward" + census +
-              (s.loraInputsFp32 ? "" : ", autocast") + ")";
+              (s.loraInputsFp32 ? "" : ", autocast") + (s.noLayerAdapted ? ", no adapted layer" : "") + ")";
     } else {
       // UNets: bytes per latent pixel per sample, from the census of the whole UNet.
       const double latent = std::pow(shape.resolution / static_cast<double>(s.arch->vae.spatial), 2) * frames;
@@ -224,7 +225,7 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
   // The conditional and unconditional passes share one batch unless the pipeline runs them in turn.
   const int cfg = d.cfgInSampling && d.cfgBatched && s.guidanceScale > 1 ? 2 : 1;
   // A LoRA network stays active while sampling: every adapted Linear runs its fp32 LoRA path beside the base.
-  const bool lora = !s.fullFinetune;
+  const bool lora = !s.fullFinetune && !s.noLayerAdapted;
   std::string seqHow;
   const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, frames, 0, seqHow);
   const std::string cfgHow = std::to_string(cfg) + (cfg == 2 ? " (CFG) × " : " × ");
@@ -250,6 +251,7 @@ void addComponent(PhaseEstimate& phase, Component c) {
 
 double trainableParams(const TrainingSetup& s) {
   if (s.fullFinetune) return residentDenoiserParams(s);
+  if (s.noLayerAdapted) return 0;
   double perRank = s.arch->denoiser.loraParamsPerRank;
   // A trained text encoder carries its own LoRA (the UNet families').
   if (s.trainTextEncoder) {
@@ -527,6 +529,12 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   if (s.preservationLoss) {
     olderRelease([](Behaviour& b) { b.preservationInOneBackward = false; },
                  "AI Toolkit before cac3815b (2026-06-08) runs the preservation loss's backward on its own");
+  }
+  if (s.loraTargetsNarrowed) {
+    TrainingSetup bare = s;
+    bare.noLayerAdapted = true;
+    widenWith(e, estimateAssuming(bare, m, gpu, assumed),
+              "network_kwargs narrows the adapted layers, which oomlint does not cost: as low as an adapter on none");
   }
   concludeEstimate(e);
   return e;

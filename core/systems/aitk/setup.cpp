@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "systems/aitk/lora_targets.h"
+
 namespace oomlint {
 
 namespace {
@@ -88,6 +90,7 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   s.networkType = p.network.string("type");
   if (s.networkType.empty()) s.networkType = "lora";
   s.rank = p.network.has("linear") ? p.network.number("linear", 4) : p.network.number("rank", 4);
+  s.loraTargetsNarrowed = !s.fullFinetune && narrowingFilter(p).has_value();
   s.optimizer = t.string("optimizer");
   const Node* ema = t.written("ema_config");
   s.ema = ema && ema->isMapping() && ema->find("use_ema") && ema->find("use_ema")->truthy();

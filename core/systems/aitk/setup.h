@@ -46,6 +46,11 @@ struct TrainingSetup {
   bool fullFinetune = false;
   std::string networkType = "lora";
   double rank = 4;
+  // network_kwargs narrows the adapted layers beyond the preset (OL420). Which layers is not modelled: the
+  // estimate counts every default target, and its range reaches `noLayerAdapted`, the same job with an adapter
+  // on no layer (no adapter state; every block keeps what a frozen one does).
+  bool loraTargetsNarrowed = false;
+  bool noLayerAdapted = false;
   std::string optimizer = "adamw";
   bool fusedBackward = false;  // the step runs in the backward pass whatever the optimizer (sd-scripts --fused_backward_pass)
   bool ema = false;

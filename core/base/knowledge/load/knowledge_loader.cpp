@@ -326,6 +326,7 @@ class Loader {
     m.autocastBlockBytesPerTokenChannel = figure(a, "autocast_block_bytes_per_token_channel", kActivations);
     m.autocastRecomputeBytesPerTokenChannel = figure(a, "autocast_recompute_bytes_per_token_channel", kActivations);
     m.autocastLoraInferenceBytesPerTokenChannel = figure(a, "autocast_lora_inference_bytes_per_token_channel", kActivations);
+    m.frozenBlockShare = figure(a, "frozen_block_share", kActivations);
     const ActivationCoefficients defaults = m.activations("");
     if (const Node* list = a ? a->find("families") : nullptr; list && list->isSequence()) {
       for (const Node* e : list->resolved()->items) {
@@ -345,6 +346,7 @@ class Loader {
             num(e, "autocast_recompute_bytes_per_token_channel", f.autocastRecomputeBytesPerTokenChannel);
         f.autocastLoraInferenceBytesPerTokenChannel =
             num(e, "autocast_lora_inference_bytes_per_token_channel", f.autocastLoraInferenceBytesPerTokenChannel);
+        f.frozenBlockShare = num(e, "frozen_block_share", f.frozenBlockShare);
         m.activationFamilies.push_back(std::move(f));
       }
     }
