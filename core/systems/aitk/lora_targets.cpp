@@ -6,6 +6,7 @@ namespace oomlint {
 
 namespace {
 
+// A list of words; a lone string is read as one word (lora_special.py would iterate its characters).
 std::vector<std::string> wordsOf(const Node* list) {
   std::vector<std::string> words;
   if (list == nullptr) return words;

@@ -19,7 +19,6 @@ std::string listed(const std::vector<std::string>& words) {
 // for backward, not its input; by how much depends on which layers the words match (not modelled): the
 // estimate's figure is the upper bound and its range reaches an adapter on no layer.
 void checkLoraTargetsNarrowed(const AitkCheckContext& c, Findings& findings) {
-  if (!c.process.network.present()) return;
   const auto filter = narrowingFilter(c.process);
   if (!filter) return;
   const Architecture* arch = c.process.arch;
