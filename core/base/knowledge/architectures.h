@@ -34,6 +34,9 @@ struct Denoiser {
   double largestBlockParams = 0;
   double loraParamsPerRank = 0;
   double controlTokenFactor = 0;
+  // A control image's own size cap, where the trainer encodes it at its raw size up to this many pixels instead of
+  // at the target's (FLUX.2: 1024², encode_image_refs); 0: at the target's size. Its tokens are then the cap's.
+  double controlMaxPixels = 0;
   bool cfgInSampling = false;
   bool cfgBatched = true;  // false: the unconditional pass runs after the conditional one, not beside it
   bool quantizeWholeOnGpu = false;
@@ -54,7 +57,7 @@ struct Denoiser {
   double largestTensor() const { return largestTensorParams > 0 ? largestTensorParams : largestLinearParams(); }
 };
 
-template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.cfgInSampling, x.cfgBatched, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits); }
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits); }
 
 struct TextEncoder {
   std::string name;

@@ -160,9 +160,20 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, lon
 double sequenceLength(const TrainingSetup& s, long w, long h, int frames, int controls, std::string& how) {
   const Denoiser& d = s.arch->denoiser;
   const double img = static_cast<double>(imageTokens(*s.arch, w, h, frames));
-  double seq = img * (1 + d.controlTokenFactor * controls);
+  double seq = img;
   how = fixedText(img, 0) + " image tokens";
-  if (controls > 0 && d.controlTokenFactor > 0) how += " × (1 + " + std::to_string(controls) + " control)";
+  if (controls > 0 && d.controlTokenFactor > 0) {
+    if (d.controlMaxPixels > 0 && !s.controlsAtTargetSize) {
+      // Encoded at its raw size up to the cap: a dataset's photos are larger than that, whatever the bucket.
+      const long side = std::lround(std::sqrt(d.controlMaxPixels));
+      const double control = d.controlTokenFactor * static_cast<double>(imageTokens(*s.arch, side, side, 1));
+      seq += control * controls;
+      how += " + " + std::to_string(controls) + " control × " + fixedText(control, 0) + " (its raw size up to " + std::to_string(side) + "²)";
+    } else {
+      seq += img * d.controlTokenFactor * controls;
+      how += " × (1 + " + std::to_string(controls) + " control)";
+    }
+  }
   if (d.jointAttention && d.textTokens > 0) {
     seq += d.textTokens;
     how += " + " + std::to_string(d.textTokens) + " text";
@@ -227,7 +238,7 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
   // A LoRA network stays active while sampling: every adapted Linear runs its fp32 LoRA path beside the base.
   const bool lora = !s.fullFinetune && !s.noLayerAdapted;
   std::string seqHow;
-  const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, frames, 0, seqHow);
+  const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, frames, s.sampleControls, seqHow);
   const std::string cfgHow = std::to_string(cfg) + (cfg == 2 ? " (CFG) × " : " × ");
   const double precision = s.activationBytes / kBf16;  // the census's figures are for bf16
   if (d.blocks <= 0 || d.hidden <= 0) {

@@ -71,6 +71,10 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   s.qtypeTe = m.string("qtype_te");
   s.accuracyRecoveryAdapter = s.quantize && (s.qtype.find('|') != std::string::npos || !m.string("accuracy_recovery_adapter").empty());
   s.lowVram = m.flag("low_vram");
+  if (const Node* kwargs = m.written("model_kwargs"); kwargs && kwargs->isMapping()) {
+    const Node* match = kwargs->find("match_target_res");
+    s.controlsAtTargetSize = match != nullptr && match->truthy();
+  }
   s.layerOffloading = m.flag("layer_offloading") || m.flag("auto_memory");
   s.offloadTransformer = std::clamp(m.number("layer_offloading_transformer_percent", 1.0), 0.0, 1.0);
   s.offloadTextEncoder = std::clamp(m.number("layer_offloading_text_encoder_percent", 1.0), 0.0, 1.0);
@@ -147,6 +151,13 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
         s.sampleHeight = h;
       }
       s.sampleFrames = std::max(s.sampleFrames, intOr(item->find("num_frames"), 1));
+      // A prompt's control images (ctrl_img, ctrl_img_1..3) condition the edit models' samples as their training does.
+      int controls = 0;
+      for (std::string_view key : {"ctrl_img", "ctrl_img_1", "ctrl_img_2", "ctrl_img_3"}) {
+        const Node* v = item->find(key);
+        controls += v != nullptr && v->isScalar() && !v->isNull() && !v->resolved()->text.empty();
+      }
+      s.sampleControls = std::max(s.sampleControls, controls);
     }
   }
   return s;

@@ -61,6 +61,9 @@ struct TrainingSetup {
   // Sets train.batch_size and every dataset that follows it (the plan's batch steps go through here).
   void setTrainBatch(int batch);
   std::vector<DatasetShape> datasets;
+  // model_kwargs.match_target_res: control images resized to the target's area, not encoded at their raw size up to
+  // the architecture's control_max_pixels (FLUX.2).
+  bool controlsAtTargetSize = false;
   int extraForwardPasses = 0;  // DOP, blank-prompt preservation, guidance losses: prior passes without grad
   bool preservationLoss = false;
   // AI Toolkit's adapted Linears cast their input to fp32 and save it so (network_mixins.py); a trainer under
@@ -76,6 +79,7 @@ struct TrainingSetup {
   int sampleWidth = 512;
   int sampleHeight = 512;
   int sampleFrames = 1;
+  int sampleControls = 0;  // the most control images one sample prompt gives (ctrl_img…)
   double guidanceScale = 7;
 
   // host RAM

@@ -202,6 +202,7 @@ class Loader {
     n.largestBlockParams = num(d, "largest_block_params", n.largestBlockParams);
     n.loraParamsPerRank = num(d, "lora_params_per_rank", n.loraParamsPerRank);
     n.controlTokenFactor = num(d, "control_token_factor", n.controlTokenFactor);
+    n.controlMaxPixels = num(d, "control_max_pixels", n.controlMaxPixels);
     if (const Node* v = d ? d->find("cfg_in_sampling") : nullptr) n.cfgInSampling = v->truthy();
     if (const Node* v = d ? d->find("cfg_batched") : nullptr) n.cfgBatched = v->truthy();
     if (const Node* v = d ? d->find("quantize_whole_on_gpu") : nullptr) n.quantizeWholeOnGpu = v->truthy();
