@@ -29,8 +29,8 @@ struct Read {
 
 Read readSetup(std::string text) {
   const Knowledge& k = knowledge();
-  Read r{readWorkflow(std::move(text), k.comfyui, {}), nullptr};
-  r.setup = setupWorkflow(r.workflow, k.comfyui, k.webui, k.architectures);
+  Read r{readWorkflow(std::move(text), *k.comfyui, {}), nullptr};
+  r.setup = setupWorkflow(r.workflow, *k.comfyui, k.webui, k.architectures);
   return r;
 }
 
@@ -1116,7 +1116,7 @@ TEST_CASE("WanVideoWrapper's older releases ran a heavier block: the range's top
   CHECK(reason->aboveBytes > 0);
   CHECK(denoise.peakBytes < heavierDenoise.peakBytes);  // the expected figure does not move
   // ComfyUI's own sampler names no older release.
-  CHECK(knowledge().comfyui.node("KSampler")->olderBlockBytesPerTokenChannel == 0);
+  CHECK(knowledge().comfyui->node("KSampler")->olderBlockBytesPerTokenChannel == 0);
 }
 
 TEST_CASE("feature caches: TaylorSeer's block outputs per order, WanVideoWrapper's EasyCache output per guidance pass") {

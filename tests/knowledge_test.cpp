@@ -16,6 +16,13 @@ TEST_CASE("the compiled rules data reads back whole") {
   const Knowledge& k = knowledge();
   Knowledge again;
   CHECK(readKnowledge(knowledgeTape(), again));  // the tables and the walk agree
+  // The parts read on first use, each from its own stretch of the tables.
+  CHECK(again.comfyui.load());
+  CHECK(again.sdScripts.load());
+  CHECK(again.musubiTuner.load());
+  CHECK(again.logs.load());
+  CHECK(again.comfyui->node("KSampler") != nullptr);
+  CHECK(again.sdScripts->scripts.size() == k.sdScripts->scripts.size());
   CHECK(k.catalog.rules().size() >= 40);
   CHECK(k.schema.section("train") != nullptr);
   CHECK(k.architectures.all().size() >= 40);

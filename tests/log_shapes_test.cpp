@@ -96,7 +96,7 @@ TEST_CASE("a process gone without a word mid-stage is suspected; a finished run 
 TEST_CASE("a bar redrawn to another total is read alike with and without the redraw shortcut") {
   const std::string text = "my_lora:  50%|#####     | 1/1 [00:01<00:00,  1.00s/it]\nmy_lora:  50%|#####     | 1/9 [00:01<00:00,  1.00s/it]\n"
                            "Press any key to continue . . .\n";
-  LogScanner everyLine(knowledge().logs, LogScanner::Redraws::LineByLine);
+  LogScanner everyLine(*knowledge().logs, LogScanner::Redraws::LineByLine);
   everyLine.feed(text);
   const LogAnalysis shortcut = analyzeLog(text);
   CHECK(shortcut == everyLine.finish());

@@ -124,7 +124,7 @@ TEST_CASE("the scanner gives the same answer whatever the chunking, and survives
   CHECK(whole.step == 200);
   CHECK(whole.numbers.totalCapacity == inGiB(23.55));
   for (std::size_t chunk : {1u, 2u, 7u, 64u}) {
-    LogScanner scanner(knowledge().logs);
+    LogScanner scanner(*knowledge().logs);
     for (std::size_t i = 0; i < log.size(); i += chunk) scanner.feed(std::string_view(log).substr(i, chunk));
     const LogAnalysis a = scanner.finish();
     INFO("chunk " << chunk);
@@ -161,7 +161,7 @@ TEST_CASE("fuzzer regressions") {
 
 namespace {
 LogAnalysis lineByLine(std::string_view text) {
-  LogScanner scanner(knowledge().logs, LogScanner::Redraws::LineByLine);
+  LogScanner scanner(*knowledge().logs, LogScanner::Redraws::LineByLine);
   scanner.feed(text);
   return scanner.finish();
 }

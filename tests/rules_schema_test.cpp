@@ -210,7 +210,7 @@ TEST_CASE("rules/logs.yaml's enums are the ids the C++ handles") {
 }
 
 TEST_CASE("the log markers load as the scanner's typed tables") {
-  const LogMarkers& logs = knowledge().logs;
+  const LogMarkers& logs = *knowledge().logs;
   REQUIRE(logs.oomMessages.size() == 21);
   CHECK(logs.oomMessages.front().effect == OomEffect::AbortedAfterRetries);
   CHECK(logs.oomMessages[4].phase == Phase::LatentCache);
@@ -260,19 +260,19 @@ TEST_CASE("the tables moved from the C++ into rules/ keep the values the code ha
   CHECK(k.advice.logDisagreementFraction == 0.85);
   CHECK(k.advice.negligibleBytes == 0.05 * (1 << 30));
   // rules/comfyui.yaml: widget positions, GGUF bits, the decode retry's tiles, name tables.
-  REQUIRE(k.comfyui.node("KSampler") != nullptr);
-  CHECK(k.comfyui.node("KSampler")->widgetIndex("steps") == 2u);  // after the seed's control_after_generate
-  CHECK(k.comfyui.node("KSamplerAdvanced")->widgetIndex("steps") == 3u);
-  CHECK(k.comfyui.node("UNETLoader")->widgetIndex("weight_dtype") == 1u);
-  CHECK(k.comfyui.node("EmptySD3LatentImage")->channels == 16);
-  CHECK(k.comfyui.ggufQuant("flux1-dev-Q4_K_S.gguf")->bits == 4.5);
-  CHECK(k.comfyui.ggufQuant("wan2.1-Q8_0.gguf")->bits == 8.5);
-  CHECK(k.comfyui.fallbackTileImage == 512);
-  CHECK(k.comfyui.fallbackTileVideo == 256);
-  CHECK(ComfyUiKnowledge::firstMatch(k.comfyui.modelFamilies, "wan2.1_i2v_720p_14B_fp16.safetensors")->value == "wan21_i2v");
-  CHECK(ComfyUiKnowledge::firstMatch(k.comfyui.modelFamilies, "models\\flux\\flux1-dev.safetensors")->value == "flux");
-  CHECK(ComfyUiKnowledge::firstMatch(k.comfyui.vaeChannels, "sdxl_vae.safetensors")->value == "4");
-  CHECK(ComfyUiKnowledge::firstMatch(k.comfyui.vaeChannels, "ae.safetensors")->value == "16");
+  REQUIRE(k.comfyui->node("KSampler") != nullptr);
+  CHECK(k.comfyui->node("KSampler")->widgetIndex("steps") == 2u);  // after the seed's control_after_generate
+  CHECK(k.comfyui->node("KSamplerAdvanced")->widgetIndex("steps") == 3u);
+  CHECK(k.comfyui->node("UNETLoader")->widgetIndex("weight_dtype") == 1u);
+  CHECK(k.comfyui->node("EmptySD3LatentImage")->channels == 16);
+  CHECK(k.comfyui->ggufQuant("flux1-dev-Q4_K_S.gguf")->bits == 4.5);
+  CHECK(k.comfyui->ggufQuant("wan2.1-Q8_0.gguf")->bits == 8.5);
+  CHECK(k.comfyui->fallbackTileImage == 512);
+  CHECK(k.comfyui->fallbackTileVideo == 256);
+  CHECK(ComfyUiKnowledge::firstMatch(k.comfyui->modelFamilies, "wan2.1_i2v_720p_14B_fp16.safetensors")->value == "wan21_i2v");
+  CHECK(ComfyUiKnowledge::firstMatch(k.comfyui->modelFamilies, "models\\flux\\flux1-dev.safetensors")->value == "flux");
+  CHECK(ComfyUiKnowledge::firstMatch(k.comfyui->vaeChannels, "sdxl_vae.safetensors")->value == "4");
+  CHECK(ComfyUiKnowledge::firstMatch(k.comfyui->vaeChannels, "ae.safetensors")->value == "16");
   // rules/webui.yaml: the tiled-VAE decoder tile, checkpoint families, TAESD and the profile's keys.
   CHECK(k.webui.decoderTile(80e9) == 256);
   CHECK(k.webui.decoderTile(24e9) == 192);

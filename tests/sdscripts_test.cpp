@@ -18,7 +18,7 @@ using namespace oomlint;
 
 namespace {
 
-SdSetup setupOf(const std::vector<Input>& inputs, const TrainerTool& tool = knowledge().sdScripts) {
+SdSetup setupOf(const std::vector<Input>& inputs, const TrainerTool& tool = *knowledge().sdScripts) {
   std::vector<const Input*> pointers;
   for (const auto& i : inputs) pointers.push_back(&i);
   static std::vector<SdJob> keep;  // the setup points into the job
@@ -70,7 +70,7 @@ TEST_CASE("the command line over the config file, the dataset TOML over both for
 }
 
 TEST_CASE("musubi-tuner: the argument that picks the model, and FramePack's section") {
-  const TrainerTool& musubi = knowledge().musubiTuner;
+  const TrainerTool& musubi = *knowledge().musubiTuner;
   const auto archOf = [&](const std::string& args) {
     const SdSetup s = setupOf({Input{"t.sh", "accelerate launch " + args + "\n"}}, musubi);
     return s.arch ? s.arch->arch : std::string("(none)");

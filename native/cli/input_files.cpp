@@ -27,7 +27,7 @@ std::variant<LogAnalysis, ReadFailure> scanLog(const std::string& path) {
   if (S_ISDIR(info.st_mode)) return ReadFailure{path, "is a directory"};
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) return ReadFailure{path, std::strerror(errno)};
-  LogScanner scanner(knowledge().logs);
+  LogScanner scanner(*knowledge().logs);
   std::vector<char> buffer(1 << 20);
   while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get())) {
     scanner.feed(std::string_view(buffer.data(), n));

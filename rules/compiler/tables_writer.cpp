@@ -39,6 +39,16 @@ struct TapeWriter {
     integer(n);
     chars += s;
   }
+  // A lazy part (knowledge_tape.h): its sizes, then its own values.
+  void appendPart(const TapeWriter& part) {
+    for (std::size_t size : {part.ints.size(), part.reals.size(), part.chars.size()}) {
+      auto n = static_cast<std::int32_t>(size);
+      integer(n);
+    }
+    ints.insert(ints.end(), part.ints.begin(), part.ints.end());
+    reals.insert(reals.end(), part.reals.begin(), part.reals.end());
+    chars += part.chars;
+  }
 };
 
 // Lines of at most about 120 columns.

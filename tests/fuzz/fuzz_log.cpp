@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // The same bytes in chunks: small ones often (tqdm's '\r', "\r\n" and a line cut anywhere), large ones too.
   fuzz::Rng rng(fuzz::hashOf(text));
-  LogScanner scanner(knowledge().logs);
+  LogScanner scanner(*knowledge().logs);
   for (std::size_t pos = 0; pos < size;) {
     const std::uint64_t r = rng.next();
     const std::size_t max = (r & 3) == 0 ? size + 1 : (r & 3) == 1 ? 3 : 64;
@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const LogAnalysis chunked = scanner.finish();
   fuzz::require(whole == chunked, "the log scanner's result depends on how the log is cut into chunks");
   // Progress-bar redraws taken by the shortcut must change nothing.
-  LogScanner lineByLine(knowledge().logs, LogScanner::Redraws::LineByLine);
+  LogScanner lineByLine(*knowledge().logs, LogScanner::Redraws::LineByLine);
   lineByLine.feed(text);
   fuzz::require(whole == lineByLine.finish(), "the redraw shortcut changes the log's analysis");
   fuzz::require(whole.bytes == size, "the scanner did not count every byte");

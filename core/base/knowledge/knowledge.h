@@ -10,6 +10,7 @@
 #include "base/knowledge/catalog.h"
 #include "base/knowledge/comfyui.h"
 #include "base/knowledge/gpus.h"
+#include "base/knowledge/lazy_part.h"
 #include "base/knowledge/logs.h"
 #include "base/knowledge/memory_model.h"
 #include "base/knowledge/schema.h"
@@ -25,11 +26,12 @@ struct Knowledge {
   GpuCatalog gpus;
   MemoryModel memory;
   WebUiKnowledge webui;
-  ComfyUiKnowledge comfyui;
-  TrainerTool sdScripts;    // kohya-ss sd-scripts (rules/sd-scripts.yaml)
-  TrainerTool musubiTuner;  // kohya-ss musubi-tuner (rules/musubi-tuner.yaml)
+  // Read on first use (lazy_part.h): the systems that need them pay for them.
+  LazyPart<ComfyUiKnowledge> comfyui;
+  LazyPart<TrainerTool> sdScripts;    // kohya-ss sd-scripts (rules/sd-scripts.yaml)
+  LazyPart<TrainerTool> musubiTuner;  // kohya-ss musubi-tuner (rules/musubi-tuner.yaml)
   Advice advice;
-  LogMarkers logs;
+  LazyPart<LogMarkers> logs;
   // The schema's default values, which KeySpec::defaultValue points at.
   std::deque<Node> defaults;
 };

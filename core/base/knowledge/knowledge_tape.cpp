@@ -3,7 +3,6 @@
 
 #include <memory>
 
-
 namespace oomlint {
 
 namespace {
@@ -43,6 +42,25 @@ class TapeReader {
     t_ += length;
   }
   Node& newNode() { return nodes_.emplace_back(); }
+
+  // A lazy part's tape (knowledge_tape.h): its three sizes, then its values, which are skipped here.
+  KnowledgeTape skipPart() {
+    std::int32_t ni = 0, nr = 0, nt = 0;
+    integer(ni);
+    integer(nr);
+    integer(nt);
+    const auto fits = [&](std::int32_t n, std::size_t at, std::size_t size) { return n >= 0 && at + static_cast<std::size_t>(n) <= size; };
+    if (!fits(ni, i_, tape_.ints.size()) || !fits(nr, r_, tape_.reals.size()) || !fits(nt, t_, tape_.text.size())) {
+      overrun_ = true;
+      return {};
+    }
+    const KnowledgeTape part{tape_.ints.subspan(i_, static_cast<std::size_t>(ni)), tape_.reals.subspan(r_, static_cast<std::size_t>(nr)),
+                             tape_.text.substr(t_, static_cast<std::size_t>(nt))};
+    i_ += static_cast<std::size_t>(ni);
+    r_ += static_cast<std::size_t>(nr);
+    t_ += static_cast<std::size_t>(nt);
+    return part;
+  }
 
   bool exact() const { return !overrun_ && i_ == tape_.ints.size() && r_ == tape_.reals.size() && t_ == tape_.text.size(); }
 

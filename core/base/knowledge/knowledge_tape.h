@@ -17,18 +17,9 @@
 #include <vector>
 
 #include "base/knowledge/knowledge.h"
+#include "base/knowledge/tape.h"
 
 namespace oomlint {
-
-struct KnowledgeTape {
-  // Flags, enums, small integers, counts and string lengths, each a varint (LEB128 of its zigzag
-  // form): nearly all fit in one byte; as int32s they made the module's download 7.7 KiB larger.
-  std::span<const std::uint8_t> ints;
-  // Numbers: a whole one below kWholeRealLimit is the varint of twice itself in `ints` (two thirds of them are 0,
-  // most others small: as doubles they were 30 KB of the module); any other is a 1 there and its double here.
-  std::span<const double> reals;
-  std::string_view text;               // every string, back to back
-};
 
 KnowledgeTape knowledgeTape();  // defined in the generated knowledge_tables.cpp
 
@@ -38,7 +29,8 @@ inline std::int32_t unzigzag(std::uint32_t u) { return static_cast<std::int32_t>
 inline constexpr double kWholeRealLimit = 1 << 26;  // twice it still fits an int32
 }  // namespace tape
 
-// Fills `k` from the tape; false when the tape and the walk disagree (a stale build).
+// Fills `k` from the tape; false when the tape and the walk disagree (a stale build). Its lazy parts are read on
+// first use and say so themselves (LazyPart::load).
 bool readKnowledge(const KnowledgeTape& tape, Knowledge& k);
 
 namespace tape {
@@ -51,6 +43,8 @@ template <class T> inline constexpr bool kIsPair = false;
 template <class A, class B> inline constexpr bool kIsPair<std::pair<A, B>> = true;
 template <class T> inline constexpr bool kIsArray = false;
 template <class T, std::size_t N> inline constexpr bool kIsArray<std::array<T, N>> = true;
+template <class T> inline constexpr bool kIsLazyPart = false;
+template <class T> inline constexpr bool kIsLazyPart<LazyPart<T>> = true;
 template <class T> inline constexpr bool kIsStringMap = false;
 template <class T> inline constexpr bool kIsStringMap<std::unordered_map<std::string, T>> = true;
 
@@ -97,6 +91,8 @@ class Walk {
       walk(x.second);
     } else if constexpr (kIsStringMap<T>) {
       map(x);
+    } else if constexpr (kIsLazyPart<T>) {
+      part(x);
     } else if constexpr (std::is_same_v<T, LiteralSet>) {
       literals(x);
     } else if constexpr (std::is_same_v<T, const Node*>) {
@@ -114,6 +110,26 @@ class Walk {
     auto v = static_cast<std::int32_t>(n);
     io_.integer(v);
     return v < 0 ? 0 : static_cast<std::size_t>(v);
+  }
+
+  // A lazy part is its own tape: the writer gives its three sizes, then its values; the reader notes where it
+  // lies, skips it, and leaves the reading to its first use.
+  template <class P>
+  void part(LazyPart<P>& x) {
+    if constexpr (Io::kReading) {
+      x.defer(io_.skipPart(), &readPart<P>);
+    } else {
+      Io inner;
+      Walk<Io>(inner).walk(x.value());
+      io_.appendPart(inner);
+    }
+  }
+
+  template <class P>
+  static bool readPart(const KnowledgeTape& tape, P& value, std::deque<Node>& nodes) {
+    Io reader(tape, nodes);
+    Walk<Io>(reader).walk(value);
+    return reader.exact();
   }
 
   // Read back in the writer's iteration order; the map's own order is not part of the knowledge.

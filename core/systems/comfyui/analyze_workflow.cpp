@@ -48,7 +48,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     }
     json = std::move(extracted.json);
   }
-  const Workflow workflow = readWorkflow(std::move(json), k.comfyui, context.limits);
+  const Workflow workflow = readWorkflow(std::move(json), *k.comfyui, context.limits);
   file.source = workflow.doc->sharedSource();
   for (const auto& p : workflow.doc->problems()) findings.report(p.code, p.range, {}, png ? "in the PNG's workflow: " + p.message : p.message);
   for (const auto& p : workflow.problems) findings.report(RuleId::OL905, p.range, {}, p.message);
@@ -59,7 +59,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     sortDiagnostics(file.diagnostics);
     return file;
   }
-  const auto setup = setupWorkflow(workflow, k.comfyui, k.webui, k.architectures);
+  const auto setup = setupWorkflow(workflow, *k.comfyui, k.webui, k.architectures);
   const WorkflowCheckContext checkContext{workflow, *setup};
   for (const auto& check : workflowChecks()) check.run(checkContext, findings);
   if (setup->estimable() && context.gpu) {

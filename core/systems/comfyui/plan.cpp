@@ -126,12 +126,12 @@ class Planner {
   // download it.
   void ggufLever() {
     const std::string& name = s_.modelName->value->resolved()->text;
-    for (const auto& [from, to] : k_.comfyui.ggufStepDown) {
+    for (const auto& [from, to] : k_.comfyui->ggufStepDown) {
       if (from != s_.gguf->name) continue;
       std::string lower = name;
       std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
       const std::size_t at = lower.rfind(from);
-      const GgufQuant* smaller = k_.comfyui.ggufQuant(to);
+      const GgufQuant* smaller = k_.comfyui->ggufQuant(to);
       if (at == std::string::npos || smaller == nullptr) return;
       // The K-quants' size suffix (_S, _M) goes with the old name.
       std::size_t end = at + from.size();

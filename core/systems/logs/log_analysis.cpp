@@ -437,7 +437,7 @@ LogAnalysis analyzeLog(std::string_view text, const LogMarkers& markers) {
   return scanner.finish();
 }
 
-LogAnalysis analyzeLog(std::string_view text) { return analyzeLog(text, knowledge().logs); }
+LogAnalysis analyzeLog(std::string_view text) { return analyzeLog(text, *knowledge().logs); }
 
 bool looksLikeLog(std::string_view text, const LogMarkers& markers) {
   constexpr std::size_t kWindow = 1 << 16;
@@ -452,6 +452,6 @@ bool looksLikeLog(std::string_view text, const LogMarkers& markers) {
          hasAny(text.substr(text.size() > kWindow ? text.size() - kWindow : 0), markers.logSignsTail);
 }
 
-bool looksLikeLog(std::string_view text) { return looksLikeLog(text, knowledge().logs); }
+bool looksLikeLog(std::string_view text) { return looksLikeLog(text, *knowledge().logs); }
 
 }  // namespace oomlint

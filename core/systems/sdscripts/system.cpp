@@ -73,10 +73,10 @@ std::string familyText(const SdSetup& s) {
 }  // namespace
 
 Recognition TrainerSystem::recognise(std::string_view head) const {
-  const auto kind = sdFileKind(head, knowledge().*tool_);
+  const auto kind = sdFileKind(head, *(knowledge().*tool_));
   if (!kind) return Recognition::No;
   if (*kind != SdFileKind::CommandLine) return Recognition::Certain;
-  return runsTrainerScript(head, knowledge().*tool_) ? Recognition::Certain : Recognition::Likely;
+  return runsTrainerScript(head, *(knowledge().*tool_)) ? Recognition::Certain : Recognition::Likely;
 }
 
 FileReport TrainerSystem::analyze(const Input& input, const SystemContext& context) const {
@@ -84,7 +84,7 @@ FileReport TrainerSystem::analyze(const Input& input, const SystemContext& conte
   file.path = input.path;
   file.kind = kind();
   const std::vector<const Input*> inputs = jobInputs(input, context.companions);
-  const TrainerTool& tool = context.knowledge.*tool_;
+  const TrainerTool& tool = *(context.knowledge.*tool_);
   SdJob job = readSdJob(inputs, tool, context.limits);
   const auto here = std::find_if(job.files.begin(), job.files.end(), [&](const SdFile& f) { return f.input == &input; });
   Findings findings;

@@ -11,7 +11,7 @@ namespace oomlint {
 
 class TrainerSystem final : public System {
  public:
-  TrainerSystem(InputKind kind, TrainerTool Knowledge::*tool) : kind_(kind), tool_(tool) {}
+  TrainerSystem(InputKind kind, LazyPart<TrainerTool> Knowledge::*tool) : kind_(kind), tool_(tool) {}
   InputKind kind() const override { return kind_; }
   // Certain for a TOML or GUI JSON of the tool's keys; likely for a command line running one of its
   // scripts (a log quoting one is a log).
@@ -20,7 +20,7 @@ class TrainerSystem final : public System {
 
  private:
   InputKind kind_;
-  TrainerTool Knowledge::*tool_;
+  LazyPart<TrainerTool> Knowledge::*tool_;
 };
 
 inline TrainerSystem sdScriptsSystem() { return TrainerSystem(InputKind::SdScripts, &Knowledge::sdScripts); }

@@ -425,7 +425,7 @@ class Loader {
   void comfyui() {
     const Node* root = load("rules/comfyui.yaml");
     if (root == nullptr) return;
-    ComfyUiKnowledge& c = k_.comfyui;
+    ComfyUiKnowledge& c = k_.comfyui.value();
     for (const Node* e : items(root->find("nodes"))) {
       NodeType n;
       n.type = str(e, "type");
@@ -765,7 +765,7 @@ class Loader {
   void logs() {
     const Node* root = load("rules/logs.yaml");
     if (root == nullptr) return;
-    for (auto& problem : readLogMarkers(root, k_.logs)) error("logs.yaml: " + problem);
+    for (auto& problem : readLogMarkers(root, k_.logs.value())) error("logs.yaml: " + problem);
   }
 
   void advice() {
@@ -804,8 +804,8 @@ std::unique_ptr<Knowledge> loadKnowledge(const RulesFile& file, std::vector<std:
   loader.memory();
   loader.webui();
   loader.comfyui();  // after webui: its families are webui.yaml's
-  loader.trainerTool("sd-scripts", k->sdScripts);
-  loader.trainerTool("musubi-tuner", k->musubiTuner);
+  loader.trainerTool("sd-scripts", k->sdScripts.value());
+  loader.trainerTool("musubi-tuner", k->musubiTuner.value());
   loader.advice();
   loader.logs();
   loader.schema();

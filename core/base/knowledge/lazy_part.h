@@ -1,0 +1,53 @@
+// A part of the knowledge read from the compiled tables on first use, not at start-up: an AI Toolkit job never
+// reads the ComfyUI nodes, the trainers' argument tables or the log markers, which are two fifths of the tables.
+#pragma once
+
+#include <deque>
+#include <mutex>
+
+#include "base/document/node.h"
+#include "base/knowledge/tape.h"
+
+namespace oomlint {
+
+template <class T>
+class LazyPart {
+ public:
+  using value_type = T;
+  // Reads the part from `tape` when first used; `read` is the tables' reader (knowledge_tape.h), false when the
+  // tape and the walk disagree.
+  using Reader = bool (*)(const KnowledgeTape& tape, T& value, std::deque<Node>& nodes);
+
+  LazyPart() = default;
+  LazyPart(const LazyPart&) = delete;
+  LazyPart& operator=(const LazyPart&) = delete;
+
+  const T& operator*() const {
+    load();
+    return value_;
+  }
+  const T* operator->() const { return &**this; }
+
+  // The part to fill in place: the rules compiler's loader, which reads rules/*.yaml and defers nothing.
+  T& value() { return value_; }
+
+  void defer(KnowledgeTape tape, Reader read) {
+    tape_ = tape;
+    read_ = read;
+  }
+  // Reads it now if it was deferred; whether its tape read back exactly.
+  bool load() const {
+    std::call_once(once_, [this] { exact_ = read_ == nullptr || read_(tape_, value_, nodes_); });
+    return exact_;
+  }
+
+ private:
+  mutable std::once_flag once_;
+  mutable T value_;
+  mutable std::deque<Node> nodes_;  // what its reader makes of a default value (none of the lazy parts has one yet)
+  mutable bool exact_ = true;
+  KnowledgeTape tape_{};
+  Reader read_ = nullptr;
+};
+
+}  // namespace oomlint
