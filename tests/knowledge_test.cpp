@@ -21,6 +21,14 @@ TEST_CASE("the compiled rules data reads back whole") {
   CHECK(again.sdScripts.load());
   CHECK(again.musubiTuner.load());
   CHECK(again.logs.load());
+  for (const auto& [name, section] : again.schema.sections()) {
+    INFO(name);
+    CHECK(section.load());
+  }
+  REQUIRE(again.schema.section("train") != nullptr);
+  const KeySpec* steps = again.schema.section("train")->find("steps");
+  REQUIRE(steps != nullptr);
+  CHECK(steps->defaultValue != nullptr);  // a default value read with its section, kept by it
   CHECK(again.comfyui->node("KSampler") != nullptr);
   CHECK(again.sdScripts->scripts.size() == k.sdScripts->scripts.size());
   CHECK(k.catalog.rules().size() >= 40);

@@ -111,7 +111,7 @@ int compileJson(const std::string& in, const std::string& outPath, const std::st
 
 void leaveOutCliText(oomlint::Knowledge& k) {
   std::vector<oomlint::SectionSpec> sections;
-  for (const auto& [name, section] : k.schema.sections()) sections.push_back(section);
+  for (const auto& [name, section] : k.schema.sections()) sections.push_back(*section);
   for (auto& section : sections) {
     section.source.clear();
     for (auto& key : section.keys) key.doc.clear();

@@ -72,7 +72,7 @@ bool ValueSet::accepts(std::string_view value) const {
 
 const SectionSpec* Schema::section(std::string_view name) const {
   auto it = sections_.find(std::string(name));
-  return it == sections_.end() ? nullptr : &it->second;
+  return it == sections_.end() ? nullptr : &*it->second;
 }
 
 const ValueSet* Schema::valueSet(std::string_view name) const {

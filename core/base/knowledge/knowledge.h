@@ -32,11 +32,12 @@ struct Knowledge {
   LazyPart<TrainerTool> musubiTuner;  // kohya-ss musubi-tuner (rules/musubi-tuner.yaml)
   Advice advice;
   LazyPart<LogMarkers> logs;
-  // The schema's default values, which KeySpec::defaultValue points at.
+  // What the start-up read makes of default values outside the lazy parts (KeySpec::defaultValue points into
+  // its own section's part: none are left here, but a new one would be kept).
   std::deque<Node> defaults;
 };
 
-// Its fields for the rules compiler's tables (knowledge_tape.h); `defaults` are written with the keys.
+// Its fields for the rules compiler's tables (knowledge_tape.h); a default value is written with its key.
 template <class V> void fields(V& v, Knowledge& x) {
   v(x.catalog, x.schema, x.architectures, x.gpus, x.memory, x.webui, x.comfyui, x.sdScripts, x.musubiTuner, x.advice, x.logs);
 }

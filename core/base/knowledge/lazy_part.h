@@ -1,5 +1,6 @@
 // A part of the knowledge read from the compiled tables on first use, not at start-up: an AI Toolkit job never
-// reads the ComfyUI nodes, the trainers' argument tables or the log markers, which are two fifths of the tables.
+// reads the ComfyUI nodes, the trainers' argument tables or the log markers (two fifths of the tables), and reads
+// only the schema sections its config writes.
 #pragma once
 
 #include <deque>
@@ -44,7 +45,7 @@ class LazyPart {
  private:
   mutable std::once_flag once_;
   mutable T value_;
-  mutable std::deque<Node> nodes_;  // what its reader makes of a default value (none of the lazy parts has one yet)
+  mutable std::deque<Node> nodes_;  // what its reader makes of a default value (the schema sections' keys)
   mutable bool exact_ = true;
   KnowledgeTape tape_{};
   Reader read_ = nullptr;

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/knowledge/lazy_part.h"
+
 namespace oomlint {
 
 struct Node;
@@ -87,14 +89,19 @@ class Schema {
   template <class V> friend void fields(V& v, Schema& x);  // knowledge_tape.h
   const SectionSpec* section(std::string_view name) const;
   const ValueSet* valueSet(std::string_view name) const;
-  const std::unordered_map<std::string, SectionSpec>& sections() const { return sections_; }
+  // Each section is read from the tables when first looked up (lazy_part.h): a job reads the dozen it writes.
+  const std::unordered_map<std::string, LazyPart<SectionSpec>>& sections() const { return sections_; }
   const std::unordered_map<std::string, ValueSet>& valueSets() const { return valueSets_; }
 
-  void addSection(SectionSpec section) { sections_[section.name] = std::move(section); }
+  // Adds it, or replaces the one of that name in place (the tables keep their order).
+  void addSection(SectionSpec section) {
+    LazyPart<SectionSpec>& slot = sections_[section.name];
+    slot.value() = std::move(section);
+  }
   void addValueSet(ValueSet set) { valueSets_[set.name] = std::move(set); }
 
  private:
-  std::unordered_map<std::string, SectionSpec> sections_;
+  std::unordered_map<std::string, LazyPart<SectionSpec>> sections_;
   std::unordered_map<std::string, ValueSet> valueSets_;
 };
 

@@ -171,7 +171,7 @@ class Loader {
 
   void checkReferences() {
     for (const auto& [name, section] : k_.schema.sections()) {
-      for (const auto& key : section.keys) {
+      for (const auto& key : section->keys) {
         for (const auto& ref : {key.section, key.itemSection}) {
           if (!ref.empty() && !k_.schema.section(ref)) error("schema.yaml: " + name + "." + key.name + ": no section `" + ref + "`");
         }
