@@ -26,29 +26,29 @@ const run = (root, args) => spawnSync('python3', [path.join(root, 'scripts/add-r
 
 test('add-rule writes the four pieces, in code order, and registers the check', () => {
   const root = copyTree();
-  const r = run(root, ['OL420', 'sample-too-large', 'warning', 'A sample size beyond the model']);
+  const r = run(root, ['OL421', 'sample-too-large', 'warning', 'A sample size beyond the model']);
   assert.equal(r.status, 0, r.stderr);
   const read = (file) => fs.readFileSync(path.join(root, file), 'utf8');
   const catalog = read('rules/catalog.yaml');
-  assert.ok(catalog.indexOf('code: OL419') < catalog.indexOf('code: OL420'));
-  assert.ok(catalog.indexOf('code: OL420') < catalog.indexOf('code: OL501'), 'inserted before the next code');
-  assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), /^\/\/ OL420 sample-too-large: /);
+  assert.ok(catalog.indexOf('code: OL420') < catalog.indexOf('code: OL421'));
+  assert.ok(catalog.indexOf('code: OL421') < catalog.indexOf('code: OL501'), 'inserted before the next code');
+  assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), /^\/\/ OL421 sample-too-large: /);
   assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), /void checkSampleTooLarge\(const AitkCheckContext& c, Findings& findings\)/);
   const registry = read('core/systems/aitk/checks/checks.cpp');
-  assert.match(registry, /^void checkEmaVersion\(const AitkCheckContext&, Findings&\);\nvoid checkSampleTooLarge\(const AitkCheckContext&, Findings&\);$/m);
-  // The last of the trainer checks, after OL419.
-  assert.match(registry, /\{"ema-version-dependent", checkEmaVersion\}, +\/\/ OL419\n {6}\{"sample-too-large", checkSampleTooLarge\}, +\/\/ OL420\n {2}\};/);
+  assert.match(registry, /^void checkLoraTargetsNarrowed\(const AitkCheckContext&, Findings&\);\nvoid checkSampleTooLarge\(const AitkCheckContext&, Findings&\);$/m);
+  // The last of the trainer checks, after OL420.
+  assert.match(registry, /\{"lora-targets-narrowed", checkLoraTargetsNarrowed\}, +\/\/ OL420\n {6}\{"sample-too-large", checkSampleTooLarge\}, +\/\/ OL421\n {2}\};/);
   assert.match(read('core/CMakeLists.txt'), /systems\/aitk\/checks\/sample_too_large_check\.cpp/);
-  const page = read('docs/rules/OL420.md');
+  const page = read('docs/rules/OL421.md');
   for (const section of ['## What it does', '## Why it matters', '## Example', '## Use instead', '## Source']) assert.ok(page.includes(section), section);
   const index = read('docs/rules/README.md');
-  assert.ok(index.indexOf('[OL419]|') < index.indexOf('[OL420]|') && index.indexOf('[OL420]|') < index.indexOf('[OL501]|'));
-  assert.match(index, /^\[OL420\]: OL420\.md$/m);
-  assert.match(read('tests/fixtures/rules/OL420-sample-too-large.yaml'), /# expect: OL420:\d+ "/);
+  assert.ok(index.indexOf('[OL420]|') < index.indexOf('[OL421]|') && index.indexOf('[OL421]|') < index.indexOf('[OL501]|'));
+  assert.match(index, /^\[OL421\]: OL421\.md$/m);
+  assert.match(read('tests/fixtures/rules/OL421-sample-too-large.yaml'), /# expect: OL421:\d+ "/);
 
-  const again = run(root, ['OL420', 'sample-too-large', 'warning', 'Twice']);
+  const again = run(root, ['OL421', 'sample-too-large', 'warning', 'Twice']);
   assert.notEqual(again.status, 0);
-  assert.match(again.stderr, /OL420 is already in rules\/catalog\.yaml/);
+  assert.match(again.stderr, /OL421 is already in rules\/catalog\.yaml/);
   fs.rmSync(root, { recursive: true, force: true });
 });
 

@@ -40,8 +40,8 @@ void checkWholeEpochAccumulation(const AitkCheckContext&, Findings&);
 void checkLayerOffloadingUnsupported(const AitkCheckContext&, Findings&);
 void checkOffloadPercentWithoutOffloading(const AitkCheckContext&, Findings&);
 void checkQfloat8BecomesFloat8(const AitkCheckContext&, Findings&);
-void checkLoraTargetsNarrowed(const AitkCheckContext&, Findings&);
 void checkEmaVersion(const AitkCheckContext&, Findings&);
+void checkLoraTargetsNarrowed(const AitkCheckContext&, Findings&);
 
 std::span<const AitkCheckEntry<AitkJobCheck>> aitkJobChecks() {
   static constexpr AitkCheckEntry<AitkJobCheck> kChecks[] = {
