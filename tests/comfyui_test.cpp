@@ -1133,6 +1133,8 @@ TEST_CASE("feature caches: TaylorSeer's block outputs per order, WanVideoWrapper
   // Order 0 keeps one copy; an unreadable order is the node's default, 2.
   CHECK(readSetup(replaced(flux, "\"max_order\": 2", "\"max_order\": 0")).setup->generation.cachedTokenMaps == 76);
   CHECK(readSetup(replaced(flux, "\"max_order\": 2", "\"max_order\": \"two\"")).setup->generation.cachedTokenMaps == 228);
+  // model_type hidream hooks HiDream's 16 double and 32 single blocks: 96 maps of all tokens per order.
+  CHECK(readSetup(replaced(flux, "\"model_type\": \"flux\"", "\"model_type\": \"hidream\"")).setup->generation.cachedTokenMaps == 96 * 3);
   // The Lite node keeps the final layer's output alone: known, and nothing worth costing.
   const Read lite = readSetup(replaced(flux, "\"TaylorSeer\"", "\"TaylorSeerLite\""));
   CHECK(lite.setup->notCosted.empty());

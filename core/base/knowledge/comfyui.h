@@ -116,6 +116,9 @@ struct NodeType {
   double cacheTokenMaps = 0;
   std::string cacheOrdersWidget;
   int cacheOrdersDefault = 0;  // the widget's default (its value when the workflow's cannot be read)
+  // Where a widget picks the model it hooks (TaylorSeer's model_type), the maps for each value other than the default.
+  std::string cacheMapsWidget;
+  std::vector<std::pair<std::string, double>> cacheMapsByValue;
 
   // dtypeWidgets, or ComfyUI's own {"weight_dtype"} when the data names none.
   std::span<const std::string> storageWidgets() const;
@@ -126,7 +129,7 @@ struct NodeType {
 template <class V> void fields(V& v, NodeType& x) {
   v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled, x.loader,
     x.blockSwap, x.vae, x.sequentialGuidance, x.encodesClip, x.imagePixels, x.packsLatents, x.olderBlockBytesPerTokenChannel,
-    x.olderBlockReleases, x.cacheTokenMaps, x.cacheOrdersWidget, x.cacheOrdersDefault);
+    x.olderBlockReleases, x.cacheTokenMaps, x.cacheOrdersWidget, x.cacheOrdersDefault, x.cacheMapsWidget, x.cacheMapsByValue);
 }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.

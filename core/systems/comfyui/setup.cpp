@@ -112,6 +112,12 @@ class SetupBuilder {
     for (const auto& n : w_.nodes) {
       if (!n.active() || !isRole(&n, {NodeRole::FeatureCache})) continue;
       double maps = n.known->cacheTokenMaps;
+      if (!n.known->cacheMapsWidget.empty()) {
+        const std::string model = n.text(n.known->cacheMapsWidget);
+        for (const auto& [value, byValue] : n.known->cacheMapsByValue) {
+          if (value == model) maps = byValue;
+        }
+      }
       if (!n.known->cacheOrdersWidget.empty()) {
         const double order = n.number(n.known->cacheOrdersWidget).value_or(n.known->cacheOrdersDefault);
         maps *= std::clamp(order, 0.0, 16.0) + 1;

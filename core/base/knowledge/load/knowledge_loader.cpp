@@ -454,6 +454,15 @@ class Loader {
       n.cacheTokenMaps = num(e, "cache_token_maps", 0);
       n.cacheOrdersWidget = str(e, "cache_orders_widget");
       n.cacheOrdersDefault = static_cast<int>(num(e, "cache_orders_default", 0));
+      n.cacheMapsWidget = str(e, "cache_maps_widget");
+      if (const Node* byValue = e->find("cache_maps_by_value"); byValue && byValue->isMapping()) {
+        for (const auto& entry : byValue->resolved()->entries) {
+          n.cacheMapsByValue.emplace_back(entry.key->resolved()->text, entry.value->number());
+        }
+      }
+      if (n.cacheMapsWidget.empty() != n.cacheMapsByValue.empty()) {
+        error("comfyui.yaml: node " + n.type + ": cache_maps_widget and cache_maps_by_value go together");
+      }
       if ((n.olderBlockBytesPerTokenChannel > 0) != !n.olderBlockReleases.empty()) {
         error("comfyui.yaml: node " + n.type + ": older_block_bytes_per_token_channel and older_block_releases go together");
       }
