@@ -36,6 +36,14 @@ const Component* component(const Estimate& e, Phase phase, std::string_view name
   return nullptr;
 }
 
+// The transformer's weights in the training step of a command line, on a 24 GiB card.
+double trainStepTransformerBytes(const std::string& command) {
+  const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", command + "\n"}}), knowledge().memory, {"24 GiB", 24ull << 30});
+  const Component* c = component(e, Phase::TrainStep, "transformer weights");
+  REQUIRE(c != nullptr);
+  return c->bytes;
+}
+
 }  // namespace
 
 TEST_CASE("shell words: continuations of sh, cmd and PowerShell join one command; comments and REM lines do not count") {
@@ -114,12 +122,7 @@ TEST_CASE("sd-scripts' placement: fp32 frozen weights without the script's mixed
   const GpuTarget card{"24 GiB", 24ull << 30};
   const std::string base = "accelerate launch --mixed_precision bf16 flux_train_network.py --gradient_checkpointing --cache_latents "
                            "--cache_text_encoder_outputs --network_module networks.lora_flux --resolution 1024";
-  const auto weights = [&](const std::string& extra) {
-    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + extra + "\n"}}), m, card);
-    const Component* c = component(e, Phase::TrainStep, "transformer weights");
-    REQUIRE(c != nullptr);
-    return c->bytes;
-  };
+  const auto weights = [&](const std::string& extra) { return trainStepTransformerBytes(base + extra); };
   const double fp32 = weights("");
   const double bf16 = weights(" --mixed_precision bf16");
   const double fp8 = weights(" --mixed_precision bf16 --fp8_base");
@@ -142,12 +145,7 @@ TEST_CASE("HunyuanImage 2.1: fp8_scaled (its fp8_base is ignored), block swap ov
   REQUIRE(s.arch != nullptr);
   CHECK(s.arch->arch == "hunyuan_image_2_1");
   CHECK(s.arch->denoiser.loraParamsPerRank == 5877760);  // every Linear of the 20 double and 40 single blocks
-  const auto weights = [&](const std::string& extra) {
-    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + extra + "\n"}}), m, card);
-    const Component* c = component(e, Phase::TrainStep, "transformer weights");
-    REQUIRE(c != nullptr);
-    return c->bytes;
-  };
+  const auto weights = [&](const std::string& extra) { return trainStepTransformerBytes(base + extra); };
   const double bf16 = weights("");
   CHECK(bf16 == Approx(1.74258e10 * 2).epsilon(0.01));
   CHECK(weights(" --fp8_base") == Approx(bf16));  // not this script's switch

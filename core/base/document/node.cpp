@@ -111,6 +111,18 @@ std::string scalarText(const Node* map, std::string_view key) {
   return v && v->isScalar() && !v->isNull() ? v->resolved()->text : std::string();
 }
 
+std::vector<std::string> scalarTexts(const Node* value) {
+  std::vector<std::string> out;
+  if (value == nullptr || value->isNull()) return out;
+  if (value->isScalar()) out.push_back(value->resolved()->text);
+  if (value->isSequence()) {
+    for (const Node* item : value->resolved()->items) {
+      if (item->isScalar() && !item->isNull()) out.push_back(item->resolved()->text);
+    }
+  }
+  return out;
+}
+
 double numberAt(const Node* map, std::string_view key, double fallback) {
   const Node* v = map ? map->find(key) : nullptr;
   return v && v->isNumber() ? v->number() : fallback;

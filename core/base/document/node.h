@@ -83,6 +83,8 @@ inline int clampedInt(double value) {
 // The scalar text at `key` of a mapping (empty when absent, null or not a scalar), and its number.
 std::string scalarText(const Node* map, std::string_view key);
 double numberAt(const Node* map, std::string_view key, double fallback);
+// A scalar's text, or the texts of a list's scalar items; nothing for an absent or null node or a mapping.
+std::vector<std::string> scalarTexts(const Node* value);
 
 enum class DocumentFormat { Yaml, Json, Toml };
 

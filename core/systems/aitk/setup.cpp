@@ -153,10 +153,7 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
       s.sampleFrames = std::max(s.sampleFrames, intOr(item->find("num_frames"), 1));
       // A prompt's control images (ctrl_img, ctrl_img_1..3) condition the edit models' samples as their training does.
       int controls = 0;
-      for (std::string_view key : {"ctrl_img", "ctrl_img_1", "ctrl_img_2", "ctrl_img_3"}) {
-        const Node* v = item->find(key);
-        controls += v != nullptr && v->isScalar() && !v->isNull() && !v->resolved()->text.empty();
-      }
+      for (std::string_view key : {"ctrl_img", "ctrl_img_1", "ctrl_img_2", "ctrl_img_3"}) controls += !scalarText(item, key).empty();
       s.sampleControls = std::max(s.sampleControls, controls);
     }
   }

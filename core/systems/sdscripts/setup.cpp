@@ -52,17 +52,6 @@ std::optional<int> squareSide(const std::vector<std::string>& values) {
   return static_cast<int>(std::lround(std::sqrt(w * h)));
 }
 
-std::vector<std::string> nodeValues(const Node* n) {
-  const Node* v = n->resolved();
-  std::vector<std::string> out;
-  if (v->kind == NodeKind::Sequence) {
-    for (const Node* item : v->items) out.push_back(item->resolved()->text);
-  } else if (v->kind == NodeKind::Scalar) {
-    out.push_back(v->text);
-  }
-  return out;
-}
-
 // The dataset TOML's largest batch, resolution, frames and section window (`windowKey`, empty when the
 // script trains whole clips): [general] values inherited by each [[datasets]].
 void readDataset(const SdFile& file, std::string_view windowKey, SdSetup& s) {
@@ -91,9 +80,9 @@ void readDataset(const SdFile& file, std::string_view windowKey, SdSetup& s) {
       std::optional<int> value;
       if ((batch || window) && n->isNumber()) value = clampedInt(n->number());
       if (frames) {
-        for (const auto& v : nodeValues(n)) value = std::max(value.value_or(1), std::atoi(v.c_str()));
+        for (const auto& v : scalarTexts(n)) value = std::max(value.value_or(1), std::atoi(v.c_str()));
       }
-      if (!batch && !frames && !window) value = squareSide(nodeValues(n));
+      if (!batch && !frames && !window) value = squareSide(scalarTexts(n));
       if (!value) continue;
       auto& slot = window ? s.datasetWindow : batch ? s.datasetBatch : frames ? s.datasetFrames : s.datasetResolution;
       if (!slot || *value > slot->value) slot = SdDatasetValue{*value, n, at};
