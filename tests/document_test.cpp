@@ -284,3 +284,13 @@ TEST_CASE("a key path finds the value it names, or the deepest key that is writt
   CHECK(rangeOfPath(root, *KeyPath::parse("train.batch_size")).start.line == 1);  // the `train` key
   CHECK(rangeOfPath(root, *KeyPath::parse("d[1]")).start.line == 5);
 }
+
+TEST_CASE("scalarTexts: a scalar's text or a list's scalar items, nothing for null, a mapping or an absent key") {
+  auto doc = readDocument("one: attn.\nlist: [a, ~, {x: 1}, 2]\nnone: ~\nmap: {a: b}\n");
+  const Node* root = doc->root();
+  CHECK(scalarTexts(root->find("one")) == std::vector<std::string>{"attn."});
+  CHECK(scalarTexts(root->find("list")) == std::vector<std::string>{"a", "2"});
+  CHECK(scalarTexts(root->find("none")).empty());
+  CHECK(scalarTexts(root->find("map")).empty());
+  CHECK(scalarTexts(root->find("absent")).empty());
+}
