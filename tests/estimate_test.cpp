@@ -250,6 +250,30 @@ TEST_CASE("an architecture's activation family replaces the default coefficients
   CHECK(component(phase(estimate(s, m, card), "baseline_sample"), "sampling activations") == Approx(2 * 1124.0 * 1000 * 30));
 }
 
+TEST_CASE("a batch encoded in the step sets the peak only where it outweighs the forward and backward") {
+  const Architecture arch = paperModel();
+  MemoryModel m = paperConstants();
+  m.vaes = {{"sd", 2000, 1000, 1}};
+  m.vaes[0].imageEncodeFloorK = 400;  // the encoder's structure: the figure every image encode takes
+  TrainingSetup s = paperSetup(arch);
+  const GpuTarget card{"paper card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
+  s.datasets = {{0, 1024, 1, 4, 0, false}};  // batch 4, latents not cached
+  const PhaseEstimate small = phase(estimate(s, m, card), "train_step");
+  // The batch's encode, 4 × 1024² × 400 × 2 B = 3.36e9, outweighs the step: 4 × 4196 × 1000 × 68 B + 10%.
+  CHECK(component(small, "VAE encode") == Approx(4 * 1024.0 * 1024 * 400 * 2));
+  CHECK(component(small, "activations") == 0);
+  CHECK(component(small, "VAE weights") == Approx(2e8));  // it stays on the GPU to encode
+  CHECK(small.peakBytes == Approx(512 * kMiB + 1e9 + 2e8 + 1.6e7 + 4 * 1024.0 * 1024 * 400 * 2));
+  // A heavier step (no checkpointing: 10 × 40 B per token-channel) sets the peak; the encode is not added to it.
+  s.gradientCheckpointing = false;
+  const PhaseEstimate heavy = phase(estimate(s, m, card), "train_step");
+  CHECK(component(heavy, "VAE encode") == 0);
+  CHECK(component(heavy, "activations") > 4 * 1024.0 * 1024 * 400 * 2);
+  // Latent caching encodes one image at a time at the same figure.
+  s.datasets = {{0, 1024, 1, 4, 0, true}};
+  CHECK(component(phase(estimate(s, m, card), "latent_cache"), "VAE encode") == Approx(1024.0 * 1024 * 400 * 2));
+}
+
 TEST_CASE("UNet activations are per latent pixel") {
   Architecture arch = paperModel();
   arch.denoiser.blocks = 0;

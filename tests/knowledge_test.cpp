@@ -148,3 +148,21 @@ TEST_CASE("trainer-only architectures answer other trainers' tables, never AI To
   }
   CHECK(archs.find("wan21") == archs.byId("wan21"));
 }
+
+// A trainer's image encode is costed from the encoder's structure (rules/memory.yaml image_encode_floor_k): the
+// CPU profiler's peak over the full-width KL encoder (scripts/census/vae_encode.py → tests/census/vae-encode.json),
+// the same with diffusers' SiLU and the in-place one, in bf16 and fp32.
+TEST_CASE("the KL encoder's structural floor is the CPU-measured one") {
+  const auto measured = readDocument(test::readFile(test::sourceDir() / "tests/census/vae-encode.json"));
+  const Node* k = measured->root() ? measured->root()->find("k") : nullptr;
+  REQUIRE(k != nullptr);
+  const VaeConstants* sd = knowledge().memory.vae("sd");
+  REQUIRE(sd != nullptr);
+  for (const char* run : {"silu/bfloat16", "silu/float32", "silu_inplace/bfloat16", "silu_inplace/float32"}) {
+    INFO(run);
+    const Node* r = k->find(run);
+    REQUIRE(r != nullptr);
+    CHECK(sd->imageEncodeFloorK == std::stod(r->find("k")->resolved()->text));
+  }
+  CHECK(sd->imageEncodeFloorK * 2 < sd->imageDecodeFloorK);  // the decoder's top level is twice as wide
+}

@@ -21,7 +21,7 @@ TermShare shareOf(Term term, const MemoryModel& m) {
     case Term::Trainable: return {m.uncertaintyTrainable, m.uncertaintyTrainable, "trainable state"};
     case Term::Activations: return {m.uncertaintyActivations, m.uncertaintyActivations, "activation coefficients"};
     case Term::Vae: return {m.uncertaintyVae, m.uncertaintyVaeAbove, "VAE working memory"};
-    case Term::VaeFloor: return {0, m.uncertaintyVaeAbove, "VAE working memory (the decoder's structure: a floor)"};
+    case Term::VaeFloor: return {0, m.uncertaintyVaeAbove, "VAE working memory (its structure: a floor)"};
     case Term::Budget: return {0, 0, ""};
   }
   return {0, 0, ""};

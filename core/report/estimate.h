@@ -15,7 +15,7 @@ namespace oomlint {
 
 inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-// What a component's uncertainty is taken from. VaeFloor: a decode from the decoder's structure, which a GPU
+// What a component's uncertainty is taken from. VaeFloor: a pass from the VAE's structure, which a GPU
 // cannot do with less (its range reaches above only). Budget: weights a memory manager loads up to what the rest
 // of the card leaves, and the context beside them: the manager measures what is free, so their sum is certain.
 enum class Term { Fixed, Weights, Trainable, Activations, Vae, VaeFloor, Budget };

@@ -97,6 +97,61 @@ class KLDecoder(nn.Module):
         return self.conv_out(F.silu(self.norm_out(x)))
 
 
+class KLDownsample(nn.Module):
+    """diffusers' Downsample2D in the encoder: pad right and bottom by one (a copy), then a 3×3 conv of stride 2."""
+
+    def __init__(self, dim, prec):
+        super().__init__()
+        self.conv = conv2d(dim, dim, 3, prec, stride=2, padding=0)
+
+    def forward(self, x):
+        return self.conv(F.pad(x, (0, 1, 0, 1)))
+
+
+class KLEncoder(nn.Module):
+    """diffusers' AutoencoderKL encoder and what encode() adds: conv_in, four down blocks of layers_per_block
+    resnets with a downsample after all but the last, mid block (resnet, attention, resnet), norm, conv_out to
+    the mean and log-variance, quant_conv where the model has one, and latent_dist.sample()."""
+
+    def __init__(self, spec, prec):
+        super().__init__()
+        v = spec["vae"]
+        widths = list(v["block_out_channels"])  # 128, 256, 512, 512
+        z2 = 2 * spec["latent_channels"]
+        self.conv_in = conv2d(3, widths[0], 3, prec)
+        self.downs = nn.ModuleList()
+        self.downsamplers = nn.ModuleList()
+        prev = widths[0]
+        for i, c in enumerate(widths):
+            self.downs.append(nn.ModuleList(KLResnet(prev if j == 0 else c, c, prec) for j in range(v["layers_per_block"])))
+            prev = c
+            if i < len(widths) - 1:
+                self.downsamplers.append(KLDownsample(c, prec))
+        self.mid = nn.ModuleList([KLResnet(prev, prev, prec), KLAttention(prev, prec), KLResnet(prev, prev, prec)])
+        self.norm_out = group_norm(prev, prec)
+        self.conv_out = conv2d(prev, z2, 3, prec)
+        self.quant_conv = conv2d(z2, z2, 1, prec) if v.get("quant_conv", True) else None
+
+    def make_images(self, width, height, prec):
+        return torch.randn(1, 3, height, width, device=prec.device, dtype=prec.dtype)
+
+    def forward(self, x):
+        x = self.conv_in(x)
+        for i, resnets in enumerate(self.downs):
+            for r in resnets:
+                x = r(x)
+            if i < len(self.downsamplers):
+                x = self.downsamplers[i](x)
+        for m in self.mid:
+            x = m(x)
+        moments = self.conv_out(F.silu(self.norm_out(x)))
+        if self.quant_conv is not None:
+            moments = self.quant_conv(moments)
+        mean, logvar = moments.chunk(2, dim=1)
+        std = torch.exp(0.5 * logvar.clamp(-30.0, 20.0))
+        return mean + std * torch.randn_like(mean)
+
+
 class CausalConv3d(nn.Conv3d):
     """Wan's causal conv: pads two frames in front (the chunked decode's feature cache holds the same
     two frames), pads space symmetrically, then convolves without padding."""

@@ -55,6 +55,11 @@ struct VaeConstants {
   // A trainer's image decode from the decoder's structure: what a GPU needs at least (measured under a memory cap);
   // 0: decodeK / imageDecodeK, a planner's reservation.
   double imageDecodeFloorK = 0;
+  // The same for an image encode from the encoder's structure (a trainer's latent caching or in-step encode).
+  double imageEncodeFloorK = 0;
+
+  // The floor of one image pass from the coder's structure, 0 where not measured.
+  double imageFloorK(bool decode) const { return decode ? imageDecodeFloorK : imageEncodeFloorK; }
 
   // Bytes per pixel per element byte for one pass over `frames` frames.
   double k(bool decode, int frames) const {
@@ -65,7 +70,7 @@ struct VaeConstants {
 
 template <class V> void fields(V& v, VaeConstants& x) {
   v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight, x.imageDecodeK, x.imageEncodeK, x.rgbClipCopies, x.allFramesDecodeFloorK,
-    x.imageDecodeFloorK);
+    x.imageDecodeFloorK, x.imageEncodeFloorK);
 }
 
 // What the host-RAM estimate cannot read from a config (rules/memory.yaml host_ram).

@@ -137,11 +137,14 @@ Component dequantizedForBackward(const TrainingSetup& s, const MemoryModel& m) {
 Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, long w, long h, int frames) {
   const VaeConstants* v = m.vae(s.arch->vae.family);
   if (v == nullptr || s.arch->vae.family == "identity") return {decode ? "VAE decode" : "VAE encode", 0, "pixel-space model: no VAE", Term::Vae};
-  // An image decode from the decoder's structure is what a GPU needs at least: a floor, its range above only.
-  const bool floor = decode && frames <= 1 && v->imageDecodeFloorK > 0;
-  const double k = floor ? v->imageDecodeFloorK : v->k(decode, frames);
+  // An image pass from the coder's structure is what a GPU needs at least: a floor, its range above only.
+  const bool floor = frames <= 1 && v->imageFloorK(decode) > 0;
+  const double k = floor ? v->imageFloorK(decode) : v->k(decode, frames);
   const Term term = floor ? Term::VaeFloor : Term::Vae;
-  const std::string kText = fixedText(k, 0) + " B/px/elem" + (floor ? " (the decoder's structure, memory.yaml image_decode_floor_k)" : "");
+  const std::string kText = fixedText(k, 0) + " B/px/elem" +
+                            (!floor    ? ""
+                             : decode ? " (the decoder's structure, memory.yaml image_decode_floor_k)"
+                                      : " (the encoder's structure, memory.yaml image_encode_floor_k)");
   const int inFlight = frames > 1 ? std::min(frames, std::max(1, v->videoFramesInFlight)) : 1;
   const double clips = decode && frames > 1 ? v->rgbClipCopies * 3.0 * frames * static_cast<double>(w) * h * s.activationBytes : 0;
   const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(frames) + " frames" : "";
@@ -251,6 +254,21 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
           cfgHow + "(" + seqHow + ") × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 1) + " B" +
               (lora ? " (LoRA path active)" : ""),
           Term::Activations};
+}
+
+// A dataset that does not cache latents is encoded in the step, its whole batch at once under no_grad
+// (BaseSDTrainProcess.process_general_training_batch → encode_images; sd-scripts' train_network.py alike),
+// before the forward: that working memory and the step's activations are never alive together.
+Component inStepEncode(const TrainingSetup& s, const MemoryModel& m) {
+  Component best{"VAE encode", 0, "", Term::Vae};
+  for (const auto& shape : s.datasets) {
+    if (shape.cachesLatents) continue;
+    Component c = vaeWork(s, m, false, shape.resolution, shape.resolution, s.isVideo() ? shape.frames : 1);
+    c.bytes *= shape.batch;
+    c.how = std::to_string(shape.batch) + " × " + c.how + " (latents not cached: the batch is encoded in the step)";
+    if (c.bytes > best.bytes) best = std::move(c);
+  }
+  return best;
 }
 
 void addComponent(PhaseEstimate& phase, Component c) {
@@ -506,11 +524,18 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     addComponent(t, optState);
     addComponent(t, ema);
     const Component act = trainingActivations(s, m, s.preservationLoss && behaviour.preservationInOneBackward ? 2 : 1);
-    addComponent(t, act);
-    addComponent(t, dequantizedForBackward(s, m));
+    const Component dequantized = dequantizedForBackward(s, m);
     const Component slack{"allocator slack", act.bytes * m.allocatorFraction,
                           fixedText(m.allocatorFraction * 100, 0) + "% of activations (caching-allocator fragmentation)", Term::Activations};
-    addComponent(t, slack);
+    // The in-step encode and the forward and backward run one after the other: the larger sets the peak.
+    const Component encode = inStepEncode(s, m);
+    if (encode.bytes > act.bytes + dequantized.bytes + slack.bytes) {
+      addComponent(t, encode);
+    } else {
+      addComponent(t, act);
+      addComponent(t, dequantized);
+      addComponent(t, slack);
+    }
     finish(t);
   }
 
