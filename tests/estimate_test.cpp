@@ -274,6 +274,57 @@ TEST_CASE("a batch encoded in the step sets the peak only where it outweighs the
   CHECK(component(phase(estimate(s, m, card), "latent_cache"), "VAE encode") == Approx(1024.0 * 1024 * 400 * 2));
 }
 
+TEST_CASE("text encoders are quantized one at a time, one the loader quantizes first beside the bf16 transformer") {
+  Architecture arch = paperModel();
+  arch.denoiser.quantizeWholeOnGpu = true;
+  // HiDream's order: its Llama is quantized on the GPU before the transformer is loaded, the rest after it.
+  arch.textEncoders = {{"first", 1e9, 0, true}, {"second", 8e8}};
+  const MemoryModel m = paperConstants();
+  TrainingSetup s = paperSetup(arch);
+  s.quantizeTe = true;
+  s.qtypeTe = "qfloat8";
+  const GpuTarget card{"paper card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
+  // Stages (bf16 2 B, qfloat8 1 B a parameter): the first encoder alone 1e9 × 2 = 2e9; the whole transformer in
+  // bf16 beside it quantized, 1e9 × 2 + 1e9 = 3e9; the second in bf16 beside both quantized, 1e9 + 1e9 + 8e8 × 2
+  // = 3.6e9 (before: every encoder in bf16 at once, 1e9 + 1.8e9 × 2 = 4.6e9).
+  const PhaseEstimate q = phase(estimate(s, m, card), "quantize");
+  CHECK(component(q, "transformer weights") == Approx(1e9));
+  CHECK(component(q, "text encoder being quantized") == Approx(2.6e9));
+  CHECK(q.peakBytes == Approx(512 * kMiB + 3.6e9));
+  // A larger first encoder and a smaller second make the transformer's stage the peak: 1e9 × 2 + 1.5e9 = 3.5e9
+  // against 1e9 + 1.5e9 + 2e8 × 2 = 2.9e9.
+  arch.textEncoders = {{"first", 1.5e9, 0, true}, {"second", 2e8}};
+  const PhaseEstimate t = phase(estimate(s, m, card), "quantize");
+  CHECK(component(t, "transformer being quantized") == Approx(2e9));
+  CHECK(component(t, "text encoder quantized first") == Approx(1.5e9));
+  // low_vram parks each module on the CPU once quantized: the first encoder alone is the peak, 1.5e9 × 2.
+  arch.lowVramKinds = {"park_modules"};
+  s.lowVram = true;
+  const PhaseEstimate parked = phase(estimate(s, m, card), "quantize");
+  CHECK(component(parked, "text encoder being quantized") == Approx(3e9));
+  CHECK(parked.peakBytes == Approx(512 * kMiB + 3e9));
+}
+
+TEST_CASE("a staged sampler decodes beside the transformer unless it sends the transformer away first") {
+  Architecture arch = paperModel();
+  const MemoryModel m = paperConstants();
+  TrainingSetup s = paperSetup(arch);
+  s.lowVram = true;
+  const GpuTarget card{"paper card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
+  const double decode = 1024.0 * 1024 * 2000 * 2;  // the decode outweighs the denoising forward
+  // Wan 2.1's pipeline sends only the text encoder away: the decode stage keeps the quantized transformer.
+  arch.lowVramKinds = {"staged_prompts"};
+  const PhaseEstimate kept = phase(estimate(s, m, card), "baseline_sample");
+  CHECK(component(kept, "VAE decode") == Approx(decode));
+  CHECK(component(kept, "transformer weights") == Approx(1e9));
+  // Wan 2.2's sends the transformers away before the decode.
+  arch.lowVramKinds = {"staged_sampling"};
+  const PhaseEstimate staged = phase(estimate(s, m, card), "baseline_sample");
+  CHECK(component(staged, "VAE decode") == Approx(decode));
+  CHECK(component(staged, "transformer weights") == 0);
+  CHECK(kept.peakBytes - staged.peakBytes == Approx(1e9));
+}
+
 TEST_CASE("UNet activations are per latent pixel") {
   Architecture arch = paperModel();
   arch.denoiser.blocks = 0;

@@ -256,13 +256,21 @@ TEST_CASE("a video config's frames go through the VAE's temporal compression", "
   CHECK(cache->vae->frames == 17);
   CHECK(cache->vae->latentFrames == 5);
 
-  // low_vram parks the VAE while the transformer samples, so the sampling phases replay a forward without
-  // grad: 40 frames → 10 latent frames of (832 / 16) × (480 / 16) tokens; Wan's pipeline runs the CFG pass
-  // after the conditional one (architectures.yaml cfg_batched false), so one pass at a time.
+  // Wan 2.1's low_vram pipeline keeps the transformer on the GPU through the decode, so the sampling phases
+  // replay their larger stage: here the 40-frame decode beside the transformer. A forward without grad would
+  // be 40 frames → 10 latent frames of (832 / 16) × (480 / 16) tokens, one CFG pass at a time (Wan's
+  // pipeline runs the unconditional pass after the conditional one: architectures.yaml cfg_batched false).
   int sampling = 0;
   for (const auto& p : plan.phases) {
-    if (!p.denoiser || p.denoiser->training) continue;
+    if (p.name != "baseline_sample" && p.name != "sample") continue;
     ++sampling;
+    if (p.vae) {
+      CHECK(p.vae->decode);
+      CHECK(p.vae->frames == 40);
+      CHECK(p.vae->latentFrames == 10);
+    }
+    if (!p.denoiser) continue;
+    CHECK_FALSE(p.denoiser->training);
     CHECK(p.denoiser->frames == 40);
     CHECK(p.denoiser->latentFrames == 10);
     CHECK(p.denoiser->block.tokens == 10 * 52 * 30);

@@ -262,7 +262,8 @@ DenoiserWorkload samplingWorkload(const TrainingSetup& s, const MemoryModel& m, 
   return w;
 }
 
-VaeWorkload vaeWorkload(const TrainingSetup& s, const MemoryModel& m, bool decode, double workBytes) {
+// `decode`: a sampling decode; else an encode, of the caching datasets or (`inStep`) of those encoded in the step.
+VaeWorkload vaeWorkload(const TrainingSetup& s, const MemoryModel& m, bool decode, bool inStep, double workBytes) {
   VaeWorkload v;
   v.decode = decode;
   v.workBytes = wholeBytes(workBytes);
@@ -271,14 +272,14 @@ VaeWorkload vaeWorkload(const TrainingSetup& s, const MemoryModel& m, bool decod
     v.height = s.sampleHeight;
     v.frames = s.isVideo() ? s.sampleFrames : 1;
   } else {
-    // The dataset the estimate's encode figure came from: the largest pixels × frames in flight.
+    // The dataset the estimate's encode figure came from: the largest pixels × frames in flight (× batch in the step).
     const VaeConstants* k = m.vae(s.arch->vae.family);
     const int inFlightMax = k ? std::max(1, k->videoFramesInFlight) : 1;
     double best = -1;
     for (const auto& shape : s.datasets) {
-      if (!shape.cachesLatents) continue;
+      if (shape.cachesLatents == inStep) continue;
       const int frames = s.isVideo() ? shape.frames : 1;
-      const double size = static_cast<double>(shape.resolution) * shape.resolution * std::min(frames, inFlightMax);
+      const double size = static_cast<double>(shape.resolution) * shape.resolution * std::min(frames, inFlightMax) * (inStep ? shape.batch : 1);
       if (size > best) {
         best = size;
         v.width = v.height = shape.resolution;
@@ -355,7 +356,7 @@ ReplayPlan buildReplayPlan(const std::string& config, const Estimate& estimate, 
       phase.denoiser = phase.name == "train_step" ? trainingWorkload(setup, model, estimated, phase, plan.notes)
                                                   : samplingWorkload(setup, model, estimated, phase, plan.notes);
     }
-    if (vae != nullptr) phase.vae = vaeWorkload(setup, model, phase.name != "latent_cache", vae->bytes);
+    if (vae != nullptr) phase.vae = vaeWorkload(setup, model, vae->name == "VAE decode", phase.name == "train_step", vae->bytes);
     plan.phases.push_back(std::move(phase));
   }
   return plan;

@@ -63,9 +63,13 @@ struct TextEncoder {
   std::string name;
   double params = 0;
   double loraParamsPerRank = 0;  // a LoRA on its attention and MLP Linears (when the text encoder trains)
+  bool quantizedBeforeTransformer = false;  // the loader quantizes it on the GPU before the transformer arrives
+  bool neverQuantized = false;              // quantize_te leaves it in the training dtype (the CLIP encoders)
 };
 
-template <class V> void fields(V& v, TextEncoder& x) { v(x.name, x.params, x.loraParamsPerRank); }
+template <class V> void fields(V& v, TextEncoder& x) {
+  v(x.name, x.params, x.loraParamsPerRank, x.quantizedBeforeTransformer, x.neverQuantized);
+}
 
 struct Vae {
   std::string family;
@@ -106,7 +110,7 @@ struct Architecture {
   Denoiser denoiser;
   std::vector<TextEncoder> textEncoders;
   Vae vae;
-  std::vector<std::string> lowVramKinds;  // none | quantize_on_cpu | park_modules | swap_experts | tiled_vae
+  std::vector<std::string> lowVramKinds;  // the schema's low_vram_kind values (quantize_on_cpu, park_modules, …)
   std::vector<ArchVariant> variants;
   bool coarse = true;                     // dimensions not reliable: the estimate widens its uncertainty
   // The network_kwargs.ignore_if_contains of AI Toolkit's UI preset, which denoiser.loraParamsPerRank already

@@ -49,11 +49,17 @@ struct Behaviour {
   // Since cac3815b (2026-06-08) the preservation prediction's graph and the main one go through one backward
   // (SDTrainer.py), so both graphs' activations are alive together; before, each had its own backward.
   bool preservationInOneBackward = true;
+  // Wan's sampling decode is tiled under low_vram since 883d60eb / 886c2aec (2026-07-10); before, untiled.
+  bool wanLowVramTiles = true;
 };
 
 bool parksModules(const TrainingSetup& s) { return s.lowVram && s.arch->lowVramDoes("park_modules"); }
-// Only the Wan and HiDream pipelines hand the GPU from one module to the next while sampling.
-bool stagesSampling(const TrainingSetup& s) { return s.lowVram && s.arch->lowVramDoes("staged_sampling"); }
+// Only the Wan pipelines hand the GPU from one module to the next while sampling: Wan 2.2's sends the text
+// encoder away before denoising and the transformer before the decode, Wan 2.1's only the text encoder.
+bool stagesSampling(const TrainingSetup& s) {
+  return s.lowVram && (s.arch->lowVramDoes("staged_sampling") || s.arch->lowVramDoes("staged_prompts"));
+}
+bool decodesBesideTransformer(const TrainingSetup& s) { return !s.arch->lowVramDoes("staged_sampling"); }
 double textEmbeddingParams(const TrainingSetup& s, const MemoryModel& m) {
   double embeddings = 0;
   for (const auto& te : s.arch->textEncoders) embeddings += m.embeddingParams(te.name);
@@ -88,20 +94,42 @@ Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m, const Be
   return c;
 }
 
+// One text encoder as textEncoderWeights counts it under quantize_te: its Linears in the quantized type, its
+// token embeddings in bf16; a CLIP encoder, which no loader quantizes, in the training dtype.
+double quantizedTextEncoderBytes(const TrainingSetup& s, const MemoryModel& m, const TextEncoder& te) {
+  if (te.neverQuantized) return weights(m, "", te.params, false, "", s.trainDtype).bytes;
+  const double bytes = weights(m, "", te.params, true, s.qtypeTe, s.trainDtype).bytes;
+  return bytes + m.embeddingParams(te.name) * (kBf16 - bytes / te.params);
+}
+
 Component textEncoderWeights(const TrainingSetup& s, const MemoryModel& m) {
   if (s.textEncoderOnCpu) return {"text encoder weights", 0, "on the CPU, where they encode the captions", Term::Weights};
-  Component c = weights(m, "text encoder weights", s.arch->textEncoderParams(), s.quantizeTe, s.qtypeTe, s.trainDtype);
-  // Quantizers convert Linear layers only: the token-embedding tables stay in bf16.
-  const double embeddings = textEmbeddingParams(s, m);
-  if (s.quantizeTe && embeddings > 0 && c.bytes > 0) {
-    const double perParam = c.bytes / s.arch->textEncoderParams();
-    c.bytes += embeddings * (kBf16 - perParam);
-    c.how += "; " + paramsText(embeddings) + " of token embeddings stay bf16";
+  const double pTe = s.arch->textEncoderParams();
+  double kept = 0;
+  if (s.quantizeTe) {
+    for (const auto& te : s.arch->textEncoders) kept += te.neverQuantized ? te.params : 0;
+  }
+  if (kept >= pTe) return weights(m, "text encoder weights", pTe, false, "", s.trainDtype);
+  Component c = weights(m, "text encoder weights", pTe - kept, s.quantizeTe, s.qtypeTe, s.trainDtype);
+  if (s.quantizeTe && c.bytes > 0) {
+    // Quantizers convert Linear layers only: the token-embedding tables stay in bf16.
+    double embeddings = 0;
+    for (const auto& te : s.arch->textEncoders) embeddings += te.neverQuantized ? 0 : m.embeddingParams(te.name);
+    const double perParam = c.bytes / (pTe - kept);
+    if (embeddings > 0) {
+      c.bytes += embeddings * (kBf16 - perParam);
+      c.how += "; " + paramsText(embeddings) + " of token embeddings stay bf16";
+    }
+  }
+  if (kept > 0) {
+    const Component clip = weights(m, "", kept, false, "", s.trainDtype);
+    c.bytes += clip.bytes;
+    c.how += "; the CLIP encoders' " + clip.how + ", never quantized";
   }
   if (s.layerOffloading && s.arch->layerOffloading && s.offloadTextEncoder > 0 && c.bytes > 0) {
     // Embedding tables are not managed modules: they stay on the GPU in bf16 (manager.py's skip list).
-    const double kept = std::min(c.bytes, embeddings * kBf16);
-    c.bytes = kept + (c.bytes - kept) * (1 - s.offloadTextEncoder);
+    const double embeddingBytes = std::min(c.bytes, textEmbeddingParams(s, m) * kBf16);
+    c.bytes = embeddingBytes + (c.bytes - embeddingBytes) * (1 - s.offloadTextEncoder);
     c.how += "; layer offloading keeps " + fixedText((1 - s.offloadTextEncoder) * 100, 0) + "% and the token embeddings";
   }
   return c;
@@ -134,7 +162,7 @@ Component dequantizedForBackward(const TrainingSetup& s, const MemoryModel& m) {
 
 // Working memory of one VAE pass over width×height (×frames for video): pixels × K × bf16, and a video's
 // decoded RGB clips the pipeline holds on the GPU beside it (memory.yaml rgb_clip_copies).
-Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, long w, long h, int frames) {
+Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, long w, long h, int frames, bool tiled = false) {
   const VaeConstants* v = m.vae(s.arch->vae.family);
   if (v == nullptr || s.arch->vae.family == "identity") return {decode ? "VAE decode" : "VAE encode", 0, "pixel-space model: no VAE", Term::Vae};
   // An image pass from the coder's structure is what a GPU needs at least: a floor, its range above only.
@@ -149,7 +177,7 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, lon
   const double clips = decode && frames > 1 ? v->rgbClipCopies * 3.0 * frames * static_cast<double>(w) * h * s.activationBytes : 0;
   const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(frames) + " frames" : "";
   std::string how = std::to_string(w) + "×" + std::to_string(h) + " px";
-  if (decode && s.lowVram && s.arch->lowVramDoes("tiled_vae") && w * h > 512L * 512L) {
+  if (tiled && w * h > 512L * 512L) {
     how = "512×512 tiles (low_vram tiling) ×1.25";
     return {"VAE decode", 512.0 * 512.0 * k * s.activationBytes * 1.25 * inFlight + clips,
             how + " × " + kText + " × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, term};
@@ -427,19 +455,46 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     // A transformer quantized on the CPU comes back to the GPU before the text encoder is quantized,
     // unless low_vram parks it there (the legacy FLUX path does not).
     const double transformerAfter = parksModules(s) ? 0 : s.quantize ? weights(m, "", pAll, true, s.qtype, s.trainDtype).bytes : denoiser.bytes;
-    double encoderPeak = 0;
-    std::string encoderHow;
+    // Loaders quantize one text encoder at a time on the GPU, those before it already quantized (at worst the
+    // largest last); klein and LTX-2.x quantize on the CPU, layer offloading streams them. One that the loader
+    // quantizes before it loads the transformer (HiDream's Llama) is quantized alone, then stays beside the
+    // transformer unless low_vram parks it.
+    double encoderPeak = 0, firstPeak = 0, firstAfter = 0;
+    std::string encoderHow, firstHow;
     if (s.quantizeTe) {
-      // Most loaders move the whole text encoder to the GPU in the training dtype and quantize it there,
-      // whatever low_vram says; klein and LTX-2.x quantize it on the CPU, layer offloading streams it.
       const double pTe = s.arch->textEncoderParams();
       const bool onCpu = d.quantizeTeOnCpu || (s.layerOffloading && s.arch->layerOffloading && s.offloadTextEncoder > 0);
-      encoderPeak = onCpu ? encoder.bytes + pTe * 0.05 * dtype : pTe * dtype;
-      encoderHow = onCpu ? encoder.how + " + a slice in full precision"
-                         : paramsText(pTe) + " × " + fixedText(dtype, 0) + " B (moved whole to the GPU and quantized there)";
+      const TextEncoder* largest = nullptr;
+      double pFirst = 0, quantizedFirst = 0;
+      for (const auto& te : s.arch->textEncoders) {
+        if (te.neverQuantized) continue;
+        if (te.quantizedBeforeTransformer && !onCpu) {
+          pFirst += te.params;
+          quantizedFirst += quantizedTextEncoderBytes(s, m, te);
+        } else if (largest == nullptr || te.params > largest->params) {
+          largest = &te;
+        }
+      }
+      if (pFirst > 0) {
+        firstPeak = pFirst * dtype;
+        firstHow = paramsText(pFirst) + " × " + fixedText(dtype, 0) + " B: quantized on the GPU before the transformer is loaded";
+        firstAfter = parksModules(s) ? 0 : quantizedFirst;
+      }
+      if (onCpu) {
+        encoderPeak = encoder.bytes + pTe * 0.05 * dtype;
+        encoderHow = encoder.how + " + a slice in full precision";
+      } else if (largest != nullptr && encoder.bytes > 0) {
+        encoderPeak = encoder.bytes - quantizedFirst - quantizedTextEncoderBytes(s, m, *largest) + largest->params * dtype + firstAfter;
+        encoderHow = largest->name + " " + paramsText(largest->params) + " × " + fixedText(dtype, 0) +
+                     " B moved to the GPU and quantized there" + (s.arch->textEncoders.size() > 1 ? ", the others quantized beside it" : "");
+      }
     }
-    if (transformerPeak >= transformerAfter + encoderPeak) {
+    const double transformerStage = transformerPeak + firstAfter;
+    if (firstPeak >= transformerStage && firstPeak >= transformerAfter + encoderPeak) {
+      addComponent(q, {"text encoder being quantized", firstPeak, firstHow, Term::Weights});
+    } else if (transformerStage >= transformerAfter + encoderPeak) {
       addComponent(q, {"transformer being quantized", transformerPeak, how, Term::Weights});
+      addComponent(q, {"text encoder quantized first", firstAfter, "quantized before the transformer was loaded", Term::Weights});
     } else {
       addComponent(q, {"transformer weights", transformerAfter, s.quantize ? "quantized" : denoiser.how, Term::Weights});
       addComponent(q, {"text encoder being quantized", encoderPeak, encoderHow, Term::Weights});
@@ -471,15 +526,16 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
   }
 
   // Sampling: transformer, VAE and (unless its embeddings are cached) the text encoder on the GPU.
-  // Wan and HiDream with low_vram sample "aggressively": the text encoder leaves the GPU once the prompts
-  // are encoded and the transformer before the VAE decodes, so only one is resident at a time. Every
-  // other class holds transformer, text encoder and VAE together (base_model.py generate_images).
+  // Wan with low_vram samples "aggressively" (stagesSampling): the text encoder leaves the GPU once the
+  // prompts are encoded, and Wan 2.2's transformers before the VAE decodes. Every other class holds
+  // transformer, text encoder and VAE together (base_model.py generate_images).
   const Component emaStore{"EMA swap copy", emaOnGpu ? ema.bytes : 0,
                            "sampling with EMA weights stores the live trainable weights first", Term::Trainable};
   auto samplingPhase = [&](Phase phase, bool withTrainingState) {
     PhaseEstimate sp{phase};
     const Component act = samplingActivations(s, m);
-    const Component decode = vaeWork(s, m, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1);
+    const bool tiled = s.lowVram && s.arch->lowVramDoes("tiled_vae") && (behaviour.wanLowVramTiles || !s.arch->wanFamily);
+    const Component decode = vaeWork(s, m, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, tiled);
     Component te = encoder;
     if (s.cacheTextEmbeddings) te = {"text encoder weights", 0, "", Term::Weights};
     if (s.unloadTextEncoder) te.how += " (unload_text_encoder brings it back to the GPU for samples)";
@@ -498,7 +554,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     if (stagesSampling(s)) {
       stages.push_back(stage({te}));
       stages.push_back(stage({denoiser, extras, vae, act}));
-      stages.push_back(stage({vae, decode}));
+      stages.push_back(decodesBesideTransformer(s) ? stage({denoiser, extras, vae, decode}) : stage({vae, decode}));
     } else {
       // Denoising and decoding run one after the other: the larger of the two sets the peak.
       stages.push_back(stage({denoiser, extras, te, vae, act.bytes >= decode.bytes ? act : decode}));
@@ -558,6 +614,10 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   };
   if (s.ema && m.emaResident) {
     olderRelease([](Behaviour& b) { b.emaBuilt = false; }, "AI Toolkit before 82190b41 (2026-06-07) keeps no EMA copy");
+  }
+  if (s.lowVram && s.arch->wanFamily && s.arch->lowVramDoes("tiled_vae") && (s.baselineSample || s.periodicSample)) {
+    olderRelease([](Behaviour& b) { b.wanLowVramTiles = false; },
+                 "AI Toolkit before 886c2aec (2026-07-10) decodes Wan's samples untiled under low_vram");
   }
   if (offloads) {
     olderRelease([](Behaviour& b) { b.offloadRingSlots = 4; }, "AI Toolkit before c78b1404 (2026-06-07) offloads through 2 + 2 slots");

@@ -242,7 +242,8 @@ class Loader {
     if (const Node* tes = entry->find("text_encoders"); tes && tes->isSequence()) {
       for (const Node* te : tes->resolved()->items) {
         a.textEncoders.push_back({str(te, "name"), figure(te, "params", "architectures.yaml: " + a.arch + ": text_encoders"),
-                                  num(te, "lora_params_per_rank", 0)});
+                                  num(te, "lora_params_per_rank", 0), flag(te, "quantized_before_transformer"),
+                                  flag(te, "never_quantized")});
       }
     }
     a.vae.family = str(vae, "family");
