@@ -57,6 +57,8 @@ struct VaeConstants {
   double imageDecodeFloorK = 0;
   // The same for an image encode from the encoder's structure (a trainer's latent caching or in-step encode).
   double imageEncodeFloorK = 0;
+  // The edge in output pixels of the tiles a tiled decode works on (diffusers' tile_sample_min_*).
+  int tilePx = 512;
 
   // The floor of one image pass from the coder's structure, 0 where not measured.
   double imageFloorK(bool decode) const { return decode ? imageDecodeFloorK : imageEncodeFloorK; }
@@ -70,7 +72,7 @@ struct VaeConstants {
 
 template <class V> void fields(V& v, VaeConstants& x) {
   v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight, x.imageDecodeK, x.imageEncodeK, x.rgbClipCopies, x.allFramesDecodeFloorK,
-    x.imageDecodeFloorK, x.imageEncodeFloorK);
+    x.imageDecodeFloorK, x.imageEncodeFloorK, x.tilePx);
 }
 
 // What the host-RAM estimate cannot read from a config (rules/memory.yaml host_ram).

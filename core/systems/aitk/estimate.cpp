@@ -177,9 +177,10 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, lon
   const double clips = decode && frames > 1 ? v->rgbClipCopies * 3.0 * frames * static_cast<double>(w) * h * s.activationBytes : 0;
   const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(frames) + " frames" : "";
   std::string how = std::to_string(w) + "×" + std::to_string(h) + " px";
-  if (tiled && w * h > 512L * 512L) {
-    how = "512×512 tiles (low_vram tiling) ×1.25";
-    return {"VAE decode", 512.0 * 512.0 * k * s.activationBytes * 1.25 * inFlight + clips,
+  const long tile = v->tilePx;
+  if (tiled && w * h > tile * tile) {
+    how = std::to_string(tile) + "×" + std::to_string(tile) + " tiles (low_vram tiling) ×1.25";
+    return {"VAE decode", static_cast<double>(tile) * tile * k * s.activationBytes * 1.25 * inFlight + clips,
             how + " × " + kText + " × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, term};
   }
   if (inFlight > 1) how += " × " + std::to_string(inFlight) + " frames in flight";

@@ -299,7 +299,8 @@ class Loader {
         m.vaes.push_back({str(e, "family"), figure(e, "decode_k", kFile), figure(e, "encode_k", kFile),
                           integer(e, "video_frames_in_flight", kFile), num(e, "image_decode_k", 0), num(e, "image_encode_k", 0),
                           static_cast<int>(num(e, "rgb_clip_copies", 0)), num(e, "all_frames_decode_floor_k", 0),
-                          num(e, "image_decode_floor_k", 0), num(e, "image_encode_floor_k", 0)});
+                          num(e, "image_decode_floor_k", 0), num(e, "image_encode_floor_k", 0),
+                          static_cast<int>(num(e, "tile_px", 512))});
       }
     }
     if (m.weightFormats.empty() || m.optimizers.empty() || m.vaes.empty()) error("memory.yaml: empty format/optimizer/vae lists");
