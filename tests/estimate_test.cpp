@@ -391,6 +391,30 @@ TEST_CASE("a video VAE decodes an image with its image figure, a clip with its v
   CHECK(decode(81) == Approx(832.0 * 480 * 3000 * 2 + 2 * 3.0 * 81 * 832 * 480 * 2));
 }
 
+TEST_CASE("low_vram's tiled decode holds one tile of the VAE's own tile size") {
+  Architecture video = paperModel();
+  video.kind = "video";
+  video.wanFamily = true;
+  video.vae = {"vid", 1e8, 16, 8, 4};
+  video.lowVramKinds = {"tiled_vae"};
+  MemoryModel m = paperConstants();
+  m.vaes = {{"vid", 3000, 2000, 1, 1500, 800, 2}};
+  m.vaes[0].tilePx = 256;
+  TrainingSetup s = paperSetup(video);
+  s.lowVram = true;
+  s.sampleWidth = 832;
+  s.sampleHeight = 480;
+  s.sampleFrames = 33;
+  const Estimate e = estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)});
+  // 256² × 3000 × 2 B × 1.25, + 2 RGB clips of 33 × 832 × 480 × 3 × 2 B.
+  const double clips = 2 * 3.0 * 33 * 832 * 480 * 2;
+  CHECK(component(phase(e, "sample"), "VAE decode") == Approx(256.0 * 256 * 3000 * 2 * 1.25 + clips));
+  // A Wan release before 886c2aec decoded untiled: the range reaches 832 × 480 × 3000 × 2 B + the clips.
+  const double untiled = 832.0 * 480 * 3000 * 2 + clips;
+  const PhaseEstimate& sample = phase(e, "sample");
+  CHECK(sample.highBytes == Approx(sample.peakBytes - component(sample, "VAE decode") + untiled));
+}
+
 TEST_CASE("the verdict reads the range: oom over the expected peak, borderline over the high end, else fits") {
   const Architecture arch = paperModel();
   const MemoryModel m = paperConstants();
