@@ -305,24 +305,38 @@ TEST_CASE("text encoders are quantized one at a time, one the loader quantizes f
   CHECK(parked.peakBytes == Approx(512 * kMiB + 3e9));
 }
 
-TEST_CASE("a staged sampler decodes beside the transformer unless it sends the transformer away first") {
+TEST_CASE("low_vram's staged sampling holds what each of its stages keeps on the GPU") {
   Architecture arch = paperModel();
   const MemoryModel m = paperConstants();
   TrainingSetup s = paperSetup(arch);
   s.lowVram = true;
+  s.cacheTextEmbeddings = false;  // the text encoder (5e8 × 2 B) is on the GPU to encode the prompts
   const GpuTarget card{"paper card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
-  const double decode = 1024.0 * 1024 * 2000 * 2;  // the decode outweighs the denoising forward
-  // Wan 2.1's pipeline sends only the text encoder away: the decode stage keeps the quantized transformer.
-  arch.lowVramKinds = {"staged_prompts"};
-  const PhaseEstimate kept = phase(estimate(s, m, card), "baseline_sample");
-  CHECK(component(kept, "VAE decode") == Approx(decode));
-  CHECK(component(kept, "transformer weights") == Approx(1e9));
-  // Wan 2.2's sends the transformers away before the decode.
-  arch.lowVramKinds = {"staged_sampling"};
-  const PhaseEstimate staged = phase(estimate(s, m, card), "baseline_sample");
-  CHECK(component(staged, "VAE decode") == Approx(decode));
-  CHECK(component(staged, "transformer weights") == 0);
-  CHECK(kept.peakBytes - staged.peakBytes == Approx(1e9));
+  const double context = 512 * kMiB, transformer = 1e9, te = 1e9, vae = 2e8, lora = 6.4e6;
+  const double decode = 1024.0 * 1024 * 2000 * 2;  // outweighs the denoising forward: 2 × 4196 × 1000 × 12 B
+  const auto sample = [&](std::vector<std::string> kinds) {
+    arch.lowVramKinds = std::move(kinds);
+    return phase(estimate(s, m, card), "baseline_sample");
+  };
+  // Wan 2.1 T2V: the prompts are encoded with every module resident, the text encoder and VAE leave for the
+  // denoising, and the decode runs beside the transformer.
+  const PhaseEstimate wan21 = sample({"denoises_alone"});
+  CHECK(component(wan21, "VAE decode") == Approx(decode));
+  CHECK(component(wan21, "transformer weights") == Approx(transformer));
+  CHECK(wan21.peakBytes == Approx(context + transformer + vae + decode + lora));
+  // Wan 2.2: the transformer leaves before the decode, which then has the GPU with the VAE alone; the prompt
+  // stage, every module with no activations, is now the largest.
+  const PhaseEstimate wan22 = sample({"denoises_alone", "decodes_alone"});
+  CHECK(component(wan22, "VAE decode") == Approx(decode));
+  CHECK(wan22.peakBytes == Approx(context + vae + decode + lora));
+  s.sampleWidth = s.sampleHeight = 512;  // a smaller decode: the prompt stage holds transformer, encoder and VAE
+  const PhaseEstimate prompts = sample({"denoises_alone", "decodes_alone"});
+  CHECK(component(prompts, "text encoder weights") == Approx(te));
+  CHECK(prompts.peakBytes == Approx(context + transformer + te + vae + lora));
+  // Wan 2.1 I2V parks transformer and VAE before encoding the prompts: the encoder alone.
+  const PhaseEstimate i2v = sample({"encodes_prompts_alone"});
+  CHECK(component(i2v, "text encoder weights") == 0);
+  CHECK(component(i2v, "transformer weights") == Approx(transformer));
 }
 
 TEST_CASE("UNet activations are per latent pixel") {

@@ -1,13 +1,15 @@
 """The KL-f8 VAE encoder's working memory on the CPU, at its released widths: what a trainer's in-step
 encode holds when latents are not cached (AI Toolkit's BaseSDTrainProcess encodes the whole batch at
 once, stable_diffusion_model.py encode_images). The profiler's peak of live bytes over one encode at a few
-sizes, the input images included, and its slope over input pixels per element byte (K), for diffusers'
-ResnetBlock2D (nn.SiLU, not in place) as AI Toolkit runs it and for the in-place SiLU of ComfyUI and Forge.
+sizes, the input images included, and its slope over input pixels per element byte (K), for each way the tools
+write the ResnetBlock (vae_decode.py's VARIANTS: the ldm swish of sd-scripts' FLUX autoencoder, diffusers'
+nn.SiLU as AI Toolkit runs it, the in-place SiLU of ComfyUI and Forge).
 The encoder is scripts/gpu/vae.py's KLEncoder; 16 latent channels (FLUX/SD3, no quant_conv) change only
 its last convolutions. The CPU sees allocated tensors only, as tests/census/vae-decode.json does for the
 decoder: no cuDNN workspace, no caching-allocator slack.
 
   /usr/bin/python3 scripts/census/vae_encode.py [--sizes 128,192,256] > tests/census/vae-encode.json
+  /usr/bin/python3 scripts/census/vae_encode.py --latent 16 --dtypes bfloat16 > tests/census/vae-encode-16ch.json
 """
 
 import sys
@@ -31,7 +33,7 @@ import vae_decode  # noqa: E402
 
 census.layers = layers  # census.profiled's Timeline reads the module global main() would set
 
-VARIANTS = {name: vae_decode.VARIANTS[name] for name in ("silu", "silu_inplace")}
+VARIANTS = vae_decode.VARIANTS  # ldm_swish (sd-scripts' and musubi-tuner's FLUX autoencoder), silu, silu_inplace
 
 
 def main():

@@ -57,8 +57,9 @@ struct VaeConstants {
   double imageDecodeFloorK = 0;
   // The same for an image encode from the encoder's structure (a trainer's latent caching or in-step encode).
   double imageEncodeFloorK = 0;
-  // The edge in output pixels of the tiles a tiled decode works on (diffusers' tile_sample_min_*).
-  int tilePx = 512;
+  // The edge in output pixels of the tiles a tiled decode works on (diffusers' tile_sample_min_*); 0: not
+  // stated, which the loader allows only for a family no tiling architecture uses.
+  int tilePx = 0;
 
   // The floor of one image pass from the coder's structure, 0 where not measured.
   double imageFloorK(bool decode) const { return decode ? imageDecodeFloorK : imageEncodeFloorK; }

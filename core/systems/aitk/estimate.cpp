@@ -54,12 +54,15 @@ struct Behaviour {
 };
 
 bool parksModules(const TrainingSetup& s) { return s.lowVram && s.arch->lowVramDoes("park_modules"); }
-// Only the Wan pipelines hand the GPU from one module to the next while sampling: Wan 2.2's sends the text
-// encoder away before denoising and the transformer before the decode, Wan 2.1's only the text encoder.
+// What low_vram's sampling sends away between its stages (only the Wan classes': architectures.yaml).
+bool samplingDoes(const TrainingSetup& s, std::string_view kind) { return s.lowVram && s.arch->lowVramDoes(kind); }
 bool stagesSampling(const TrainingSetup& s) {
-  return s.lowVram && (s.arch->lowVramDoes("staged_sampling") || s.arch->lowVramDoes("staged_prompts"));
+  return samplingDoes(s, "denoises_alone") || samplingDoes(s, "decodes_alone") || samplingDoes(s, "encodes_prompts_alone");
 }
-bool decodesBesideTransformer(const TrainingSetup& s) { return !s.arch->lowVramDoes("staged_sampling"); }
+// low_vram tiles the sampling decode where the class does (tiled_vae); Wan's only since 883d60eb / 886c2aec.
+bool tilesSamplingDecode(const TrainingSetup& s, bool wanTiles) {
+  return samplingDoes(s, "tiled_vae") && (wanTiles || !s.arch->wanFamily);
+}
 double textEmbeddingParams(const TrainingSetup& s, const MemoryModel& m) {
   double embeddings = 0;
   for (const auto& te : s.arch->textEncoders) embeddings += m.embeddingParams(te.name);
@@ -177,10 +180,11 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, lon
   const double clips = decode && frames > 1 ? v->rgbClipCopies * 3.0 * frames * static_cast<double>(w) * h * s.activationBytes : 0;
   const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(frames) + " frames" : "";
   std::string how = std::to_string(w) + "×" + std::to_string(h) + " px";
+  // diffusers tiles when either side exceeds the tile (tile_sample_min_height / _width).
   const long tile = v->tilePx;
-  if (tiled && w * h > tile * tile) {
+  if (tiled && tile > 0 && (w > tile || h > tile)) {
     how = std::to_string(tile) + "×" + std::to_string(tile) + " tiles (low_vram tiling) ×1.25";
-    return {"VAE decode", static_cast<double>(tile) * tile * k * s.activationBytes * 1.25 * inFlight + clips,
+    return {decode ? "VAE decode" : "VAE encode", static_cast<double>(tile) * tile * k * s.activationBytes * 1.25 * inFlight + clips,
             how + " × " + kText + " × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, term};
   }
   if (inFlight > 1) how += " × " + std::to_string(inFlight) + " frames in flight";
@@ -529,13 +533,13 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
   // Sampling: transformer, VAE and (unless its embeddings are cached) the text encoder on the GPU.
   // Wan with low_vram samples "aggressively" (stagesSampling): the text encoder leaves the GPU once the
   // prompts are encoded, and Wan 2.2's transformers before the VAE decodes. Every other class holds
-  // transformer, text encoder and VAE together (base_model.py generate_images).
+  // transformer, text encoder and VAE together (base_model.py generate_images' 'generate' preset).
   const Component emaStore{"EMA swap copy", emaOnGpu ? ema.bytes : 0,
                            "sampling with EMA weights stores the live trainable weights first", Term::Trainable};
   auto samplingPhase = [&](Phase phase, bool withTrainingState) {
     PhaseEstimate sp{phase};
     const Component act = samplingActivations(s, m);
-    const bool tiled = s.lowVram && s.arch->lowVramDoes("tiled_vae") && (behaviour.wanLowVramTiles || !s.arch->wanFamily);
+    const bool tiled = tilesSamplingDecode(s, behaviour.wanLowVramTiles);
     const Component decode = vaeWork(s, m, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, tiled);
     Component te = encoder;
     if (s.cacheTextEmbeddings) te = {"text encoder weights", 0, "", Term::Weights};
@@ -553,9 +557,12 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     };
     std::vector<PhaseEstimate> stages;
     if (stagesSampling(s)) {
-      stages.push_back(stage({te}));
-      stages.push_back(stage({denoiser, extras, vae, act}));
-      stages.push_back(decodesBesideTransformer(s) ? stage({denoiser, extras, vae, decode}) : stage({vae, decode}));
+      // The prompts are encoded under the 'generate' device preset (every module on the GPU) unless the class
+      // parks the others first; the text encoder then leaves for the denoising, the VAE too where the pipeline
+      // sends it away, and the transformer before the decode where it does.
+      stages.push_back(samplingDoes(s, "encodes_prompts_alone") ? stage({te}) : stage({denoiser, extras, te, vae}));
+      stages.push_back(samplingDoes(s, "denoises_alone") ? stage({denoiser, extras, act}) : stage({denoiser, extras, vae, act}));
+      stages.push_back(samplingDoes(s, "decodes_alone") ? stage({vae, decode}) : stage({denoiser, extras, vae, decode}));
     } else {
       // Denoising and decoding run one after the other: the larger of the two sets the peak.
       stages.push_back(stage({denoiser, extras, te, vae, act.bytes >= decode.bytes ? act : decode}));
@@ -616,7 +623,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   if (s.ema && m.emaResident) {
     olderRelease([](Behaviour& b) { b.emaBuilt = false; }, "AI Toolkit before 82190b41 (2026-06-07) keeps no EMA copy");
   }
-  if (s.lowVram && s.arch->wanFamily && s.arch->lowVramDoes("tiled_vae") && (s.baselineSample || s.periodicSample)) {
+  if (tilesSamplingDecode(s, true) && s.arch->wanFamily && (s.baselineSample || s.periodicSample)) {
     olderRelease([](Behaviour& b) { b.wanLowVramTiles = false; },
                  "AI Toolkit before 886c2aec (2026-07-10) decodes Wan's samples untiled under low_vram");
   }

@@ -36,6 +36,13 @@ std::string weightDtype(const SdSetup& s) {
 TrainingSetup trainingSetupFor(const SdSetup& s) {
   TrainingSetup t;
   auto arch = std::make_shared<Architecture>(*s.arch);
+  // The text-encoder facts of AI Toolkit's loaders do not hold here: sd-scripts casts FLUX's CLIP-L to fp8 with
+  // T5 under --fp8_base (flux_train_network.py prepare_text_encoder_fp8), and neither script quantizes one
+  // encoder before loading the DiT.
+  for (auto& te : arch->textEncoders) {
+    te.quantizedBeforeTransformer = false;
+    if (s.isFlux()) te.neverQuantized = false;
+  }
   if (const ArchVariant* v = s.variantHint.empty() ? nullptr : s.arch->variantFor(s.variantHint)) {
     arch->denoiser = v->denoiser;
     if (!v->label.empty()) arch->label = v->label;

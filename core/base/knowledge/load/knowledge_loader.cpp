@@ -300,7 +300,7 @@ class Loader {
                           integer(e, "video_frames_in_flight", kFile), num(e, "image_decode_k", 0), num(e, "image_encode_k", 0),
                           static_cast<int>(num(e, "rgb_clip_copies", 0)), num(e, "all_frames_decode_floor_k", 0),
                           num(e, "image_decode_floor_k", 0), num(e, "image_encode_floor_k", 0),
-                          static_cast<int>(num(e, "tile_px", 512))});
+                          static_cast<int>(num(e, "tile_px", 0))});
       }
     }
     if (m.weightFormats.empty() || m.optimizers.empty() || m.vaes.empty()) error("memory.yaml: empty format/optimizer/vae lists");
@@ -360,6 +360,12 @@ class Loader {
         const bool known = std::any_of(m.activationFamilies.begin(), m.activationFamilies.end(),
                                        [&](const ActivationCoefficients& f) { return f.family == d->activationFamily; });
         if (!known) error("architectures.yaml: " + arch.arch + ": activation_family `" + d->activationFamily + "` is not in memory.yaml");
+      }
+      // A tiled decode needs its VAE's tile size.
+      const bool tiles = std::find(arch.lowVramKinds.begin(), arch.lowVramKinds.end(), "tiled_vae") != arch.lowVramKinds.end();
+      const auto vae = std::find_if(m.vaes.begin(), m.vaes.end(), [&](const VaeConstants& v) { return v.family == arch.vae.family; });
+      if (tiles && vae != m.vaes.end() && vae->tilePx <= 0) {
+        error("memory.yaml: vae " + arch.vae.family + ": tile_px is needed (" + arch.arch + " tiles its decode under low_vram)");
       }
     }
     const Node* o = root->find("overheads");
