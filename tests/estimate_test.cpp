@@ -132,18 +132,26 @@ TEST_CASE("narrowed LoRA targets keep the default figure and reach an adapter on
 TEST_CASE("a control image adds its own tokens: the target's, or its raw size's up to the architecture's cap") {
   Architecture arch = paperModel();
   arch.denoiser.controlTokenFactor = 1;
-  const MemoryModel m = paperConstants();
+  MemoryModel m = paperConstants();
+  m.vaes[0].imageEncodeFloorK = 100;  // the control's encode in the step stays under the forward
   TrainingSetup s = paperSetup(arch);
   s.datasets = {{0, 1024, 1, 1, 1, true}};
   const GpuTarget card{"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)};
+  const auto train = [&] { return phase(estimate(s, m, card), "train_step"); };
   // At the target's size: 4096 image + 4096 control + 100 text tokens × 1000 ch × (9 × 2 + 50) B.
-  CHECK(component(phase(estimate(s, m, card), "train_step"), "activations") == Approx(8292.0 * 1000 * 68));
+  CHECK(component(train(), "activations") == Approx(8292.0 * 1000 * 68));
+  // The control is encoded in every step, latents cached or not: the VAE is on the GPU.
+  CHECK(component(train(), "VAE weights") == Approx(2e8));
   // Encoded at its raw size up to 512² (FLUX.2's reference images, at their cap): 1024 control tokens.
   arch.denoiser.controlMaxPixels = 512.0 * 512;
-  CHECK(component(phase(estimate(s, m, card), "train_step"), "activations") == Approx(5220.0 * 1000 * 68));
+  CHECK(component(train(), "activations") == Approx(5220.0 * 1000 * 68));
   // model_kwargs.match_target_res resizes it to the target's area again.
   s.controlsAtTargetSize = true;
-  CHECK(component(phase(estimate(s, m, card), "train_step"), "activations") == Approx(8292.0 * 1000 * 68));
+  CHECK(component(train(), "activations") == Approx(8292.0 * 1000 * 68));
+  // A larger encode figure makes the control's encode the step's peak: 1024² × 1000 × 2 B against 5.6e8 + 10%.
+  m.vaes[0].imageEncodeFloorK = 1000;
+  CHECK(component(train(), "VAE encode") == Approx(1024.0 * 1024 * 1000 * 2));
+  CHECK(component(train(), "activations") == 0);
 }
 
 TEST_CASE("every component of a hand-computed configuration") {

@@ -289,17 +289,27 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
           Term::Activations};
 }
 
-// A dataset that does not cache latents is encoded in the step, its whole batch at once under no_grad
-// (BaseSDTrainProcess.process_general_training_batch → encode_images; sd-scripts' train_network.py alike),
-// before the forward: that working memory and the step's activations are never alive together.
+// What the step encodes before its forward, under no_grad: a dataset that does not cache latents, its whole batch
+// at once (BaseSDTrainProcess.process_general_training_batch → encode_images; sd-scripts' train_network.py alike),
+// and an edit model's control images, one control of the batch at a time at its encoded size. That working memory
+// and the step's activations are never alive together.
 Component inStepEncode(const TrainingSetup& s, const MemoryModel& m) {
   Component best{"VAE encode", 0, "", Term::Vae};
-  for (const auto& shape : s.datasets) {
-    if (shape.cachesLatents) continue;
-    Component c = vaeWork(s, m, false, shape.resolution, shape.resolution, s.isVideo() ? shape.frames : 1);
-    c.bytes *= shape.batch;
-    c.how = std::to_string(shape.batch) + " × " + c.how + " (latents not cached: the batch is encoded in the step)";
+  auto keep = [&](Component c, int batch, const std::string& why) {
+    c.bytes *= batch;
+    c.how = std::to_string(batch) + " × " + c.how + " (" + why + ")";
     if (c.bytes > best.bytes) best = std::move(c);
+  };
+  for (const auto& shape : s.datasets) {
+    const int frames = s.isVideo() ? shape.frames : 1;
+    if (!shape.cachesLatents) {
+      keep(vaeWork(s, m, false, shape.resolution, shape.resolution, frames), shape.batch, "latents not cached: the batch is encoded in the step");
+    }
+    if (s.encodesControlsInStep(shape)) {
+      const Denoiser& d = s.arch->denoiser;
+      const long side = d.controlMaxPixels > 0 && !s.controlsAtTargetSize ? std::lround(std::sqrt(d.controlMaxPixels)) : shape.resolution;
+      keep(vaeWork(s, m, false, side, side, 1), shape.batch, "a control image, encoded in every step");
+    }
   }
   return best;
 }

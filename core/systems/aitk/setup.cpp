@@ -41,8 +41,13 @@ bool TrainingSetup::anyLatentCache() const {
   return std::any_of(datasets.begin(), datasets.end(), [](const DatasetShape& d) { return d.cachesLatents; });
 }
 
+bool TrainingSetup::encodesControlsInStep(const DatasetShape& d) const {
+  return d.controls > 0 && arch->denoiser.controlTokenFactor > 0;
+}
+
 bool TrainingSetup::vaeStaysResident() const {
-  return datasets.empty() || std::any_of(datasets.begin(), datasets.end(), [](const DatasetShape& d) { return !d.cachesLatents; });
+  return datasets.empty() || std::any_of(datasets.begin(), datasets.end(),
+                                         [&](const DatasetShape& d) { return !d.cachesLatents || encodesControlsInStep(d); });
 }
 
 void TrainingSetup::setTrainBatch(int batch) {

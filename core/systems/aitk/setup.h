@@ -89,7 +89,10 @@ struct TrainingSetup {
 
   bool isVideo() const { return arch && arch->isVideo(); }
   bool anyLatentCache() const;
-  bool vaeStaysResident() const;  // some dataset encodes latents every step
+  // An edit model encodes a dataset's control images in every step, latents cached or not (flux_kontext.py
+  // condition_noisy_latents, qwen_image_edit_plus.py, flux2_model.py encode_image_refs).
+  bool encodesControlsInStep(const DatasetShape& d) const;
+  bool vaeStaysResident() const;  // some dataset encodes latents or control images every step
 };
 
 // A non-owning handle on a catalog entry (the catalog outlives every setup).
