@@ -435,6 +435,14 @@ TEST_CASE("low_vram's tiled decode holds one tile of the VAE's own tile size") {
   const double untiled = 832.0 * 480 * 3000 * 2 + clips;
   const PhaseEstimate& sample = phase(e, "sample");
   CHECK(sample.highBytes == Approx(sample.peakBytes - component(sample, "VAE decode") + untiled));
+  // model_kwargs.vae_tiling tiles a Wan decode without low_vram; without either, it is untiled.
+  s.lowVram = false;
+  s.vaeTilingAsked = true;
+  CHECK(component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode") ==
+        Approx(256.0 * 256 * 3000 * 2 * 1.25 + clips));
+  s.vaeTilingAsked = false;
+  CHECK(component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode") ==
+        Approx(untiled));
 }
 
 TEST_CASE("the verdict reads the range: oom over the expected peak, borderline over the high end, else fits") {

@@ -49,7 +49,7 @@ struct Behaviour {
   // Since cac3815b (2026-06-08) the preservation prediction's graph and the main one go through one backward
   // (SDTrainer.py), so both graphs' activations are alive together; before, each had its own backward.
   bool preservationInOneBackward = true;
-  // Wan's sampling decode is tiled under low_vram since 883d60eb / 886c2aec (2026-07-10); before, untiled.
+  // Wan's sampling decode is tiled (low_vram, model_kwargs.vae_tiling) since 883d60eb / 886c2aec (2026-07-10).
   bool wanLowVramTiles = true;
 };
 
@@ -59,9 +59,11 @@ bool samplingDoes(const TrainingSetup& s, std::string_view kind) { return s.lowV
 bool stagesSampling(const TrainingSetup& s) {
   return samplingDoes(s, "denoises_alone") || samplingDoes(s, "decodes_alone") || samplingDoes(s, "encodes_prompts_alone");
 }
-// low_vram tiles the sampling decode where the class does (tiled_vae); Wan's only since 883d60eb / 886c2aec.
+// low_vram tiles the sampling decode where the class does (tiled_vae); Wan's only since 883d60eb / 886c2aec, which
+// also lets model_kwargs.vae_tiling ask for it without low_vram.
 bool tilesSamplingDecode(const TrainingSetup& s, bool wanTiles) {
-  return samplingDoes(s, "tiled_vae") && (wanTiles || !s.arch->wanFamily);
+  if (!s.arch->wanFamily) return samplingDoes(s, "tiled_vae");
+  return wanTiles && s.arch->lowVramDoes("tiled_vae") && (s.lowVram || s.vaeTilingAsked);
 }
 double textEmbeddingParams(const TrainingSetup& s, const MemoryModel& m) {
   double embeddings = 0;
@@ -633,9 +635,9 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   if (s.ema && m.emaResident) {
     olderRelease([](Behaviour& b) { b.emaBuilt = false; }, "AI Toolkit before 82190b41 (2026-06-07) keeps no EMA copy");
   }
-  if (tilesSamplingDecode(s, true) && s.arch->wanFamily && (s.baselineSample || s.periodicSample)) {
+  if (s.arch->wanFamily && tilesSamplingDecode(s, true) && (s.baselineSample || s.periodicSample)) {
     olderRelease([](Behaviour& b) { b.wanLowVramTiles = false; },
-                 "AI Toolkit before 886c2aec (2026-07-10) decodes Wan's samples untiled under low_vram");
+                 "AI Toolkit before 886c2aec (2026-07-10) decodes Wan's samples untiled");
   }
   if (offloads) {
     olderRelease([](Behaviour& b) { b.offloadRingSlots = 4; }, "AI Toolkit before c78b1404 (2026-06-07) offloads through 2 + 2 slots");

@@ -79,6 +79,8 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   if (const Node* kwargs = m.written("model_kwargs"); kwargs && kwargs->isMapping()) {
     const Node* match = kwargs->find("match_target_res");
     s.controlsAtTargetSize = match != nullptr && match->truthy();
+    const Node* tiling = kwargs->find("vae_tiling");
+    s.vaeTilingAsked = tiling != nullptr && tiling->truthy();
   }
   s.layerOffloading = m.flag("layer_offloading") || m.flag("auto_memory");
   s.offloadTransformer = std::clamp(m.number("layer_offloading_transformer_percent", 1.0), 0.0, 1.0);

@@ -64,6 +64,8 @@ struct TrainingSetup {
   // model_kwargs.match_target_res: control images resized to the target's area, not encoded at their raw size up to
   // the architecture's control_max_pixels (FLUX.2).
   bool controlsAtTargetSize = false;
+  // model_kwargs.vae_tiling: the Wan classes tile their sampling decode without low_vram too (886c2aec).
+  bool vaeTilingAsked = false;
   int extraForwardPasses = 0;  // DOP, blank-prompt preservation, guidance losses: prior passes without grad
   bool preservationLoss = false;
   // AI Toolkit's adapted Linears cast their input to fp32 and save it so (network_mixins.py); a trainer under
