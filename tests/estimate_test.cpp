@@ -286,7 +286,7 @@ TEST_CASE("text encoders are quantized one at a time, one the loader quantizes f
   Architecture arch = paperModel();
   arch.denoiser.quantizeWholeOnGpu = true;
   // HiDream's order: its Llama is quantized on the GPU before the transformer is loaded, the rest after it.
-  arch.textEncoders = {{"first", 1e9, 0, true}, {"second", 8e8}};
+  arch.textEncoders = {{.name = "first", .params = 1e9, .quantizedBeforeTransformer = true}, {.name = "second", .params = 8e8}};
   const MemoryModel m = paperConstants();
   TrainingSetup s = paperSetup(arch);
   s.quantizeTe = true;
@@ -301,7 +301,7 @@ TEST_CASE("text encoders are quantized one at a time, one the loader quantizes f
   CHECK(q.peakBytes == Approx(512 * kMiB + 3.6e9));
   // A larger first encoder and a smaller second make the transformer's stage the peak: 1e9 × 2 + 1.5e9 = 3.5e9
   // against 1e9 + 1.5e9 + 2e8 × 2 = 2.9e9.
-  arch.textEncoders = {{"first", 1.5e9, 0, true}, {"second", 2e8}};
+  arch.textEncoders = {{.name = "first", .params = 1.5e9, .quantizedBeforeTransformer = true}, {.name = "second", .params = 2e8}};
   const PhaseEstimate t = phase(estimate(s, m, card), "quantize");
   CHECK(component(t, "transformer being quantized") == Approx(2e9));
   CHECK(component(t, "text encoder quantized first") == Approx(1.5e9));
@@ -345,6 +345,22 @@ TEST_CASE("low_vram's staged sampling holds what each of its stages keeps on the
   const PhaseEstimate i2v = sample({"encodes_prompts_alone"});
   CHECK(component(i2v, "text encoder weights") == 0);
   CHECK(component(i2v, "transformer weights") == Approx(transformer));
+}
+
+TEST_CASE("quantize_te converts an encoder's Linears and leaves CLIP encoders and token embeddings in their dtype") {
+  Architecture arch = paperModel();
+  arch.textEncoders = {{.name = "clip", .params = 2e8, .neverQuantized = true}, {.name = "t5", .params = 1e9}};
+  const MemoryModel m = paperConstants();
+  TrainingSetup s = paperSetup(arch);
+  s.cacheTextEmbeddings = false;
+  s.quantizeTe = true;
+  s.qtypeTe = "qfloat8";
+  const GpuTarget card{"paper card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
+  // t5 1e9 × 1 B (qfloat8) + clip 2e8 × 2 B (bf16, never quantized).
+  CHECK(component(phase(estimate(s, m, card), "train_step"), "text encoder weights") == Approx(1e9 + 4e8));
+  // Every encoder a CLIP: nothing is quantized.
+  arch.textEncoders = {{.name = "clip", .params = 2e8, .neverQuantized = true}};
+  CHECK(component(phase(estimate(s, m, card), "train_step"), "text encoder weights") == Approx(4e8));
 }
 
 TEST_CASE("UNet activations are per latent pixel") {

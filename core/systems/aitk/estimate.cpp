@@ -99,10 +99,10 @@ Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m, const Be
   return c;
 }
 
-// One text encoder as textEncoderWeights counts it under quantize_te: its Linears in the quantized type, its
-// token embeddings in bf16; a CLIP encoder, which no loader quantizes, in the training dtype.
+// One text encoder under quantize_te: its Linears in the quantized type, its token embeddings in bf16
+// (quantizers convert Linear layers only); a CLIP encoder, which no AI Toolkit loader quantizes, in the training dtype.
 double quantizedTextEncoderBytes(const TrainingSetup& s, const MemoryModel& m, const TextEncoder& te) {
-  if (te.neverQuantized) return weights(m, "", te.params, false, "", s.trainDtype).bytes;
+  if (te.neverQuantized || te.params <= 0) return weights(m, "", te.params, false, "", s.trainDtype).bytes;
   const double bytes = weights(m, "", te.params, true, s.qtypeTe, s.trainDtype).bytes;
   return bytes + m.embeddingParams(te.name) * (kBf16 - bytes / te.params);
 }
@@ -110,26 +110,21 @@ double quantizedTextEncoderBytes(const TrainingSetup& s, const MemoryModel& m, c
 Component textEncoderWeights(const TrainingSetup& s, const MemoryModel& m) {
   if (s.textEncoderOnCpu) return {"text encoder weights", 0, "on the CPU, where they encode the captions", Term::Weights};
   const double pTe = s.arch->textEncoderParams();
-  double kept = 0;
-  if (s.quantizeTe) {
-    for (const auto& te : s.arch->textEncoders) kept += te.neverQuantized ? te.params : 0;
-  }
-  if (kept >= pTe) return weights(m, "text encoder weights", pTe, false, "", s.trainDtype);
-  Component c = weights(m, "text encoder weights", pTe - kept, s.quantizeTe, s.qtypeTe, s.trainDtype);
-  if (s.quantizeTe && c.bytes > 0) {
-    // Quantizers convert Linear layers only: the token-embedding tables stay in bf16.
-    double embeddings = 0;
-    for (const auto& te : s.arch->textEncoders) embeddings += te.neverQuantized ? 0 : m.embeddingParams(te.name);
-    const double perParam = c.bytes / (pTe - kept);
-    if (embeddings > 0) {
-      c.bytes += embeddings * (kBf16 - perParam);
-      c.how += "; " + paramsText(embeddings) + " of token embeddings stay bf16";
+  Component c = weights(m, "text encoder weights", pTe, s.quantizeTe, s.qtypeTe, s.trainDtype);
+  if (s.quantizeTe && pTe > 0) {
+    double bytes = 0, kept = 0, embeddings = 0;
+    for (const auto& te : s.arch->textEncoders) {
+      bytes += quantizedTextEncoderBytes(s, m, te);
+      if (te.neverQuantized) {
+        kept += te.params;
+      } else {
+        embeddings += m.embeddingParams(te.name);
+      }
     }
-  }
-  if (kept > 0) {
-    const Component clip = weights(m, "", kept, false, "", s.trainDtype);
-    c.bytes += clip.bytes;
-    c.how += "; the CLIP encoders' " + clip.how + ", never quantized";
+    c.bytes = bytes;
+    c.how = kept < pTe ? weights(m, "", pTe - kept, true, s.qtypeTe, s.trainDtype).how : "";
+    if (embeddings > 0) c.how += "; " + paramsText(embeddings) + " of token embeddings stay bf16";
+    if (kept > 0) c.how += std::string(c.how.empty() ? "" : "; ") + "the CLIP encoders' " + weights(m, "", kept, false, "", s.trainDtype).how + ", never quantized";
   }
   if (s.layerOffloading && s.arch->layerOffloading && s.offloadTextEncoder > 0 && c.bytes > 0) {
     // Embedding tables are not managed modules: they stay on the GPU in bf16 (manager.py's skip list).
