@@ -277,6 +277,38 @@ TEST_CASE("a video config's frames go through the VAE's temporal compression", "
   CHECK(sampling > 0);
 }
 
+TEST_CASE("with cached and uncached datasets, latent caching replays the cached one's encode", "[harness]") {
+  // The uncached dataset's batch is encoded in the step too (8 × 1024² × 515 × 2 B), but SD 1.5's checkpointed step
+  // keeps more (94,586 B per latent pixel against 65,920 for the encode), so the step replays its activations.
+  const std::string config = R"(job: extension
+config:
+  name: encode_in_step
+  process:
+    - type: sd_trainer
+      training_folder: output
+      network: {type: lora, linear: 4, linear_alpha: 4}
+      datasets:
+        - folder_path: /data/a
+          resolution: [512]
+          cache_latents_to_disk: true
+        - folder_path: /data/b
+          resolution: [1024]
+          batch_size: 8
+      train: {batch_size: 1, steps: 10, gradient_checkpointing: true, optimizer: adamw8bit, lr: 0.0001, dtype: bf16, disable_sampling: true}
+      model: {name_or_path: runwayml/stable-diffusion-v1-5, arch: sd1}
+)";
+  const ReplayPlan plan = planFor("encode.yaml", config);
+  const PhasePlan* cache = plan.phase("latent_cache");
+  REQUIRE(cache != nullptr);
+  REQUIRE(cache->vae.has_value());
+  CHECK_FALSE(cache->vae->decode);
+  CHECK(cache->vae->width == 512);
+  const PhasePlan* train = plan.phase("train_step");
+  REQUIRE(train != nullptr);
+  CHECK(std::any_of(train->components.begin(), train->components.end(), [](const auto& c) { return c.name == "activations"; }));
+  CHECK_FALSE(train->vae.has_value());
+}
+
 TEST_CASE("a UNet has no block shapes: its activations are allocated as estimated", "[harness][shared]") {
   OOMLINT_REQUIRE_SHARED();
   const std::string text = test::readFile(test::sharedDir() / "calibration/configs/sdxl_sdscripts_lora_8gb.yaml");
