@@ -9,8 +9,11 @@ input (an sd-scripts or musubi-tuner command line, or a list: the command line a
 read by that trainer's system: scored as the group "mapped, native", beside "mapped, same cases" (the AI
 Toolkit mapping of exactly those cases).
 
-usage: scripts/field-score.py [--cli build/release/native/oomlint] [--markdown] [--cases FILE]
+usage: scripts/field-score.py [--cli build/release/native/oomlint] [--markdown] [--cases FILE] [--named-card]
   --cases: another list in the same format (tests/field/cases-batch2.yaml, the second batch), scored on its own
+  --named-card: where the report names a card of oomlint's catalog (the longest catalog name inside its `gpu`), check
+                against that card (--gpu NAME: its usable memory, as a user naming it gets) instead of the nominal
+                gpu_vram_gib; the other cases keep gpu_vram_gib
 """
 import argparse, json, os, subprocess, sys
 
@@ -19,9 +22,23 @@ import yaml
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def verdict_of(cli, configs, vram):
-    """configs: the files of one job (an sd-scripts command line first, then the TOMLs it names)."""
-    out = subprocess.run([cli, "check", "--format", "json", "--vram", str(vram), "--fail-on", "never", *configs],
+def catalog_names(cli):
+    out = subprocess.run([cli, "gpus"], capture_output=True, text=True, check=True).stdout
+    return [line.split("  ")[0].strip() for line in out.splitlines() if line.strip()]
+
+
+def named_card(catalog, gpu):
+    """The longest catalog name inside a report's gpu text ("NVIDIA A10G (AWS …)" → "A10G"), or None."""
+    text = " " + gpu.lower().replace("nvidia ", "") + " "
+    found = [n for n in catalog if f" {n.lower()} " in text or f" {n.lower()} (" in text or f" {n.lower()}," in text]
+    return max(found, key=len) if found else None
+
+
+def verdict_of(cli, configs, card):
+    """configs: the files of one job (an sd-scripts command line first, then the TOMLs it names); card: a catalog
+    name (str) or GiB (number)."""
+    target = ["--gpu", card] if isinstance(card, str) else ["--vram", str(card)]
+    out = subprocess.run([cli, "check", "--format", "json", *target, "--fail-on", "never", *configs],
                          capture_output=True, text=True)
     report = json.loads(out.stdout)
     f = report["files"][0]
@@ -101,7 +118,9 @@ def main():
     ap.add_argument("--cli", default=os.path.join(root, "build/release/native/oomlint"))
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--cases", default="cases.yaml", help="the list to score, relative to tests/field/")
+    ap.add_argument("--named-card", action="store_true", help="check against the named catalog card where there is one")
     args = ap.parse_args()
+    catalog = catalog_names(args.cli) if args.named_card else []
     field = os.path.join(root, "tests/field")
     with open(os.path.join(field, args.cases)) as f:
         cases = yaml.safe_load(f)
@@ -109,7 +128,8 @@ def main():
         reviewed = {r["id"]: r["reviewed_as"] for r in yaml.safe_load(f)}
     rows, groups = [], {}
     for c in cases:
-        verdict, peak, phase = verdict_of(args.cli, [os.path.join(field, c["config"])], c["gpu_vram_gib"])
+        card = (named_card(catalog, c.get("gpu", "")) if args.named_card else None) or c["gpu_vram_gib"]
+        verdict, peak, phase = verdict_of(args.cli, [os.path.join(field, c["config"])], card)
         outcome, cause = c["outcome"], c.get("failure_cause")
         group = "mapped" if c.get("mapped") else "ai-toolkit"
         result = "not scored (" + cause + ")" if cause else ""
@@ -117,15 +137,15 @@ def main():
             result = score(groups, group, c, reviewed, verdict, peak)
         elif verdict is None:
             result = "no estimate"
-        rows.append((group, c["id"], c["gpu_vram_gib"], outcome + (f" ({c['phase']})" if c.get("phase") else ""),
+        rows.append((group, c["id"], card, outcome + (f" ({c['phase']})" if c.get("phase") else ""),
                      "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
         if c.get("native_config") and not cause:
             files = c["native_config"] if isinstance(c["native_config"], list) else [c["native_config"]]
-            native, npeak, nphase = verdict_of(args.cli, [os.path.join(field, f) for f in files], c["gpu_vram_gib"])
+            native, npeak, nphase = verdict_of(args.cli, [os.path.join(field, f) for f in files], card)
             if verdict is not None:
                 score(groups, "mapped, same cases", c, reviewed, verdict, peak)
             nresult = "-" if native is None else score(groups, "mapped, native", c, reviewed, native, npeak)
-            rows.append(("native", c["id"], c["gpu_vram_gib"], outcome,
+            rows.append(("native", c["id"], card, outcome,
                          "-" if native is None else f"{native} {npeak:.1f} GiB in {nphase}", nresult))
     print_rows(rows, args.markdown)
     for (name, labels), g in groups.items():
