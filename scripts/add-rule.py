@@ -25,10 +25,17 @@ def camel(name):
 
 
 def insert_sorted_block(text, code, block, pattern):
-    """Inserts `block` before the first entry whose code sorts after `code` (catalog order is code order)."""
+    """Inserts `block` before the first entry whose code sorts after `code` (catalog order is code order), and
+    before the comment lines that head that entry (a section's heading belongs to the entries after it)."""
     for match in re.finditer(pattern, text, re.M):
         if match.group(1) > code:
-            return text[: match.start()] + block + text[match.start():]
+            at = match.start()
+            while True:
+                line_start = text.rfind("\n", 0, max(at - 1, 0)) + 1
+                if at == 0 or not text[line_start:at].lstrip().startswith("#"):
+                    break
+                at = line_start
+            return text[:at] + block + text[at:]
     return None
 
 

@@ -76,3 +76,32 @@ TEST_CASE("a config with its log: the log's report first, then the config's, adv
   CHECK(report.files[1].log->numbers.totalCapacity == report.files[0].log->numbers.totalCapacity);
   CHECK(report.files[1].gpuGiven);  // the card in the log
 }
+
+// Wan's loader (wan21.py) quantizes umT5 with model.qtype, its accuracy-recovery adapter left to the transformer:
+// qtype_te is not read. HiDream's quantizes its encoders with qtype_te.
+TEST_CASE("a loader that quantizes the text encoder with model.qtype ignores qtype_te") {
+  const auto teBytes = [](const std::string& arch, const std::string& model) {
+    const std::string config = "job: extension\nconfig:\n  name: te\n  process:\n    - type: sd_trainer\n"
+                               "      network: {type: lora, linear: 16, linear_alpha: 16}\n"
+                               "      datasets: [{folder_path: /d, resolution: [512], cache_latents_to_disk: true}]\n"
+                               "      train: {batch_size: 1, steps: 10, dtype: bf16, gradient_checkpointing: true}\n"
+                               "      model: {arch: " + arch + ", name_or_path: " + model + ", quantize: true, quantize_te: true,\n"
+                               "              qtype: \"uint4|ostris/accuracy_recovery_adapters/some_adapter.safetensors\", qtype_te: qfloat8}\n";
+    const FileReport report = test::check(config);
+    REQUIRE(report.estimate);
+    for (const auto& p : report.estimate->phases) {
+      if (p.phase == Phase::TrainStep) return test::component(p, "text encoder weights");
+    }
+    FAIL("no train_step");
+    return 0.0;
+  };
+  const double wan = teBytes("wan21", "Wan-AI/Wan2.1-T2V-14B-Diffusers");
+  const double hidream = teBytes("hidream", "HiDream-ai/HiDream-I1-Full");
+  const MemoryModel& m = knowledge().memory;
+  const double umt5 = knowledge().architectures.find("wan21")->textEncoderParams();
+  // umT5 at uint4 (its embedding table in bf16), well under the qfloat8 that qtype_te names.
+  CHECK(wan < umt5 * m.format("qfloat8")->bytesPerParam);
+  CHECK(wan > umt5 * m.format("uint4")->bytesPerParam);
+  // HiDream's Llama and T5 at qfloat8, its CLIPs in bf16: more than a byte a parameter.
+  CHECK(hidream > knowledge().architectures.find("hidream")->textEncoderParams());
+}

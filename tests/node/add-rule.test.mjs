@@ -24,31 +24,40 @@ function copyTree() {
 
 const run = (root, args) => spawnSync('python3', [path.join(root, 'scripts/add-rule.py'), ...args], { encoding: 'utf8' });
 
+// The newest trainer check (the largest OL4xx code in the catalog) and the code after it, which add-rule takes.
+const catalogCodes = fs.readFileSync(path.join(sourceDir, 'rules/catalog.yaml'), 'utf8').match(/code: OL4\d\d/g).map((c) => c.slice(6));
+const last = catalogCodes.sort().at(-1);
+const next = `OL${Number(last.slice(2)) + 1}`;
+const lastName = fs.readFileSync(path.join(sourceDir, 'rules/catalog.yaml'), 'utf8')
+  .match(new RegExp(`code: ${last}\\n\\s+name: ([a-z0-9-]+)`))[1];
+const camel = (name) => name.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+
 test('add-rule writes the four pieces, in code order, and registers the check', () => {
   const root = copyTree();
-  const r = run(root, ['OL421', 'sample-too-large', 'warning', 'A sample size beyond the model']);
+  const r = run(root, [next, 'sample-too-large', 'warning', 'A sample size beyond the model']);
   assert.equal(r.status, 0, r.stderr);
   const read = (file) => fs.readFileSync(path.join(root, file), 'utf8');
   const catalog = read('rules/catalog.yaml');
-  assert.ok(catalog.indexOf('code: OL420') < catalog.indexOf('code: OL421'));
-  assert.ok(catalog.indexOf('code: OL421') < catalog.indexOf('code: OL501'), 'inserted before the next code');
-  assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), /^\/\/ OL421 sample-too-large: /);
+  assert.ok(catalog.indexOf(`code: ${last}`) < catalog.indexOf(`code: ${next}`));
+  assert.ok(catalog.indexOf(`code: ${next}`) < catalog.indexOf('code: OL501'), 'inserted before the next code');
+  assert.ok(catalog.indexOf(`code: ${next}`) < catalog.indexOf('# ---- OL5xx'), 'and before the next section\'s heading');
+  assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), new RegExp(`^// ${next} sample-too-large: `));
   assert.match(read('core/systems/aitk/checks/sample_too_large_check.cpp'), /void checkSampleTooLarge\(const AitkCheckContext& c, Findings& findings\)/);
   const registry = read('core/systems/aitk/checks/checks.cpp');
-  assert.match(registry, /^void checkLoraTargetsNarrowed\(const AitkCheckContext&, Findings&\);\nvoid checkSampleTooLarge\(const AitkCheckContext&, Findings&\);$/m);
-  // The last of the trainer checks, after OL420.
-  assert.match(registry, /\{"lora-targets-narrowed", checkLoraTargetsNarrowed\}, +\/\/ OL420\n {6}\{"sample-too-large", checkSampleTooLarge\}, +\/\/ OL421\n {2}\};/);
+  assert.match(registry, new RegExp(`^void check${camel(lastName)}\\(const AitkCheckContext&, Findings&\\);\\nvoid checkSampleTooLarge\\(const AitkCheckContext&, Findings&\\);$`, 'm'));
+  // The last of the trainer checks, after the newest one.
+  assert.match(registry, new RegExp(`\\{"${lastName}", check${camel(lastName)}\\}, +// ${last}\\n {6}\\{"sample-too-large", checkSampleTooLarge\\}, +// ${next}\\n {2}\\};`));
   assert.match(read('core/CMakeLists.txt'), /systems\/aitk\/checks\/sample_too_large_check\.cpp/);
-  const page = read('docs/rules/OL421.md');
+  const page = read(`docs/rules/${next}.md`);
   for (const section of ['## What it does', '## Why it matters', '## Example', '## Use instead', '## Source']) assert.ok(page.includes(section), section);
   const index = read('docs/rules/README.md');
-  assert.ok(index.indexOf('[OL420]|') < index.indexOf('[OL421]|') && index.indexOf('[OL421]|') < index.indexOf('[OL501]|'));
-  assert.match(index, /^\[OL421\]: OL421\.md$/m);
-  assert.match(read('tests/fixtures/rules/OL421-sample-too-large.yaml'), /# expect: OL421:\d+ "/);
+  assert.ok(index.indexOf(`[${last}]|`) < index.indexOf(`[${next}]|`) && index.indexOf(`[${next}]|`) < index.indexOf('[OL501]|'));
+  assert.match(index, new RegExp(`^\\[${next}\\]: ${next}\\.md$`, 'm'));
+  assert.match(read(`tests/fixtures/rules/${next}-sample-too-large.yaml`), new RegExp(`# expect: ${next}:\\d+ "`));
 
-  const again = run(root, ['OL421', 'sample-too-large', 'warning', 'Twice']);
+  const again = run(root, [next, 'sample-too-large', 'warning', 'Twice']);
   assert.notEqual(again.status, 0);
-  assert.match(again.stderr, /OL421 is already in rules\/catalog\.yaml/);
+  assert.match(again.stderr, new RegExp(`${next} is already in rules/catalog\\.yaml`));
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -68,12 +77,12 @@ test('add-rule lists a check between others in code order, among the trainer che
 test('add-rule refuses a malformed code or name, and --dry-run writes nothing', () => {
   const root = copyTree();
   assert.match(run(root, ['OL42', 'x', 'info', 'T']).stderr, /three digits/);
-  assert.match(run(root, ['OL421', 'Not_Kebab', 'info', 'T']).stderr, /kebab-case/);
+  assert.match(run(root, [next, 'Not_Kebab', 'info', 'T']).stderr, /kebab-case/);
   const before = fs.readFileSync(path.join(root, 'rules/catalog.yaml'), 'utf8');
-  const dry = run(root, ['OL421', 'dry-run-rule', 'info', 'T', '--dry-run']);
+  const dry = run(root, [next, 'dry-run-rule', 'info', 'T', '--dry-run']);
   assert.equal(dry.status, 0, dry.stderr);
-  assert.match(dry.stdout, /=== docs\/rules\/OL421\.md/);
+  assert.match(dry.stdout, new RegExp(`=== docs/rules/${next}\\.md`));
   assert.equal(fs.readFileSync(path.join(root, 'rules/catalog.yaml'), 'utf8'), before);
-  assert.ok(!fs.existsSync(path.join(root, 'docs/rules/OL421.md')));
+  assert.ok(!fs.existsSync(path.join(root, `docs/rules/${next}.md`)));
   fs.rmSync(root, { recursive: true, force: true });
 });

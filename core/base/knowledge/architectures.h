@@ -42,6 +42,7 @@ struct Denoiser {
   bool quantizeWholeOnGpu = false;
   double residentBf16Params = 0;       // beside the transformer in bf16, never quantized nor offloaded
   bool quantizeTeOnCpu = false;        // the text encoder is quantized before it moves to the GPU
+  bool teQtypeFromModel = false;       // the loader quantizes the text encoder with model.qtype, not qtype_te
   std::string activationFamily;  // memory.yaml activations.families entry; empty: the defaults
   double factoredStateBytesPerParam = 0;  // Adafactor's row/column state on a full fine-tune; 0: 8 / hidden
   double largestTensorParams = 0;         // the largest weight tensor; 0: largestLinearParams()
@@ -57,7 +58,7 @@ struct Denoiser {
   double largestTensor() const { return largestTensorParams > 0 ? largestTensorParams : largestLinearParams(); }
 };
 
-template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits); }
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel); }
 
 struct TextEncoder {
   std::string name;

@@ -90,6 +90,11 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
     if (s.qtype == "qfloat8") s.qtype = "float8";
     if (s.qtypeTe == "qfloat8") s.qtypeTe = "float8";
   }
+  if (s.arch->denoiser.teQtypeFromModel) {
+    // This loader quantizes the text encoder with model.qtype, its accuracy-recovery adapter left to the transformer.
+    const std::string qtype = s.qtype.empty() ? (s.layerOffloading ? "float8" : "qfloat8") : s.qtype;
+    s.qtypeTe = qtype.substr(0, qtype.find('|'));
+  }
   s.unloadTextEncoder = t.flag("unload_text_encoder");
   s.cacheTextEmbeddings = t.flag("cache_text_embeddings") ||
                           std::any_of(p.datasets.begin(), p.datasets.end(), [](const Section& d) { return d.flag("cache_text_embeddings"); });

@@ -42,6 +42,7 @@ void checkOffloadPercentWithoutOffloading(const AitkCheckContext&, Findings&);
 void checkQfloat8BecomesFloat8(const AitkCheckContext&, Findings&);
 void checkEmaVersion(const AitkCheckContext&, Findings&);
 void checkLoraTargetsNarrowed(const AitkCheckContext&, Findings&);
+void checkQtypeTeIgnored(const AitkCheckContext&, Findings&);
 
 std::span<const AitkCheckEntry<AitkJobCheck>> aitkJobChecks() {
   static constexpr AitkCheckEntry<AitkJobCheck> kChecks[] = {
@@ -87,6 +88,7 @@ std::span<const AitkCheckEntry<AitkCheck>> aitkTrainerChecks() {
       {"qfloat8-becomes-float8", checkQfloat8BecomesFloat8},                         // OL418
       {"ema-version-dependent", checkEmaVersion},                                       // OL419
       {"lora-targets-narrowed", checkLoraTargetsNarrowed},                              // OL420
+      {"qtype-te-ignored", checkQtypeTeIgnored},                                     // OL421
   };
   return kChecks;
 }
