@@ -467,10 +467,11 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     // A transformer quantized on the CPU comes back to the GPU before the text encoder is quantized,
     // unless low_vram parks it there (the legacy FLUX path does not).
     const double transformerAfter = parksModules(s) ? 0 : s.quantize ? weights(m, "", pAll, true, s.qtype, s.trainDtype).bytes : denoiser.bytes;
-    // Loaders quantize one text encoder at a time on the GPU, those before it already quantized (at worst the
-    // largest last); klein and LTX-2.x quantize on the CPU, layer offloading streams them. One that the loader
-    // quantizes before it loads the transformer (HiDream's Llama) is quantized alone, then stays beside the
-    // transformer unless low_vram parks it.
+    // Loaders load and quantize the text encoders one at a time on the GPU, in architectures.yaml's order: the
+    // largest is quantized beside those listed before it, in their final form (FLUX's CLIP-L comes after T5);
+    // klein and LTX-2.x quantize on the CPU, layer offloading streams them. One that the loader quantizes before
+    // it loads the transformer (HiDream's Llama) is quantized alone, then stays beside the transformer unless
+    // low_vram parks it.
     double encoderPeak = 0, firstPeak = 0, firstAfter = 0;
     std::string encoderHow, firstHow;
     if (s.quantizeTe) {
@@ -496,9 +497,14 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
         encoderPeak = encoder.bytes + pTe * 0.05 * dtype;
         encoderHow = encoder.how + " + a slice in full precision";
       } else if (largest != nullptr && encoder.bytes > 0) {
-        encoderPeak = encoder.bytes - quantizedFirst - quantizedTextEncoderBytes(s, m, *largest) + largest->params * dtype + firstAfter;
+        double before = 0;  // the encoders loaded before the largest, in their final form
+        for (const auto& te : s.arch->textEncoders) {
+          if (&te == largest) break;
+          if (!(te.quantizedBeforeTransformer && !te.neverQuantized)) before += quantizedTextEncoderBytes(s, m, te);
+        }
+        encoderPeak = before + largest->params * dtype + firstAfter;
         encoderHow = largest->name + " " + paramsText(largest->params) + " × " + fixedText(dtype, 0) +
-                     " B moved to the GPU and quantized there" + (s.arch->textEncoders.size() > 1 ? ", the others quantized beside it" : "");
+                     " B moved to the GPU and quantized there" + (before + firstAfter > 0 ? ", the encoders loaded before it beside it" : "");
       }
     }
     const double transformerStage = transformerPeak + firstAfter;
