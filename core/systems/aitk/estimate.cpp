@@ -180,7 +180,7 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, lon
   // diffusers tiles when either side exceeds the tile (tile_sample_min_height / _width).
   const long tile = v->tilePx;
   if (tiled && tile > 0 && (w > tile || h > tile)) {
-    how = std::to_string(tile) + "×" + std::to_string(tile) + " tiles (low_vram tiling) ×1.25";
+    how = std::to_string(tile) + "×" + std::to_string(tile) + " tiles (tiled decode) ×1.25";
     return {decode ? "VAE decode" : "VAE encode", static_cast<double>(tile) * tile * k * s.activationBytes * 1.25 * inFlight + clips,
             how + " × " + kText + " × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, term};
   }
