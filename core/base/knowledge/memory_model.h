@@ -11,6 +11,13 @@
 
 namespace oomlint {
 
+// A qtype's format: its name before an accuracy-recovery adapter's `|` ("uint4|ostris/…" → uint4), qfloat8 (AI
+// Toolkit's default) when none is written.
+inline std::string qtypeFormat(std::string_view qtype) {
+  const std::string_view bare = qtype.substr(0, qtype.find('|'));
+  return bare.empty() ? "qfloat8" : std::string(bare);
+}
+
 struct WeightFormat {
   std::string name;
   std::vector<std::string> aliases;
