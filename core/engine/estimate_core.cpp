@@ -128,8 +128,7 @@ double dtypeBytesPerParam(const MemoryModel& m, const std::string& dtype) {
 
 double quantizedBytesPerParam(const MemoryModel& m, const std::string& qtype) {
   constexpr double kBf16 = 2.0;  // what a quantizer leaves unconverted stays bf16
-  const std::string bare = qtype.substr(0, qtype.find('|'));
-  const WeightFormat* f = m.format(bare.empty() ? "qfloat8" : bare);
+  const WeightFormat* f = m.format(qtypeFormat(qtype));
   const double keep = f ? f->fullPrecisionFraction : 0.05;
   return keep * kBf16 + (1 - keep) * (f ? f->bytesPerParam : 1.0);
 }

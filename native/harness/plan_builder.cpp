@@ -356,7 +356,11 @@ ReplayPlan buildReplayPlan(const std::string& config, const Estimate& estimate, 
       phase.denoiser = phase.name == "train_step" ? trainingWorkload(setup, model, estimated, phase, plan.notes)
                                                   : samplingWorkload(setup, model, estimated, phase, plan.notes);
     }
-    if (vae != nullptr) phase.vae = vaeWorkload(setup, model, vae->name == "VAE decode", phase.name == "train_step", vae->bytes);
+    if (vae != nullptr) {
+      // Sampling phases decode; latent caching encodes the caching datasets, the step those it encodes itself.
+      const bool inStep = estimated.phase == Phase::TrainStep;
+      phase.vae = vaeWorkload(setup, model, !inStep && estimated.phase != Phase::LatentCache, inStep, vae->bytes);
+    }
     plan.phases.push_back(std::move(phase));
   }
   return plan;

@@ -17,18 +17,12 @@ double dtypeBytes(const MemoryModel& m, const std::string& dtype) {
   return f ? f->bytesPerParam : 4.0;
 }
 
-// A qtype's format: its name before an accuracy-recovery adapter's `|`, qfloat8 when none is written.
-std::string quantName(const std::string& qtype) {
-  const std::string bare = qtype.substr(0, qtype.find('|'));
-  return bare.empty() ? "qfloat8" : bare;
-}
-
 // Weights of `p` parameters, quantized with `qtype` or kept in the training dtype.
 Component weights(const MemoryModel& m, std::string name, double p, bool quantized, const std::string& qtype,
                   const std::string& dtype) {
   if (p <= 0) return {std::move(name), 0, "none", Term::Weights};
   if (quantized) {
-    const std::string bare = quantName(qtype);
+    const std::string bare = qtypeFormat(qtype);
     const WeightFormat* f = m.format(bare);
     const double q = f ? f->bytesPerParam : 1.0;
     const double keep = f ? f->fullPrecisionFraction : 0.05;
@@ -149,7 +143,7 @@ Component vaeWeights(const TrainingSetup& s, const MemoryModel& m) {
 // Linear it ran (memory.yaml saves_dequantized_weight): the recomputed block's under gradient checkpointing,
 // every resident quantized layer's without. Offloaded layers go through the manager's own autograd instead.
 Component dequantizedForBackward(const TrainingSetup& s, const MemoryModel& m) {
-  const WeightFormat* f = s.quantize ? m.format(quantName(s.qtype)) : nullptr;
+  const WeightFormat* f = s.quantize ? m.format(qtypeFormat(s.qtype)) : nullptr;
   if (f == nullptr || !f->savesDequantizedWeight) return {"dequantized weights for backward", 0, "", Term::Activations};
   const double quantized = 1 - f->fullPrecisionFraction;
   const double resident = s.layerOffloading && s.arch->layerOffloading ? 1 - s.offloadTransformer : 1;
@@ -477,21 +471,21 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     if (s.quantizeTe) {
       const double pTe = s.arch->textEncoderParams();
       const bool onCpu = d.quantizeTeOnCpu || (s.layerOffloading && s.arch->layerOffloading && s.offloadTextEncoder > 0);
+      const auto quantizedFirst = [&](const TextEncoder& te) { return te.quantizedBeforeTransformer && !te.neverQuantized && !onCpu; };
       const TextEncoder* largest = nullptr;
-      double pFirst = 0, quantizedFirst = 0;
+      double pFirst = 0, firstBytes = 0;
       for (const auto& te : s.arch->textEncoders) {
-        if (te.neverQuantized) continue;
-        if (te.quantizedBeforeTransformer && !onCpu) {
+        if (quantizedFirst(te)) {
           pFirst += te.params;
-          quantizedFirst += quantizedTextEncoderBytes(s, m, te);
-        } else if (largest == nullptr || te.params > largest->params) {
+          firstBytes += quantizedTextEncoderBytes(s, m, te);
+        } else if (!te.neverQuantized && (largest == nullptr || te.params > largest->params)) {
           largest = &te;
         }
       }
       if (pFirst > 0) {
         firstPeak = pFirst * dtype;
         firstHow = paramsText(pFirst) + " × " + fixedText(dtype, 0) + " B: quantized on the GPU before the transformer is loaded";
-        firstAfter = parksModules(s) ? 0 : quantizedFirst;
+        firstAfter = parksModules(s) ? 0 : firstBytes;
       }
       if (onCpu) {
         encoderPeak = encoder.bytes + pTe * 0.05 * dtype;
@@ -500,7 +494,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
         double before = 0;  // the encoders loaded before the largest, in their final form
         for (const auto& te : s.arch->textEncoders) {
           if (&te == largest) break;
-          if (!(te.quantizedBeforeTransformer && !te.neverQuantized)) before += quantizedTextEncoderBytes(s, m, te);
+          if (!quantizedFirst(te)) before += quantizedTextEncoderBytes(s, m, te);
         }
         encoderPeak = before + largest->params * dtype + firstAfter;
         encoderHow = largest->name + " " + paramsText(largest->params) + " × " + fixedText(dtype, 0) +

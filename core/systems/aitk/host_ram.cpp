@@ -86,7 +86,7 @@ class HostModel {
     const double p = s_.arch->denoiser.params;
     const double rest = transformerBytes() * (1 - transformerOffload());
     if (s_.quantize) {
-      addPart(out, {"transformer, quantized", rest, paramsText(p) + " × " + fixedText(quantizedBytesPerParam(m_, s_.qtype), 3) + " B/param (" + qtype(s_.qtype) +
+      addPart(out, {"transformer, quantized", rest, paramsText(p) + " × " + fixedText(quantizedBytesPerParam(m_, s_.qtype), 3) + " B/param (" + qtypeFormat(s_.qtype) +
                                                         "): brought back to the CPU after each block is quantized"});
     } else {
       Component c = asLoaded("transformer as loaded", p);
@@ -108,7 +108,7 @@ class HostModel {
                                                  : "one " + fixedText(h_.checkpointShardBytes / 1e9, 0) + " GB shard's worth: a shard stays mapped until its last tensor is replaced";
     }
     addPart(out, {"quantized copy", params * quantizedBytesPerParam(m_, s_.qtype),
-              paramsText(params) + " × " + fixedText(quantizedBytesPerParam(m_, s_.qtype), 3) + " B/param (" + qtype(s_.qtype) + "), " + how});
+              paramsText(params) + " × " + fixedText(quantizedBytesPerParam(m_, s_.qtype), 3) + " B/param (" + qtypeFormat(s_.qtype) + "), " + how});
     return out;
   }
 
@@ -116,7 +116,7 @@ class HostModel {
   std::vector<Component> transformerParked(const std::string& why) const {
     std::vector<Component> out = pinnedTransformer();
     addPart(out, {"transformer parked in RAM", transformerBytes() * (1 - transformerOffload()),
-              paramsText(s_.arch->denoiser.params) + (s_.quantize ? " quantized (" + qtype(s_.qtype) + ")" : " in " + dtypeName_) + ": " + why});
+              paramsText(s_.arch->denoiser.params) + (s_.quantize ? " quantized (" + qtypeFormat(s_.qtype) + ")" : " in " + dtypeName_) + ": " + why});
     return out;
   }
 
@@ -140,7 +140,7 @@ class HostModel {
 
   Component textEncoderParked(const std::string& why) const {
     return {"text encoder in RAM", textEncoderBytes() * (1 - textEncoderOffload()),
-            paramsText(s_.arch->textEncoderParams()) + (s_.quantizeTe ? " quantized (" + qtype(s_.qtypeTe) + ")" : " in " + dtypeName_) + ": " + why};
+            paramsText(s_.arch->textEncoderParams()) + (s_.quantizeTe ? " quantized (" + qtypeFormat(s_.qtypeTe) + ")" : " in " + dtypeName_) + ": " + why};
   }
 
   Component pinnedTextEncoder() const { return pinned("offloaded text-encoder weights", textEncoderBytes(), textEncoderOffload()); }
@@ -196,7 +196,6 @@ class HostModel {
  private:
   bool offloads() const { return s_.layerOffloading && s_.arch->layerOffloading; }
   double ckptBytes() const { return dtypeBytesPerParam(m_, h_.checkpointDtype); }
-  static std::string qtype(const std::string& q) { return q.empty() ? "qfloat8" : q.substr(0, q.find('|')); }
 
   Component asLoaded(std::string name, double params) const {
     if (mapped_) {

@@ -92,8 +92,7 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   }
   if (s.arch->denoiser.teQtypeFromModel) {
     // This loader quantizes the text encoder with model.qtype, its accuracy-recovery adapter left to the transformer.
-    const std::string qtype = s.qtype.empty() ? (s.layerOffloading ? "float8" : "qfloat8") : s.qtype;
-    s.qtypeTe = qtype.substr(0, qtype.find('|'));
+    s.qtypeTe = s.qtype.empty() && s.layerOffloading ? "float8" : qtypeFormat(s.qtype);
   }
   s.unloadTextEncoder = t.flag("unload_text_encoder");
   s.cacheTextEmbeddings = t.flag("cache_text_embeddings") ||

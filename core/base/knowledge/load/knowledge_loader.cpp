@@ -363,9 +363,8 @@ class Loader {
         if (!known) error("architectures.yaml: " + arch.arch + ": activation_family `" + d->activationFamily + "` is not in memory.yaml");
       }
       // A tiled decode needs its VAE's tile size.
-      const bool tiles = std::find(arch.lowVramKinds.begin(), arch.lowVramKinds.end(), "tiled_vae") != arch.lowVramKinds.end();
-      const auto vae = std::find_if(m.vaes.begin(), m.vaes.end(), [&](const VaeConstants& v) { return v.family == arch.vae.family; });
-      if (tiles && vae != m.vaes.end() && vae->tilePx <= 0) {
+      const VaeConstants* vae = m.vae(arch.vae.family);
+      if (arch.lowVramDoes("tiled_vae") && vae != nullptr && vae->tilePx <= 0) {
         error("memory.yaml: vae " + arch.vae.family + ": tile_px is needed (" + arch.arch + " tiles its decode under low_vram)");
       }
     }
