@@ -29,8 +29,8 @@ def catalog_names(cli):
 
 def named_card(catalog, gpu):
     """The longest catalog name inside a report's gpu text ("NVIDIA A10G (AWS …)" → "A10G"), or None."""
-    text = " " + gpu.lower().replace("nvidia ", "") + " "
-    found = [n for n in catalog if f" {n.lower()} " in text or f" {n.lower()} (" in text or f" {n.lower()}," in text]
+    text = " " + gpu.lower().replace("nvidia ", "").replace(",", " ") + " "
+    found = [n for n in catalog if f" {n.lower()} " in text]
     return max(found, key=len) if found else None
 
 
@@ -128,7 +128,7 @@ def main():
         reviewed = {r["id"]: r["reviewed_as"] for r in yaml.safe_load(f)}
     rows, groups = [], {}
     for c in cases:
-        card = (named_card(catalog, c.get("gpu", "")) if args.named_card else None) or c["gpu_vram_gib"]
+        card = named_card(catalog, c.get("gpu", "")) or c["gpu_vram_gib"]
         verdict, peak, phase = verdict_of(args.cli, [os.path.join(field, c["config"])], card)
         outcome, cause = c["outcome"], c.get("failure_cause")
         group = "mapped" if c.get("mapped") else "ai-toolkit"
