@@ -64,7 +64,9 @@ TEST_CASE("AI Toolkit's example configs fit the card their name promises", "[sha
       if (options.vramGib) {
         const auto& peak = report.estimate->peak();
         INFO(toString(peak.phase) << " " << peak.peakBytes / (1 << 30) << " GiB, high " << report.estimate->highBytes / (1 << 30));
-        CHECK(report.estimate->verdict == Verdict::Fits);
+        // Wan 2.1 14B's promise held on the torch it was written for; on the torch 2.9.1 AI Toolkit installed in 2026's first
+        // half its untiled sampling decode ran out of memory (ostris/ai-toolkit#819): the range's high end says so.
+        CHECK(report.estimate->verdict == (name == "train_lora_wan21_14b_24gb.yaml" ? Verdict::Borderline : Verdict::Fits));
       }
     }
   }

@@ -461,6 +461,41 @@ TEST_CASE("low_vram's tiled decode holds one tile of the VAE's own tile size") {
         Approx(untiled));
 }
 
+TEST_CASE("torch 2.9.1's half-precision 3D convolutions without cuDNN: the range reaches vol2col's column buffer") {
+  Architecture video = paperModel();
+  video.kind = "video";
+  video.wanFamily = true;
+  video.vae = {"vid", 1e8, 16, 8, 4};
+  video.lowVramKinds = {"tiled_vae"};
+  MemoryModel m = paperConstants();
+  m.vaes = {{"vid", 3000, 2000, 1, 1500, 800, 2}};
+  m.vaes[0].tilePx = 256;
+  m.vaes[0].vol2colChannels = 96;
+  TrainingSetup s = paperSetup(video);
+  s.lowVram = true;
+  s.sampleWidth = 832;
+  s.sampleHeight = 480;
+  s.sampleFrames = 33;
+  const GpuTarget card{"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
+  const Estimate e = estimate(s, m, card);
+  const PhaseEstimate& sample = phase(e, "sample");
+  // The assumed release tiles the decode through cuDNN; an install of torch 2.9.1's months decodes untiled (before
+  // 886c2aec) and through slow_conv3d: a 4-frame chunk's columns, 96 · 27 · 4 per pixel, one sample, beside
+  // 96 · (4 · 4 + 2) of maps, in bf16; the RGB clips as before.
+  const double clips = 2 * 3.0 * 33 * 832 * 480 * 2;
+  const double vol2col = (96.0 * 27 * 4 + 96.0 * 18) * 832 * 480 * 2 + clips;
+  CHECK(vol2col - clips == Approx(12096.0 * 832 * 480 * 2));
+  CHECK(sample.highBytes == Approx(sample.peakBytes - component(sample, "VAE decode") + vol2col));
+  // The columns alone at 832×480 are ostris/ai-toolkit#819's "~7.7 GiB".
+  CHECK(96.0 * 27 * 4 * 832 * 480 * 2 / (1 << 30) == Approx(7.71).epsilon(0.001));
+  // An fp32 VAE keeps cuDNN: no such end to the range.
+  s.activationBytes = 4;
+  const Estimate fp32 = estimate(s, m, card);
+  for (const auto& p : fp32.phases) {
+    for (const auto& r : p.range) CHECK(r.why.find("torch 2.9.1") == std::string::npos);
+  }
+}
+
 TEST_CASE("the verdict reads the range: oom over the expected peak, borderline over the high end, else fits") {
   const Architecture arch = paperModel();
   const MemoryModel m = paperConstants();

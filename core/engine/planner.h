@@ -15,7 +15,7 @@
 namespace oomlint {
 
 // A change must save at least this much to be listed: below it, it is rounding, not a lever.
-inline constexpr double kMinPlanSaving = 32.0 * 1024 * 1024;
+inline constexpr double kMinPlanSaving = 32.0 * 1024 * 1024;  // PlanStep::lowersOnlyTheTop() reads the same
 
 template <class Setup>
 struct Lever {
@@ -34,6 +34,7 @@ PlanStep planStep(const Lever<Setup>& lever, double before, const Estimate& afte
   step.fix = lever.fix;
   step.savesBytes = before - after.peak().peakBytes;
   step.peakBytesAfter = after.peak().peakBytes;
+  step.highBytesAfter = after.highBytes;
   step.fitsAfter = after.verdict == Verdict::Fits;
   step.why = lever.why;
   return step;

@@ -56,8 +56,10 @@ void reportVerdict(const Estimate& e, const std::vector<PlanStep>& plan, const V
   }
   for (const auto& step : plan) {
     findings.report(RuleId::OL503, anchors.stepRange(step), step.fix.path,
-                    "drives the peak: " + describeChange(step.fix) + " saves " +
-                        formatGiB(step.savesBytes) + (step.needed ? " (needed)" : ""));
+                    (step.lowersOnlyTheTop() ? "lowers the range's top: " + describeChange(step.fix) + " brings it to " +
+                                                   formatGiB(step.highBytesAfter)
+                                             : "drives the peak: " + describeChange(step.fix) + " saves " + formatGiB(step.savesBytes)) +
+                        (step.needed ? " (needed)" : ""));
   }
 }
 

@@ -18,6 +18,7 @@ void writePlanStepFigures(JsonWriter& w, const PlanStep& step) {
   w.key("to").jsonValue(step.fix.toJson);
   w.field("saves_bytes", byteCount(step.savesBytes))
       .field("peak_bytes_after", byteCount(step.peakBytesAfter))
+      .field("high_bytes_after", byteCount(step.highBytesAfter))
       .field("fits_after", step.fitsAfter)
       .field("needed", step.needed);
 }

@@ -144,8 +144,10 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
                                    : "  rollback plan, in order (needed steps marked *):\n";
   for (const auto& step : file.plan) {
     out += "  " + std::string(step.needed ? "*" : " ") + std::to_string(step.rank) + ". " + step.fix.path.toString() + ": " + step.fix.fromJson +
-           " → " + step.fix.toJson + "   saves " + formatGiB(step.savesBytes) + ", peak after " + formatGiB(step.peakBytesAfter) +
-           (step.fitsAfter ? " (fits)" : "") + "\n      " + std::string(c.dim) + step.why + std::string(c.reset) + "\n";
+           " → " + step.fix.toJson + "   " +
+           (step.lowersOnlyTheTop() ? "the range's top to " + formatGiB(step.highBytesAfter) : "saves " + formatGiB(step.savesBytes)) +
+           ", peak after " + formatGiB(step.peakBytesAfter) + (step.fitsAfter ? " (fits)" : "") + "\n      " + std::string(c.dim) + step.why +
+           std::string(c.reset) + "\n";
   }
 }
 

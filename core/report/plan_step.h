@@ -12,10 +12,14 @@ struct PlanStep {
   Fix fix;                    // the change, with its edit in the input's text where it has a place
   double savesBytes = 0;      // negative for a ramp-up step (it adds memory)
   double peakBytesAfter = 0;  // cumulative: with every earlier step applied too
+  double highBytesAfter = 0;  // the range's top after it, cumulative; 0 where the planner has no range
   bool fitsAfter = false;
   bool needed = false;
   bool rampUp = false;
   std::string why;
+
+  // Listed for the range's top alone: a borderline verdict's step that leaves the expected peak where it was.
+  bool lowersOnlyTheTop() const { return !rampUp && highBytesAfter > 0 && savesBytes < 32.0 * 1024 * 1024; }
 };
 
 }  // namespace oomlint

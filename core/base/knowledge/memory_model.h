@@ -67,6 +67,10 @@ struct VaeConstants {
   // The edge in output pixels of the tiles a tiled decode works on (diffusers' tile_sample_min_*); 0: not
   // stated, which the loader allows only for a family no tiling architecture uses.
   int tilePx = 0;
+  // A 3D-convolution coder run in bf16/fp16 without cuDNN (PyTorch 2.9 with cuDNN < 9.15 sends those convolutions to
+  // slow_conv3d): the input channels of its widest full-resolution 3×3×3 convolution; 0: no 3D convolutions, or not
+  // derived.
+  int vol2colChannels = 0;
 
   // The floor of one image pass from the coder's structure, 0 where not measured.
   double imageFloorK(bool decode) const { return decode ? imageDecodeFloorK : imageEncodeFloorK; }
@@ -80,7 +84,7 @@ struct VaeConstants {
 
 template <class V> void fields(V& v, VaeConstants& x) {
   v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight, x.imageDecodeK, x.imageEncodeK, x.rgbClipCopies, x.allFramesDecodeFloorK,
-    x.imageDecodeFloorK, x.imageEncodeFloorK, x.tilePx);
+    x.imageDecodeFloorK, x.imageEncodeFloorK, x.tilePx, x.vol2colChannels);
 }
 
 // What the host-RAM estimate cannot read from a config (rules/memory.yaml host_ram).

@@ -45,6 +45,9 @@ struct Behaviour {
   bool preservationInOneBackward = true;
   // Wan's sampling decode is tiled (low_vram, model_kwargs.vae_tiling) since 883d60eb / 886c2aec (2026-07-10).
   bool wanLowVramTiles = true;
+  // The torch AI Toolkit installs runs bf16 3D convolutions through cuDNN; the torch 2.9.1 its Docker image and README
+  // pinned from 2025-12-23 (ed36edd8; README a802014e) to 2026-07-27 (1e58c9a0) did not (memory.yaml vol2col_channels).
+  bool conv3dThroughCudnn = true;
 };
 
 bool parksModules(const TrainingSetup& s) { return s.lowVram && s.arch->lowVramDoes("park_modules"); }
@@ -154,11 +157,13 @@ Component dequantizedForBackward(const TrainingSetup& s, const MemoryModel& m) {
           Term::Activations};
 }
 
-// Working memory of one VAE pass over width×height (×frames for video): pixels × K × bf16, and a video's
-// decoded RGB clips the pipeline holds on the GPU beside it (memory.yaml rgb_clip_copies).
-Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, long w, long h, int frames, bool tiled = false) {
+// Working memory of one VAE pass over `batch` samples of width×height (×frames for video): pixels × K × bf16 each, and
+// a video's decoded RGB clips the pipeline holds on the GPU beside it (memory.yaml rgb_clip_copies).
+Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour& b, bool decode, long w, long h, int frames,
+                  bool tiled = false, int batch = 1) {
+  const std::string name = decode ? "VAE decode" : "VAE encode";
   const VaeConstants* v = m.vae(s.arch->vae.family);
-  if (v == nullptr || s.arch->vae.family == "identity") return {decode ? "VAE decode" : "VAE encode", 0, "pixel-space model: no VAE", Term::Vae};
+  if (v == nullptr || s.arch->vae.family == "identity") return {name, 0, "pixel-space model: no VAE", Term::Vae};
   // An image pass from the coder's structure is what a GPU needs at least: a floor, its range above only.
   const bool floor = frames <= 1 && v->imageFloorK(decode) > 0;
   const double k = floor ? v->imageFloorK(decode) : v->k(decode, frames);
@@ -170,17 +175,34 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, bool decode, lon
   const int inFlight = frames > 1 ? std::min(frames, std::max(1, v->videoFramesInFlight)) : 1;
   const double clips = decode && frames > 1 ? v->rgbClipCopies * 3.0 * frames * static_cast<double>(w) * h * s.activationBytes : 0;
   const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(frames) + " frames" : "";
+  const std::string elem = " × " + fixedText(s.activationBytes, 0) + " B";
   std::string how = std::to_string(w) + "×" + std::to_string(h) + " px";
+  double px = static_cast<double>(w) * h;
   // diffusers tiles when either side exceeds the tile (tile_sample_min_height / _width).
   const long tile = v->tilePx;
   if (tiled && tile > 0 && (w > tile || h > tile)) {
     how = std::to_string(tile) + "×" + std::to_string(tile) + " tiles (tiled decode) ×1.25";
-    return {decode ? "VAE decode" : "VAE encode", static_cast<double>(tile) * tile * k * s.activationBytes * 1.25 * inFlight + clips,
-            how + " × " + kText + " × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, term};
+    px = static_cast<double>(tile) * tile * 1.25;
+  } else if (inFlight > 1) {
+    how += " × " + std::to_string(inFlight) + " frames in flight";
   }
-  if (inFlight > 1) how += " × " + std::to_string(inFlight) + " frames in flight";
-  return {decode ? "VAE decode" : "VAE encode", static_cast<double>(w) * h * inFlight * k * s.activationBytes + clips,
-          how + " × " + kText + " × " + fixedText(s.activationBytes, 0) + " B" + clipsHow, term};
+  const std::string batchHow = batch > 1 ? std::to_string(batch) + " × " : "";
+  Component c{name, batch * px * inFlight * k * s.activationBytes + clips, batchHow + how + " × " + kText + elem + clipsHow, term};
+  // A 3D-convolution coder in half precision without cuDNN runs slow_conv3d: at its widest full-resolution 3×3×3
+  // convolution, vol2col's column buffer (C·27 × the chunk's output frames, one sample at a time) beside the resnet's
+  // input, its normed activation, the convolution's input with the 2 cached frames and its output (C·(4T + 2) each sample).
+  if (!b.conv3dThroughCudnn && s.activationBytes < 4 && v->vol2colChannels > 0) {
+    const int chunk = frames > 1 ? std::max(1, s.arch->vae.temporal) : 1;
+    const double columns = v->vol2colChannels * 27.0 * chunk, maps = v->vol2colChannels * (4.0 * chunk + 2);
+    const double bytes = (columns + batch * maps) * px * s.activationBytes + clips;
+    if (bytes > c.bytes) {
+      c = {name, bytes,
+           how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow + fixedText(maps, 0) +
+               " maps beside it)" + elem + clipsHow + ": torch 2.9 without cuDNN for half-precision 3D convolutions",
+           Term::Vae};
+    }
+  }
+  return c;
 }
 
 // Sequence length the denoiser runs for one sample of a dataset shape.
@@ -284,22 +306,21 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
 // at once (BaseSDTrainProcess.process_general_training_batch → encode_images; sd-scripts' train_network.py alike),
 // and an edit model's control images, one control of the batch at a time at its encoded size. That working memory
 // and the step's activations are never alive together.
-Component inStepEncode(const TrainingSetup& s, const MemoryModel& m) {
+Component inStepEncode(const TrainingSetup& s, const MemoryModel& m, const Behaviour& b) {
   Component best{"VAE encode", 0, "", Term::Vae};
-  auto keep = [&](Component c, int batch, const std::string& why) {
-    c.bytes *= batch;
-    c.how = std::to_string(batch) + " × " + c.how + " (" + why + ")";
+  auto keep = [&](Component c, const std::string& why) {
+    c.how += " (" + why + ")";
     if (c.bytes > best.bytes) best = std::move(c);
   };
   for (const auto& shape : s.datasets) {
     const int frames = s.isVideo() ? shape.frames : 1;
     if (!shape.cachesLatents) {
-      keep(vaeWork(s, m, false, shape.resolution, shape.resolution, frames), shape.batch, "latents not cached: the batch is encoded in the step");
+      keep(vaeWork(s, m, b, false, shape.resolution, shape.resolution, frames, false, shape.batch), "latents not cached: the batch is encoded in the step");
     }
     if (s.encodesControlsInStep(shape)) {
       const Denoiser& d = s.arch->denoiser;
       const long side = d.controlMaxPixels > 0 && !s.controlsAtTargetSize ? std::lround(std::sqrt(d.controlMaxPixels)) : shape.resolution;
-      keep(vaeWork(s, m, false, side, side, 1), shape.batch, "a control image, encoded in every step");
+      keep(vaeWork(s, m, b, false, side, side, 1, false, shape.batch), "a control image, encoded in every step");
     }
   }
   return best;
@@ -530,7 +551,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     Component work{"VAE encode", 0, "", Term::Vae};
     for (const auto& shape : s.datasets) {
       if (!shape.cachesLatents) continue;
-      Component c = vaeWork(s, m, false, shape.resolution, shape.resolution, s.isVideo() ? shape.frames : 1);
+      Component c = vaeWork(s, m, behaviour, false, shape.resolution, shape.resolution, s.isVideo() ? shape.frames : 1);
       if (c.bytes > work.bytes) work = c;
     }
     addComponent(lc, work);
@@ -547,7 +568,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     PhaseEstimate sp{phase};
     const Component act = samplingActivations(s, m);
     const bool tiled = tilesSamplingDecode(s, behaviour.wanLowVramTiles);
-    const Component decode = vaeWork(s, m, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, tiled);
+    const Component decode = vaeWork(s, m, behaviour, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, tiled);
     Component te = encoder;
     if (s.cacheTextEmbeddings) te = {"text encoder weights", 0, "", Term::Weights};
     if (s.unloadTextEncoder) te.how += " (unload_text_encoder brings it back to the GPU for samples)";
@@ -599,7 +620,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     const Component slack{"allocator slack", act.bytes * m.allocatorFraction,
                           fixedText(m.allocatorFraction * 100, 0) + "% of activations (caching-allocator fragmentation)", Term::Activations};
     // The in-step encode and the forward and backward run one after the other: the larger sets the peak.
-    const Component encode = inStepEncode(s, m);
+    const Component encode = inStepEncode(s, m, behaviour);
     if (encode.bytes > act.bytes + dequantized.bytes + slack.bytes) {
       addComponent(t, encode);
     } else {
@@ -622,7 +643,8 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   const Behaviour assumed{.offloadRingSlots = m.layerOffloadRingLinears};
   Estimate e = estimateAssuming(s, m, gpu, assumed);
   const bool offloads = s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0;
-  auto olderRelease = [&](auto change, const char* why) {
+  auto olderRelease = [&](auto change, const std::string& why) {
+    if (!s.aiToolkitHistory) return;  // another trainer's job on this arithmetic: AI Toolkit's releases are not its
     Behaviour older = assumed;
     change(older);
     widenWith(e, estimateAssuming(s, m, gpu, older), why);
@@ -633,6 +655,18 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   if (s.arch->wanFamily && tilesSamplingDecode(s, true) && (s.baselineSample || s.periodicSample)) {
     olderRelease([](Behaviour& b) { b.wanLowVramTiles = false; },
                  "AI Toolkit before 886c2aec (2026-07-10) decodes Wan's samples untiled");
+  }
+  // An install of torch 2.9.1's months: half-precision 3D convolutions without cuDNN, and, as every release of then
+  // before 886c2aec, Wan's sampling decode untiled.
+  if (const VaeConstants* v = m.vae(s.arch->vae.family); v != nullptr && v->vol2colChannels > 0 && s.activationBytes < 4) {
+    olderRelease(
+        [](Behaviour& b) {
+          b.conv3dThroughCudnn = false;
+          b.wanLowVramTiles = false;
+        },
+        std::string("AI Toolkit installed with torch 2.9.1 (2025-12-23 to 2026-07-27) runs bf16 3D convolutions without cuDNN "
+                    "(slow_conv3d's vol2col buffer)") +
+            (s.arch->wanFamily ? " and, before 886c2aec, decodes Wan's samples untiled" : ""));
   }
   if (offloads) {
     olderRelease([](Behaviour& b) { b.offloadRingSlots = 4; }, "AI Toolkit before c78b1404 (2026-06-07) offloads through 2 + 2 slots");

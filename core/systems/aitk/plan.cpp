@@ -254,6 +254,7 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
   // Walk the levers in order, each applied on top of the previous ones, until the job fits.
   TrainingSetup current = setup;
   double peak = before.peak().peakBytes;
+  double high = before.highBytes;
   std::vector<TrainingLever> taken;
   for (const auto& make : leversFor(p, advice, failedPhase)) {
     auto lever = make(current);
@@ -261,13 +262,18 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
     TrainingSetup next = current;
     lever->apply(next);
     const Estimate after = estimate(next, m, gpu);
-    const double saved = peak - after.peak().peakBytes;
-    if (saved < kMinPlanSaving) continue;  // a step that saves nothing for this config is not listed
+    // A step that saves nothing for this config is not listed. Once the expected peak is under the card, what is
+    // over it is the range's high end (a borderline verdict, e.g. a sampling decode only an older release runs out
+    // in), so a step that lowers that end is one too.
+    const bool lowersPeak = peak - after.peak().peakBytes >= kMinPlanSaving;
+    const bool lowersHigh = peak <= static_cast<double>(gpu.vramBytes) && high - after.highBytes >= kMinPlanSaving;
+    if (!lowersPeak && !lowersHigh) continue;
     const PlanStep step = planStep(*lever, peak, after);
     plan.push_back(step);
     taken.push_back(*lever);
     current = next;
     peak = after.peak().peakBytes;
+    high = after.highBytes;
     if (step.fitsAfter || taken.size() >= 16) break;
   }
 

@@ -33,6 +33,9 @@ struct TrainingSetup {
   bool quantizeTe = false;
   std::string qtypeTe = "qfloat8";
   bool accuracyRecoveryAdapter = false;
+  // The range reaches AI Toolkit's releases before the snapshot the estimate assumes; false for another trainer's job
+  // estimated on this arithmetic (sd-scripts, musubi-tuner).
+  bool aiToolkitHistory = true;
   bool lowVram = false;
   bool layerOffloading = false;
   double offloadTransformer = 1.0;

@@ -35,6 +35,7 @@ std::string weightDtype(const SdSetup& s) {
 
 TrainingSetup trainingSetupFor(const SdSetup& s) {
   TrainingSetup t;
+  t.aiToolkitHistory = false;
   auto arch = std::make_shared<Architecture>(*s.arch);
   // The text-encoder facts of AI Toolkit's loaders do not hold here: sd-scripts casts FLUX's CLIP-L to fp8 with
   // T5 under --fp8_base (flux_train_network.py prepare_text_encoder_fp8), and neither script quantizes one
