@@ -459,6 +459,13 @@ TEST_CASE("low_vram's tiled decode holds one tile of the VAE's own tile size") {
   s.vaeTilingAsked = false;
   CHECK(component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode") ==
         Approx(untiled));
+  // diffusers' tiled_decode keeps every decoded tile, all frames, until it blends them into rows: tiles every 192 px,
+  // 256 + 256 + 256 + 256 + 64 = 1088 px across, 256 + 256 + 96 = 608 down, and the blended rows (one more clip).
+  m.vaes[0].tileStridePx = 192;
+  s.vaeTilingAsked = true;
+  const double tiles = (1088.0 * 608 + 832.0 * 480) * 3 * 33 * 2;
+  CHECK(component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode") ==
+        Approx(256.0 * 256 * 3000 * 2 * 1.25 + clips + tiles));
 }
 
 TEST_CASE("torch 2.9.1's half-precision 3D convolutions without cuDNN: the range reaches vol2col's column buffer") {

@@ -14,8 +14,6 @@
 
 namespace oomlint {
 
-// A change must save at least this much to be listed: below it, it is rounding, not a lever.
-inline constexpr double kMinPlanSaving = 32.0 * 1024 * 1024;  // PlanStep::lowersOnlyTheTop() reads the same
 
 template <class Setup>
 struct Lever {

@@ -56,7 +56,7 @@ void reportVerdict(const Estimate& e, const std::vector<PlanStep>& plan, const V
   }
   for (const auto& step : plan) {
     findings.report(RuleId::OL503, anchors.stepRange(step), step.fix.path,
-                    (step.lowersOnlyTheTop() ? "lowers the range's top: " + describeChange(step.fix) + " brings it to " +
+                    (step.topOnly ? "lowers the range's top: " + describeChange(step.fix) + " brings it to " +
                                                    formatGiB(step.highBytesAfter)
                                              : "drives the peak: " + describeChange(step.fix) + " saves " + formatGiB(step.savesBytes)) +
                         (step.needed ? " (needed)" : ""));

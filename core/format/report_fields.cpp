@@ -19,6 +19,7 @@ void writePlanStepFigures(JsonWriter& w, const PlanStep& step) {
   w.field("saves_bytes", byteCount(step.savesBytes))
       .field("peak_bytes_after", byteCount(step.peakBytesAfter))
       .field("high_bytes_after", byteCount(step.highBytesAfter))
+      .field("top_only", step.topOnly)
       .field("fits_after", step.fitsAfter)
       .field("needed", step.needed);
 }

@@ -10,7 +10,7 @@ namespace oomlint {
 // name, peak_bytes, low_bytes, high_bytes, uncertainty_bytes
 void writePhaseFigures(JsonWriter& w, const PhaseEstimate& phase);
 
-// rank, path, from, to, saves_bytes, peak_bytes_after, fits_after, needed
+// rank, path, from, to, saves_bytes, peak_bytes_after, high_bytes_after, top_only, fits_after, needed
 void writePlanStepFigures(JsonWriter& w, const PlanStep& step);
 
 }  // namespace oomlint

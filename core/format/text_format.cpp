@@ -145,7 +145,7 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
   for (const auto& step : file.plan) {
     out += "  " + std::string(step.needed ? "*" : " ") + std::to_string(step.rank) + ". " + step.fix.path.toString() + ": " + step.fix.fromJson +
            " → " + step.fix.toJson + "   " +
-           (step.lowersOnlyTheTop() ? "the range's top to " + formatGiB(step.highBytesAfter) : "saves " + formatGiB(step.savesBytes)) +
+           (step.topOnly ? "the range's top to " + formatGiB(step.highBytesAfter) : "saves " + formatGiB(step.savesBytes)) +
            ", peak after " + formatGiB(step.peakBytesAfter) + (step.fitsAfter ? " (fits)" : "") + "\n      " + std::string(c.dim) + step.why +
            std::string(c.reset) + "\n";
   }

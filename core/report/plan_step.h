@@ -7,6 +7,9 @@
 
 namespace oomlint {
 
+// A change must save at least this much to be listed: below it, it is rounding, not a lever.
+inline constexpr double kMinPlanSaving = 32.0 * 1024 * 1024;
+
 struct PlanStep {
   int rank = 0;
   Fix fix;                    // the change, with its edit in the input's text where it has a place
@@ -16,10 +19,8 @@ struct PlanStep {
   bool fitsAfter = false;
   bool needed = false;
   bool rampUp = false;
+  bool topOnly = false;       // listed for the range's top alone: a borderline verdict's step that leaves the peak
   std::string why;
-
-  // Listed for the range's top alone: a borderline verdict's step that leaves the expected peak where it was.
-  bool lowersOnlyTheTop() const { return !rampUp && highBytesAfter > 0 && savesBytes < 32.0 * 1024 * 1024; }
 };
 
 }  // namespace oomlint

@@ -146,7 +146,7 @@ test('--gpu prints the per-phase estimate, and the JSON estimate and plan follow
     for (const c of p.components) assert.deepEqual(Object.keys(c), ['name', 'bytes', 'how']);
   }
   assert.ok(plan.length >= 1);
-  assert.deepEqual(Object.keys(plan[0]), ['rank', 'path', 'from', 'to', 'saves_bytes', 'peak_bytes_after', 'fits_after', 'needed', 'why', 'edit']);
+  assert.deepEqual(Object.keys(plan[0]), ['rank', 'path', 'from', 'to', 'saves_bytes', 'peak_bytes_after', 'high_bytes_after', 'top_only', 'fits_after', 'needed', 'why', 'edit']);
   assert.equal(plan[0].path, 'config.process[0].train.batch_size');
   assert.deepEqual([plan[0].from, plan[0].to], [8, 1]);
   // The edit replaces exactly the value's characters with the new value.

@@ -67,6 +67,9 @@ struct VaeConstants {
   // The edge in output pixels of the tiles a tiled decode works on (diffusers' tile_sample_min_*); 0: not
   // stated, which the loader allows only for a family no tiling architecture uses.
   int tilePx = 0;
+  // Where a tiled decode starts its next tile (tile_sample_stride_*): it keeps every decoded tile, overlaps and all,
+  // until they are blended; 0: not stated (the tiles are then not counted).
+  int tileStridePx = 0;
   // A 3D-convolution coder run in bf16/fp16 without cuDNN (PyTorch 2.9 with cuDNN < 9.15 sends those convolutions to
   // slow_conv3d): the input channels of its widest full-resolution 3×3×3 convolution; 0: no 3D convolutions, or not
   // derived.
@@ -84,7 +87,7 @@ struct VaeConstants {
 
 template <class V> void fields(V& v, VaeConstants& x) {
   v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight, x.imageDecodeK, x.imageEncodeK, x.rgbClipCopies, x.allFramesDecodeFloorK,
-    x.imageDecodeFloorK, x.imageEncodeFloorK, x.tilePx, x.vol2colChannels);
+    x.imageDecodeFloorK, x.imageEncodeFloorK, x.tilePx, x.tileStridePx, x.vol2colChannels);
 }
 
 // What the host-RAM estimate cannot read from a config (rules/memory.yaml host_ram).

@@ -178,27 +178,41 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
   const std::string elem = " × " + fixedText(s.activationBytes, 0) + " B";
   std::string how = std::to_string(w) + "×" + std::to_string(h) + " px";
   double px = static_cast<double>(w) * h;
+  double tiles = 0;  // a tiled decode's decoded tiles and blended rows (diffusers' tiled_decode keeps both)
+  std::string tilesHow;
   // diffusers tiles when either side exceeds the tile (tile_sample_min_height / _width).
   const long tile = v->tilePx;
   if (tiled && tile > 0 && (w > tile || h > tile)) {
     how = std::to_string(tile) + "×" + std::to_string(tile) + " tiles (tiled decode) ×1.25";
     px = static_cast<double>(tile) * tile * 1.25;
+    if (decode && v->tileStridePx > 0) {
+      // Each tile from `stride` to `stride + tile`, cut at the edge: the pixels the tiles cover, overlaps counted twice.
+      const auto covered = [&](long side) {
+        double sum = 0;
+        for (long start = 0; start < side; start += v->tileStridePx) sum += static_cast<double>(std::min(tile, side - start));
+        return sum;
+      };
+      const double overlap = covered(w) * covered(h) / (static_cast<double>(w) * h);
+      tiles = (overlap + 1) * 3.0 * frames * static_cast<double>(w) * h * s.activationBytes;
+      tilesHow = " + the decoded tiles (" + fixedText(overlap, 2) + " frames' worth each frame) and their blended rows";
+    }
   } else if (inFlight > 1) {
     how += " × " + std::to_string(inFlight) + " frames in flight";
   }
   const std::string batchHow = batch > 1 ? std::to_string(batch) + " × " : "";
-  Component c{name, batch * px * inFlight * k * s.activationBytes + clips, batchHow + how + " × " + kText + elem + clipsHow, term};
+  Component c{name, batch * px * inFlight * k * s.activationBytes + clips + tiles, batchHow + how + " × " + kText + elem + clipsHow + tilesHow,
+              term};
   // A 3D-convolution coder in half precision without cuDNN runs slow_conv3d: at its widest full-resolution 3×3×3
   // convolution, vol2col's column buffer (C·27 × the chunk's output frames, one sample at a time) beside the resnet's
   // input, its normed activation, the convolution's input with the 2 cached frames and its output (C·(4T + 2) each sample).
   if (!b.conv3dThroughCudnn && s.activationBytes < 4 && v->vol2colChannels > 0) {
     const int chunk = frames > 1 ? std::max(1, s.arch->vae.temporal) : 1;
     const double columns = v->vol2colChannels * 27.0 * chunk, maps = v->vol2colChannels * (4.0 * chunk + 2);
-    const double bytes = (columns + batch * maps) * px * s.activationBytes + clips;
+    const double bytes = (columns + batch * maps) * px * s.activationBytes + clips + tiles;
     if (bytes > c.bytes) {
       c = {name, bytes,
            how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow + fixedText(maps, 0) +
-               " maps beside it)" + elem + clipsHow + ": torch 2.9 without cuDNN for half-precision 3D convolutions",
+               " maps beside it)" + elem + clipsHow + tilesHow + ": torch 2.9 without cuDNN for half-precision 3D convolutions",
            Term::Vae};
     }
   }

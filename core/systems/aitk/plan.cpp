@@ -268,7 +268,8 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
     const bool lowersPeak = peak - after.peak().peakBytes >= kMinPlanSaving;
     const bool lowersHigh = peak <= static_cast<double>(gpu.vramBytes) && high - after.highBytes >= kMinPlanSaving;
     if (!lowersPeak && !lowersHigh) continue;
-    const PlanStep step = planStep(*lever, peak, after);
+    PlanStep step = planStep(*lever, peak, after);
+    step.topOnly = !lowersPeak;
     plan.push_back(step);
     taken.push_back(*lever);
     current = next;

@@ -7,14 +7,11 @@ function key(path) {
   return path.replace(/^config\.process\[\d+\]\./, '').replace(/^generation\./, '');
 }
 
-// A borderline verdict's step listed for the range's top alone (the core's PlanStep::lowersOnlyTheTop).
-const lowersOnlyTheTop = (s) => s.high_bytes_after > 0 && s.saves_bytes < 32 * 1024 ** 2;
-
 function step(s, onApply) {
   const change = h('span', { class: 'change' }, h('code', {}, key(s.path)), ': ', h('code', {}, configValue(s.from)), ' → ', h('code', {}, configValue(s.to)));
   const effect = s.ramp_up
     ? `adds ${gib(-s.saves_bytes)}, peak ${gib(s.peak_bytes_after)}`
-    : `${lowersOnlyTheTop(s) ? `the range's top to ${gib(s.high_bytes_after)}` : `saves ${gib(s.saves_bytes)}`}, peak after ${gib(s.peak_bytes_after)}${s.fits_after ? ' (fits)' : ''}`;
+    : `${s.top_only ? `the range's top to ${gib(s.high_bytes_after)}` : `saves ${gib(s.saves_bytes)}`}, peak after ${gib(s.peak_bytes_after)}${s.fits_after ? ' (fits)' : ''}`;
   return h(
     'li',
     { class: ['plan-step', s.needed && 'needed', s.ramp_up && 'ramp-up'], 'data-path': s.path },
