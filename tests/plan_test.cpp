@@ -124,6 +124,30 @@ TEST_CASE("a video plan cuts frames first") {
   CHECK(indexOf(paths, "gradient_checkpointing") > 0);
 }
 
+TEST_CASE("a borderline plan lowers the range's top with the guide's levers before offloading") {
+  // The Wan 2.1 example on a 4090: the expected peak fits; the range's top is an older install's untiled sampling
+  // decode (torch 2.9.1's vol2col), which the sampling settings lower and offloading the model would not need to.
+  AnalyzeOptions options;
+  options.gpu = "RTX 4090";
+  const FileReport report =
+      analyzeInput(Input{"wan21-video-lora.yaml", test::readFile(test::sourceDir() / "docs/examples/wan21-video-lora.yaml")}, options);
+  REQUIRE(report.estimate);
+  REQUIRE(report.estimate->verdict == Verdict::Borderline);
+  REQUIRE_FALSE(report.plan.empty());
+  const auto paths = planPaths(report);
+  CHECK(paths.front() == "num_frames");  // the guide's first lever lowers the expected peak
+  CHECK_FALSE(report.plan.front().topOnly);
+  CHECK(indexOf(paths, "disable_sampling") > 0);
+  CHECK(indexOf(paths, "layer_offloading") == -1);
+  CHECK(indexOf(paths, "low_vram") == -1);
+  for (const auto& step : report.plan) {
+    // A step listed for the top alone leaves the peak and brings the top down.
+    if (step.topOnly) CHECK(step.savesBytes < kMinPlanSaving);
+    if (step.topOnly) CHECK(step.highBytesAfter < report.estimate->highBytes);
+  }
+  CHECK(report.plan.back().fitsAfter);
+}
+
 TEST_CASE("needed marks the smallest set that fits, not every earlier step") {
   // FLUX with quantization off on a 24 GB card: only quantizing fixes it, though earlier steps save a little.
   std::string text = kFluxJob;
