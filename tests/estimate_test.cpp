@@ -460,12 +460,19 @@ TEST_CASE("low_vram's tiled decode holds one tile of the VAE's own tile size") {
   CHECK(component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode") ==
         Approx(untiled));
   // diffusers' tiled_decode keeps every decoded tile, all frames, until it blends them into rows: tiles every 192 px,
-  // 256 + 256 + 256 + 256 + 64 = 1088 px across, 256 + 256 + 96 = 608 down, and the blended rows (one more clip).
+  // 256 + 256 + 256 + 256 + 64 = 1088 px across, 256 + 256 + 96 = 608 down. While the last tile decodes, the others
+  // lie beside its working memory; afterwards the tiles, their blended rows and the pipeline's 2 clips, here less.
   m.vaes[0].tileStridePx = 192;
   s.vaeTilingAsked = true;
-  const double tiles = (1088.0 * 608 + 832.0 * 480) * 3 * 33 * 2;
+  const double clip = 3.0 * 33 * 832 * 480 * 2, overlap = 1088.0 * 608 / (832.0 * 480);
+  const double during = 256.0 * 256 * 3000 * 2 * 1.25 + overlap * clip, after = (overlap + 1) * clip + 2 * clip;
+  REQUIRE(during > after);
   CHECK(component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode") ==
-        Approx(256.0 * 256 * 3000 * 2 * 1.25 + clips + tiles));
+        Approx(during));
+  // A small tile's working memory: the moment after the tiles are decoded sets it.
+  m.vaes[0].decodeK = 100;
+  CHECK(component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode") ==
+        Approx(after));
 }
 
 TEST_CASE("torch 2.9.1's half-precision 3D convolutions without cuDNN: the range reaches vol2col's column buffer") {
@@ -488,19 +495,54 @@ TEST_CASE("torch 2.9.1's half-precision 3D convolutions without cuDNN: the range
   const PhaseEstimate& sample = phase(e, "sample");
   // The assumed release tiles the decode through cuDNN; an install of torch 2.9.1's months decodes untiled (before
   // 886c2aec) and through slow_conv3d: a 4-frame chunk's columns, 96 · 27 · 4 per pixel, one sample, beside
-  // 96 · (4 · 4 + 2) of maps, in bf16; the RGB clips as before.
-  const double clips = 2 * 3.0 * 33 * 832 * 480 * 2;
-  const double vol2col = (96.0 * 27 * 4 + 96.0 * 18) * 832 * 480 * 2 + clips;
-  CHECK(vol2col - clips == Approx(12096.0 * 832 * 480 * 2));
+  // 96 · (4 · 4 + 2) of maps and the clip decoded so far, in bf16 (832 × 480 × 96 · 27 · 4 · 2 B is
+  // ostris/ai-toolkit#819's "~7.7 GiB").
+  const double clip = 3.0 * 33 * 832 * 480 * 2;
+  const double vol2col = (96.0 * 27 * 4 + 96.0 * 18) * 832 * 480 * 2 + clip;
   CHECK(sample.highBytes == Approx(sample.peakBytes - component(sample, "VAE decode") + vol2col));
-  // The columns alone at 832×480 are ostris/ai-toolkit#819's "~7.7 GiB".
-  CHECK(96.0 * 27 * 4 * 832 * 480 * 2 / (1 << 30) == Approx(7.71).epsilon(0.001));
-  // An fp32 VAE keeps cuDNN: no such end to the range.
+  // Another trainer's job on this arithmetic keeps the torch widening but not AI Toolkit's untiled release: its
+  // tiled decode's tiles go through slow_conv3d, 256² each (no ×1.25: the columns are exact), beside the clip so far.
+  TrainingSetup other = s;
+  other.aiToolkitHistory = false;
+  const Estimate otherEstimate = estimate(other, m, card);
+  const PhaseEstimate& otherSample = phase(otherEstimate, "sample");
+  const double cudnnTiles = component(otherSample, "VAE decode");
+  const double slowTiles = (96.0 * 27 * 4 + 96.0 * 18) * 256 * 256 * 2 + clip;
+  REQUIRE(slowTiles > cudnnTiles);
+  CHECK(otherSample.highBytes == Approx(otherSample.peakBytes - cudnnTiles + slowTiles));
+  // An fp32 VAE keeps cuDNN: the range is what it is without a 3D-convolution coder.
   s.activationBytes = 4;
-  const Estimate fp32 = estimate(s, m, card);
-  for (const auto& p : fp32.phases) {
-    for (const auto& r : p.range) CHECK(r.why.find("torch 2.9.1") == std::string::npos);
+  MemoryModel plain = m;
+  plain.vaes[0].vol2colChannels = 0;
+  CHECK(estimate(s, m, card).highBytes == Approx(estimate(s, plain, card).highBytes));
+}
+
+TEST_CASE("slow_conv3d's column buffer is one sample's, its maps every sample's: a batch encoded in the step") {
+  Architecture video = paperModel();
+  video.kind = "video";
+  video.vae = {"vid", 1e8, 16, 8, 4};
+  MemoryModel m = paperConstants();
+  m.vaes = {{"vid", 3000, 2000, 1, 1500, 800, 2}};
+  m.vaes[0].vol2colChannels = 96;
+  TrainingSetup s = paperSetup(video);
+  s.aiToolkitHistory = false;  // the torch widening alone
+  for (auto& d : s.datasets) {
+    d.cachesLatents = false;
+    d.batch = 3;
+    d.frames = 1;
+    d.resolution = 512;
   }
+  const GpuTarget card{"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
+  const Estimate e = estimate(s, m, card);
+  const PhaseEstimate& step = phase(e, "train_step");
+  // Images (one frame): columns 96 · 27 once, maps 96 · (4 + 2) for each of the 3 samples, against 3 × 800 through
+  // cuDNN; both far above the small model's forward, so the encode sets the step either way.
+  const double slow = (96.0 * 27 + 3 * 96.0 * 6) * 512 * 512 * 2, cudnn = 3 * 800.0 * 512 * 512 * 2;
+  REQUIRE(slow > cudnn);
+  CHECK(component(step, "VAE encode") == Approx(cudnn));
+  const auto torch = std::find_if(step.range.begin(), step.range.end(), [](const RangeReason& r) { return r.why.starts_with("torch 2.9"); });
+  REQUIRE(torch != step.range.end());
+  CHECK(torch->aboveBytes == Approx(slow - cudnn));
 }
 
 TEST_CASE("the verdict reads the range: oom over the expected peak, borderline over the high end, else fits") {

@@ -14,7 +14,6 @@
 
 namespace oomlint {
 
-
 template <class Setup>
 struct Lever {
   Lever(KeyPath path, std::string fromJson, std::string toJson, std::string why, std::function<void(Setup&)> apply)

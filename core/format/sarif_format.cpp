@@ -200,7 +200,8 @@ std::optional<SarifFix> planFix(const FileReport& file, const Diagnostic& d) {
   }
   if (step == nullptr || step->fix.edits.empty() || step->fix.path != d.path) return std::nullopt;
   std::string description = "Set " + step->fix.path.toString() + " from " + step->fix.fromJson + " to " + step->fix.toJson +
-                            " (saves about " + formatGiB(step->savesBytes) + ")";
+                            (step->topOnly ? " (brings the range's top to " + formatGiB(step->highBytesAfter) + ")"
+                                           : " (saves about " + formatGiB(step->savesBytes) + ")");
   if (d.code != RuleId::OL503) {
     description += host ? ": the only change the host-RAM plan needs for the job to fit the machine's RAM"
                         : ": the only change the rollback plan needs for the job to fit";

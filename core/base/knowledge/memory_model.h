@@ -70,9 +70,9 @@ struct VaeConstants {
   // Where a tiled decode starts its next tile (tile_sample_stride_*): it keeps every decoded tile, overlaps and all,
   // until they are blended; 0: not stated (the tiles are then not counted).
   int tileStridePx = 0;
-  // A 3D-convolution coder run in bf16/fp16 without cuDNN (PyTorch 2.9 with cuDNN < 9.15 sends those convolutions to
-  // slow_conv3d): the input channels of its widest full-resolution 3×3×3 convolution; 0: no 3D convolutions, or not
-  // derived.
+  // A 3D-convolution coder run in bf16/fp16 without cuDNN (PyTorch 2.9.0 routes those convolutions around cuDNN >= 9.8,
+  // 2.9.1 unless it is >= 9.15: slow_conv3d): the input channels of its widest full-resolution 3×3×3 convolution; 0: no
+  // 3D convolutions, or not derived.
   int vol2colChannels = 0;
 
   // The floor of one image pass from the coder's structure, 0 where not measured.

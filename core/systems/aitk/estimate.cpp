@@ -173,18 +173,19 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
                              : decode ? " (the decoder's structure, memory.yaml image_decode_floor_k)"
                                       : " (the encoder's structure, memory.yaml image_encode_floor_k)");
   const int inFlight = frames > 1 ? std::min(frames, std::max(1, v->videoFramesInFlight)) : 1;
-  const double clips = decode && frames > 1 ? v->rgbClipCopies * 3.0 * frames * static_cast<double>(w) * h * s.activationBytes : 0;
+  const double clip = 3.0 * frames * static_cast<double>(w) * h * s.activationBytes;  // the decoded RGB, all frames
+  const double clips = decode && frames > 1 ? v->rgbClipCopies * clip : 0;
   const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(frames) + " frames" : "";
   const std::string elem = " × " + fixedText(s.activationBytes, 0) + " B";
   std::string how = std::to_string(w) + "×" + std::to_string(h) + " px";
-  double px = static_cast<double>(w) * h;
-  double tiles = 0;  // a tiled decode's decoded tiles and blended rows (diffusers' tiled_decode keeps both)
-  std::string tilesHow;
+  double px = static_cast<double>(w) * h, exactPx = px;
+  double overlap = 0;  // a tiled decode's decoded tiles, in clips (diffusers' tiled_decode keeps them all)
   // diffusers tiles when either side exceeds the tile (tile_sample_min_height / _width).
   const long tile = v->tilePx;
   if (tiled && tile > 0 && (w > tile || h > tile)) {
     how = std::to_string(tile) + "×" + std::to_string(tile) + " tiles (tiled decode) ×1.25";
-    px = static_cast<double>(tile) * tile * 1.25;
+    exactPx = static_cast<double>(tile) * tile;
+    px = exactPx * 1.25;
     if (decode && v->tileStridePx > 0) {
       // Each tile from `stride` to `stride + tile`, cut at the edge: the pixels the tiles cover, overlaps counted twice.
       const auto covered = [&](long side) {
@@ -192,28 +193,42 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
         for (long start = 0; start < side; start += v->tileStridePx) sum += static_cast<double>(std::min(tile, side - start));
         return sum;
       };
-      const double overlap = covered(w) * covered(h) / (static_cast<double>(w) * h);
-      tiles = (overlap + 1) * 3.0 * frames * static_cast<double>(w) * h * s.activationBytes;
-      tilesHow = " + the decoded tiles (" + fixedText(overlap, 2) + " frames' worth each frame) and their blended rows";
+      overlap = covered(w) * covered(h) / (static_cast<double>(w) * h);
     }
   } else if (inFlight > 1) {
     how += " × " + std::to_string(inFlight) + " frames in flight";
   }
   const std::string batchHow = batch > 1 ? std::to_string(batch) + " × " : "";
-  Component c{name, batch * px * inFlight * k * s.activationBytes + clips + tiles, batchHow + how + " × " + kText + elem + clipsHow + tilesHow,
-              term};
+  // While the tiles are decoded, the decoded ones beside one tile's working memory; once all are, the tiles, their
+  // blended rows and the clips the pipeline makes of them (the output and its clamp): the larger of the two moments.
+  const auto withTiles = [&](double working, const std::string& workingHow) -> Component {
+    if (overlap <= 0) return {name, working + clips, workingHow + clipsHow, term};
+    const double during = working + overlap * clip, after = (overlap + 1) * clip + clips;
+    return {name, std::max(during, after),
+            workingHow + " + the decoded tiles (" + fixedText(overlap, 2) + " clips: diffusers keeps every tile" +
+                (after > during ? ", then their blended rows and " + std::to_string(v->rgbClipCopies) + " RGB clips)" : ")"),
+            term};
+  };
+  Component c = withTiles(batch * px * inFlight * k * s.activationBytes, batchHow + how + " × " + kText + elem);
   // A 3D-convolution coder in half precision without cuDNN runs slow_conv3d: at its widest full-resolution 3×3×3
   // convolution, vol2col's column buffer (C·27 × the chunk's output frames, one sample at a time) beside the resnet's
-  // input, its normed activation, the convolution's input with the 2 cached frames and its output (C·(4T + 2) each sample).
+  // input, its normed activation, the convolution's input with the 2 cached frames and its output (C·(4T + 2) each
+  // sample), and what is decoded so far (at most one clip). A clip's chunks after the first are `temporal` frames.
   if (!b.conv3dThroughCudnn && s.activationBytes < 4 && v->vol2colChannels > 0) {
-    const int chunk = frames > 1 ? std::max(1, s.arch->vae.temporal) : 1;
+    const int chunk = frames > 1 ? std::max(1, std::min(s.arch->vae.temporal, frames - 1)) : 1;
     const double columns = v->vol2colChannels * 27.0 * chunk, maps = v->vol2colChannels * (4.0 * chunk + 2);
-    const double bytes = (columns + batch * maps) * px * s.activationBytes + clips + tiles;
-    if (bytes > c.bytes) {
-      c = {name, bytes,
-           how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow + fixedText(maps, 0) +
-               " maps beside it)" + elem + clipsHow + tilesHow + ": torch 2.9 without cuDNN for half-precision 3D convolutions",
-           Term::Vae};
+    const double work = (columns + batch * maps) * exactPx * s.activationBytes;
+    Component slow = withTiles(work, how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow +
+                                         fixedText(maps, 0) + " maps beside it)" + elem);
+    if (overlap <= 0 && clips > 0) {  // beside the columns only the clip decoded so far; the pipeline's copies come after
+      slow.bytes = std::max(work + clip, clips);
+      slow.how = how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow + fixedText(maps, 0) +
+                 " maps beside it)" + elem + " + the clip decoded so far";
+    }
+    if (slow.bytes > c.bytes) {
+      slow.how += ": torch 2.9 without cuDNN for half-precision 3D convolutions";
+      slow.term = Term::VaeFloor;  // the structure's count: its range reaches above only
+      c = std::move(slow);
     }
   }
   return c;
@@ -670,17 +685,20 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
     olderRelease([](Behaviour& b) { b.wanLowVramTiles = false; },
                  "AI Toolkit before 886c2aec (2026-07-10) decodes Wan's samples untiled");
   }
-  // An install of torch 2.9.1's months: half-precision 3D convolutions without cuDNN, and, as every release of then
-  // before 886c2aec, Wan's sampling decode untiled.
+  // torch 2.9 with its own cuDNN (before 9.15) runs half-precision 3D convolutions without cuDNN. AI Toolkit pinned
+  // torch 2.9.1 for months, whose releases before 886c2aec also decoded Wan's samples untiled; another trainer's
+  // job may run on such a torch too (musubi-tuner's cu130 extra asks for torch >= 2.9.1), its releases not in question.
   if (const VaeConstants* v = m.vae(s.arch->vae.family); v != nullptr && v->vol2colChannels > 0 && s.activationBytes < 4) {
-    olderRelease(
-        [](Behaviour& b) {
-          b.conv3dThroughCudnn = false;
-          b.wanLowVramTiles = false;
-        },
-        std::string("AI Toolkit installed with torch 2.9.1 (2025-12-23 to 2026-07-27) runs bf16 3D convolutions without cuDNN "
-                    "(slow_conv3d's vol2col buffer)") +
-            (s.arch->wanFamily ? " and, before 886c2aec, decodes Wan's samples untiled" : ""));
+    Behaviour torch29 = assumed;
+    torch29.conv3dThroughCudnn = false;
+    std::string why = "torch 2.9 with cuDNN before 9.15 runs bf16 3D convolutions without cuDNN (slow_conv3d's vol2col buffer)";
+    if (s.aiToolkitHistory) {
+      torch29.wanLowVramTiles = false;
+      why = "AI Toolkit installed with torch 2.9.1 (2025-12-23 to 2026-07-27) runs bf16 3D convolutions without cuDNN "
+            "(slow_conv3d's vol2col buffer)";
+      if (s.arch->wanFamily && (s.baselineSample || s.periodicSample)) why += " and, before 886c2aec, decodes Wan's samples untiled";
+    }
+    widenWith(e, estimateAssuming(s, m, gpu, torch29), why);
   }
   if (offloads) {
     olderRelease([](Behaviour& b) { b.offloadRingSlots = 4; }, "AI Toolkit before c78b1404 (2026-06-07) offloads through 2 + 2 slots");

@@ -263,10 +263,13 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
     lever->apply(next);
     const Estimate after = estimate(next, m, gpu);
     // A step that saves nothing for this config is not listed. Once the expected peak is under the card, what is
-    // over it is the range's high end (a borderline verdict, e.g. a sampling decode only an older release runs out
-    // in), so a step that lowers that end is one too.
+    // over it is the range's top (a borderline verdict, e.g. a sampling decode only an older install runs out in): a
+    // step that brings the top under the card, or cuts at least a quarter of what is over it, without raising the
+    // peak, is one too; a step that nibbles at it is not.
+    const double card = static_cast<double>(gpu.vramBytes);
     const bool lowersPeak = peak - after.peak().peakBytes >= kMinPlanSaving;
-    const bool lowersHigh = peak <= static_cast<double>(gpu.vramBytes) && high - after.highBytes >= kMinPlanSaving;
+    const bool lowersHigh = peak <= card && after.peak().peakBytes <= peak + kMinPlanSaving && high - after.highBytes >= kMinPlanSaving &&
+                            (after.highBytes <= card || high - after.highBytes >= (high - card) / 4);
     if (!lowersPeak && !lowersHigh) continue;
     PlanStep step = planStep(*lever, peak, after);
     step.topOnly = !lowersPeak;

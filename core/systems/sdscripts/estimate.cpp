@@ -161,15 +161,6 @@ Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const Gpu
   for (auto& phase : e.phases) {
     if (phase.phase == Phase::BaselineSample || phase.phase == Phase::TrainStep || phase.phase == Phase::Sample) phases.push_back(std::move(phase));
   }
-  // The shared arithmetic widens for AI Toolkit releases that behaved otherwise: not sd-scripts' uncertainty.
-  for (auto& phase : phases) {
-    std::erase_if(phase.range, [&](const RangeReason& r) {
-      if (!r.why.starts_with("AI Toolkit")) return false;
-      phase.lowBytes += r.belowBytes;
-      phase.highBytes -= r.aboveBytes;
-      return true;
-    });
-  }
   // musubi-tuner's caching scripts are processes of their own: only their pass runs.
   if (s.script && s.script->caches()) {
     const Phase only = s.script->role == TrainerRole::CacheLatents ? Phase::LatentCache : Phase::TeCache;
