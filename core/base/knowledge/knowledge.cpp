@@ -172,7 +172,7 @@ std::vector<std::string> GpuCatalog::names() const {
 }
 
 const WeightFormat* MemoryModel::format(std::string_view name) const {
-  name = name.substr(0, name.find('|'));
+  name = qtypeName(name);
   for (const auto& f : weightFormats) {
     if (equalsIgnoreCase(f.name, name)) return &f;
     for (const auto& alias : f.aliases) {

@@ -11,10 +11,12 @@
 
 namespace oomlint {
 
-// A qtype's format: its name before an accuracy-recovery adapter's `|` ("uint4|ostris/…" → uint4), qfloat8 (AI
-// Toolkit's default) when none is written.
+// A qtype as written, without an accuracy-recovery adapter's `|path` ("uint4|ostris/…" → uint4); empty stays empty.
+inline std::string_view qtypeName(std::string_view qtype) { return qtype.substr(0, qtype.find('|')); }
+
+// A qtype's format: its name, qfloat8 (AI Toolkit's default) when none is written.
 inline std::string qtypeFormat(std::string_view qtype) {
-  const std::string_view bare = qtype.substr(0, qtype.find('|'));
+  const std::string_view bare = qtypeName(qtype);
   return bare.empty() ? "qfloat8" : std::string(bare);
 }
 

@@ -1,6 +1,7 @@
 // OL418 qfloat8-becomes-float8: with layer offloading on, qfloat8 quantization is replaced by float8.
 #include "systems/aitk/checks/checks.h"
 #include "systems/aitk/checks/util.h"
+#include "base/knowledge/memory_model.h"
 
 namespace oomlint {
 
@@ -8,10 +9,7 @@ void checkQfloat8BecomesFloat8(const AitkCheckContext& c, Findings& findings) {
   const Section& m = c.process.model;
   const std::string_view key = layerOffloadingKey(m);
   if (!m.flag(key)) return;
-  auto bare = [&](std::string_view qkey) {
-    std::string q = m.string(qkey);
-    return q.substr(0, q.find('|'));
-  };
+  auto bare = [&](std::string_view qkey) { return std::string(qtypeName(m.string(qkey))); };
   const bool transformerQ = m.flag("quantize") && bare("qtype") == "qfloat8";
   const bool encoderQ = quantizesTextEncoder(m) && bare("qtype_te") == "qfloat8";
   // The swap happens in ModelConfig, whatever the architecture.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "systems/aitk/checks/checks.h"
+#include "base/knowledge/memory_model.h"
 #include "base/document/scalar_resolver.h"
 #include "base/text/suggest.h"
 
@@ -247,7 +248,7 @@ class SchemaWalker {
     if (value->type == ScalarType::String && !ks.valueSet.empty()) {
       const ValueSet* set = k_.schema.valueSet(ks.valueSet);
       std::string candidate = value->text;
-      if (ks.valueSet == "qtype") candidate = candidate.substr(0, candidate.find('|'));  // "uint4|ara/path"
+      if (ks.valueSet == "qtype") candidate = std::string(qtypeName(candidate));  // "uint4|ara/path"
       if (set != nullptr && !set->accepts(candidate)) {
         std::string message = what + " does not accept \"" + candidate + "\"";
         std::optional<Fix> fix;
