@@ -699,7 +699,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
       if (s.arch->wanFamily && (s.baselineSample || s.periodicSample)) why += " and, before 886c2aec, decodes Wan's samples untiled";
     }
     // What removes it, in the reason the borderline finding quotes: a torch whose cuDNN runs them again.
-    why += "; not with cuDNN 9.15 or later (torch 2.10 on, or pip install -U nvidia-cudnn-cu12)";
+    why += "; not with cuDNN 9.15 or later (torch 2.10 on, or a newer nvidia-cudnn-cu12 / -cu13 wheel)";
     widenWith(e, estimateAssuming(s, m, gpu, torch29), why);
   }
   if (offloads) {
