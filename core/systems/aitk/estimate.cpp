@@ -218,12 +218,12 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
     const int chunk = frames > 1 ? std::max(1, std::min(s.arch->vae.temporal, frames - 1)) : 1;
     const double columns = v->vol2colChannels * 27.0 * chunk, maps = v->vol2colChannels * (4.0 * chunk + 2);
     const double work = (columns + batch * maps) * exactPx * s.activationBytes;
-    Component slow = withTiles(work, how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow +
-                                         fixedText(maps, 0) + " maps beside it)" + elem);
+    const std::string workHow =
+        how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow + fixedText(maps, 0) + " maps beside it)" + elem;
+    Component slow = withTiles(work, workHow);
     if (overlap <= 0 && clips > 0) {  // beside the columns only the clip decoded so far; the pipeline's copies come after
       slow.bytes = std::max(work + clip, clips);
-      slow.how = how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow + fixedText(maps, 0) +
-                 " maps beside it)" + elem + " + the clip decoded so far";
+      slow.how = workHow + " + the clip decoded so far";
     }
     if (slow.bytes > c.bytes) {
       slow.how += ": torch 2.9 without cuDNN for half-precision 3D convolutions";
