@@ -149,6 +149,27 @@ TEST_CASE("trainer-only architectures answer other trainers' tables, never AI To
   CHECK(archs.find("wan21") == archs.byId("wan21"));
 }
 
+// torch 2.9's slow_conv3d is costed from the coder's structure (memory.yaml vol2col_channels, vaeWork's 96·27·T +
+// 96·(4T + 2)): the CPU profiler's peak over the coder's residual block with oneDNN off, the same algorithm
+// (scripts/census/conv3d_columns.py → tests/census/conv3d-columns.json), for a single image and a 4-frame chunk.
+TEST_CASE("the slow_conv3d count is the CPU-measured one for both 3D-convolution coders") {
+  const auto measured = readDocument(test::readFile(test::sourceDir() / "tests/census/conv3d-columns.json"));
+  const Node* chunks = measured->root() ? measured->root()->find("chunks") : nullptr;
+  REQUIRE(chunks != nullptr);
+  for (const char* family : {"wan21", "qwen"}) {
+    const VaeConstants* v = knowledge().memory.vae(family);
+    REQUIRE(v != nullptr);
+    REQUIRE(v->vol2colChannels > 0);
+    const double c = v->vol2colChannels;
+    for (const int frames : {1, 4}) {
+      const Node* run = chunks->find(std::to_string(frames));
+      REQUIRE(run != nullptr);
+      INFO(family << ", " << frames << " frame(s)");
+      CHECK(std::stod(run->find("block_k")->resolved()->text) == Approx(c * 27 * frames + c * (4 * frames + 2)));
+    }
+  }
+}
+
 // A trainer's image encode is costed from the encoder's structure (rules/memory.yaml image_encode_floor_k): the
 // CPU profiler's peak over the full-width KL encoder (scripts/census/vae_encode.py → tests/census/vae-encode*.json),
 // the larger of the tools' ResnetBlock styles as for the decoder, in bf16 and fp32, with 4 and 16 latent channels.
