@@ -500,6 +500,10 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
       Component qd = weights(m, "", pAll, true, s.qtype, s.trainDtype);
       transformerPeak = qd.bytes + d.largestBlockParams * dtype;
       how = qd.how + " + one block in " + (s.trainDtype.empty() ? "fp32" : s.trainDtype) + " being quantized";
+      if (d.transformerToGpuLast) {
+        transformerPeak = d.largestBlockParams * dtype;
+        how = "quantize_model moves one block at a time to the GPU, quantizes it and sends it back";
+      }
       if (quantizesOnCpu(s)) {
         transformerPeak = d.largestBlockParams * dtype;
         how = "quantized block by block on the CPU (low_vram); one block on the GPU at a time";
@@ -509,8 +513,10 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
       how = denoiser.how;
     }
     // A transformer quantized on the CPU comes back to the GPU before the text encoder is quantized,
-    // unless low_vram parks it there (the legacy FLUX path does not).
-    const double transformerAfter = parksModules(s) ? 0 : s.quantize ? weights(m, "", pAll, true, s.qtype, s.trainDtype).bytes : denoiser.bytes;
+    // unless low_vram parks it there (the legacy FLUX path does not) or the loader moves it last.
+    const double transformerAfter = parksModules(s) || (s.quantize && d.transformerToGpuLast) ? 0
+                                    : s.quantize ? weights(m, "", pAll, true, s.qtype, s.trainDtype).bytes
+                                                 : denoiser.bytes;
     // Loaders load and quantize the text encoders one at a time on the GPU, in architectures.yaml's order: the
     // largest is quantized beside those listed before it, in their final form (FLUX's CLIP-L comes after T5);
     // klein and LTX-2.x quantize on the CPU, layer offloading streams them. One that the loader quantizes before

@@ -63,6 +63,7 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   }
   // The model is cast to fp8 on the CPU before it moves (load_target_model): no quantizing on the GPU.
   arch->denoiser.quantizeWholeOnGpu = false;
+  arch->denoiser.transformerToGpuLast = false;  // AI Toolkit's loaders' order, not sd-scripts'
   arch->denoiser.quantizeTeOnCpu = true;
   t.arch = arch;
   t.loraInputsFp32 = false;  // both tools train under accelerate's autocast: LoRA inputs are saved in bf16
