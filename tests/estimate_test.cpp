@@ -545,6 +545,25 @@ TEST_CASE("slow_conv3d's column buffer is one sample's, its maps every sample's:
   CHECK(torch->aboveBytes == Approx(slow - cudnn));
 }
 
+TEST_CASE("quantize_model's loaders hold one block at a time and nothing of the transformer beside the text encoder") {
+  Architecture arch = paperModel();
+  const MemoryModel m = paperConstants();
+  TrainingSetup s = paperSetup(arch);  // qfloat8 (1 B/param), 1e9 params, largest block 1e8, text encoder 5e8
+  const GpuTarget card{"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
+  const auto quantize = [&] { return phase(estimate(s, m, card), "quantize"); };
+  // A loader that keeps the transformer on the GPU: the quantized model grows beside the block being quantized.
+  CHECK(component(quantize(), "transformer being quantized") == Approx(1e9 * 1 + 1e8 * 2));
+  arch.denoiser.transformerToGpuLast = true;
+  CHECK(component(quantize(), "transformer being quantized") == Approx(1e8 * 2));
+  // The text encoder is moved to the GPU in bf16 and quantized there, the transformer still on the CPU.
+  s.quantizeTe = true;
+  const PhaseEstimate last = quantize();
+  CHECK(component(last, "text encoder being quantized") == Approx(5e8 * 2));
+  CHECK(component(last, "transformer weights") == 0);
+  arch.denoiser.transformerToGpuLast = false;
+  CHECK(component(quantize(), "transformer weights") == Approx(1e9 * 1));
+}
+
 TEST_CASE("the verdict reads the range: oom over the expected peak, borderline over the high end, else fits") {
   const Architecture arch = paperModel();
   const MemoryModel m = paperConstants();
