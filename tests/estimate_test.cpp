@@ -76,6 +76,36 @@ TrainingSetup paperSetup(const Architecture& arch) {
   return s;
 }
 
+// A Wan-like video model whose low_vram tiles the sampling decode, and a VAE of round figures: 3000 B per pixel of a
+// frame to decode, 1500 for an image, 2 RGB clips beside it, 256 px tiles.
+Architecture tiledVideoModel() {
+  Architecture video = paperModel();
+  video.kind = "video";
+  video.wanFamily = true;
+  video.vae = {"vid", 1e8, 16, 8, 4};
+  video.lowVramKinds = {"tiled_vae"};
+  return video;
+}
+
+MemoryModel tiledVideoConstants() {
+  MemoryModel m = paperConstants();
+  m.vaes = {{"vid", 3000, 2000, 1, 1500, 800, 2}};
+  m.vaes[0].tilePx = 256;
+  return m;
+}
+
+// Its samples, 33 frames at 832×480, under low_vram.
+TrainingSetup tiledVideoSampling(const Architecture& video) {
+  TrainingSetup s = paperSetup(video);
+  s.lowVram = true;
+  s.sampleWidth = 832;
+  s.sampleHeight = 480;
+  s.sampleFrames = 33;
+  return s;
+}
+
+const GpuTarget kLargeCard{"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
+
 using test::component;
 using test::phase;
 
@@ -430,20 +460,10 @@ TEST_CASE("a video VAE decodes an image with its image figure, a clip with its v
 }
 
 TEST_CASE("low_vram's tiled decode holds one tile of the VAE's own tile size") {
-  Architecture video = paperModel();
-  video.kind = "video";
-  video.wanFamily = true;
-  video.vae = {"vid", 1e8, 16, 8, 4};
-  video.lowVramKinds = {"tiled_vae"};
-  MemoryModel m = paperConstants();
-  m.vaes = {{"vid", 3000, 2000, 1, 1500, 800, 2}};
-  m.vaes[0].tilePx = 256;
-  TrainingSetup s = paperSetup(video);
-  s.lowVram = true;
-  s.sampleWidth = 832;
-  s.sampleHeight = 480;
-  s.sampleFrames = 33;
-  const Estimate e = estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)});
+  const Architecture video = tiledVideoModel();
+  MemoryModel m = tiledVideoConstants();
+  TrainingSetup s = tiledVideoSampling(video);
+  const Estimate e = estimate(s, m, kLargeCard);
   // 256² × 3000 × 2 B × 1.25, + 2 RGB clips of 33 × 832 × 480 × 3 × 2 B.
   const double clips = 2 * 3.0 * 33 * 832 * 480 * 2;
   CHECK(component(phase(e, "sample"), "VAE decode") == Approx(256.0 * 256 * 3000 * 2 * 1.25 + clips));
@@ -454,10 +474,10 @@ TEST_CASE("low_vram's tiled decode holds one tile of the VAE's own tile size") {
   // model_kwargs.vae_tiling tiles a Wan decode without low_vram; without either, it is untiled.
   s.lowVram = false;
   s.vaeTilingAsked = true;
-  CHECK(component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode") ==
+  CHECK(component(phase(estimate(s, m, kLargeCard), "sample"), "VAE decode") ==
         Approx(256.0 * 256 * 3000 * 2 * 1.25 + clips));
   s.vaeTilingAsked = false;
-  CHECK(component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode") ==
+  CHECK(component(phase(estimate(s, m, kLargeCard), "sample"), "VAE decode") ==
         Approx(untiled));
   // diffusers' tiled_decode keeps every decoded tile, all frames, until it blends them into rows: tiles every 192 px,
   // 256 + 256 + 256 + 256 + 64 = 1088 px across, 256 + 256 + 96 = 608 down. While the last tile decodes, the others
@@ -467,31 +487,20 @@ TEST_CASE("low_vram's tiled decode holds one tile of the VAE's own tile size") {
   const double clip = 3.0 * 33 * 832 * 480 * 2, overlap = 1088.0 * 608 / (832.0 * 480);
   const double during = 256.0 * 256 * 3000 * 2 * 1.25 + overlap * clip, after = (overlap + 1) * clip + 2 * clip;
   REQUIRE(during > after);
-  CHECK(component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode") ==
+  CHECK(component(phase(estimate(s, m, kLargeCard), "sample"), "VAE decode") ==
         Approx(during));
   // A small tile's working memory: the moment after the tiles are decoded sets it.
   m.vaes[0].decodeK = 100;
-  CHECK(component(phase(estimate(s, m, {"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)}), "sample"), "VAE decode") ==
+  CHECK(component(phase(estimate(s, m, kLargeCard), "sample"), "VAE decode") ==
         Approx(after));
 }
 
 TEST_CASE("torch 2.9.1's half-precision 3D convolutions without cuDNN: the range reaches vol2col's column buffer") {
-  Architecture video = paperModel();
-  video.kind = "video";
-  video.wanFamily = true;
-  video.vae = {"vid", 1e8, 16, 8, 4};
-  video.lowVramKinds = {"tiled_vae"};
-  MemoryModel m = paperConstants();
-  m.vaes = {{"vid", 3000, 2000, 1, 1500, 800, 2}};
-  m.vaes[0].tilePx = 256;
+  const Architecture video = tiledVideoModel();
+  MemoryModel m = tiledVideoConstants();
   m.vaes[0].vol2colChannels = 96;
-  TrainingSetup s = paperSetup(video);
-  s.lowVram = true;
-  s.sampleWidth = 832;
-  s.sampleHeight = 480;
-  s.sampleFrames = 33;
-  const GpuTarget card{"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
-  const Estimate e = estimate(s, m, card);
+  TrainingSetup s = tiledVideoSampling(video);
+  const Estimate e = estimate(s, m, kLargeCard);
   const PhaseEstimate& sample = phase(e, "sample");
   // The assumed release tiles the decode through cuDNN; an install of torch 2.9.1's months decodes untiled (before
   // 886c2aec) and through slow_conv3d: a 4-frame chunk's columns, 96 · 27 · 4 per pixel, one sample, beside
@@ -504,7 +513,7 @@ TEST_CASE("torch 2.9.1's half-precision 3D convolutions without cuDNN: the range
   // tiled decode's tiles go through slow_conv3d, 256² each (no ×1.25: the columns are exact), beside the clip so far.
   TrainingSetup other = s;
   other.aiToolkitHistory = false;
-  const Estimate otherEstimate = estimate(other, m, card);
+  const Estimate otherEstimate = estimate(other, m, kLargeCard);
   const PhaseEstimate& otherSample = phase(otherEstimate, "sample");
   const double cudnnTiles = component(otherSample, "VAE decode");
   const double slowTiles = (96.0 * 27 * 4 + 96.0 * 18) * 256 * 256 * 2 + clip;
@@ -514,15 +523,12 @@ TEST_CASE("torch 2.9.1's half-precision 3D convolutions without cuDNN: the range
   s.activationBytes = 4;
   MemoryModel plain = m;
   plain.vaes[0].vol2colChannels = 0;
-  CHECK(estimate(s, m, card).highBytes == Approx(estimate(s, plain, card).highBytes));
+  CHECK(estimate(s, m, kLargeCard).highBytes == Approx(estimate(s, plain, kLargeCard).highBytes));
 }
 
 TEST_CASE("slow_conv3d's column buffer is one sample's, its maps every sample's: a batch encoded in the step") {
-  Architecture video = paperModel();
-  video.kind = "video";
-  video.vae = {"vid", 1e8, 16, 8, 4};
-  MemoryModel m = paperConstants();
-  m.vaes = {{"vid", 3000, 2000, 1, 1500, 800, 2}};
+  const Architecture video = tiledVideoModel();
+  MemoryModel m = tiledVideoConstants();
   m.vaes[0].vol2colChannels = 96;
   TrainingSetup s = paperSetup(video);
   s.aiToolkitHistory = false;  // the torch widening alone
@@ -532,8 +538,7 @@ TEST_CASE("slow_conv3d's column buffer is one sample's, its maps every sample's:
     d.frames = 1;
     d.resolution = 512;
   }
-  const GpuTarget card{"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
-  const Estimate e = estimate(s, m, card);
+  const Estimate e = estimate(s, m, kLargeCard);
   const PhaseEstimate& step = phase(e, "train_step");
   // Images (one frame): columns 96 · 27 once, maps 96 · (4 + 2) for each of the 3 samples, against 3 × 800 through
   // cuDNN; both far above the small model's forward, so the encode sets the step either way.
@@ -549,8 +554,7 @@ TEST_CASE("quantize_model's loaders hold one block at a time and nothing of the 
   Architecture arch = paperModel();
   const MemoryModel m = paperConstants();
   TrainingSetup s = paperSetup(arch);  // qfloat8 (1 B/param), 1e9 params, largest block 1e8, text encoder 5e8
-  const GpuTarget card{"card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
-  const auto quantize = [&] { return phase(estimate(s, m, card), "quantize"); };
+  const auto quantize = [&] { return phase(estimate(s, m, kLargeCard), "quantize"); };
   // A loader that keeps the transformer on the GPU: the quantized model grows beside the block being quantized.
   CHECK(component(quantize(), "transformer being quantized") == Approx(1e9 * 1 + 1e8 * 2));
   arch.denoiser.transformerToGpuLast = true;
