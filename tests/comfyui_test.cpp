@@ -904,6 +904,53 @@ TEST_CASE("side models: the IP-Adapter beside the UNet, the upscale after the de
   CHECK(small.find("halves it") != std::string::npos);
 }
 
+TEST_CASE("LTX-2's latent upscale model between the passes: its weights, its maps, slow_conv3d's columns at the top") {
+  const std::string text = comfyFixture("ltx2-two-pass-latent-upsampler-api.json");
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  REQUIRE(r.setup->secondPass != nullptr);
+  CHECK(r.setup->secondPass->type == "LTXVLatentUpsampler");
+  CHECK(r.setup->generation.hiresScale == Approx(2));
+  CHECK(r.setup->notCosted.empty());  // the loader is costed with its upsampler
+  const LatentModelUpscale& u = r.setup->generation.latentUpscale;
+  CHECK(u.weights.label == "LTX-2 spatial upscaler ×2 (1024 wide)");
+  CHECK_FALSE(u.weights.assumed);
+  CHECK(u.weights.bytes == Approx(497867904.0 * 2));
+
+  AnalyzeOptions options;
+  options.vramGib = 24;
+  const FileReport report = analyzeInput(Input{"w.json", text}, options);
+  REQUIRE(report.estimate);
+  std::vector<Phase> order;
+  for (const auto& p : report.estimate->phases) order.push_back(p.phase);
+  const auto upscaleAt = std::find(order.begin(), order.end(), Phase::Upscale);
+  REQUIRE(upscaleAt != order.end());
+  CHECK(*(upscaleAt - 1) == Phase::Denoise);
+  CHECK(*(upscaleAt + 1) == Phase::HiresDenoise);
+  // 768×512×97 frames: 13 latent frames of 24 × 16 positions (LTX's ×32 VAE, ×8 in time).
+  const double positions = 13.0 * 24 * 16;
+  const PhaseEstimate& upscale = test::phase(*report.estimate, "upscale");
+  const auto work = std::find_if(upscale.components.begin(), upscale.components.end(),
+                                 [](const Component& c) { return c.name == "upscale model working memory"; });
+  REQUIRE(work != upscale.components.end());
+  CHECK(work->bytes == Approx(positions * 32768));  // four 1024-wide bf16 maps per output position, four per input
+  const auto columns = std::find_if(upscale.range.begin(), upscale.range.end(),
+                                    [](const RangeReason& reason) { return reason.why.starts_with("PyTorch 2.9-2.10"); });
+  REQUIRE(columns != upscale.range.end());
+  CHECK(columns->aboveBytes == Approx(positions * (245760 - 32768)));
+  CHECK(columns->belowBytes == 0);
+  CHECK(upscale.highBytes > upscale.peakBytes + columns->aboveBytes);
+
+  SECTION("an upscale model oomlint does not know is costed as LTX-2's, and says so") {
+    std::string other = text;
+    const std::string name = "ltx-2-spatial-upscaler-x2-1.0.safetensors";
+    other.replace(other.find(name), name.size(), "my-upscaler.safetensors");
+    const Read unknown = readSetup(other);
+    CHECK(unknown.setup->generation.latentUpscale.weights.assumed);
+    CHECK(unknown.setup->notCosted.empty());
+  }
+}
+
 namespace {
 
 // A workflow's report on a named card; it must carry an estimate.

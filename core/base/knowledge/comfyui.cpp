@@ -29,6 +29,7 @@ constexpr std::pair<NodeRole, std::string_view> kNodeRoles[] = {
     {NodeRole::LatentUpscaleBy, "latent_upscale_by"},
     {NodeRole::UpscaleModel, "upscale_model"},
     {NodeRole::UpscaleWithModel, "upscale_with_model"},
+    {NodeRole::LatentUpscaleModel, "latent_upscale_model"},
     {NodeRole::ImageScale, "image_scale"},
     {NodeRole::BlockSwap, "block_swap"},
     {NodeRole::ExtraModel, "extra_model"},

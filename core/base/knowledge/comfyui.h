@@ -35,6 +35,7 @@ enum class NodeRole {
   LatentUpscaleBy,
   UpscaleModel,
   UpscaleWithModel,
+  LatentUpscaleModel,  // a model that upscales a latent (LatentUpscaleModelLoader: LTX-2's spatial upscaler)
   ImageScale,
   BlockSwap,    // a node pack's block-swap settings: the loader keeps these blocks in RAM, one at a time on the GPU
   ExtraModel,   // a module file a wrapper's loader adds to its model (WanVideoWrapper's VACE module)
@@ -157,15 +158,18 @@ struct SideModel {
   double params = 0;
   double bytesPerParam = 2;
   int scale = 1;                   // upscale models: output px per input px, each side
-  double bytesPerInputPixel = 0;   // upscale models: working memory per input pixel of a tile
+  double bytesPerInputPixel = 0;   // upscale models: working memory per input pixel of a tile (a latent's: per position)
   int blocks = 0;                  // extra models: blocks, each keeping one map of the tokens through the forward
+  // latent upscale models: the working memory per input position when PyTorch runs their 3-D convolutions without
+  // cuDNN (2.9-2.10 with cuDNN before 9.15: slow_conv3d's column buffer)
+  double vol2colBytesPerInputPixel = 0;
 
   double weightBytes() const { return params * bytesPerParam; }
   bool assumed() const;  // the role's catch-all entry (its match is the empty string)
 };
 
 template <class V> void fields(V& v, SideModel& x) {
-  v(x.role, x.label, x.match, x.params, x.bytesPerParam, x.scale, x.bytesPerInputPixel, x.blocks);
+  v(x.role, x.label, x.match, x.params, x.bytesPerParam, x.scale, x.bytesPerInputPixel, x.blocks, x.vol2colBytesPerInputPixel);
 }
 
 struct ComfyUiKnowledge {

@@ -82,6 +82,7 @@ class SetupBuilder {
       size(*s);
       references(*s);
       secondPass(*s);
+      latentModelUpscale(*s);
       decode(*s);
       controlnets(*s);
       sideModels(*s);
@@ -99,7 +100,7 @@ class SetupBuilder {
       if (!n.active() || std::find(costed_.begin(), costed_.end(), &n) != costed_.end()) continue;
       if (n.known == nullptr ||
           isRole(&n, {NodeRole::Controlnet, NodeRole::Ipadapter, NodeRole::ClipVision, NodeRole::UpscaleModel, NodeRole::UpscaleWithModel,
-                      NodeRole::ExtraModel})) {
+                      NodeRole::LatentUpscaleModel, NodeRole::ExtraModel})) {
         s.notCosted.push_back(&n);
       }
     }
@@ -513,6 +514,19 @@ class SetupBuilder {
         return;
       }
     }
+  }
+
+  // The hires pass's latent upscale by a model (LTXVLatentUpsampler): the model its loader names (an unknown name: the
+  // role's catch-all), run between the passes.
+  void latentModelUpscale(WorkflowSetup& s) {
+    if (!isRole(s.secondPass, {NodeRole::LatentUpscaleBy})) return;
+    const WorkflowNode* loader = w_.upstream(*s.secondPass, "upscale_model");
+    if (!isRole(loader, {NodeRole::LatentUpscaleModel})) return;
+    const NodeValue* file = fileNameOf(*loader);
+    const SideModel* m = c_.sideModel(NodeRole::LatentUpscaleModel, file ? bareFileName(file->value->resolved()->text) : "");
+    if (m == nullptr) return;
+    s.generation.latentUpscale = {weightsOf(*m), m->bytesPerInputPixel, m->vol2colBytesPerInputPixel};
+    costed_.push_back(loader);
   }
 
   static long scaledWidth(const WorkflowNode& n, long base, int modelScale) {

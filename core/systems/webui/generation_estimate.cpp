@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "engine/estimate_core.h"
 
@@ -45,6 +46,7 @@ class Estimator {
       addGpuPhases(out);
     }
     for (auto& phase : e.phases) finish(phase);
+    widenForConvolutionsWithoutCudnn(e);
     widenForOlderReleases(e);
     concludeEstimate(e);
     if (out.attentionTooLarge) e.verdict = Verdict::Oom;  // split attention stops before it allocates
@@ -74,6 +76,10 @@ class Estimator {
       w = std::lround(s_.width * s_.hiresScale / 8.0) * 8;
       h = std::lround(s_.height * s_.hiresScale / 8.0) * 8;
       if (s_.upscale.scale > 0 && s_.upscale.beforeHires) e.phases.push_back(upscale());
+      if (s_.latentUpscale.weights.bytes > 0) {
+        latentUpscalePhase_ = e.phases.size();
+        e.phases.push_back(latentUpscale());
+      }
       if (!s_.hiresLatent) e.phases.push_back(vaePhase(kVaeEncodePhase, w, h, false, out));
       e.phases.push_back(denoise(kHiresPhase, w, h, out));
     }
@@ -109,6 +115,43 @@ class Estimator {
       totalPhase(p, m_, s_.arch->coarse);
       if (p.highBytes <= static_cast<double>(gpu_.vramBytes) || tile / 2 < u.smallestTile) return p;
     }
+  }
+
+  // The positions of the first pass's latent (frames × height × width × batch), which a latent upscale model takes.
+  double firstPassLatentPositions() const {
+    const Vae& vae = s_.arch->vae;
+    const long spatial = std::max(1, vae.spatial);
+    return static_cast<double>(latentFrames(vae, s_.frames)) * static_cast<double>(s_.width / spatial) *
+           static_cast<double>(s_.height / spatial) * s_.batchSize;
+  }
+
+  // ComfyUI's LTXVLatentUpsampler: it frees its guess from the managed models, moves the upscale model to the GPU
+  // outside the memory manager and runs it on the first pass's whole latent.
+  PhaseEstimate latentUpscale() const {
+    const LatentModelUpscale& u = s_.latentUpscale;
+    const double positions = firstPassLatentPositions();
+    PhaseEstimate p{kUpscalePhase};
+    p.components.push_back(fixed());
+    p.components.push_back(sideComponent("upscale model weights", u.weights));
+    p.components.push_back({"upscale model working memory", u.bytesPerInputPosition * positions,
+                            fixedText(positions, 0) + " latent positions (frames × height × width × batch) × " +
+                                fixedText(u.bytesPerInputPosition, 0) + " B; other models unloaded as needed",
+                            Term::Activations});
+    return p;
+  }
+
+  // PyTorch 2.9-2.10 with cuDNN before 9.15 runs a half-precision nn.Conv3d without cuDNN, and the latent upscale
+  // model's are outside ComfyUI's workaround (which covers the convolutions of comfy.ops): slow_conv3d's column
+  // buffer is the range's top.
+  void widenForConvolutionsWithoutCudnn(Estimate& e) const {
+    if (!latentUpscalePhase_) return;
+    const LatentModelUpscale& u = s_.latentUpscale;
+    PhaseEstimate& p = e.phases[*latentUpscalePhase_];
+    const double columns = (u.vol2colBytesPerInputPosition - u.bytesPerInputPosition) * firstPassLatentPositions();
+    p.range.push_back({"PyTorch 2.9-2.10 with cuDNN before 9.15 runs the upscale model's 3-D convolutions without cuDNN (" +
+                           fixedText(u.vol2colBytesPerInputPosition, 0) + " B per latent position: slow_conv3d's column buffer)",
+                       0, columns});
+    p.highBytes += columns;
   }
 
   bool managed() const { return s_.tool != WebUiTool::A1111; }
@@ -665,6 +708,7 @@ class Estimator {
   int guidancePasses_ = 2;
   bool cnLowVram_ = false;
   double streamed_ = 0;
+  std::optional<std::size_t> latentUpscalePhase_;  // where addGpuPhases put the latent upscale model's phase
 };
 
 }  // namespace

@@ -44,6 +44,14 @@ struct ModelUpscale {
   int tile = 0, smallestTile = 0;  // px: the tile it starts with, and the smallest it halves down to
 };
 
+// A model run on the first pass's latent between the passes (ComfyUI's LTXVLatentUpsampler): on the whole latent at
+// once, outside the memory manager.
+struct LatentModelUpscale {
+  SideWeights weights;                  // bytes 0: none
+  double bytesPerInputPosition = 0;     // its working memory per position of the latent it gets (frames × height × width)
+  double vol2colBytesPerInputPosition = 0;  // the same when PyTorch runs its 3-D convolutions without cuDNN
+};
+
 enum class Offload { Normal, Medvram, Lowvram };                 // A1111
 enum class LoadMode { Normal, Low, NoVram, High, GpuOnly };      // Forge / ComfyUI memory managers
 enum class VaeDecode { Full, Tiled, Taesd, Cpu };
@@ -147,6 +155,7 @@ struct GenerationSetup {
   std::vector<SideWeights> clipVision;
   std::vector<SideWeights> ipadapters;
   ModelUpscale upscale;
+  LatentModelUpscale latentUpscale;
 
   // Where the values came from (pointers into the WebUiInput, which outlives the setup).
   // Every written flag in order, as the tool takes it. Read only once the model is known: without a

@@ -546,15 +546,22 @@ class Loader {
     for (const Node* e : items(root->find("side_models"))) {
       const std::string where = "comfyui.yaml: side_models: " + str(e, "label");
       SideModel m{NodeRole::NoCost, str(e, "label"), strings(e->find("match")), figure(e, "params", where), figure(e, "bytes_per_param", where),
-                  static_cast<int>(num(e, "scale", 1)), num(e, "bytes_per_input_pixel", 0), static_cast<int>(num(e, "blocks", 0))};
+                  static_cast<int>(num(e, "scale", 1)), num(e, "bytes_per_input_pixel", 0), static_cast<int>(num(e, "blocks", 0)),
+                  num(e, "vol2col_bytes_per_input_pixel", 0)};
       if (auto role = parseNodeRole(str(e, "role"));
-          role && (*role == NodeRole::UpscaleModel || *role == NodeRole::ClipVision || *role == NodeRole::Ipadapter || *role == NodeRole::ExtraModel)) {
+          role && (*role == NodeRole::UpscaleModel || *role == NodeRole::LatentUpscaleModel || *role == NodeRole::ClipVision ||
+                   *role == NodeRole::Ipadapter || *role == NodeRole::ExtraModel)) {
         m.role = *role;
       } else {
-        error(where + ": role `" + str(e, "role") + "` is not a loader of a side model (upscale_model, clip_vision, ipadapter, extra_model)");
+        error(where + ": role `" + str(e, "role") + "` is not a loader of a side model (upscale_model, latent_upscale_model, clip_vision, ipadapter, extra_model)");
       }
       if (m.role == NodeRole::ExtraModel && m.blocks < 1) error(where + ": an extra model needs its blocks");
-      if (m.role == NodeRole::UpscaleModel && (m.scale < 1 || m.bytesPerInputPixel <= 0)) error(where + ": an upscale model needs its scale and bytes_per_input_pixel");
+      if ((m.role == NodeRole::UpscaleModel || m.role == NodeRole::LatentUpscaleModel) && (m.scale < 1 || m.bytesPerInputPixel <= 0)) {
+        error(where + ": an upscale model needs its scale and bytes_per_input_pixel");
+      }
+      if (m.role == NodeRole::LatentUpscaleModel && m.vol2colBytesPerInputPixel < m.bytesPerInputPixel) {
+        error(where + ": a latent upscale model needs vol2col_bytes_per_input_pixel, at least its bytes_per_input_pixel");
+      }
       c.sideModels.push_back(std::move(m));
     }
   }
