@@ -341,6 +341,15 @@ TEST_CASE("text encoders are quantized one at a time, one the loader quantizes f
   const PhaseEstimate parked = phase(estimate(s, m, card), "quantize");
   CHECK(component(parked, "text encoder being quantized") == Approx(3e9));
   CHECK(parked.peakBytes == Approx(512 * kMiB + 3e9));
+  // HiDream's loader then moves the whole transformer back to quantize what lies outside its blocks: the blocks
+  // quantized (8e8 × 1 B) beside the 2e8 params outside them in bf16 (× 2 B) = 1.2e9, under the encoder's 3e9 ...
+  arch.denoiser.extrasQuantizedOnGpuParams = 2e8;
+  CHECK(component(phase(estimate(s, m, card), "quantize"), "text encoder being quantized") == Approx(3e9));
+  // ... and the peak once the encoder is smaller (5e8 × 2 B = 1e9).
+  arch.textEncoders = {{.name = "first", .params = 5e8, .quantizedBeforeTransformer = true}, {.name = "second", .params = 2e8}};
+  const PhaseEstimate extras = phase(estimate(s, m, card), "quantize");
+  CHECK(component(extras, "transformer being quantized") == Approx(8e8 * 1 + 2e8 * 2));
+  CHECK(extras.peakBytes == Approx(512 * kMiB + 1.2e9));
 }
 
 TEST_CASE("low_vram's staged sampling holds what each of its stages keeps on the GPU") {

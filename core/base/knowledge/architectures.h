@@ -45,6 +45,9 @@ struct Denoiser {
   // The loader quantizes the transformer one block at a time on the GPU (toolkit/util/quantize.py quantize_model) and
   // leaves it on the CPU while the text encoder is loaded and quantized; the pipe moves it to the GPU after.
   bool transformerToGpuLast = false;
+  // With low_vram, after quantizing the blocks one at a time, the loader moves the whole transformer (its blocks
+  // quantized) to the GPU to quantize the params outside them, these many, still bf16 (HiDream's "quantizing extras").
+  double extrasQuantizedOnGpuParams = 0;
   bool teQtypeFromModel = false;       // the loader quantizes the text encoder with model.qtype, not qtype_te
   std::string activationFamily;  // memory.yaml activations.families entry; empty: the defaults
   double factoredStateBytesPerParam = 0;  // Adafactor's row/column state on a full fine-tune; 0: 8 / hidden
@@ -61,7 +64,7 @@ struct Denoiser {
   double largestTensor() const { return largestTensorParams > 0 ? largestTensorParams : largestLinearParams(); }
 };
 
-template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel); }
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams); }
 
 struct TextEncoder {
   std::string name;

@@ -506,7 +506,14 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
       }
       if (quantizesOnCpu(s)) {
         transformerPeak = d.largestBlockParams * dtype;
-        how = "quantized block by block on the CPU (low_vram); one block on the GPU at a time";
+        how = "quantized block by block (low_vram); one block on the GPU at a time";
+        if (const double extras = d.extrasQuantizedOnGpuParams; extras > 0) {
+          // then the whole transformer comes back to quantize what lies outside its blocks
+          const Component blocks = weights(m, "", pAll - extras, true, s.qtype, s.trainDtype);
+          transformerPeak = std::max(transformerPeak, blocks.bytes + extras * dtype);
+          how = "the blocks quantized one at a time (low_vram), then the whole transformer moved back to quantize the " +
+                paramsText(extras) + " outside them: " + blocks.how + " + " + fixedText(dtype, 0) + " B each of those";
+        }
       }
     } else {
       transformerPeak = parksModules(s) ? 0 : denoiser.bytes;

@@ -209,6 +209,7 @@ class Loader {
     n.residentBf16Params = num(d, "resident_bf16_params", n.residentBf16Params);
     if (const Node* v = d ? d->find("quantize_te_on_cpu") : nullptr) n.quantizeTeOnCpu = v->truthy();
     if (const Node* v = d ? d->find("transformer_to_gpu_last") : nullptr) n.transformerToGpuLast = v->truthy();
+    n.extrasQuantizedOnGpuParams = num(d, "extras_quantized_on_gpu_params", n.extrasQuantizedOnGpuParams);
     if (const Node* v = d ? d->find("te_qtype_from_model") : nullptr) n.teQtypeFromModel = v->truthy();
     if (const std::string family = str(d, "activation_family"); !family.empty()) n.activationFamily = family;
     n.factoredStateBytesPerParam = num(d, "factored_state_bytes_per_param", n.factoredStateBytesPerParam);
