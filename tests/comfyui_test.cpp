@@ -1105,6 +1105,46 @@ TEST_CASE("MochiWrapper: its loader holds the DiT from the start; its tiled deco
   const Read gguf = readSetup(replaced(text, "mochi_preview_dit_fp8_e4m3fn.safetensors", "mochi_preview_dit_GGUF_Q8_0.safetensors"));
   REQUIRE(gguf.setup->gguf != nullptr);
   CHECK(gguf.setup->generation.unetBytesPerParam == Approx(8.5 / 8));
+
+  // The text encode holds the DiT beside the whole T5 ...
+  const auto textEncode = [](const std::string& workflow) { return test::phase(*analyzeOn("RTX 4090", workflow).estimate, "text_encode"); };
+  CHECK(test::component(textEncode(text), "transformer weights") > 0);
+  CHECK_FALSE(s.generation.modelLoadsAfterEncodes);
+  // ... unless the loader's trigger waits on the last encode (its examples from 3dce06b: "for forcing execution order"),
+  // which waits on the first through its clip: both run before the DiT loads.
+  const std::string triggered = replaced(text, R"("attention_mode": "sdpa"}},)", R"("attention_mode": "sdpa", "trigger": ["3", 0]}},)");
+  CHECK(readSetup(triggered).setup->generation.modelLoadsAfterEncodes);
+  const PhaseEstimate alone = textEncode(triggered);
+  CHECK(test::component(alone, "transformer weights") == 0);
+  CHECK(test::component(alone, "text encoder weights") > 0);
+  // A trigger from the first encode alone leaves the second free to run after the load.
+  const std::string early = replaced(triggered, R"("trigger": ["3", 0])", R"("trigger": ["2", 0])");
+  const std::string second = replaced(early, R"("clip": ["2", 1])", R"("clip": ["1", 0])");
+  CHECK_FALSE(readSetup(second).setup->generation.modelLoadsAfterEncodes);
+}
+
+TEST_CASE("a UI workflow's TaylorSeerLite is bypassed by the plan: its mode set to 4, the model passing through") {
+  const std::string text = R"({"nodes": [
+    {"id": 1, "type": "UNETLoader", "mode": 0, "widgets_values": ["flux1-dev.safetensors", "fp8_e4m3fn"]},
+    {"id": 2, "type": "TaylorSeerLite", "mode": 0, "inputs": [{"name": "model", "type": "MODEL", "link": 1}],
+     "widgets_values": ["flux", 6, 1, 3, 50]},
+    {"id": 3, "type": "EmptySD3LatentImage", "mode": 0, "widgets_values": [1024, 1024, 1]},
+    {"id": 4, "type": "KSampler", "mode": 0, "inputs": [{"name": "model", "type": "MODEL", "link": 2}, {"name": "latent_image", "type": "LATENT", "link": 3}],
+     "widgets_values": [5, "fixed", 28, 1, "euler", "simple", 1]}
+  ], "links": [[1, 1, 0, 2, 0, "MODEL"], [2, 2, 0, 4, 0, "MODEL"], [3, 3, 0, 4, 3, "LATENT"]]})";
+  const FileReport report = analyzeOn("RTX 3060 12GB", text);
+  CHECK(report.estimate->verdict == Verdict::Oom);  // 11.9 GB of fp8 blocks moved in beside the context
+  REQUIRE_FALSE(report.plan.empty());
+  const PlanStep& bypass = report.plan.front();
+  CHECK(bypass.needed);
+  CHECK(bypass.fix.path.toString() == "nodes[1].mode");
+  REQUIRE(bypass.fix.edits.size() == 1);
+  const std::string fixed = applyEdits(text, bypass.fix.edits);
+  const Read back = readSetup(fixed);
+  REQUIRE(back.setup->estimable());
+  CHECK(back.workflow.find("2")->bypassed);
+  CHECK(back.setup->generation.wholeModelSampler.empty());
+  CHECK(analyzeOn("RTX 3060 12GB", fixed).estimate->verdict != Verdict::Oom);
 }
 
 TEST_CASE("a WanVideoWrapper UI workflow: its widgets by position, the block swap through its link, fix edits the widget") {
@@ -1186,6 +1226,29 @@ TEST_CASE("feature caches: TaylorSeer's block outputs per order, WanVideoWrapper
   const Read lite = readSetup(replaced(flux, "\"TaylorSeer\"", "\"TaylorSeerLite\""));
   CHECK(lite.setup->notCosted.empty());
   CHECK(lite.setup->generation.cachedTokenMaps == 0);
+  // Both move every block onto the GPU at their first step (flux_block_swap with nothing swapped): the whole model is
+  // resident, whatever ComfyUI loaded; flux2 (62d9fac) leaves ComfyUI's partial load alone, and a linked
+  // block_swap_args keeps blocks in RAM.
+  CHECK(r.setup->generation.wholeModelSampler == "TaylorSeer (model_type flux)");
+  CHECK(lite.setup->generation.wholeModelSampler == "TaylorSeerLite (model_type flux)");
+  CHECK(readSetup(replaced(flux, "\"model_type\": \"flux\"", "\"model_type\": \"flux2\"")).setup->generation.wholeModelSampler.empty());
+  std::string swapping = replaced(flux, "\"model_type\": \"flux\",", "\"model_type\": \"flux\", \"block_swap_args\": [\"9\", 0],");
+  swapping = replaced(swapping, "\"8\": {", "\"9\": {\"class_type\": \"FluxBlockSwap\", \"inputs\": {\"double_block_swap\": 10, \"single_block_swap\": 20}},\n  \"8\": {");
+  const Read swapped = readSetup(swapping);
+  CHECK(swapped.setup->generation.wholeModelSampler.empty());
+  CHECK(swapped.setup->notCosted.size() == 1);  // the swap node: how many blocks it keeps in RAM is not modelled
+  const auto denoiseWeights = [&](const std::string& workflow, const char* gpu) {
+    return test::component(test::phase(*analyzeOn(gpu, workflow).estimate, "denoise"), "transformer weights");
+  };
+  // On an 8 GB card ComfyUI would load part of the 11.9 GB fp8 model; the node moves in all of it.
+  CHECK(denoiseWeights(flux, "RTX 3070") == Approx(11.9e9).epsilon(0.01));
+  CHECK(denoiseWeights(replaced(flux, "\"model_type\": \"flux\"", "\"model_type\": \"flux2\""), "RTX 3070") < 8.0 * kGiB);
+  // The plan's first step bypasses it: in an API workflow a step without an edit, which says why.
+  const FileReport apiPlan = analyzeOn("RTX 3060 12GB", flux);
+  REQUIRE_FALSE(apiPlan.plan.empty());
+  CHECK(apiPlan.plan.front().fix.toJson == "\"bypassed\"");
+  CHECK(apiPlan.plan.front().fix.edits.empty());
+  CHECK(apiPlan.plan.front().fix.unplaced.find("has no bypass") != std::string::npos);
 
   // WanVideoWrapper's EasyCache, anywhere in the graph: one output of all tokens per guidance pass (cfg 6, run apart).
   std::string wan = comfyFixture("wan-wrapper-vace-blockswap-api.json");

@@ -120,6 +120,12 @@ struct NodeType {
   // Where a widget picks the model it hooks (TaylorSeer's model_type), the maps for each value other than the default.
   std::string cacheMapsWidget;
   std::vector<std::pair<std::string, double>> cacheMapsByValue;
+  // A node that patches the model and then moves every block onto the GPU itself at the first step, defeating ComfyUI's
+  // partial load (TaylorSeer's flux_block_swap with nothing swapped): for these values of this widget, unless the
+  // input named is linked (its block-swap settings keep some blocks in RAM).
+  std::string wholeModelWidget;
+  std::vector<std::string> wholeModelValues;
+  std::string wholeModelUnlessLinked;
 
   // dtypeWidgets, or ComfyUI's own {"weight_dtype"} when the data names none.
   std::span<const std::string> storageWidgets() const;
@@ -130,7 +136,8 @@ struct NodeType {
 template <class V> void fields(V& v, NodeType& x) {
   v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled, x.loader,
     x.blockSwap, x.vae, x.sequentialGuidance, x.encodesClip, x.imagePixels, x.packsLatents, x.olderBlockBytesPerTokenChannel,
-    x.olderBlockReleases, x.cacheTokenMaps, x.cacheOrdersWidget, x.cacheOrdersDefault, x.cacheMapsWidget, x.cacheMapsByValue);
+    x.olderBlockReleases, x.cacheTokenMaps, x.cacheOrdersWidget, x.cacheOrdersDefault, x.cacheMapsWidget, x.cacheMapsByValue,
+    x.wholeModelWidget, x.wholeModelValues, x.wholeModelUnlessLinked);
 }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.

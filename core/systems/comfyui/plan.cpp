@@ -90,6 +90,7 @@ class Planner {
   }
 
   void candidates() {
+    blockMoverLever();
     weightLevers();
     if (s_.packPlacesModel) {
       // A wrapper places its model itself: ComfyUI's launch flags change nothing of it; its own settings do.
@@ -107,6 +108,30 @@ class Planner {
                                   [](GenerationSetup& g) { g.loadMode = LoadMode::NoVram; }));
     changes_.push_back(launchFlag("--reserve-vram 2", "ComfyUI keeps 2 GB free for the desktop and other programs, loading less of the model",
                                   [](GenerationSetup& g) { g.reserveBytes = 2.0 * (1 << 30); }));
+  }
+
+  // A model patch that moves every block onto the GPU (TaylorSeer's block swap with nothing swapped) defeats every
+  // other lever of the weights: bypassed (UI mode 4), its model passes through and ComfyUI loads what fits.
+  void blockMoverLever() {
+    const WorkflowNode* n = s_.blockMover;
+    if (n == nullptr) return;
+    const std::string why = n->type + " moves every block onto the GPU at its first step; bypassed, ComfyUI loads what fits (or link a "
+                            "block-swap node to its " + n->known->wholeModelUnlessLinked + ")";
+    const auto apply = [maps = s_.blockMoverCachedMaps](GenerationSetup& x) {
+      x.wholeModelSampler.clear();
+      x.cachedTokenMaps -= maps;  // nor does its cache
+    };
+    if (w_.format != WorkflowFormat::Ui) {
+      Change c(n->path, "\"" + n->type + "\"", "\"bypassed\"", why, apply);
+      c.fix.unplaced = "an API workflow has no bypass: bypass the node in ComfyUI, or take it out and link its model input to what it feeds";
+      changes_.push_back(std::move(c));
+      return;
+    }
+    const KeyPath mode = n->path.key("mode");
+    const Node* now = valueAtPath(w_.doc->root(), mode);
+    Change c(mode, now != nullptr ? sourceText(*now) : "null", "4", why, apply);
+    place(c.fix, {{mode, "4"}});
+    changes_.push_back(std::move(c));
   }
 
   void weightLevers() {

@@ -33,6 +33,23 @@ const WorkflowNode* trace(const Workflow& w, const WorkflowNode* start, std::ini
   return nullptr;
 }
 
+// Whether `target` is upstream of `from`: reachable through its links, at most the graph's nodes visited.
+bool feeds(const Workflow& w, const WorkflowNode* target, const WorkflowNode& from) {
+  std::vector<const WorkflowNode*> todo{&from}, seen{&from};
+  while (!todo.empty()) {
+    const WorkflowNode* at = todo.back();
+    todo.pop_back();
+    for (const NodeLink& link : at->links) {
+      const WorkflowNode* up = w.upstream(*at, link.input);
+      if (up == target) return true;
+      if (up == nullptr || std::find(seen.begin(), seen.end(), up) != seen.end()) continue;
+      seen.push_back(up);
+      todo.push_back(up);
+    }
+  }
+  return false;
+}
+
 const WorkflowNode* firstActive(const Workflow& w, std::initializer_list<NodeRole> roles) {
   for (const auto& n : w.nodes) {
     if (n.active() && isRole(&n, roles)) return &n;
@@ -124,6 +141,7 @@ class SetupBuilder {
         maps *= std::clamp(order, 0.0, 16.0) + 1;
       }
       g.cachedTokenMaps += maps;
+      if (&n == s.blockMover) s.blockMoverCachedMaps = maps;
       g.featureCache += (g.featureCache.empty() ? "" : ", ") + n.type;
       costed_.push_back(&n);
     }
@@ -228,11 +246,21 @@ class SetupBuilder {
     if (s.model) s.modelName = fileNameOf(*s.model);
   }
 
-  // A sampler that moves the whole diffusion model onto the GPU itself (comfyui.yaml's whole_model).
+  // A sampler that moves the whole diffusion model onto the GPU itself (comfyui.yaml's whole_model), or a node that
+  // patches the model to (whole_model_widget: TaylorSeer's block swap with nothing swapped).
   void wholeModelSampler(WorkflowSetup& s) const {
     for (const auto& n : w_.nodes) {
-      if (n.active() && isRole(&n, {NodeRole::Sampler}) && n.known->wholeModel) {
+      if (!n.active() || n.known == nullptr) continue;
+      if (isRole(&n, {NodeRole::Sampler}) && n.known->wholeModel) {
         s.generation.wholeModelSampler = n.type;
+        return;
+      }
+      const NodeType& t = *n.known;
+      if (t.wholeModelWidget.empty() || (!t.wholeModelUnlessLinked.empty() && w_.upstream(n, t.wholeModelUnlessLinked) != nullptr)) continue;
+      const std::string value = n.text(t.wholeModelWidget);
+      if (std::find(t.wholeModelValues.begin(), t.wholeModelValues.end(), value) != t.wholeModelValues.end()) {
+        s.generation.wholeModelSampler = n.type + " (" + t.wholeModelWidget + " " + value + ")";
+        s.blockMover = &n;
         return;
       }
     }
@@ -270,9 +298,15 @@ class SetupBuilder {
     if (s.sampler->known->sequentialGuidance) g.guidanceBatched = s.sampler->flag("batched_cfg").value_or(false);
     g.olderBlockBytesPerTokenChannel = s.sampler->known->olderBlockBytesPerTokenChannel;
     g.olderBlockReleases = s.sampler->known->olderBlockReleases;
+    // The pack's encode nodes move their whole encoder in; a loader that waits on all of them (an input linked from the
+    // last: MochiWrapper's trigger, "for forcing execution order") loads its model after they ran.
+    bool encodesFeedLoader = true;
     for (const auto& n : w_.nodes) {
-      if (n.active() && n.known != nullptr && n.known->wholeModel && !isRole(&n, {NodeRole::Sampler})) g.textEncoderWhole = true;
+      if (!n.active() || n.known == nullptr || !n.known->wholeModel || isRole(&n, {NodeRole::Sampler})) continue;
+      g.textEncoderWhole = true;
+      encodesFeedLoader = encodesFeedLoader && feeds(w_, &n, *s.model);
     }
+    g.modelLoadsAfterEncodes = g.modelOnGpuFromLoad && g.textEncoderWhole && encodesFeedLoader;
     // The settings the loader takes, else a block-swap node set on the model later (WanVideoSetBlockSwap).
     const WorkflowNode* swap = w_.upstream(*s.model, "block_swap_args");
     if (!isRole(swap, {NodeRole::BlockSwap})) swap = firstActive(w_, {NodeRole::BlockSwap});

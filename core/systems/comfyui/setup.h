@@ -45,6 +45,8 @@ struct WorkflowSetup {
   const WorkflowNode* decode = nullptr;    // the VAE decode of the final image
   const WorkflowNode* secondPass = nullptr;  // a latent or image upscale before a second sampler
   const WorkflowNode* blockSwap = nullptr;   // a wrapper's block-swap settings the model loader takes
+  const WorkflowNode* blockMover = nullptr;  // a model patch that moves every block onto the GPU itself (TaylorSeer's)
+  double blockMoverCachedMaps = 0;           // the token maps its feature cache keeps (generation.cachedTokenMaps' share)
   std::vector<const NodeValue*> referenceMegapixels;  // the megapixels a reference image is scaled to (ImageScaleToTotalPixels)
   int swapMost = 0;              // the most blocks its first setting can swap
   double swapAllParams = 0;      // what swapping that many leaves in RAM (the swappedParams it would give)

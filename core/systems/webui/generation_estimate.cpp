@@ -403,9 +403,10 @@ class Estimator {
     p.components.push_back(fixed());
     Component te = teWeights();
     if (managed()) {
-      // A wrapper's loader that keeps its model on the GPU from the load on: it is there while the encoders run.
+      // A wrapper's loader that keeps its model on the GPU from the load on: it is there while the encoders run, unless
+      // it loads after them.
       double resident = 0;
-      if (s_.modelOnGpuFromLoad) {
+      if (s_.modelOnGpuFromLoad && !s_.modelLoadsAfterEncodes) {
         Component model = unetWeights();
         model.how += "; its loader put it on the GPU, where it stays while the encoders run";
         resident = model.bytes;

@@ -123,6 +123,7 @@ struct GenerationSetup {
   double swappedParams = 0;          // blocks its block swap keeps in RAM, less the ones on the GPU in flight
   std::string blockSwap;             // what set them, for the text ("WanVideoBlockSwap: 20 blocks")
   bool modelOnGpuFromLoad = false;   // the diffusion model sits on the GPU from its load on, the text encode too
+  bool modelLoadsAfterEncodes = false;  // ... unless its loader waits on the encode nodes (MochiWrapper's trigger)
   bool denseAttentionMask = false;   // a dense tokens² bool mask beside attention (HunyuanVideoWrapper's sdpa)
   std::optional<bool> guidanceBatched;   // set where the sampler decides it (the wrappers run cond and uncond apart)
   int decodeFramesPerCall = 0;           // a pack's decode that takes every frame of a call at once: its most frames

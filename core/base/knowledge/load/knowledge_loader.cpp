@@ -471,6 +471,12 @@ class Loader {
           n.cacheMapsByValue.emplace_back(entry.key->resolved()->text, entry.value->number());
         }
       }
+      n.wholeModelWidget = str(e, "whole_model_widget");
+      n.wholeModelValues = strings(e->find("whole_model_values"));
+      n.wholeModelUnlessLinked = str(e, "whole_model_unless_linked");
+      if (n.wholeModelWidget.empty() != n.wholeModelValues.empty()) {
+        error("comfyui.yaml: node " + n.type + ": whole_model_widget and whole_model_values go together");
+      }
       if (n.cacheMapsWidget.empty() != n.cacheMapsByValue.empty()) {
         error("comfyui.yaml: node " + n.type + ": cache_maps_widget and cache_maps_by_value go together");
       }
