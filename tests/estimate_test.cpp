@@ -557,6 +557,21 @@ TEST_CASE("slow_conv3d's column buffer is one sample's, its maps every sample's:
   const auto torch = std::find_if(step.range.begin(), step.range.end(), [](const RangeReason& r) { return r.why.starts_with("torch 2.9"); });
   REQUIRE(torch != step.range.end());
   CHECK(torch->aboveBytes == Approx(slow - cudnn));
+
+  // A card before Ampere runs bf16 convolutions (the setup's dtype) without cuDNN whatever the torch: the columns are
+  // the expected figure.
+  const GpuTarget turing{"Turing card", kLargeCard.vramBytes, 7.5};
+  const PhaseEstimate& onTuring = phase(estimate(s, m, turing), "train_step");
+  CHECK(component(onTuring, "VAE encode") == Approx(slow));
+  const auto encode = std::find_if(onTuring.components.begin(), onTuring.components.end(), [](const Component& c) { return c.name == "VAE encode"; });
+  REQUIRE(encode != onTuring.components.end());
+  CHECK(encode->how.find("compute capability 7.5") != std::string::npos);
+  // fp16 keeps cuDNN on it; Ampere (8.0) runs bf16 through cuDNN; an unknown card (a size given) is taken to.
+  TrainingSetup half = s;
+  half.trainDtype = "fp16";
+  CHECK(component(phase(estimate(half, m, turing), "train_step"), "VAE encode") == Approx(cudnn));
+  CHECK(component(phase(estimate(s, m, GpuTarget{"Ampere card", kLargeCard.vramBytes, 8.0}), "train_step"), "VAE encode") == Approx(cudnn));
+  CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "VAE encode") == Approx(cudnn));
 }
 
 TEST_CASE("quantize_model's loaders hold one block at a time and nothing of the transformer beside the text encoder") {

@@ -55,6 +55,11 @@ std::string_view toString(Verdict verdict);
 struct GpuTarget {
   std::string name;        // catalog name, or "24 GiB" for --vram
   std::uint64_t vramBytes = 0;
+  double computeCapability = 0;  // a catalog NVIDIA card's; 0: not known (a size given, another vendor)
+
+  // PyTorch runs bf16 convolutions through cuDNN from compute capability 8.0 (Ampere) on; before, it unfolds each
+  // input into a column buffer (slow_conv2d / slow_conv3d). Unknown cards are taken to have it.
+  bool bf16ConvolutionsWithoutCudnn() const { return computeCapability > 0 && computeCapability < 8.0; }
 
   // "RTX 4090 (23.5 GiB)", or "a 24 GiB card" when only a size was given.
   std::string describe() const;

@@ -16,11 +16,12 @@ struct Gpu {
   double marketingGb = 0;
   std::uint64_t linuxBytes = 0;
   std::uint64_t windowsBytes = 0;  // 0 when not applicable
+  double computeCapability = 0;    // NVIDIA's (7.5 Turing, 8.6 Ampere …); 0 for other vendors
 };
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
 // its list is not compiled in, and reads as its default at run time.
-template <class V> void fields(V& v, Gpu& x) { v(x.name, x.aliases, x.vendor, x.gpuClass, x.marketingGb, x.linuxBytes, x.windowsBytes); }
+template <class V> void fields(V& v, Gpu& x) { v(x.name, x.aliases, x.vendor, x.gpuClass, x.marketingGb, x.linuxBytes, x.windowsBytes, x.computeCapability); }
 
 class GpuCatalog {
  public:

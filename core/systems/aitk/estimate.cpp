@@ -46,8 +46,10 @@ struct Behaviour {
   // Wan's sampling decode is tiled (low_vram, model_kwargs.vae_tiling) since 883d60eb / 886c2aec (2026-07-10).
   bool wanLowVramTiles = true;
   // The torch AI Toolkit installs runs bf16 3D convolutions through cuDNN; the torch 2.9.1 its Docker image and README
-  // pinned from 2025-12-23 (ed36edd8; README a802014e) to 2026-07-27 (1e58c9a0) did not (memory.yaml vol2col_channels).
+  // pinned from 2025-12-23 (ed36edd8; README a802014e) to 2026-07-27 (1e58c9a0) did not (memory.yaml vol2col_channels),
+  // nor does any torch on a card before Ampere (GpuTarget::bf16ConvolutionsWithoutCudnn): `conv3dWhy` says which.
   bool conv3dThroughCudnn = true;
+  std::string conv3dWhy{};
 };
 
 bool parksModules(const TrainingSetup& s) { return s.lowVram && s.arch->lowVramDoes("park_modules"); }
@@ -226,7 +228,7 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
       slow.how = workHow + " + the clip decoded so far";
     }
     if (slow.bytes > c.bytes) {
-      slow.how += ": torch 2.9 without cuDNN for half-precision 3D convolutions";
+      slow.how += ": " + b.conv3dWhy;
       slow.term = Term::VaeFloor;  // the structure's count: its range reaches above only
       c = std::move(slow);
     }
@@ -682,7 +684,13 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
 }  // namespace
 
 Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu) {
-  const Behaviour assumed{.offloadRingSlots = m.layerOffloadRingLinears};
+  Behaviour assumed{.offloadRingSlots = m.layerOffloadRingLinears};
+  // A card before Ampere runs bf16 convolutions without cuDNN whatever the torch: the 3D coder's columns are expected.
+  if (gpu.bf16ConvolutionsWithoutCudnn() && (s.trainDtype == "bf16" || s.trainDtype == "bfloat16")) {
+    assumed.conv3dThroughCudnn = false;
+    assumed.conv3dWhy = gpu.name + " (compute capability " + fixedText(gpu.computeCapability, 1) +
+                        ") runs bf16 convolutions without cuDNN, whatever the torch";
+  }
   Estimate e = estimateAssuming(s, m, gpu, assumed);
   const bool offloads = s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0;
   auto olderRelease = [&](auto change, const std::string& why) {
@@ -704,6 +712,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   if (const VaeConstants* v = m.vae(s.arch->vae.family); v != nullptr && v->vol2colChannels > 0 && s.activationBytes < 4) {
     Behaviour torch29 = assumed;
     torch29.conv3dThroughCudnn = false;
+    if (torch29.conv3dWhy.empty()) torch29.conv3dWhy = "torch 2.9 without cuDNN for half-precision 3D convolutions";
     std::string why = "torch 2.9 with cuDNN before 9.15 runs bf16 3D convolutions without cuDNN (slow_conv3d's vol2col buffer)";
     if (s.aiToolkitHistory) {
       torch29.wanLowVramTiles = false;

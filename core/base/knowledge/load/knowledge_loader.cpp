@@ -275,6 +275,8 @@ class Loader {
       g.marketingGb = figure(entry, "marketing_gb", "gpus.yaml: " + g.name);
       g.linuxBytes = static_cast<std::uint64_t>(figure(entry, "linux_bytes", "gpus.yaml: " + g.name));
       g.windowsBytes = static_cast<std::uint64_t>(num(entry, "windows_bytes", 0));  // null: not applicable
+      g.computeCapability = num(entry, "compute_capability", 0);
+      if ((g.vendor == "nvidia") != (g.computeCapability > 0)) error("gpus.yaml: " + g.name + ": compute_capability is NVIDIA's, and every NVIDIA card has one");
       if (g.name.empty() || g.linuxBytes == 0) error("gpus.yaml: entry without name or linux_bytes");
       k_.gpus.add(std::move(g));
     }
