@@ -941,6 +941,16 @@ TEST_CASE("LTX-2's latent upscale model between the passes: its weights, its map
   CHECK(columns->belowBytes == 0);
   CHECK(upscale.highBytes > upscale.peakBytes + columns->aboveBytes);
 
+  SECTION("a card without bf16 (Turing): ComfyUI builds it in fp32, twice the bytes, and cuDNN runs its convolutions") {
+    AnalyzeOptions onTuring;
+    onTuring.gpu = "RTX 2080 Ti";
+    const FileReport turing = analyzeInput(Input{"w.json", text}, onTuring);
+    REQUIRE(turing.estimate);
+    const PhaseEstimate& fp32 = test::phase(*turing.estimate, "upscale");
+    CHECK(test::component(fp32, "upscale model weights") == Approx(497867904.0 * 4));
+    CHECK(test::component(fp32, "upscale model working memory") == Approx(positions * 32768 * 2));
+    CHECK(std::none_of(fp32.range.begin(), fp32.range.end(), [](const RangeReason& reason) { return reason.why.starts_with("PyTorch 2.9-2.10"); }));
+  }
   SECTION("an upscale model oomlint does not know is costed as LTX-2's, and says so") {
     std::string other = text;
     const std::string name = "ltx-2-spatial-upscaler-x2-1.0.safetensors";

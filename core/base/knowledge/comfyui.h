@@ -164,7 +164,7 @@ struct SideModel {
   std::vector<std::string> match;  // as NameMatch's; "" matches any name
   double params = 0;
   double bytesPerParam = 2;
-  int scale = 1;                   // upscale models: output px per input px, each side
+  int scale = 1;                   // image upscale models: output px per input px, each side
   double bytesPerInputPixel = 0;   // upscale models: working memory per input pixel of a tile (a latent's: per position)
   int blocks = 0;                  // extra models: blocks, each keeping one map of the tokens through the forward
   // latent upscale models: the working memory per input position when PyTorch runs their 3-D convolutions without

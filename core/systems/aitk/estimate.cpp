@@ -45,11 +45,10 @@ struct Behaviour {
   bool preservationInOneBackward = true;
   // Wan's sampling decode is tiled (low_vram, model_kwargs.vae_tiling) since 883d60eb / 886c2aec (2026-07-10).
   bool wanLowVramTiles = true;
-  // The torch AI Toolkit installs runs bf16 3D convolutions through cuDNN; the torch 2.9.1 its Docker image and README
-  // pinned from 2025-12-23 (ed36edd8; README a802014e) to 2026-07-27 (1e58c9a0) did not (memory.yaml vol2col_channels),
-  // nor does any torch on a card before Ampere (GpuTarget::bf16ConvolutionsWithoutCudnn): `conv3dWhy` says which.
-  bool conv3dThroughCudnn = true;
-  std::string conv3dWhy{};
+  // Empty where torch runs bf16 3D convolutions through cuDNN (the torch AI Toolkit installs, on Ampere or later); else
+  // why not: the torch 2.9.1 its Docker image and README pinned from 2025-12-23 (ed36edd8; README a802014e) to
+  // 2026-07-27 (1e58c9a0), or a card before Ampere (GpuTarget::bf16ConvolutionsWithoutCudnn). memory.yaml vol2col_channels.
+  std::string conv3dWithoutCudnn{};
 };
 
 bool parksModules(const TrainingSetup& s) { return s.lowVram && s.arch->lowVramDoes("park_modules"); }
@@ -69,7 +68,9 @@ double textEmbeddingParams(const TrainingSetup& s, const MemoryModel& m) {
   for (const auto& te : s.arch->textEncoders) embeddings += m.embeddingParams(te.name);
   return embeddings;
 }
-bool quantizesOnCpu(const TrainingSetup& s) {
+// low_vram quantizes the transformer off the GPU or one block at a time on it (quantize_model, HiDream's loader), never
+// holding it whole in full precision.
+bool lowVramQuantizesBlockwise(const TrainingSetup& s) {
   return s.lowVram && (s.arch->lowVramDoes("quantize_on_cpu") || s.arch->lowVramDoes("park_modules"));
 }
 
@@ -216,7 +217,7 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
   // convolution, vol2col's column buffer (C·27 × the chunk's output frames, one sample at a time) beside the resnet's
   // input, its normed activation, the convolution's input with the 2 cached frames and its output (C·(4T + 2) each
   // sample), and what is decoded so far (at most one clip). A clip's chunks after the first are `temporal` frames.
-  if (!b.conv3dThroughCudnn && s.activationBytes < 4 && v->vol2colChannels > 0) {
+  if (!b.conv3dWithoutCudnn.empty() && s.activationBytes < 4 && v->vol2colChannels > 0) {
     const int chunk = frames > 1 ? std::max(1, std::min(s.arch->vae.temporal, frames - 1)) : 1;
     const double columns = v->vol2colChannels * 27.0 * chunk, maps = v->vol2colChannels * (4.0 * chunk + 2);
     const double work = (columns + batch * maps) * exactPx * s.activationBytes;
@@ -228,7 +229,7 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
       slow.how = workHow + " + the clip decoded so far";
     }
     if (slow.bytes > c.bytes) {
-      slow.how += ": " + b.conv3dWhy;
+      slow.how += ": " + b.conv3dWithoutCudnn;
       slow.term = Term::VaeFloor;  // the structure's count: its range reaches above only
       c = std::move(slow);
     }
@@ -488,7 +489,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     const double pAll = d.params;
     double transformerPeak = 0;
     std::string how;
-    if (s.quantize && d.quantizeWholeOnGpu && !quantizesOnCpu(s)) {
+    if (s.quantize && d.quantizeWholeOnGpu && !lowVramQuantizesBlockwise(s)) {
       // Experts (Wan 2.2 A14B) are moved and quantized one after the other: one in full precision, the
       // ones before it already quantized.
       const int experts = std::max(1, d.experts);
@@ -506,7 +507,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
         transformerPeak = d.largestBlockParams * dtype;
         how = "quantize_model moves one block at a time to the GPU, quantizes it and sends it back";
       }
-      if (quantizesOnCpu(s)) {
+      if (lowVramQuantizesBlockwise(s)) {
         transformerPeak = d.largestBlockParams * dtype;
         how = "quantized block by block (low_vram); one block on the GPU at a time";
         if (const double extras = d.extrasQuantizedOnGpuParams; extras > 0) {
@@ -686,10 +687,9 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
 Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu) {
   Behaviour assumed{.offloadRingSlots = m.layerOffloadRingLinears};
   // A card before Ampere runs bf16 convolutions without cuDNN whatever the torch: the 3D coder's columns are expected.
-  if (gpu.bf16ConvolutionsWithoutCudnn() && (s.trainDtype == "bf16" || s.trainDtype == "bfloat16")) {
-    assumed.conv3dThroughCudnn = false;
-    assumed.conv3dWhy = gpu.name + " (compute capability " + fixedText(gpu.computeCapability, 1) +
-                        ") runs bf16 convolutions without cuDNN, whatever the torch";
+  if (gpu.bf16ConvolutionsWithoutCudnn() && canonicalDtype(s.trainDtype) == "bfloat16") {
+    assumed.conv3dWithoutCudnn = gpu.name + " (compute capability " + fixedText(gpu.computeCapability, 1) +
+                                 ") runs bf16 convolutions without cuDNN, whatever the torch";
   }
   Estimate e = estimateAssuming(s, m, gpu, assumed);
   const bool offloads = s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0;
@@ -709,10 +709,11 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   // torch 2.9 with its own cuDNN (before 9.15) runs half-precision 3D convolutions without cuDNN. AI Toolkit pinned
   // torch 2.9.1 for months, whose releases before 886c2aec also decoded Wan's samples untiled; another trainer's
   // job may run on such a torch too (musubi-tuner's cu130 extra asks for torch >= 2.9.1), its releases not in question.
-  if (const VaeConstants* v = m.vae(s.arch->vae.family); v != nullptr && v->vol2colChannels > 0 && s.activationBytes < 4) {
+  // (On a card before Ampere no torch runs them through cuDNN: the assumed estimate holds the columns already.)
+  if (const VaeConstants* v = m.vae(s.arch->vae.family);
+      v != nullptr && v->vol2colChannels > 0 && s.activationBytes < 4 && assumed.conv3dWithoutCudnn.empty()) {
     Behaviour torch29 = assumed;
-    torch29.conv3dThroughCudnn = false;
-    if (torch29.conv3dWhy.empty()) torch29.conv3dWhy = "torch 2.9 without cuDNN for half-precision 3D convolutions";
+    torch29.conv3dWithoutCudnn = "torch 2.9 without cuDNN for half-precision 3D convolutions";
     std::string why = "torch 2.9 with cuDNN before 9.15 runs bf16 3D convolutions without cuDNN (slow_conv3d's vol2col buffer)";
     if (s.aiToolkitHistory) {
       torch29.wanLowVramTiles = false;

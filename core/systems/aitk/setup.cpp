@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/text/ascii.h"
 #include "systems/aitk/lora_targets.h"
 
 namespace oomlint {
@@ -178,6 +179,15 @@ void quantizeModel(TrainingSetup& t, bool encoderFollows) {
     t.quantizeTe = true;
     if (t.qtypeTe.empty()) t.qtypeTe = "qfloat8";
   }
+}
+
+std::string canonicalDtype(std::string_view dtype) {
+  const std::string d = lowercase(dtype);
+  if (d == "fp32" || d == "float" || d == "float32" || d == "single") return "float32";
+  if (d == "fp16" || d == "half" || d == "float16") return "float16";
+  if (d == "bf16" || d == "bfloat16") return "bfloat16";
+  if (d == "8bit" || d == "e4m3fn" || d == "float8") return "float8";
+  return d;
 }
 
 }  // namespace oomlint

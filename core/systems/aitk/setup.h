@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "systems/aitk/job.h"
@@ -107,6 +108,9 @@ inline std::shared_ptr<const Architecture> borrowed(const Architecture& arch) {
 
 // The process's settings, or nullopt when its architecture is unknown (nothing to estimate from).
 std::optional<TrainingSetup> setupFrom(const TrainerProcess& process);
+
+// train.dtype spellings that name the same torch dtype ("bf16" and "bfloat16": toolkit/train_tools.py get_torch_dtype).
+std::string canonicalDtype(std::string_view dtype);
 
 // `model.quantize: true` applied to a setup (qfloat8 unless a qtype is set); the text encoder follows it
 // when `quantize_te` is not written. The plan and the host plan both offer it.

@@ -115,8 +115,8 @@ class Planner {
   void blockMoverLever() {
     const WorkflowNode* n = s_.blockMover;
     if (n == nullptr) return;
-    const std::string why = n->type + " moves every block onto the GPU at its first step; bypassed, ComfyUI loads what fits (or link a "
-                            "block-swap node to its " + n->known->wholeModelUnlessLinked + ")";
+    std::string why = n->type + " moves every block onto the GPU at its first step; bypassed, ComfyUI loads what fits";
+    if (const std::string& input = n->known->wholeModelUnlessLinked; !input.empty()) why += " (or link a block-swap node to its " + input + ")";
     const auto apply = [maps = s_.blockMoverCachedMaps](GenerationSetup& x) {
       x.wholeModelSampler.clear();
       x.cachedTokenMaps -= maps;  // nor does its cache

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <unordered_set>
 
 #include "base/text/ascii.h"
 #include "report/estimate.h"
@@ -33,21 +34,19 @@ const WorkflowNode* trace(const Workflow& w, const WorkflowNode* start, std::ini
   return nullptr;
 }
 
-// Whether `target` is upstream of `from`: reachable through its links, at most the graph's nodes visited.
-bool feeds(const Workflow& w, const WorkflowNode* target, const WorkflowNode& from) {
-  std::vector<const WorkflowNode*> todo{&from}, seen{&from};
+// Every node upstream of `from` (reachable through its links), each visited once.
+std::unordered_set<const WorkflowNode*> upstreamOf(const Workflow& w, const WorkflowNode& from) {
+  std::unordered_set<const WorkflowNode*> seen;
+  std::vector<const WorkflowNode*> todo{&from};
   while (!todo.empty()) {
     const WorkflowNode* at = todo.back();
     todo.pop_back();
     for (const NodeLink& link : at->links) {
       const WorkflowNode* up = w.upstream(*at, link.input);
-      if (up == target) return true;
-      if (up == nullptr || std::find(seen.begin(), seen.end(), up) != seen.end()) continue;
-      seen.push_back(up);
-      todo.push_back(up);
+      if (up != nullptr && seen.insert(up).second) todo.push_back(up);
     }
   }
-  return false;
+  return seen;
 }
 
 const WorkflowNode* firstActive(const Workflow& w, std::initializer_list<NodeRole> roles) {
@@ -149,6 +148,12 @@ class SetupBuilder {
 
   static SideWeights weightsOf(const SideModel& m) { return {m.label, m.weightBytes(), m.assumed()}; }
 
+  // The side model a loader loads: its file's name in side_models under the role (an unknown name: the role's catch-all).
+  const SideModel* sideModelOf(const WorkflowNode& loader, NodeRole role) const {
+    const NodeValue* file = fileNameOf(loader);
+    return c_.sideModel(role, file ? bareFileName(file->value->resolved()->text) : "");
+  }
+
   // CLIP vision encoders and IP-Adapters (rules/comfyui.yaml side_models). An IP-Adapter is matched on the
   // family and its file or preset ("sdxl plus (high strength)"); a preset loader loads its vision encoder too.
   void sideModels(WorkflowSetup& s) {
@@ -159,8 +164,7 @@ class SetupBuilder {
     for (const auto& n : w_.nodes) {
       if (!n.active()) continue;
       if (isRole(&n, {NodeRole::ClipVision})) {
-        const NodeValue* file = fileNameOf(n);
-        const SideModel* m = c_.sideModel(NodeRole::ClipVision, file ? bareFileName(file->value->resolved()->text) : "");
+        const SideModel* m = sideModelOf(n, NodeRole::ClipVision);
         if (m != nullptr && !archHasVision) g.clipVision.push_back(weightsOf(*m));
         if (m != nullptr) costed_.push_back(&n);
       } else if (isRole(&n, {NodeRole::Ipadapter})) {
@@ -214,8 +218,7 @@ class SetupBuilder {
   const SideModel* upscaleModelOf(const WorkflowNode& upscale) const {
     const WorkflowNode* loader = w_.upstream(upscale, "upscale_model");
     if (!isRole(loader, {NodeRole::UpscaleModel})) return nullptr;
-    const NodeValue* file = fileNameOf(*loader);
-    return c_.sideModel(NodeRole::UpscaleModel, file ? bareFileName(file->value->resolved()->text) : "");
+    return sideModelOf(*loader, NodeRole::UpscaleModel);
   }
 
   // The sampler of the first pass (its latent comes from a latent node, not an upscale), its model and latent.
@@ -246,15 +249,18 @@ class SetupBuilder {
     if (s.model) s.modelName = fileNameOf(*s.model);
   }
 
-  // A sampler that moves the whole diffusion model onto the GPU itself (comfyui.yaml's whole_model), or a node that
-  // patches the model to (whole_model_widget: TaylorSeer's block swap with nothing swapped).
+  // A sampler that moves the whole diffusion model onto the GPU itself (comfyui.yaml's whole_model), else a node that
+  // patches the model to (whole_model_widget: TaylorSeer's block swap with nothing swapped), which the plan can bypass.
+  // Runs before featureCaches(), which notes the patch node's cache (blockMoverCachedMaps).
   void wholeModelSampler(WorkflowSetup& s) const {
     for (const auto& n : w_.nodes) {
-      if (!n.active() || n.known == nullptr) continue;
-      if (isRole(&n, {NodeRole::Sampler}) && n.known->wholeModel) {
+      if (n.active() && isRole(&n, {NodeRole::Sampler}) && n.known->wholeModel) {
         s.generation.wholeModelSampler = n.type;
         return;
       }
+    }
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || n.known == nullptr) continue;
       const NodeType& t = *n.known;
       if (t.wholeModelWidget.empty() || (!t.wholeModelUnlessLinked.empty() && w_.upstream(n, t.wholeModelUnlessLinked) != nullptr)) continue;
       const std::string value = n.text(t.wholeModelWidget);
@@ -274,8 +280,7 @@ class SetupBuilder {
       const WorkflowNode* module = w_.upstream(*s.model, link.input);
       if (!isRole(module, {NodeRole::ExtraModel})) continue;
       const WorkflowNode& n = *module;
-      const NodeValue* file = fileNameOf(n);
-      const SideModel* m = c_.sideModel(NodeRole::ExtraModel, file ? bareFileName(file->value->resolved()->text) : "");
+      const SideModel* m = sideModelOf(n, NodeRole::ExtraModel);
       if (m == nullptr) continue;  // listed as not costed
       s.arch.denoiser.params += m->params;
       s.arch.label += " + " + m->label;
@@ -300,11 +305,12 @@ class SetupBuilder {
     g.olderBlockReleases = s.sampler->known->olderBlockReleases;
     // The pack's encode nodes move their whole encoder in; a loader that waits on all of them (an input linked from the
     // last: MochiWrapper's trigger, "for forcing execution order") loads its model after they ran.
+    const auto beforeLoader = upstreamOf(w_, *s.model);
     bool encodesFeedLoader = true;
     for (const auto& n : w_.nodes) {
       if (!n.active() || n.known == nullptr || !n.known->wholeModel || isRole(&n, {NodeRole::Sampler})) continue;
       g.textEncoderWhole = true;
-      encodesFeedLoader = encodesFeedLoader && feeds(w_, &n, *s.model);
+      encodesFeedLoader = encodesFeedLoader && beforeLoader.contains(&n);
     }
     g.modelLoadsAfterEncodes = g.modelOnGpuFromLoad && g.textEncoderWhole && encodesFeedLoader;
     // The settings the loader takes, else a block-swap node set on the model later (WanVideoSetBlockSwap).
@@ -556,8 +562,7 @@ class SetupBuilder {
     if (!isRole(s.secondPass, {NodeRole::LatentUpscaleBy})) return;
     const WorkflowNode* loader = w_.upstream(*s.secondPass, "upscale_model");
     if (!isRole(loader, {NodeRole::LatentUpscaleModel})) return;
-    const NodeValue* file = fileNameOf(*loader);
-    const SideModel* m = c_.sideModel(NodeRole::LatentUpscaleModel, file ? bareFileName(file->value->resolved()->text) : "");
+    const SideModel* m = sideModelOf(*loader, NodeRole::LatentUpscaleModel);
     if (m == nullptr) return;
     s.generation.latentUpscale = {weightsOf(*m), m->bytesPerInputPixel, m->vol2colBytesPerInputPixel};
     costed_.push_back(loader);

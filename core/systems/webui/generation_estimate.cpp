@@ -117,39 +117,46 @@ class Estimator {
     }
   }
 
-  // The positions of the first pass's latent (frames × height × width × batch), which a latent upscale model takes.
+  // The positions of one sample of the first pass's latent (frames × height × width), which a latent upscale model takes.
   double firstPassLatentPositions() const {
     const Vae& vae = s_.arch->vae;
     const long spatial = std::max(1, vae.spatial);
     return static_cast<double>(latentFrames(vae, s_.frames)) * static_cast<double>(s_.width / spatial) *
-           static_cast<double>(s_.height / spatial) * s_.batchSize;
+           static_cast<double>(s_.height / spatial);
   }
+
+  // ComfyUI builds the latent upscale model in its vae_dtype among bf16 and fp32: fp32 where the card has no bf16
+  // (comfy/model_management.py should_use_bf16: compute capability 8 on), twice the bytes of the data's bf16 figures.
+  double latentUpscaleScale() const { return gpu_.bf16ConvolutionsWithoutCudnn() ? 2 : 1; }
 
   // ComfyUI's LTXVLatentUpsampler: it frees its guess from the managed models, moves the upscale model to the GPU
   // outside the memory manager and runs it on the first pass's whole latent.
   PhaseEstimate latentUpscale() const {
     const LatentModelUpscale& u = s_.latentUpscale;
-    const double positions = firstPassLatentPositions();
+    const double positions = firstPassLatentPositions() * s_.batchSize, scale = latentUpscaleScale();
+    const std::string dtype = scale > 1 ? " × 2 (fp32: the card has no bf16)" : "";
     PhaseEstimate p{kUpscalePhase};
     p.components.push_back(fixed());
-    p.components.push_back(sideComponent("upscale model weights", u.weights));
-    p.components.push_back({"upscale model working memory", u.bytesPerInputPosition * positions,
+    SideWeights weights = u.weights;
+    weights.bytes *= scale;
+    p.components.push_back(sideComponent("upscale model weights", weights));
+    p.components.push_back({"upscale model working memory", u.bytesPerInputPosition * positions * scale,
                             fixedText(positions, 0) + " latent positions (frames × height × width × batch) × " +
-                                fixedText(u.bytesPerInputPosition, 0) + " B; other models unloaded as needed",
+                                fixedText(u.bytesPerInputPosition, 0) + " B" + dtype + "; other models unloaded as needed",
                             Term::Activations});
     return p;
   }
 
-  // PyTorch 2.9-2.10 with cuDNN before 9.15 runs a half-precision nn.Conv3d without cuDNN, and the latent upscale
-  // model's are outside ComfyUI's workaround (which covers the convolutions of comfy.ops): slow_conv3d's column
-  // buffer is the range's top.
+  // PyTorch 2.9-2.10 with cuDNN before 9.15 runs a bf16 nn.Conv3d without cuDNN, and the latent upscale model's are
+  // outside ComfyUI's workaround (which covers the convolutions of comfy.ops): slow_conv3d's column buffer, one sample
+  // at a time, is the range's top. In fp32 cuDNN runs them.
   void widenForConvolutionsWithoutCudnn(Estimate& e) const {
-    if (!latentUpscalePhase_) return;
+    if (!latentUpscalePhase_ || latentUpscaleScale() > 1) return;
     const LatentModelUpscale& u = s_.latentUpscale;
     PhaseEstimate& p = e.phases[*latentUpscalePhase_];
     const double columns = (u.vol2colBytesPerInputPosition - u.bytesPerInputPosition) * firstPassLatentPositions();
     p.range.push_back({"PyTorch 2.9-2.10 with cuDNN before 9.15 runs the upscale model's 3-D convolutions without cuDNN (" +
-                           fixedText(u.vol2colBytesPerInputPosition, 0) + " B per latent position: slow_conv3d's column buffer)",
+                           fixedText(u.vol2colBytesPerInputPosition, 0) + " B per latent position of a sample: slow_conv3d's column buffer)",
                        0, columns});
     p.highBytes += columns;
   }

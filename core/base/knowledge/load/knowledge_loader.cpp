@@ -565,11 +565,10 @@ class Loader {
         error(where + ": role `" + str(e, "role") + "` is not a loader of a side model (upscale_model, latent_upscale_model, clip_vision, ipadapter, extra_model)");
       }
       if (m.role == NodeRole::ExtraModel && m.blocks < 1) error(where + ": an extra model needs its blocks");
-      if ((m.role == NodeRole::UpscaleModel || m.role == NodeRole::LatentUpscaleModel) && (m.scale < 1 || m.bytesPerInputPixel <= 0)) {
-        error(where + ": an upscale model needs its scale and bytes_per_input_pixel");
-      }
-      if (m.role == NodeRole::LatentUpscaleModel && m.vol2colBytesPerInputPixel < m.bytesPerInputPixel) {
-        error(where + ": a latent upscale model needs vol2col_bytes_per_input_pixel, at least its bytes_per_input_pixel");
+      if (m.role == NodeRole::UpscaleModel && (m.scale < 1 || m.bytesPerInputPixel <= 0)) error(where + ": an upscale model needs its scale and bytes_per_input_pixel");
+      // A latent upscale model's scale is its node's (LTXVLatentUpsampler's scale_by): the model has its working memory.
+      if (m.role == NodeRole::LatentUpscaleModel && (m.bytesPerInputPixel <= 0 || m.vol2colBytesPerInputPixel < m.bytesPerInputPixel)) {
+        error(where + ": a latent upscale model needs bytes_per_input_pixel and vol2col_bytes_per_input_pixel, at least as large");
       }
       c.sideModels.push_back(std::move(m));
     }
