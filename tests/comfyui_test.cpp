@@ -1133,6 +1133,32 @@ TEST_CASE("MochiWrapper: its loader holds the DiT from the start; its tiled deco
   CHECK_FALSE(readSetup(second).setup->generation.modelLoadsAfterEncodes);
 }
 
+TEST_CASE("Canny fed a video is listed as not costed (every frame at the file's size on the GPU); fed an image it is not") {
+  const std::string video = R"({
+  "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "wan2.1_t2v_14B_fp8_e4m3fn.safetensors", "weight_dtype": "default"}},
+  "2": {"class_type": "LoadVideo", "inputs": {"file": "dance.mp4"}},
+  "3": {"class_type": "GetVideoComponents", "inputs": {"video": ["2", 0]}},
+  "4": {"class_type": "Canny", "inputs": {"image": ["3", 0], "low_threshold": 0.4, "high_threshold": 0.8}},
+  "5": {"class_type": "WanFunControlToVideo", "inputs": {"control_video": ["4", 0], "width": 640, "height": 640, "length": 81, "batch_size": 1}},
+  "6": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "latent_image": ["5", 2], "seed": 1, "steps": 20, "cfg": 6,
+        "sampler_name": "euler", "scheduler": "simple", "denoise": 1}}
+})";
+  const Read r = readSetup(video);
+  REQUIRE(r.setup->estimable());
+  REQUIRE(r.setup->notCosted.size() == 1);
+  CHECK(r.setup->notCosted.front()->type == "Canny");
+  const FileReport report = analyzeInput(Input{"w.json", video}, {});
+  CHECK(std::any_of(report.diagnostics.begin(), report.diagnostics.end(), [](const Diagnostic& d) {
+    return d.code == "OL901" && d.message.find("every frame of the video") != std::string::npos;
+  }));
+  // A still image (LoadImage) is small: Canny stays a known node with nothing to cost.
+  std::string image = video;
+  image.replace(image.find(R"("class_type": "LoadVideo", "inputs": {"file": "dance.mp4"})"),
+                std::string(R"("class_type": "LoadVideo", "inputs": {"file": "dance.mp4"})").size(),
+                R"("class_type": "LoadImage", "inputs": {"image": "pose.png"})");
+  CHECK(readSetup(image).setup->notCosted.empty());
+}
+
 TEST_CASE("a UI workflow's TaylorSeerLite is bypassed by the plan: its mode set to 4, the model passing through") {
   const std::string text = R"({"nodes": [
     {"id": 1, "type": "UNETLoader", "mode": 0, "widgets_values": ["flux1-dev.safetensors", "fp8_e4m3fn"]},

@@ -126,6 +126,11 @@ struct NodeType {
   std::string wholeModelWidget;
   std::vector<std::string> wholeModelValues;
   std::string wholeModelUnlessLinked;
+  // A node that runs on the GPU over every frame of its image input at once, at that input's own size (Canny), and a
+  // node whose output is a video's frames at the file's size (LoadVideo): no workflow says that size, so the first fed
+  // by the second is listed as not costed.
+  bool gpuOverFrames = false;
+  bool videoSource = false;
 
   // dtypeWidgets, or ComfyUI's own {"weight_dtype"} when the data names none.
   std::span<const std::string> storageWidgets() const;
@@ -137,7 +142,7 @@ template <class V> void fields(V& v, NodeType& x) {
   v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled, x.loader,
     x.blockSwap, x.vae, x.sequentialGuidance, x.encodesClip, x.imagePixels, x.packsLatents, x.olderBlockBytesPerTokenChannel,
     x.olderBlockReleases, x.cacheTokenMaps, x.cacheOrdersWidget, x.cacheOrdersDefault, x.cacheMapsWidget, x.cacheMapsByValue,
-    x.wholeModelWidget, x.wholeModelValues, x.wholeModelUnlessLinked);
+    x.wholeModelWidget, x.wholeModelValues, x.wholeModelUnlessLinked, x.gpuOverFrames, x.videoSource);
 }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.

@@ -114,6 +114,13 @@ class SetupBuilder {
   void listNotCosted(WorkflowSetup& s) const {
     for (const auto& n : w_.nodes) {
       if (!n.active() || std::find(costed_.begin(), costed_.end(), &n) != costed_.end()) continue;
+      if (n.known != nullptr && n.known->gpuOverFrames) {
+        const auto feeding = upstreamOf(w_, n);
+        if (std::any_of(feeding.begin(), feeding.end(), [](const WorkflowNode* up) { return up->known != nullptr && up->known->videoSource; })) {
+          s.notCosted.push_back(&n);
+        }
+        continue;
+      }
       if (n.known == nullptr ||
           isRole(&n, {NodeRole::Controlnet, NodeRole::Ipadapter, NodeRole::ClipVision, NodeRole::UpscaleModel, NodeRole::UpscaleWithModel,
                       NodeRole::LatentUpscaleModel, NodeRole::ExtraModel})) {

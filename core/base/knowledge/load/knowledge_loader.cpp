@@ -476,6 +476,8 @@ class Loader {
       n.wholeModelWidget = str(e, "whole_model_widget");
       n.wholeModelValues = strings(e->find("whole_model_values"));
       n.wholeModelUnlessLinked = str(e, "whole_model_unless_linked");
+      n.gpuOverFrames = flag(e, "gpu_over_frames");
+      n.videoSource = flag(e, "video_source");
       if (n.wholeModelWidget.empty() != n.wholeModelValues.empty()) {
         error("comfyui.yaml: node " + n.type + ": whole_model_widget and whole_model_values go together");
       }
