@@ -1242,6 +1242,32 @@ TEST_CASE("WanVideoWrapper's older releases ran a heavier block: the range's top
   CHECK(knowledge().comfyui->node("KSampler")->olderBlockBytesPerTokenChannel == 0);
 }
 
+TEST_CASE("WanVideoDecode's older releases read its tiles as latent pixels: the range's top is the untiled decode") {
+  const std::string text = replaced(comfyFixture("wan-wrapper-vace-blockswap-api.json"), R"("enable_vae_tiling": false)", R"("enable_vae_tiling": true)");
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  const GenerationSetup& g = r.setup->generation;
+  CHECK(g.vaeDecode == VaeDecode::Tiled);
+  CHECK(g.decodeUntiledReleases.starts_with("WanVideoWrapper before 0cf1330"));  // 832 / 8 = 104 latent px: under 272
+  const FileReport report = analyzeOn("RTX 4090", text);
+  const PhaseEstimate& decode = test::phase(*report.estimate, "vae_decode");
+  const auto reason = std::find_if(decode.range.begin(), decode.range.end(),
+                                   [](const RangeReason& x) { return x.why.starts_with("WanVideoWrapper before 0cf1330"); });
+  REQUIRE(reason != decode.range.end());
+  // The same setup untiled: the top reaches its decode, the expected figure stays the tiled one.
+  GenerationSetup untiled = g;
+  untiled.vaeDecode = VaeDecode::Full;
+  untiled.decodeOutputBytesPerPixel = g.decodeUntiledOutputBytesPerPixel;
+  untiled.decodeUntiledReleases.clear();
+  untiled.olderBlockBytesPerTokenChannel = 0;
+  const Estimate whole = estimateGeneration(untiled, knowledge().webui, knowledge().memory, report.estimate->gpu).estimate;
+  CHECK(decode.highBytes == Approx(test::phase(whole, "vae_decode").highBytes));
+  CHECK(decode.peakBytes < test::phase(whole, "vae_decode").peakBytes);
+  // A latent over 272 a side was tiled by those releases too: no such reason.
+  const std::string large = replaced(replaced(text, R"("width": 832)", R"("width": 2560)"), R"("height": 480)", R"("height": 1440)");
+  CHECK(readSetup(large).setup->generation.decodeUntiledReleases.empty());
+}
+
 TEST_CASE("feature caches: TaylorSeer's block outputs per order, WanVideoWrapper's EasyCache output per guidance pass") {
   const std::string flux = comfyFixture("flux-taylorseer-1024-api.json");
   const Read r = readSetup(flux);

@@ -83,9 +83,14 @@ struct PackVae {
   int framesPerCall = 0;     // decodes that take every frame of a call at once: the most output frames a call takes
   double outputBytesPerPixel = 0;       // decodes: what stays on the GPU per output pixel of every frame, untiled
   double tiledOutputBytesPerPixel = 0;  // the same, tiled
+  // Decodes whose older releases read the tile widget's pixels as latent pixels, so one tile covered any latent up to
+  // that many a side: which releases (the range's reason, reaching the untiled decode).
+  std::string olderUntiledReleases;
 };
 
-template <class V> void fields(V& v, PackVae& x) { v(x.tilingWidget, x.tileWidget, x.framesWidget, x.framesPerCall, x.outputBytesPerPixel, x.tiledOutputBytesPerPixel); }
+template <class V> void fields(V& v, PackVae& x) {
+  v(x.tilingWidget, x.tileWidget, x.framesWidget, x.framesPerCall, x.outputBytesPerPixel, x.tiledOutputBytesPerPixel, x.olderUntiledReleases);
+}
 
 struct NodeType {
   std::string type;

@@ -607,6 +607,13 @@ class SetupBuilder {
       }
     }
     g.decodeOutputBytesPerPixel = tiled ? t.tiledOutputBytesPerPixel : t.outputBytesPerPixel;
+    // Older releases that read the tile's pixels as latent pixels: one tile when the latent is no larger (either side
+    // against tile_x: the two are equal in the pack's examples).
+    const long latentSide = std::max(g.width, g.height) / std::max(1, s.arch.vae.spatial);
+    if (tiled && !t.olderUntiledReleases.empty() && latentSide <= g.decodeTilePixels) {
+      g.decodeUntiledReleases = t.olderUntiledReleases;
+      g.decodeUntiledOutputBytesPerPixel = t.outputBytesPerPixel;
+    }
     g.decodeFramesPerCall = t.framesPerCall;
     g.decodeRetriesTiled = t.tilingWidget.empty();  // a node pack's decode (its own tiling switch) has no retry
   }

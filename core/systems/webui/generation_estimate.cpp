@@ -48,6 +48,7 @@ class Estimator {
     for (auto& phase : e.phases) finish(phase);
     widenForConvolutionsWithoutCudnn(e);
     widenForOlderReleases(e);
+    widenForUntiledDecodeReleases(e);
     concludeEstimate(e);
     if (out.attentionTooLarge) e.verdict = Verdict::Oom;  // split attention stops before it allocates
     out.streamedBytes = streamed_;
@@ -62,7 +63,20 @@ class Estimator {
     GenerationSetup older = s_;
     older.blockBytesPerTokenChannel = s_.olderBlockBytesPerTokenChannel;
     older.olderBlockBytesPerTokenChannel = 0;
+    older.decodeUntiledReleases.clear();  // each older release's top stands on its own
     widenWith(e, Estimator(older, w_, m_, gpu_).run().estimate, s_.olderBlockReleases);
+  }
+
+  // A pack's tiled decode whose older releases decoded this latent in one tile: the same generation decoded untiled is
+  // the range's top, the reason naming the releases.
+  void widenForUntiledDecodeReleases(Estimate& e) const {
+    if (s_.decodeUntiledReleases.empty() || s_.vaeDecode != VaeDecode::Tiled) return;
+    GenerationSetup older = s_;
+    older.vaeDecode = VaeDecode::Full;
+    older.decodeOutputBytesPerPixel = s_.decodeUntiledOutputBytesPerPixel;
+    older.decodeUntiledReleases.clear();
+    older.olderBlockBytesPerTokenChannel = 0;  // each older release's top stands on its own
+    widenWith(e, Estimator(older, w_, m_, gpu_).run().estimate, s_.decodeUntiledReleases);
   }
 
   void addGpuPhases(GenerationEstimate& out) {

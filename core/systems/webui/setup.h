@@ -142,6 +142,10 @@ struct GenerationSetup {
   std::string featureCache;  // which node, for the text
   double olderBlockBytesPerTokenChannel = 0;
   std::string olderBlockReleases;
+  // A pack's tiled decode whose older releases covered this latent with one tile: which releases, and what stays on the
+  // GPU per output pixel untiled (the range reaches that decode).
+  std::string decodeUntiledReleases;
+  double decodeUntiledOutputBytesPerPixel = 0;
   // Reference images whose latent tokens join every forward's (ComfyUI's ReferenceLatent): their pixels, all together.
   double referencePixels = 0;
   bool referenceSizeAssumed = false;  // one's size is not in the workflow: the output's is taken

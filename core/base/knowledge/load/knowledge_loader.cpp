@@ -494,6 +494,7 @@ class Loader {
       n.vae.framesPerCall = static_cast<int>(num(e, "frames_per_call", 0));
       n.vae.outputBytesPerPixel = num(e, "output_bytes_per_px", 0);
       n.vae.tiledOutputBytesPerPixel = num(e, "tiled_output_bytes_per_px", 0);
+      n.vae.olderUntiledReleases = str(e, "older_untiled_releases");
       n.imagePixels = num(e, "image_pixels", 0);
       n.packsLatents = flag(e, "packs_latents");
       if (auto role = parseNodeRole(str(e, "role"))) n.role = *role;
