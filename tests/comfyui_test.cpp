@@ -1242,6 +1242,25 @@ TEST_CASE("WanVideoWrapper's older releases ran a heavier block: the range's top
   CHECK(knowledge().comfyui->node("KSampler")->olderBlockBytesPerTokenChannel == 0);
 }
 
+TEST_CASE("a wrapper's bf16 VAE on a card before Ampere: its 3-D convolutions unfold slow_conv3d's columns; fp32 doubles it") {
+  const std::string text = comfyFixture("wan-wrapper-vace-blockswap-api.json");  // WanVideoVAELoader precision bf16, 832×480×81
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  CHECK(r.setup->generation.vaeBf16);
+  const auto decode = [&](const char* gpu) { return test::phase(*analyzeOn(gpu, text).estimate, "vae_decode"); };
+  // Turing (7.5): a 4-frame chunk's columns, 96 · 27 · 4 per pixel, beside 96 · (4 · 4 + 2) of maps, in bf16, untiled.
+  const PhaseEstimate turing = decode("RTX 2080 Ti");
+  CHECK(test::component(turing, "VAE decode") == Approx(96.0 * (27 * 4 + 18) * 832 * 480 * 2));
+  // Ampere runs them through cuDNN: the VAE's own figure (memory.yaml's), lower.
+  const PhaseEstimate ampere = decode("RTX 3090");
+  CHECK(test::component(ampere, "VAE decode") < test::component(turing, "VAE decode"));
+  CHECK(std::none_of(ampere.components.begin(), ampere.components.end(), [](const Component& c) { return c.how.find("slow_conv3d") != std::string::npos; }));
+  // An fp32 loader: fp32 weights, cuDNN.
+  const Read fp32 = readSetup(replaced(text, R"("Wan2_1_VAE_bf16.safetensors", "precision": "bf16")", R"("Wan2_1_VAE_bf16.safetensors", "precision": "fp32")"));
+  CHECK(fp32.setup->generation.fp32Vae);
+  CHECK_FALSE(fp32.setup->generation.vaeBf16);
+}
+
 TEST_CASE("WanVideoDecode's older releases read its tiles as latent pixels: the range's top is the untiled decode") {
   const std::string text = replaced(comfyFixture("wan-wrapper-vace-blockswap-api.json"), R"("enable_vae_tiling": false)", R"("enable_vae_tiling": true)");
   const Read r = readSetup(text);

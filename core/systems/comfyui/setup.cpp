@@ -100,6 +100,7 @@ class SetupBuilder {
       secondPass(*s);
       latentModelUpscale(*s);
       decode(*s);
+      vaePrecision(*s);
       controlnets(*s);
       sideModels(*s);
       featureCaches(*s);
@@ -582,6 +583,17 @@ class SetupBuilder {
     return 0;
   }
 
+
+  // A node pack's VAE loader (its `precision` widget: WanVideoVAELoader, HyVideoVAELoader, MochiVAELoader) keeps the
+  // VAE in that dtype whatever the card; ComfyUI's VAELoader leaves it to vae_dtype.
+  void vaePrecision(WorkflowSetup& s) const {
+    const WorkflowNode* node = s.decode != nullptr ? s.decode : s.generation.clipEncode ? s.latent : nullptr;
+    const WorkflowNode* loader = node != nullptr ? w_.upstream(*node, "vae") : nullptr;
+    if (!isRole(loader, {NodeRole::Vae})) return;
+    const std::string precision = loader->text("precision");
+    s.generation.vaeBf16 = precision == "bf16";
+    if (precision == "fp32") s.generation.fp32Vae = true;
+  }
 
   void decode(WorkflowSetup& s) const {
     for (const auto& n : w_.nodes) {

@@ -205,7 +205,8 @@ class Estimator {
 
   Component vaeWeights() const {
     const double p = s_.arch->vae.params;
-    return {"VAE weights", p * vaeBytes_, paramsText(p) + " × " + fixedText(vaeBytes_, 0) + " B (" + dtypeName(vaeBytes_) + ")",
+    const std::string dtype = s_.vaeBf16 && vaeBytes_ == 2 ? "bf16" : dtypeName(vaeBytes_);
+    return {"VAE weights", p * vaeBytes_, paramsText(p) + " × " + fixedText(vaeBytes_, 0) + " B (" + dtype + ")",
             Term::Weights};
   }
 
@@ -326,9 +327,11 @@ class Estimator {
     auto tiled = [&](std::string why) -> Component {
       const double tilePixels = s_.decodeTilePixels > 0 ? s_.decodeTilePixels : w_.decoderTile(static_cast<double>(gpu_.vramBytes)) * 8.0;
       const double tile = std::min<double>(tilePixels, static_cast<double>(std::max(w, h) / 8) * 8.0);
-      return atLeastAllFrames({what, k * tile * tile * frames * vaeBytes_,
-                               why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B", term},
-                              tile * tile);
+      return withoutCudnn(atLeastAllFrames({what, k * tile * tile * frames * vaeBytes_,
+                                            why + fixedText(tile, 0) + "² px tiles × " + fixedText(k, 0) + " B × " + fixedText(vaeBytes_, 0) + " B",
+                                            term},
+                                           tile * tile),
+                          tile * tile);
     };
     // A pack's clip encode tiles by its own switch alone; otherwise the decode's tiling serves both.
     if (!decode && s_.clipEncode ? s_.clipEncodeTiled : s_.vaeDecode == VaeDecode::Tiled) return tiled("tiled: ");
@@ -356,7 +359,25 @@ class Estimator {
       out.decodeFallsBackToTiled = true;
       return tiled("falls back to tiled decoding: ");
     }
-    return atLeastAllFrames({what, bytes, how, term}, static_cast<double>(w) * static_cast<double>(h));
+    return withoutCudnn(atLeastAllFrames({what, bytes, how, term}, static_cast<double>(w) * static_cast<double>(h)),
+                        static_cast<double>(w) * static_cast<double>(h));
+  }
+
+  // A pack's bf16 VAE on a card before Ampere: PyTorch runs its 3-D convolutions without cuDNN, so each unfolds a
+  // chunk's input into slow_conv3d's column buffer (memory.yaml vol2col_channels × 27 × the chunk's frames per pixel,
+  // one sample), beside the coder's maps (× (4 × chunk + 2)): the larger of that and the planned figure, over `area` px.
+  Component withoutCudnn(Component planned, double area) const {
+    const VaeConstants* c = m_.vae(s_.arch->vae.family);
+    if (!s_.vaeBf16 || !gpu_.bf16ConvolutionsWithoutCudnn() || c == nullptr || c->vol2colChannels <= 0) return planned;
+    const int chunk = s_.frames > 1 ? std::max(1, std::min(s_.arch->vae.temporal, s_.frames - 1)) : 1;
+    const double perPixel = c->vol2colChannels * (27.0 * chunk + 4.0 * chunk + 2);
+    const double slow = perPixel * area * 2;
+    if (slow <= planned.bytes) return planned;
+    return {planned.name, slow,
+            fixedText(area / 1e6, 2) + " Mpx × (" + fixedText(c->vol2colChannels * 27.0 * chunk, 0) + " B/px/elem slow_conv3d columns + " +
+                fixedText(c->vol2colChannels * (4.0 * chunk + 2), 0) + " maps) × 2 B: " + gpu_.name + " (compute capability " +
+                fixedText(gpu_.computeCapability, 1) + ") runs the bf16 VAE's convolutions without cuDNN",
+            Term::VaeFloor};
   }
 
   // Weights ComfyUI loaded in part (some, not all) fill what the context (the phase's first component) leaves up to
