@@ -7,6 +7,7 @@
 #include "base/knowledge/embedded.h"
 #include "base/knowledge/knowledge.h"
 #include "base/knowledge/knowledge_tape.h"
+#include "engine/estimate_core.h"
 #include "fixture_expectations.h"
 #include "test_support.h"
 
@@ -165,8 +166,31 @@ TEST_CASE("the slow_conv3d count is the CPU-measured one for both 3D-convolution
       const Node* run = chunks->find(std::to_string(frames));
       REQUIRE(run != nullptr);
       INFO(family << ", " << frames << " frame(s)");
-      CHECK(std::stod(run->find("block_k")->resolved()->text) == Approx(c * 27 * frames + c * (4 * frames + 2)));
+      // The estimators' count (vol2colPerPixel: 96·27·T + 96·(4T + 2)), for an image and for a clip whose chunks
+      // are 4 frames long.
+      const Vol2col count = vol2colPerPixel(v->vol2colChannels, 4, frames == 1 ? 1 : frames + 1);
+      CHECK(count.columns == Approx(c * 27 * frames));
+      CHECK(count.columns + count.maps == Approx(std::stod(run->find("block_k")->resolved()->text)));
     }
+  }
+}
+
+// LTX-2's latent upscale model (rules/comfyui.yaml side_models): its working memory per input latent position is the
+// CPU census's per output position (scripts/census/latent_upsampler.py at reduced widths, linear in the width) at its
+// 1024 width, four output positions per input one; the slow_conv3d figure likewise.
+TEST_CASE("the LTX-2 latent upscaler's figures are the CPU census's, scaled to its width") {
+  const auto measured = readDocument(test::readFile(test::sourceDir() / "tests/census/latent-upsampler.json"));
+  const Node* widths = measured->root() ? measured->root()->find("widths") : nullptr;
+  REQUIRE(widths != nullptr);
+  const SideModel* m = knowledge().comfyui->sideModel(NodeRole::LatentUpscaleModel, "ltx-2-spatial-upscaler-x2-1.0.safetensors");
+  REQUIRE(m != nullptr);
+  REQUIRE_FALSE(m->assumed());
+  for (const int width : {64, 128}) {
+    const Node* run = widths->find(std::to_string(width));
+    REQUIRE(run != nullptr);
+    const double scale = 1024.0 / width * 4;
+    CHECK(m->bytesPerInputPixel == Approx(std::stod(run->find("peak_per_out_position")->resolved()->text) * scale));
+    CHECK(m->vol2colBytesPerInputPixel == Approx(std::stod(run->find("with_scratch_per_out_position")->resolved()->text) * scale));
   }
 }
 

@@ -133,6 +133,11 @@ double quantizedBytesPerParam(const MemoryModel& m, const std::string& qtype) {
   return keep * kBf16 + (1 - keep) * (f ? f->bytesPerParam : 1.0);
 }
 
+Vol2col vol2colPerPixel(int channels, int temporal, int frames) {
+  const int chunk = frames > 1 ? std::max(1, std::min(temporal, frames - 1)) : 1;
+  return {channels * 27.0 * chunk, channels * (4.0 * chunk + 2)};
+}
+
 long latentFrames(const Vae& vae, int frames) { return frames > 1 ? (frames - 1) / std::max(1, vae.temporal) + 1 : 1; }
 
 std::int64_t imageTokens(const Architecture& arch, long width, long height, int frames) {

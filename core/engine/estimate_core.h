@@ -33,6 +33,16 @@ double quantizedBytesPerParam(const MemoryModel& m, const std::string& qtype);
 // The latent frames a VAE makes of `frames` (the first alone, then one per `temporal`); 1 for an image.
 long latentFrames(const Vae& vae, int frames);
 
+// slow_conv3d's working set at a 3D coder's widest full-resolution 3×3×3 convolution, per output pixel per element byte
+// (memory.yaml vol2col_channels; scripts/census/conv3d_columns.py): the column buffer, C·27 × the chunk's output frames
+// for one sample, and the coder's maps beside it, C·(4 × chunk + 2) for each sample. A clip's chunks after the first
+// are `temporal` frames (at most the clip less its first frame); an image is one.
+struct Vol2col {
+  double columns = 0;
+  double maps = 0;
+};
+Vol2col vol2colPerPixel(int channels, int temporal, int frames);
+
 // The denoiser's tokens for a latent of this size (patches per frame × latent frames).
 std::int64_t imageTokens(const Architecture& arch, long width, long height, int frames);
 

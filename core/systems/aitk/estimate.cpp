@@ -218,8 +218,7 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
   // input, its normed activation, the convolution's input with the 2 cached frames and its output (C·(4T + 2) each
   // sample), and what is decoded so far (at most one clip). A clip's chunks after the first are `temporal` frames.
   if (!b.conv3dWithoutCudnn.empty() && s.activationBytes < 4 && v->vol2colChannels > 0) {
-    const int chunk = frames > 1 ? std::max(1, std::min(s.arch->vae.temporal, frames - 1)) : 1;
-    const double columns = v->vol2colChannels * 27.0 * chunk, maps = v->vol2colChannels * (4.0 * chunk + 2);
+    const auto [columns, maps] = vol2colPerPixel(v->vol2colChannels, s.arch->vae.temporal, frames);
     const double work = (columns + batch * maps) * exactPx * s.activationBytes;
     const std::string workHow =
         how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow + fixedText(maps, 0) + " maps beside it)" + elem;

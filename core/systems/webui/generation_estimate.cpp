@@ -369,13 +369,12 @@ class Estimator {
   Component withoutCudnn(Component planned, double area) const {
     const VaeConstants* c = m_.vae(s_.arch->vae.family);
     if (!s_.vaeBf16 || !gpu_.bf16ConvolutionsWithoutCudnn() || c == nullptr || c->vol2colChannels <= 0) return planned;
-    const int chunk = s_.frames > 1 ? std::max(1, std::min(s_.arch->vae.temporal, s_.frames - 1)) : 1;
-    const double perPixel = c->vol2colChannels * (27.0 * chunk + 4.0 * chunk + 2);
-    const double slow = perPixel * area * 2;
+    const auto [columns, maps] = vol2colPerPixel(c->vol2colChannels, s_.arch->vae.temporal, s_.frames);
+    const double slow = (columns + maps) * area * 2;
     if (slow <= planned.bytes) return planned;
     return {planned.name, slow,
-            fixedText(area / 1e6, 2) + " Mpx × (" + fixedText(c->vol2colChannels * 27.0 * chunk, 0) + " B/px/elem slow_conv3d columns + " +
-                fixedText(c->vol2colChannels * (4.0 * chunk + 2), 0) + " maps) × 2 B: " + gpu_.name + " (compute capability " +
+            fixedText(area / 1e6, 2) + " Mpx × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d columns + " + fixedText(maps, 0) +
+                " maps) × 2 B: " + gpu_.name + " (compute capability " +
                 fixedText(gpu_.computeCapability, 1) + ") runs the bf16 VAE's convolutions without cuDNN",
             Term::VaeFloor};
   }
