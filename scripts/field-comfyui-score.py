@@ -9,7 +9,9 @@ because it needed more than the card: there the estimate agrees when it says the
 "fits"); those are scored as their own group. Launch flags a report names cannot be written into a workflow:
 the row says which were left out.
 
-usage: scripts/field-comfyui-score.py [--cli build/release/native/oomlint] [--markdown]
+usage: scripts/field-comfyui-score.py [--cli build/release/native/oomlint] [--markdown] [--named-card]
+  --named-card: as scripts/field-score.py's, where the report names a catalog card whose size is the report's
+                (a card modded to another size keeps the reported size)
 """
 import argparse, importlib.util, json, os, sys
 
@@ -34,7 +36,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", default=os.path.join(root, "build/release/native/oomlint"))
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--named-card", action="store_true", help="check against the named catalog card where there is one")
     args = ap.parse_args()
+    catalog = field_score.catalog_names(args.cli) if args.named_card else []
     field = os.path.join(root, "tests/field-comfyui")
     with open(os.path.join(field, "cases.yaml")) as f:
         cases = yaml.safe_load(f)["cases"]
@@ -46,7 +50,10 @@ def main():
         if r is None:
             rows.append(("-", c["id"], c["gpu_vram_gib"], c["outcome"], "-", "not rebuilt"))
             continue
-        verdict, peak, phase = field_score.verdict_of(args.cli, [os.path.join(field, r["workflow"])], c["gpu_vram_gib"])
+        card = field_score.named_card(catalog, c.get("gpu", "")) or c["gpu_vram_gib"]
+        if isinstance(card, str) and "modded" in c.get("gpu", "").lower():
+            card = c["gpu_vram_gib"]  # the report's card carries another size than the catalog's
+        verdict, peak, phase = field_score.verdict_of(args.cli, [os.path.join(field, r["workflow"])], card)
         kind, outcome = c.get("kind", "normal"), c["outcome"]
         group = "wrapper nodes" if uses_wrapper(os.path.join(field, r["workflow"])) else "native nodes"
         result = ""
@@ -73,7 +80,7 @@ def main():
                 field_score.count(groups.setdefault(name, field_score.new_tally()), None, outcome)
         if r.get("launch_flags"):
             result += f" (flags not in a workflow: {r['launch_flags']})"
-        rows.append((group, c["id"], c["gpu_vram_gib"], outcome + (f" ({c['phase']})" if c.get("phase") not in (None, "unknown") else ""),
+        rows.append((group, c["id"], card, outcome + (f" ({c['phase']})" if c.get("phase") not in (None, "unknown") else ""),
                      "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
     field_score.print_rows(rows, args.markdown)
     for name, g in groups.items():
