@@ -930,13 +930,11 @@ TEST_CASE("LTX-2's latent upscale model between the passes: its weights, its map
   // 768×512×97 frames: 13 latent frames of 24 × 16 positions (LTX's ×32 VAE, ×8 in time).
   const double positions = 13.0 * 24 * 16;
   const PhaseEstimate& upscale = test::phase(*report.estimate, "upscale");
-  const auto work = std::find_if(upscale.components.begin(), upscale.components.end(),
-                                 [](const Component& c) { return c.name == "upscale model working memory"; });
-  REQUIRE(work != upscale.components.end());
-  CHECK(work->bytes == Approx(positions * 32768));  // four 1024-wide bf16 maps per output position, four per input
-  const auto columns = std::find_if(upscale.range.begin(), upscale.range.end(),
-                                    [](const RangeReason& reason) { return reason.why.starts_with("PyTorch 2.9-2.10"); });
-  REQUIRE(columns != upscale.range.end());
+  // four 1024-wide bf16 maps per output position, four per input
+  REQUIRE(test::component(upscale, "upscale model working memory") > 0);
+  CHECK(test::component(upscale, "upscale model working memory") == Approx(positions * 32768));
+  const RangeReason* columns = test::rangeReason(upscale, "PyTorch 2.9-2.10");
+  REQUIRE(columns != nullptr);
   CHECK(columns->aboveBytes == Approx(positions * (245760 - 32768)));
   CHECK(columns->belowBytes == 0);
   CHECK(upscale.highBytes > upscale.peakBytes + columns->aboveBytes);
@@ -949,7 +947,7 @@ TEST_CASE("LTX-2's latent upscale model between the passes: its weights, its map
     const PhaseEstimate& fp32 = test::phase(*turing.estimate, "upscale");
     CHECK(test::component(fp32, "upscale model weights") == Approx(497867904.0 * 4));
     CHECK(test::component(fp32, "upscale model working memory") == Approx(positions * 32768 * 2));
-    CHECK(std::none_of(fp32.range.begin(), fp32.range.end(), [](const RangeReason& reason) { return reason.why.starts_with("PyTorch 2.9-2.10"); }));
+    CHECK(test::rangeReason(fp32, "PyTorch 2.9-2.10") == nullptr);
   }
   SECTION("an upscale model oomlint does not know is costed as LTX-2's, and says so") {
     std::string other = text;
@@ -1223,9 +1221,8 @@ TEST_CASE("WanVideoWrapper's older releases ran a heavier block: the range's top
   CHECK(g.blockBytesPerTokenChannel == 0);  // the expected figure: Wan's census block
   const FileReport report = analyzeOn("RTX 4090", text);
   const PhaseEstimate& denoise = test::phase(*report.estimate, "denoise");
-  const auto reason = std::find_if(denoise.range.begin(), denoise.range.end(),
-                                   [](const RangeReason& x) { return x.why.starts_with("WanVideoWrapper before a6071c7"); });
-  REQUIRE(reason != denoise.range.end());
+  const RangeReason* reason = test::rangeReason(denoise, "WanVideoWrapper before a6071c7");
+  REQUIRE(reason != nullptr);
   // The same setup at 40 B: its activations and the range's top above the expected one's by the difference.
   GenerationSetup older = g;
   older.blockBytesPerTokenChannel = 40;
@@ -1270,9 +1267,7 @@ TEST_CASE("WanVideoDecode's older releases read its tiles as latent pixels: the 
   CHECK(g.decodeUntiledReleases.starts_with("WanVideoWrapper before 0cf1330"));  // 832 / 8 = 104 latent px: under 272
   const FileReport report = analyzeOn("RTX 4090", text);
   const PhaseEstimate& decode = test::phase(*report.estimate, "vae_decode");
-  const auto reason = std::find_if(decode.range.begin(), decode.range.end(),
-                                   [](const RangeReason& x) { return x.why.starts_with("WanVideoWrapper before 0cf1330"); });
-  REQUIRE(reason != decode.range.end());
+  REQUIRE(test::rangeReason(decode, "WanVideoWrapper before 0cf1330") != nullptr);
   // The same setup untiled: the top reaches its decode, the expected figure stays the tiled one.
   GenerationSetup untiled = g;
   untiled.vaeDecode = VaeDecode::Full;

@@ -123,10 +123,7 @@ TEST_CASE("a preservation loss keeps a second graph's block inputs until the one
   CHECK(component(train, "activations") == Approx(4196.0 * 1000 * 86));
   // AI Toolkit before cac3815b ran the preservation backward on its own: one graph (4196 × 1000 × 68). Its
   // low end (activations and slack −50%) lowers this one's by half the difference and its 10% slack.
-  const RangeReason* older = nullptr;
-  for (const auto& r : train.range) {
-    if (r.why.find("cac3815b") != std::string::npos) older = &r;
-  }
+  const RangeReason* older = test::rangeReason(train, "cac3815b");
   REQUIRE(older != nullptr);
   CHECK(older->belowBytes == Approx(4196.0 * 1000 * (86 - 68) * 1.1 * 0.5));
   CHECK(older->aboveBytes == 0);
@@ -151,10 +148,7 @@ TEST_CASE("narrowed LoRA targets keep the default figure and reach an adapter on
   const double bareLow = 512 * kMiB + 1e9 + bareActivations * 0.5;
   CHECK(train.lowBytes == Approx(bareLow));
   CHECK(train.highBytes == Approx(phase(plain, "train_step").highBytes));
-  const RangeReason* narrowed = nullptr;
-  for (const auto& r : train.range) {
-    if (r.why.find("network_kwargs") != std::string::npos) narrowed = &r;
-  }
+  const RangeReason* narrowed = test::rangeReason(train, "network_kwargs");
   REQUIRE(narrowed != nullptr);
   CHECK(narrowed->aboveBytes == 0);
 }
@@ -554,8 +548,8 @@ TEST_CASE("slow_conv3d's column buffer is one sample's, its maps every sample's:
   const double slow = (96.0 * 27 + 3 * 96.0 * 6) * 512 * 512 * 2, cudnn = 3 * 800.0 * 512 * 512 * 2;
   REQUIRE(slow > cudnn);
   CHECK(component(step, "VAE encode") == Approx(cudnn));
-  const auto torch = std::find_if(step.range.begin(), step.range.end(), [](const RangeReason& r) { return r.why.starts_with("torch 2.9"); });
-  REQUIRE(torch != step.range.end());
+  const RangeReason* torch = test::rangeReason(step, "torch 2.9");
+  REQUIRE(torch != nullptr);
   CHECK(torch->aboveBytes == Approx(slow - cudnn));
 
   // A card before Ampere runs bf16 convolutions (the setup's dtype) without cuDNN whatever the torch: the columns are
@@ -568,7 +562,7 @@ TEST_CASE("slow_conv3d's column buffer is one sample's, its maps every sample's:
   REQUIRE(encode != onTuring.components.end());
   CHECK(encode->how.find("compute capability 7.5") != std::string::npos);
   // No torch cures it there: the range names no torch 2.9 reason.
-  CHECK(std::none_of(onTuring.range.begin(), onTuring.range.end(), [](const RangeReason& r) { return r.why.starts_with("torch 2.9"); }));
+  CHECK(test::rangeReason(onTuring, "torch 2.9") == nullptr);
   // fp16 keeps cuDNN on it; Ampere (8.0) runs bf16 through cuDNN; an unknown card (a size given) is taken to.
   TrainingSetup half = s;
   half.trainDtype = "fp16";

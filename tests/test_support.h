@@ -52,6 +52,14 @@ inline double component(const PhaseEstimate& p, std::string_view name) {
   return bytes;
 }
 
+// The phase's range reason whose text contains `text`, or nullptr when it has none.
+inline const RangeReason* rangeReason(const PhaseEstimate& p, std::string_view text) {
+  for (const auto& r : p.range) {
+    if (r.why.find(text) != std::string::npos) return &r;
+  }
+  return nullptr;
+}
+
 // At the start of a [shared] case: fails (never passes silently) when the folder is missing.
 #define OOMLINT_REQUIRE_SHARED()                                                                                \
   do {                                                                                                          \
