@@ -133,6 +133,23 @@ class Timeline:
         return peak, level
 
 
+def use_layers():
+    """For a census script beside this one (which imports this file, and with it scripts/gpu on the path): the layers
+    module whose TILE_SCOPE the Timeline reads, as main() sets it for the census itself."""
+    global layers
+    import layers as module  # noqa: PLC0415
+    layers = module
+
+
+def inference_timeline(fn):
+    """fn run without autograd under the profiler: its Timeline (the result dropped before it returns)."""
+    import torch  # noqa: PLC0415
+    with torch.no_grad():
+        tl, out = profiled(fn)
+    del out
+    return tl
+
+
 def profiled(fn):
     """Runs fn under the kineto CPU profiler with memory events; torch.profiler.profile would do the same, but
     also converts every event to a FunctionEvent on exit, which the census does not read and which costs more

@@ -15,20 +15,13 @@ import sys
 sys.dont_write_bytecode = True
 
 import json  # noqa: E402
-import os  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "census"))
-
+import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-import census  # noqa: E402
-import layers  # noqa: E402
-
-census.layers = layers  # census.profiled's Timeline reads the module global main() would set
+census.use_layers()
 
 CHANNELS = 96             # the Wan 2.1 / Qwen-Image coder's full-resolution width (base_dim 96)
 CACHED = 2                # frames a causal convolution takes from the previous chunk (CACHE_T)
@@ -70,10 +63,7 @@ class ResidualBlock(nn.Module):
 
 
 def measure(fn):
-    with torch.no_grad():
-        tl, out = census.profiled(fn)
-    del out
-    return tl.peak_with_scratch  # the column buffer is the convolution's own scratch: kept
+    return census.inference_timeline(fn).peak_with_scratch  # the column buffer is the convolution's own scratch: kept
 
 
 def main():

@@ -22,20 +22,13 @@ import sys
 sys.dont_write_bytecode = True
 
 import json  # noqa: E402
-import os  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "census"))
-
+import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-import census  # noqa: E402
-import layers  # noqa: E402
-
-census.layers = layers  # census.profiled's Timeline reads the module global main() would set
+census.use_layers()
 
 LATENT = 128                   # LTX-2's latent channels
 MIDDLES = (64, 128)            # reduced middle widths (LTX-2's spatial upscaler x2 1.0 has 1024)
@@ -82,9 +75,7 @@ class Upsampler(nn.Module):
 
 
 def measure(model, latent):
-    with torch.no_grad():
-        tl, out = census.profiled(lambda: model(latent))
-    del out
+    tl = census.inference_timeline(lambda: model(latent))
     return tl.peak, tl.peak_with_scratch
 
 
