@@ -50,12 +50,12 @@ struct Run {
   std::string errors;
 };
 
-// Runs the rules compiler as CMake runs it, from a copy of rules/ whose memory.yaml is `data`.
-Run compile(const std::string& data) {
+// Runs the rules compiler as CMake runs it, from a copy of rules/ whose `file` (memory.yaml by default) is `data`.
+Run compile(const std::string& data, const std::string& file = "memory.yaml") {
   const auto dir = std::filesystem::temp_directory_path() / ("oomlint-rules-schema-test-" + std::to_string(std::rand()));
   std::filesystem::create_directories(dir);
   std::filesystem::copy(test::sourceDir() / "rules", dir / "rules", std::filesystem::copy_options::recursive);
-  std::ofstream(dir / "rules/memory.yaml", std::ios::binary | std::ios::trunc) << data;
+  std::ofstream(dir / "rules" / file, std::ios::binary | std::ios::trunc) << data;
   const std::string command = "cd \"" + dir.string() + "\" && \"" OOMLINT_RULES_COMPILER "\" --tables out.cpp catalog ai-toolkit/schema "
                               "ai-toolkit/architectures gpus memory webui comfyui sd-scripts musubi-tuner advice logs 2> errors.txt";
   Run run{std::system(command.c_str()), slurp(dir / "errors.txt")};
@@ -124,6 +124,36 @@ TEST_CASE("the rules compiler rejects a broken rules file at file:line:column") 
                                            ":20: error: `memory.trainable.lora_grad_bytes` must be a number, not a string\n"));
     CHECK_THAT(run.errors, Catch::Contains("rules/memory.yaml:" + std::to_string(lineOf(good, "  weights:")) +
                                            ":11: error: `memory.uncertainty.weights` must be a number, not null\n"));
+  }
+}
+
+TEST_CASE("the loader's checks across an entry: compute capability, latent upscale figures, whole-model widgets") {
+  SECTION("an NVIDIA card without its compute capability") {
+    const std::string gpus = slurp(test::sourceDir() / "rules/gpus.yaml");
+    const std::string t4 = "  - name: T4\n    aliases: [\"tesla t4\", \"t4 16gb\", \"nvidia tesla t4\"]\n    vendor: nvidia\n";
+    REQUIRE(gpus.find(t4 + "    compute_capability: 7.5\n") != std::string::npos);
+    std::string broken = gpus;
+    broken.erase(broken.find(t4) + t4.size(), std::string("    compute_capability: 7.5\n").size());
+    const auto run = compile(broken, "gpus.yaml");
+    CHECK(run.status != 0);
+    CHECK_THAT(run.errors, Catch::Contains("gpus.yaml: T4: compute_capability is NVIDIA's, and every NVIDIA card has one"));
+  }
+  const std::string comfy = slurp(test::sourceDir() / "rules/comfyui.yaml");
+  SECTION("a latent upscale model whose slow_conv3d figure is under its own") {
+    const auto run = compile(replaceLine(comfy, "    vol2col_bytes_per_input_pixel: 245760", "    vol2col_bytes_per_input_pixel: 1000"), "comfyui.yaml");
+    CHECK(run.status != 0);
+    CHECK_THAT(run.errors, Catch::Contains("a latent upscale model needs bytes_per_input_pixel and vol2col_bytes_per_input_pixel, at least as large"));
+  }
+  SECTION("whole-model values without the widget that picks them") {
+    const std::string lite = "  - {type: TaylorSeerLite, role: no_cost, widgets: [model_type, fresh_threshold, max_order, first_enhance, last_enhance],";
+    const std::string indent = "\n     ", widget = "whole_model_widget: model_type, ";
+    const std::size_t at = comfy.find(lite + indent + widget);
+    REQUIRE(at != std::string::npos);
+    std::string broken = comfy;
+    broken.erase(at + lite.size() + indent.size(), widget.size());
+    const auto run = compile(broken, "comfyui.yaml");
+    CHECK(run.status != 0);
+    CHECK_THAT(run.errors, Catch::Contains("node TaylorSeerLite: whole_model_widget and whole_model_values go together"));
   }
 }
 
