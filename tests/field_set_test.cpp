@@ -1,0 +1,120 @@
+// The field sets (tests/field, tests/field-comfyui) are data the scorers read: a case file that no longer
+// parses, a label outside the format, or a config that went missing silently drops cases from the scores.
+// These tests hold every case file to the format tests/field/README.md states, read by the same reader
+// oomlint reads configs with (PyYAML's typing), and every rebuilt config and workflow to being readable.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+using namespace oomlint;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The document of a case file, failing the test with the reader's first problem and its position.
+std::unique_ptr<Document> readCaseFile(const fs::path& path) {
+  auto doc = readDocument(test::readFile(path));
+  for (const auto& p : doc->problems()) {
+    FAIL_CHECK(path.filename().string() << ":" << p.range.start.line << ":" << p.range.start.column << ": " << p.message);
+  }
+  return doc;
+}
+
+bool isOneOf(const std::string& value, std::initializer_list<const char*> allowed) {
+  for (const char* a : allowed) {
+    if (value == a) return true;
+  }
+  return false;
+}
+
+// A referenced file (config, workflow, native command line) exists and reads without a fatal problem.
+void checkReadable(const fs::path& path) {
+  INFO(path.string());
+  REQUIRE(fs::is_regular_file(path));
+  const auto text = test::readFile(path);
+  const bool toml = path.extension() == ".toml";
+  const bool script = path.extension() == ".sh";
+  if (script) return;  // a command line: the trainer's system reads it; existing is what the scorer needs
+  const auto doc = toml ? readTomlDocument(text) : readDocument(text);
+  CHECK_FALSE(doc->fatal());
+}
+
+}  // namespace
+
+TEST_CASE("every field case file holds well-formed, uniquely named cases") {
+  const auto dir = test::sourceDir() / "tests/field";
+  std::set<std::string> ids;
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const auto name = entry.path().filename().string();
+    if (name.rfind("cases", 0) != 0 || entry.path().extension() != ".yaml") continue;
+    ++files;
+    {
+      INFO(name);
+      const auto doc = readCaseFile(entry.path());
+      REQUIRE(doc->root());
+      REQUIRE(doc->root()->isSequence());
+      for (const Node* item : doc->root()->resolved()->items) {
+        REQUIRE(item->isMapping());
+        const std::string id = scalarText(item, "id");
+        INFO(name << ":" << item->range.start.line << ": case " << id);
+        REQUIRE_FALSE(id.empty());
+        CHECK(ids.insert(id).second);
+        const std::string outcome = scalarText(item, "outcome");
+        CHECK(isOneOf(outcome, {"oom", "fits", "peak"}));
+        const Node* vram = item->find("gpu_vram_gib");
+        CHECK((vram && vram->isNumber() && vram->number() > 0));
+        if (outcome == "peak") {
+          const Node* peak = item->find("peak_gib");
+          CHECK((peak && peak->isNumber() && peak->number() > 0));
+        }
+        CHECK(isOneOf(scalarText(item, "faithfulness"), {"A", "B", "C"}));
+        const Node* mapped = item->find("mapped");
+        CHECK((mapped && mapped->isScalar() && mapped->resolved()->type == ScalarType::Bool));
+        if (item->find("failure_cause")) {
+          CHECK(isOneOf(scalarText(item, "failure_cause"), {"gpu_state", "regression", "host_ram"}));
+        }
+        CHECK_FALSE(scalarText(item, "source").empty());
+        checkReadable(dir / scalarText(item, "config"));
+        for (const auto& native : scalarTexts(item->find("native_config"))) checkReadable(dir / native);
+      }
+    }
+  }
+  CHECK(files >= 8);
+  CHECK(ids.size() >= 100);
+}
+
+TEST_CASE("the ComfyUI field set: every labelled case rebuilt as a readable workflow") {
+  const auto dir = test::sourceDir() / "tests/field-comfyui";
+  const auto cases = readCaseFile(dir / "cases.yaml");
+  const auto rebuilt = readCaseFile(dir / "rebuilt.yaml");
+  REQUIRE((cases->root() && cases->root()->isMapping()));
+  const Node* list = cases->root()->find("cases");
+  REQUIRE((list && list->isSequence()));
+  std::set<std::string> labelled;
+  for (const Node* item : list->resolved()->items) {
+    const std::string id = scalarText(item, "id");
+    INFO("cases.yaml:" << item->range.start.line << ": case " << id);
+    CHECK(labelled.insert(id).second);
+    CHECK(isOneOf(scalarText(item, "outcome"), {"oom", "fits", "peak"}));
+    const Node* vram = item->find("gpu_vram_gib");
+    CHECK((vram && vram->isNumber() && vram->number() > 0));
+    CHECK(isOneOf(scalarText(item, "faithfulness"), {"A", "B", "C"}));
+  }
+  REQUIRE((rebuilt->root() && rebuilt->root()->isSequence()));
+  std::set<std::string> built;
+  for (const Node* item : rebuilt->root()->resolved()->items) {
+    const std::string id = scalarText(item, "id");
+    INFO("rebuilt.yaml:" << item->range.start.line << ": case " << id);
+    CHECK(labelled.count(id) == 1);  // no rebuild without a label written before it
+    CHECK(built.insert(id).second);
+    checkReadable(dir / scalarText(item, "workflow"));
+  }
+  CHECK(labelled.size() >= 18);
+}
