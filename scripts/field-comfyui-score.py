@@ -10,6 +10,8 @@ because it needed more than the card: there the estimate agrees when it says the
 the row says which were left out.
 
 usage: scripts/field-comfyui-score.py [--cli build/release/native/oomlint] [--markdown] [--named-card]
+                                     [--cases cases-batch2.yaml --rebuilt rebuilt-batch2.yaml]
+  --cases, --rebuilt: another batch's labels and rebuilds (files in tests/field-comfyui), scored on their own
   --named-card: as scripts/field-score.py's, where the report names a catalog card whose size is the report's
                 (a card modded to another size keeps the reported size)
 """
@@ -37,12 +39,14 @@ def main():
     ap.add_argument("--cli", default=os.path.join(root, "build/release/native/oomlint"))
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--named-card", action="store_true", help="check against the named catalog card where there is one")
+    ap.add_argument("--cases", default="cases.yaml")
+    ap.add_argument("--rebuilt", default="rebuilt.yaml")
     args = ap.parse_args()
     catalog = field_score.catalog_names(args.cli) if args.named_card else []
     field = os.path.join(root, "tests/field-comfyui")
-    with open(os.path.join(field, "cases.yaml")) as f:
+    with open(os.path.join(field, args.cases)) as f:
         cases = yaml.safe_load(f)["cases"]
-    with open(os.path.join(field, "rebuilt.yaml")) as f:
+    with open(os.path.join(field, args.rebuilt)) as f:
         rebuilt = {r["id"]: r for r in yaml.safe_load(f)}
     rows, groups = [], {}
     for c in cases:
