@@ -95,6 +95,9 @@ bool isConsoleText(std::string_view text, const ReadLimits& limits) {
   });
 }
 
+// The first 64 KiB of a text, from which its kind is recognised.
+std::string_view headOf(const std::string& text) { return std::string_view(text).substr(0, 1 << 16); }
+
 }  // namespace
 
 bool isLogText(std::string_view head) { return systemFor(Systems{}, head).kind() == InputKind::Log; }
@@ -175,12 +178,12 @@ namespace {
 // A config or a log, told apart by content.
 FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
   const Systems systems;
-  const std::string_view head = std::string_view(input.text).substr(0, 1 << 16);
+  const std::string_view head = headOf(input.text);
   const LogAnalysis* log = options.attachedLog ? &*options.attachedLog : nullptr;
-  // The other inputs given with this one: a trainer's job can span several files.
-  std::vector<const Input*> companions;
+  // The other inputs given with this one: a job can span several files.
+  std::vector<Companion> companions;
   for (const Input& other : options.jobFiles) {
-    if (other.path != input.path) companions.push_back(&other);
+    if (other.path != input.path) companions.push_back({&other, systemFor(systems, headOf(other.text)).kind()});
   }
   const SystemContext context{knowledge(), resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
                               log, options.limits, options.policy.suppressionsAllowed(), resolveRam(options), companions};

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Scores oomlint's generation estimate on the ComfyUI field set (tests/field-comfyui/): each case's rebuilt
 workflow (rebuilt.yaml) is checked with the CLI against the reported card, and the verdict is compared with
-the reported outcome, as scripts/field-score.py does for the training field set.
+the reported outcome, as scripts/field-score.py does for the training field set. Launch flags a report names
+(rebuilt.yaml `launch_flags`) are given with the workflow as the launch line ComfyUI ran under
+(`python main.py FLAGS`), which oomlint reads with it.
 
 A report, not a test. Cases whose failure was not the workflow's VRAM (kind: gpu_state, regression) are
 listed but not scored. A run that spilled into Windows' shared GPU memory (kind: spilled) ran, slowly,
 because it needed more than the card: there the estimate agrees when it says the card is exceeded (not
-"fits"); those are scored as their own group. Launch flags a report names cannot be written into a workflow:
-the row says which were left out.
+"fits"); those are scored as their own group.
 
 usage: scripts/field-comfyui-score.py [--cli build/release/native/oomlint] [--markdown] [--named-card]
                                      [--cases cases-batch2.yaml --rebuilt rebuilt-batch2.yaml]
@@ -15,7 +16,7 @@ usage: scripts/field-comfyui-score.py [--cli build/release/native/oomlint] [--ma
   --named-card: as scripts/field-score.py's, where the report names a catalog card whose size is the report's
                 (a card modded to another size keeps the reported size)
 """
-import argparse, importlib.util, json, os, sys
+import argparse, importlib.util, json, os, sys, tempfile
 
 import yaml
 
@@ -57,7 +58,16 @@ def main():
         card = field_score.named_card(catalog, c.get("gpu", "")) or c["gpu_vram_gib"]
         if isinstance(card, str) and "modded" in c.get("gpu", "").lower():
             card = c["gpu_vram_gib"]  # the report's card carries another size than the catalog's
-        verdict, peak, phase = field_score.verdict_of(args.cli, [os.path.join(field, r["workflow"])], card)
+        job = [os.path.join(field, r["workflow"])]
+        if r.get("launch_flags"):
+            # The flags the report names, as the launch line ComfyUI ran under, given with the workflow.
+            launch = tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False)
+            launch.write(f"python main.py {r['launch_flags']}\n")
+            launch.close()
+            job.append(launch.name)
+        verdict, peak, phase = field_score.verdict_of(args.cli, job, card)
+        if len(job) > 1:
+            os.unlink(job[1])
         kind, outcome = c.get("kind", "normal"), c["outcome"]
         group = "wrapper nodes" if uses_wrapper(os.path.join(field, r["workflow"])) else "native nodes"
         result = ""
@@ -83,7 +93,7 @@ def main():
             for name in (group, "all"):
                 field_score.count(groups.setdefault(name, field_score.new_tally()), None, outcome)
         if r.get("launch_flags"):
-            result += f" (flags not in a workflow: {r['launch_flags']})"
+            result += f" (launched with {r['launch_flags']})"
         rows.append((group, c["id"], card, outcome + (f" ({c['phase']})" if c.get("phase") not in (None, "unknown") else ""),
                      "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
     field_score.print_rows(rows, args.markdown)

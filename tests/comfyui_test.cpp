@@ -1461,3 +1461,52 @@ TEST_CASE("LTX-2's audio and video latents joined for the sampler are one packed
   REQUIRE(video.setup->estimable());
   CHECK_FALSE(video.setup->generation.packedLatent);
 }
+
+TEST_CASE("a ComfyUI launch line given with the workflow: its flags in the estimate, none of its own; A1111's is not ComfyUI's") {
+  const Input workflow{"wan.json", kWanApi};
+  AnalyzeOptions options;
+  options.vramGib = 24;
+  const auto estimateWith = [&](const std::string& path, const std::string& launch) {
+    const Report report = analyze({workflow, Input{path, launch}}, options);
+    REQUIRE(report.files.size() == 2);
+    REQUIRE(report.files[0].estimate.has_value());
+    return report;
+  };
+  const FileReport alone = analyzeInput(workflow, options);
+  REQUIRE(alone.estimate.has_value());
+  CHECK(alone.estimate->assumes.find("ComfyUI's defaults") != std::string::npos);
+  const double aloneDenoise = test::phase(*alone.estimate, "denoise").peakBytes;
+  const double aloneEncode = test::phase(*alone.estimate, "text_encode").peakBytes;
+
+  // --novram: the weights stream block by block; the launch line's own report has no estimate of a default model.
+  const Report novram = estimateWith("run.sh", "python main.py --novram\n");
+  const Estimate& streamed = *novram.files[0].estimate;
+  CHECK(streamed.assumes == "ComfyUI launched with --novram (run.sh)");
+  CHECK(test::component(test::phase(streamed, "denoise"), "streamed block") > 0);
+  CHECK(test::phase(streamed, "denoise").peakBytes < aloneDenoise);
+  CHECK_FALSE(novram.files[1].estimate.has_value());
+  CHECK(novram.files[1].diagnostics.empty());
+  // The plan does not advise the flag the line already has.
+  for (const auto& step : novram.files[0].plan) CHECK(step.fix.toJson.find("--novram") == std::string::npos);
+
+  // The portable build's batch file, its flags after the script: --lowvram runs the text encoders on the CPU.
+  const Report portable =
+      estimateWith("run_nvidia_gpu.bat", ".\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build --lowvram\r\npause\r\n");
+  CHECK(portable.files[0].estimate->assumes.find("--lowvram (run_nvidia_gpu.bat)") != std::string::npos);
+  CHECK(test::phase(*portable.files[0].estimate, "text_encode").peakBytes < aloneEncode);
+
+  // A1111's launch line is no ComfyUI's: the workflow keeps ComfyUI's defaults, the line its own estimate.
+  const Report a1111 = estimateWith("webui-user.sh", "./webui.sh --medvram --xformers\n");
+  CHECK(a1111.files[0].estimate->assumes.find("ComfyUI's defaults") != std::string::npos);
+  CHECK(test::phase(*a1111.files[0].estimate, "denoise").peakBytes == aloneDenoise);
+  CHECK(a1111.files[1].estimate.has_value());
+
+  // Workflows with their one launch line are a job, each run under it; a call that mixes in other kinds (a folder of
+  // configs and logs checked at once) is no ComfyUI job, and the line is estimated on its own.
+  const Report two = analyze({workflow, Input{"wan-2.json", kWanApi}, Input{"run.sh", "python main.py --novram\n"}}, options);
+  REQUIRE(two.files.size() == 3);
+  for (std::size_t i : {0u, 1u}) CHECK(two.files[i].estimate->assumes.find("--novram") != std::string::npos);
+  const Report mixed = analyze({workflow, Input{"run.sh", "python main.py --novram\n"}, Input{"job.yaml", "job: extension\n"}}, options);
+  CHECK(mixed.files[0].estimate->assumes.find("ComfyUI's defaults") != std::string::npos);
+  CHECK(mixed.files[1].estimate.has_value());
+}

@@ -21,6 +21,12 @@
 
 namespace oomlint {
 
+// Another input of the same call, and the kind analyze.cpp recognised it as.
+struct Companion {
+  const Input* input = nullptr;
+  InputKind kind = InputKind::AiToolkitJob;
+};
+
 // What a system is told besides the input.
 struct SystemContext {
   const Knowledge& knowledge;
@@ -30,9 +36,16 @@ struct SystemContext {
   ReadLimits limits;
   bool suppressionsAllowed = true;
   std::optional<std::uint64_t> ramBytes;  // the machine's system RAM (--ram), for the host-RAM verdict
-  // The other inputs given together with this one: a system whose jobs span several files (sd-scripts'
-  // command line, config and dataset TOMLs) reads them as one job.
-  std::vector<const Input*> companions;
+  // The other inputs given together with this one, each with the kind it was recognised as: a system whose
+  // jobs span several files reads them as one job (sd-scripts' command line, config and dataset TOMLs; a ComfyUI
+  // workflow and the launch line ComfyUI runs it under).
+  std::vector<Companion> companions;
+
+  std::vector<const Input*> companionInputs() const {
+    std::vector<const Input*> inputs;
+    for (const auto& c : companions) inputs.push_back(c.input);
+    return inputs;
+  }
 };
 
 // How sure a system is that a text is its kind: its own top-level keys are certain; a shape that other

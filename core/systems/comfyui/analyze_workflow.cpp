@@ -1,11 +1,15 @@
 #include "systems/comfyui/analyze_workflow.h"
 
+#include <optional>
+#include <string>
+
 #include "engine/verdict_findings.h"
 #include "systems/comfyui/checks/checks.h"
 #include "systems/comfyui/plan.h"
 #include "systems/comfyui/png_text.h"
 #include "systems/comfyui/setup.h"
 #include "systems/webui/generation_estimate.h"
+#include "systems/webui/webui_input.h"
 
 namespace oomlint {
 
@@ -25,6 +29,37 @@ void reportEstimate(const WorkflowSetup& s, const GenerationEstimate& g, const s
                                                  .verdictRange = stepRange,
                                                  .context = "(ComfyUI, " + s.arch.label + " " + size + ")"},
                 findings);
+}
+
+// The launch line ComfyUI runs the workflow under (`python main.py --lowvram`, a run_nvidia_gpu.bat). A call whose
+// other inputs are workflows and one ComfyUI launch line is one ComfyUI job; in any other mix (a folder of configs,
+// logs and fixtures checked at once) no line is taken, nor is one of A1111 or Forge, whose flags mean other things.
+struct LaunchLine {
+  WebUiInput input;
+  std::string path;
+};
+
+std::optional<LaunchLine> launchLineOf(const SystemContext& context, const WebUiKnowledge& webui, const Architectures& architectures) {
+  const Input* line = nullptr;
+  for (const auto& companion : context.companions) {
+    if (companion.kind == InputKind::ComfyUiWorkflow) continue;
+    if (companion.kind != InputKind::WebUiArgs || line != nullptr) return std::nullopt;
+    line = companion.input;
+  }
+  if (line == nullptr) return std::nullopt;
+  WebUiInput in = readWebUiInput(line->text);
+  if (!in.hasLaunchLine || in.profile || !in.info.empty()) return std::nullopt;
+  if (setupGeneration(in, webui, architectures).tool != WebUiTool::ComfyUi) return std::nullopt;
+  return LaunchLine{std::move(in), line->path};
+}
+
+// What the estimate assumes of the launch: the companion launch line's flags, else ComfyUI's defaults.
+std::string launchAssumed(const std::optional<LaunchLine>& launch) {
+  if (!launch) return "ComfyUI's defaults (no launch flags: give its launch line with the workflow for them)";
+  if (launch->input.flags.empty()) return "ComfyUI launched without flags (" + launch->path + ")";
+  std::string flags;
+  for (const auto& f : launch->input.flags) flags += (flags.empty() ? "" : " ") + f.name + (f.value.empty() ? "" : " " + f.value);
+  return "ComfyUI launched with " + flags + " (" + launch->path + ")";
 }
 
 }  // namespace
@@ -60,6 +95,8 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     return file;
   }
   const auto setup = setupWorkflow(workflow, *k.comfyui, k.webui, k.architectures);
+  const std::optional<LaunchLine> launch = launchLineOf(context, k.webui, k.architectures);
+  if (launch && setup->estimable()) applyLaunchFlags(setup->generation, launch->input, k.webui);
   const WorkflowCheckContext checkContext{workflow, *setup};
   for (const auto& check : workflowChecks()) check.run(checkContext, findings);
   if (setup->estimable() && context.gpu) {
@@ -72,6 +109,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
       for (const auto& check : workflowEstimateChecks()) check.run(estimateContext, findings);
     }
     file.estimate = std::move(g.estimate);
+    file.estimate->assumes = launchAssumed(launch);
   }
   file.diagnostics = std::move(findings.all());
   sortDiagnostics(file.diagnostics);

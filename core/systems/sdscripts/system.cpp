@@ -83,7 +83,7 @@ FileReport TrainerSystem::analyze(const Input& input, const SystemContext& conte
   FileReport file;
   file.path = input.path;
   file.kind = kind();
-  const std::vector<const Input*> inputs = jobInputs(input, context.companions);
+  const std::vector<const Input*> inputs = jobInputs(input, context.companionInputs());
   const TrainerTool& tool = *(context.knowledge.*tool_);
   SdJob job = readSdJob(inputs, tool, context.limits);
   const auto here = std::find_if(job.files.begin(), job.files.end(), [&](const SdFile& f) { return f.input == &input; });

@@ -1,5 +1,7 @@
 #include "systems/webui/analyze_webui.h"
 
+#include <algorithm>
+
 #include "base/knowledge/knowledge.h"
 #include "engine/verdict_findings.h"
 #include "policy/suppressions.h"
@@ -62,9 +64,14 @@ FileReport analyzeWebUi(const Input& input, const SystemContext& context) {
   }
   if (!file.unreadable) {
     const GenerationSetup setup = setupGeneration(in, k.webui, k.architectures);
-    const WebUiCheckContext context{in, setup, k.webui};
-    for (const auto& check : webuiChecks()) check.run(context, findings);
-    if (setup.estimable() && gpu) {
+    const WebUiCheckContext checkContext{in, setup, k.webui};
+    for (const auto& check : webuiChecks()) check.run(checkContext, findings);
+    // A ComfyUI launch line given with workflows alone runs them (comfyui/analyze_workflow.cpp): its flags are in
+    // their estimates, and an estimate of its own would be of a default model they do not load.
+    const bool launchOfWorkflows =
+        setup.tool == WebUiTool::ComfyUi && in.hasLaunchLine && !in.profile && in.info.empty() && !context.companions.empty() &&
+        std::all_of(context.companions.begin(), context.companions.end(), [](const Companion& c) { return c.kind == InputKind::ComfyUiWorkflow; });
+    if (setup.estimable() && gpu && !launchOfWorkflows) {
       GenerationEstimate g = estimateGeneration(setup, k.webui, k.memory, *gpu);
       file.plan = generationPlan(in, setup, *gpu, k.webui, k.memory);
       file.gpuGiven = gpuGiven;

@@ -16,6 +16,108 @@ bool truthyText(std::string_view text) {
   return t == "true" || t == "yes" || t == "on" || t == "1";
 }
 
+// The launch flags, in order, as the setup's tool takes them: their effects, and how each stands (s.flags).
+class FlagReader {
+ public:
+  FlagReader(GenerationSetup& setup, const WebUiKnowledge& webui) : s_(setup), w_(webui) {}
+
+  void read(const std::vector<LaunchFlag>& flags) {
+    for (const auto& flag : flags) readFlag(flag);
+  }
+
+ private:
+  // Forge removed A1111's memory flags but accepts them (ignored_by); a flag that exists in the tool and
+  // is also listed as ignored there is ignored.
+  void readFlag(const LaunchFlag& f) {
+    ReadFlag r{&f, w_.flag(f.name), FlagStanding::Honoured, FlagChoice::Other};
+    if (r.known == nullptr) r.standing = FlagStanding::Unknown;
+    else if (r.known->ignoredIn(s_.tool)) r.standing = FlagStanding::Ignored;
+    else if (!r.known->existsIn(s_.tool)) r.standing = FlagStanding::OtherTool;
+    s_.flags.push_back(r);
+    if (r.standing == FlagStanding::Honoured) s_.flags.back().choice = apply(*r.known, f);
+  }
+
+  FlagChoice apply(const WebUiFlag& flag, const LaunchFlag& f) {
+    switch (flag.effect) {
+      case FlagEffect::None: break;
+      case FlagEffect::Attention:
+        s_.attention = flag.backend;
+        return FlagChoice::Attention;
+      case FlagEffect::Medvram:
+      case FlagEffect::MedvramSdxl:
+        if (s_.offload == Offload::Normal) s_.offloadFlag = &f;
+        if (s_.offload != Offload::Lowvram) s_.offload = Offload::Medvram;
+        // --medvram-sdxl limits medvram to SDXL unless a plain --medvram came first.
+        s_.medvramSdxlOnly = flag.effect == FlagEffect::MedvramSdxl && !sawMedvram_;
+        sawMedvram_ = sawMedvram_ || flag.effect == FlagEffect::Medvram;
+        return FlagChoice::Offload;
+      case FlagEffect::Lowvram:
+        if (s_.tool == WebUiTool::ComfyUi) {  // ComfyUI's --lowvram is a loading mode, and moves the text encoders
+          s_.loadMode = LoadMode::Low;
+          s_.textEncoderOnCpu = true;
+          return FlagChoice::LoadMode;
+        }
+        if (s_.offload != Offload::Lowvram) s_.offloadFlag = &f;
+        s_.offload = Offload::Lowvram;
+        return FlagChoice::Offload;
+      case FlagEffect::PrecisionFull:
+        if (lowercase(f.value) != "full") break;
+        [[fallthrough]];
+      case FlagEffect::NoHalf:
+      case FlagEffect::AllFp32:
+        s_.fp32Weights = true;
+        if (s_.fp32WeightsFlag == nullptr) s_.fp32WeightsFlag = &f;
+        break;
+      case FlagEffect::NoHalfVae:
+      case FlagEffect::VaeFp32:
+        s_.fp32Vae = true;
+        if (s_.fp32VaeFlag == nullptr) s_.fp32VaeFlag = &f;
+        break;
+      case FlagEffect::VaeFp16:
+      case FlagEffect::VaeBf16: s_.fp32Vae = false; break;
+      case FlagEffect::Upcast: s_.upcastSampling = true; break;
+      case FlagEffect::ForgeLowVram: return loadMode(LoadMode::Low);
+      case FlagEffect::ForgeNoVram:
+      case FlagEffect::ComfyNoVram: return loadMode(LoadMode::NoVram);
+      case FlagEffect::ComfyHighVram: return loadMode(LoadMode::High);
+      case FlagEffect::ComfyGpuOnly: return loadMode(LoadMode::GpuOnly);
+      case FlagEffect::ForgeOffload: s_.alwaysOffload = true; break;
+      case FlagEffect::UnetFp8: s_.unetFp8 = true; break;
+      case FlagEffect::TextEncoderFp8: s_.textEncoderFp8 = true; break;
+      case FlagEffect::VaeCpu: s_.vaeDecode = VaeDecode::Cpu; break;
+      case FlagEffect::ComfyReserve: {
+        char* end = nullptr;
+        const double gb = std::strtod(f.value.c_str(), &end);
+        if (f.value.empty() || end == f.value.c_str() || !(gb >= 0 && gb < 1024)) {
+          s_.problems.push_back({f.range, KeyPath::of({"args"}), "`--reserve-vram` takes the GB to keep free (--reserve-vram 1.5)"});
+        } else {
+          s_.reserveBytes = gb * 1024 * 1024 * 1024;
+        }
+        break;
+      }
+      case FlagEffect::Cpu: {
+        // --use-cpu names the modules (sd, controlnet, all, …); --cpu and --always-cpu move everything.
+        const std::string v = lowercase(f.value);
+        if (f.name != "--use-cpu" || v.find("all") != std::string::npos || v.find("sd") != std::string::npos) s_.runsOnCpu = true;
+        if (f.name == "--use-cpu" && (v.find("controlnet") != std::string::npos || v.find("all") != std::string::npos)) {
+          s_.controlnetOnCpu = true;
+        }
+        break;
+      }
+    }
+    return FlagChoice::Other;
+  }
+
+  FlagChoice loadMode(LoadMode mode) {
+    s_.loadMode = mode;
+    return FlagChoice::LoadMode;
+  }
+
+  GenerationSetup& s_;
+  const WebUiKnowledge& w_;
+  bool sawMedvram_ = false;
+};
+
 class SetupReader {
  public:
   SetupReader(const WebUiInput& input, const WebUiKnowledge& webui, const Architectures& architectures)
@@ -30,7 +132,7 @@ class SetupReader {
     readControlNets();
     readVae();
     readSettings();
-    for (const auto& flag : in_.flags) readFlag(flag);
+    FlagReader(s_, w_).read(in_.flags);
     finish();
     return s_;
   }
@@ -227,93 +329,6 @@ class SetupReader {
     }
   }
 
-  // Forge removed A1111's memory flags but accepts them (ignored_by); a flag that exists in the tool and
-  // is also listed as ignored there is ignored.
-  void readFlag(const LaunchFlag& f) {
-    ReadFlag r{&f, w_.flag(f.name), FlagStanding::Honoured, FlagChoice::Other};
-    if (r.known == nullptr) r.standing = FlagStanding::Unknown;
-    else if (r.known->ignoredIn(s_.tool)) r.standing = FlagStanding::Ignored;
-    else if (!r.known->existsIn(s_.tool)) r.standing = FlagStanding::OtherTool;
-    s_.flags.push_back(r);
-    if (r.standing == FlagStanding::Honoured) s_.flags.back().choice = apply(*r.known, f);
-  }
-
-  FlagChoice apply(const WebUiFlag& flag, const LaunchFlag& f) {
-    switch (flag.effect) {
-      case FlagEffect::None: break;
-      case FlagEffect::Attention:
-        s_.attention = flag.backend;
-        return FlagChoice::Attention;
-      case FlagEffect::Medvram:
-      case FlagEffect::MedvramSdxl:
-        if (s_.offload == Offload::Normal) s_.offloadFlag = &f;
-        if (s_.offload != Offload::Lowvram) s_.offload = Offload::Medvram;
-        // --medvram-sdxl limits medvram to SDXL unless a plain --medvram came first.
-        s_.medvramSdxlOnly = flag.effect == FlagEffect::MedvramSdxl && !sawMedvram_;
-        sawMedvram_ = sawMedvram_ || flag.effect == FlagEffect::Medvram;
-        return FlagChoice::Offload;
-      case FlagEffect::Lowvram:
-        if (s_.tool == WebUiTool::ComfyUi) {  // ComfyUI's --lowvram is a loading mode, and moves the text encoders
-          s_.loadMode = LoadMode::Low;
-          s_.textEncoderOnCpu = true;
-          return FlagChoice::LoadMode;
-        }
-        if (s_.offload != Offload::Lowvram) s_.offloadFlag = &f;
-        s_.offload = Offload::Lowvram;
-        return FlagChoice::Offload;
-      case FlagEffect::PrecisionFull:
-        if (lowercase(f.value) != "full") break;
-        [[fallthrough]];
-      case FlagEffect::NoHalf:
-      case FlagEffect::AllFp32:
-        s_.fp32Weights = true;
-        if (s_.fp32WeightsFlag == nullptr) s_.fp32WeightsFlag = &f;
-        break;
-      case FlagEffect::NoHalfVae:
-      case FlagEffect::VaeFp32:
-        s_.fp32Vae = true;
-        if (s_.fp32VaeFlag == nullptr) s_.fp32VaeFlag = &f;
-        break;
-      case FlagEffect::VaeFp16:
-      case FlagEffect::VaeBf16: s_.fp32Vae = false; break;
-      case FlagEffect::Upcast: s_.upcastSampling = true; break;
-      case FlagEffect::ForgeLowVram: return loadMode(LoadMode::Low);
-      case FlagEffect::ForgeNoVram:
-      case FlagEffect::ComfyNoVram: return loadMode(LoadMode::NoVram);
-      case FlagEffect::ComfyHighVram: return loadMode(LoadMode::High);
-      case FlagEffect::ComfyGpuOnly: return loadMode(LoadMode::GpuOnly);
-      case FlagEffect::ForgeOffload: s_.alwaysOffload = true; break;
-      case FlagEffect::UnetFp8: s_.unetFp8 = true; break;
-      case FlagEffect::TextEncoderFp8: s_.textEncoderFp8 = true; break;
-      case FlagEffect::VaeCpu: s_.vaeDecode = VaeDecode::Cpu; break;
-      case FlagEffect::ComfyReserve: {
-        char* end = nullptr;
-        const double gb = std::strtod(f.value.c_str(), &end);
-        if (f.value.empty() || end == f.value.c_str() || !(gb >= 0 && gb < 1024)) {
-          problem(f.range, KeyPath::of({"args"}), "`--reserve-vram` takes the GB to keep free (--reserve-vram 1.5)");
-        } else {
-          s_.reserveBytes = gb * 1024 * 1024 * 1024;
-        }
-        break;
-      }
-      case FlagEffect::Cpu: {
-        // --use-cpu names the modules (sd, controlnet, all, …); --cpu and --always-cpu move everything.
-        const std::string v = lowercase(f.value);
-        if (f.name != "--use-cpu" || v.find("all") != std::string::npos || v.find("sd") != std::string::npos) s_.runsOnCpu = true;
-        if (f.name == "--use-cpu" && (v.find("controlnet") != std::string::npos || v.find("all") != std::string::npos)) {
-          s_.controlnetOnCpu = true;
-        }
-        break;
-      }
-    }
-    return FlagChoice::Other;
-  }
-
-  FlagChoice loadMode(LoadMode mode) {
-    s_.loadMode = mode;
-    return FlagChoice::LoadMode;
-  }
-
   void finish() {
     if (s_.attention.empty()) s_.attention = w_.defaultAttention(s_.tool);
     if (s_.medvramSdxlOnly && s_.family->id != "sdxl" && s_.offload == Offload::Medvram) {
@@ -331,10 +346,13 @@ class SetupReader {
   const WebUiKnowledge& w_;
   const Architectures& architectures_;
   GenerationSetup s_;
-  bool sawMedvram_ = false;
 };
 
 }  // namespace
+
+void applyLaunchFlags(GenerationSetup& setup, const WebUiInput& launch, const WebUiKnowledge& webui) {
+  FlagReader(setup, webui).read(launch.flags);
+}
 
 GenerationSetup setupGeneration(const WebUiInput& input, const WebUiKnowledge& webui, const Architectures& architectures) {
   return SetupReader(input, webui, architectures).read();

@@ -180,4 +180,9 @@ struct GenerationSetup {
 // and an unknown model leaves the setup without a family (not estimable).
 GenerationSetup setupGeneration(const WebUiInput& input, const WebUiKnowledge& webui, const Architectures& architectures);
 
+// A launch line's flags taken into a setup made from another input (a ComfyUI workflow's, run under that launch
+// line), as setupGeneration takes them: by the setup's tool, each one's standing in setup.flags (pointers into
+// `launch`, which must outlive the setup's use).
+void applyLaunchFlags(GenerationSetup& setup, const WebUiInput& launch, const WebUiKnowledge& webui);
+
 }  // namespace oomlint
