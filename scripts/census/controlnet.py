@@ -24,21 +24,18 @@ import copy  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "census"))
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-import census  # noqa: E402
+import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
 import plan  # noqa: E402
 import rules_data  # noqa: E402
 import unet  # noqa: E402
 
-census.layers = layers  # census.profiled's Timeline reads the module global main() would set
+census.use_layers()
 
 
 class HintBlock(nn.Module):
@@ -118,7 +115,7 @@ def main(argv):
     ap.add_argument("--divisors", default="4,8")
     ap.add_argument("--sides", default="32,48,64")
     ap.add_argument("--unets", default="sd1.unet,sdxl.unet")
-    ap.add_argument("--out", default=os.path.join(ROOT, "tests", "census", "controlnet.json"))
+    ap.add_argument("--out", default=os.path.join(census.ROOT, "tests", "census", "controlnet.json"))
     ap.add_argument("--rules-dir")
     args = ap.parse_args(argv[1:])
     torch.set_num_threads(2)

@@ -25,22 +25,18 @@ sys.dont_write_bytecode = True
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import os  # noqa: E402
 import re  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
-sys.path.insert(0, os.path.join(ROOT, "scripts", "census"))
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-import census  # noqa: E402
+import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import derive  # noqa: E402
 import layers  # noqa: E402
 import vae  # noqa: E402
 
-census.layers = layers  # census.profiled's Timeline reads the module global main() would set
+census.use_layers()
 
 
 def ldm_swish(x):

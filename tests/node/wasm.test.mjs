@@ -1,6 +1,7 @@
 // The WebAssembly module gives the same report as the native CLI for the same input.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import test from 'node:test';
@@ -95,6 +96,22 @@ test('the module reads a job of several files as the CLI does (analyzeJob), and 
   for (const bad of ['{"path": "x"}', '[{"path": 1, "text": ""}]', 'not json']) {
     assert.match(JSON.parse(oomlint.analyzeJob('x', 'a.sh', '', bad, '', 0, 0)).error, /job's other files/);
   }
+});
+
+test('the module reads a workflow with the ComfyUI launch line it runs under (analyzeJob) as the CLI does', async (t) => {
+  const oomlint = await loadModule();
+  const workflow = fixture('comfyui/wan21-14b-720p-81-frames-api.json');
+  const launch = path.join(os.tmpdir(), `oomlint-run-${process.pid}.sh`);
+  fs.writeFileSync(launch, 'python main.py --novram\n');
+  t.after(() => fs.rmSync(launch, { force: true }));
+  const companions = JSON.stringify([{ path: launch, text: 'python main.py --novram\n' }]);
+  const fromModule = JSON.parse(oomlint.analyzeJob(fs.readFileSync(workflow, 'utf8'), workflow, '', companions, 'RTX 3060 12GB', 0, 0));
+  const fromCli = JSON.parse(runCli(['check', '--format', 'json', '--gpu', 'RTX 3060 12GB', workflow, launch]).stdout);
+  assert.equal(fromModule.files.length, 1);
+  assert.deepEqual(fromModule.files[0], fromCli.files[0]);
+  assert.equal(fromModule.files[0].estimate.assumes, `ComfyUI launched with --novram (${launch})`);
+  const alone = JSON.parse(oomlint.analyze(fs.readFileSync(workflow, 'utf8'), workflow, 'RTX 3060 12GB', 0, 0));
+  assert.match(alone.files[0].estimate.assumes, /ComfyUI's defaults/);
 });
 
 // The rules compiler leaves the text only `oomlint schema` prints out of the module's knowledge
