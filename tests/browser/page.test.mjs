@@ -344,6 +344,25 @@ test('a command line and its dataset TOML opened together are one job; taking th
   await page.context().close();
 });
 
+test('a workflow with the launch line ComfyUI runs it under added to its job: the estimate takes the line\'s flags', async () => {
+  const page = await openPage(server.url);
+  await started(page);
+  await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 3060 12GB'));
+  const workflow = path.join(sourceDir, 'tests/fixtures/comfyui/wan21-14b-720p-81-frames-api.json');
+  await analysisAfter(page, () => page.setInputFiles('#open-file', workflow));
+  assert.match(await page.locator('.results .verdict').textContent(), /Assumes ComfyUI's defaults/);
+  const alone = await page.locator('.results .verdict').textContent();
+  // The portable build's batch file, added to the job as a file.
+  await analysisAfter(page, () =>
+    page.setInputFiles('#add-file', { name: 'run_nvidia_gpu.bat', mimeType: 'text/plain',
+      buffer: Buffer.from('.\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build --novram\r\npause\r\n') }));
+  assert.equal(await page.locator('#companions .companion').getAttribute('data-path'), 'run_nvidia_gpu.bat');
+  const verdict = await page.locator('.results .verdict').textContent();
+  assert.match(verdict, /Assumes ComfyUI launched with --windows-standalone-build --novram \(run_nvidia_gpu\.bat\)/);
+  assert.notEqual(verdict, alone);
+  await page.context().close();
+});
+
 test('a file opened from disk, or a PNG dropped on the pane, lands in it', async () => {
   const page = await openPage(server.url);
   await started(page);
