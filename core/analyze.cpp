@@ -100,7 +100,9 @@ std::string_view headOf(const std::string& text) { return std::string_view(text)
 
 }  // namespace
 
-bool isLogText(std::string_view head) { return systemFor(Systems{}, head).kind() == InputKind::Log; }
+InputKind recogniseInput(std::string_view head) { return systemFor(Systems{}, head).kind(); }
+
+bool isLogText(std::string_view head) { return recogniseInput(head) == InputKind::Log; }
 
 std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* error) {
   if (options.vramGib) {

@@ -30,6 +30,9 @@ struct AnalyzeOptions {
   Policy policy;
 };
 
+// The kind of input a text is, from its first kilobytes, as the analysis will read it (the front ends ask before
+// they choose which of several opened files is the job's main one).
+InputKind recogniseInput(std::string_view head);
 // Whether the text is a console log (else a config), from its first kilobytes.
 bool isLogText(std::string_view head);
 

@@ -132,6 +132,12 @@ std::string pngWorkflow(const std::string& bytes) {
   return out.endObject().take();
 }
 
+// The kind each text is read as ("comfyui-workflow", "webui-args", "sd-scripts", …), from its first kilobytes: the
+// page asks before it chooses which of several files opened together is the job's main one.
+std::string inputKind(const std::string& text) {
+  return std::string(oomlint::toString(oomlint::recogniseInput(std::string_view(text).substr(0, 1 << 16))));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(oomlint) {
@@ -142,4 +148,5 @@ EMSCRIPTEN_BINDINGS(oomlint) {
   emscripten::function("gpus", &gpus);
   emscripten::function("version", &version);
   emscripten::function("pngWorkflow", &pngWorkflow);
+  emscripten::function("inputKind", &inputKind);
 }

@@ -361,6 +361,20 @@ test('a workflow with the launch line ComfyUI runs it under added to its job: th
   assert.match(verdict, /Assumes ComfyUI launched with --windows-standalone-build --novram \(run_nvidia_gpu\.bat\)/);
   assert.notEqual(verdict, alone);
   await page.context().close();
+
+  // Opened together, the batch file first: the core says which is the workflow, and that goes to the pane.
+  const together = await openPage(server.url);
+  await started(together);
+  await analysisAfter(together, () => together.selectOption('#gpu', 'RTX 3060 12GB'));
+  await analysisAfter(together, () =>
+    together.setInputFiles('#open-file', [
+      { name: 'run_nvidia_gpu.bat', mimeType: 'text/plain', buffer: Buffer.from('python main.py --novram\n') },
+      { name: 'wan.json', mimeType: 'application/json', buffer: fs.readFileSync(workflow) },
+    ]));
+  assert.equal(await together.locator('#config-name').textContent(), 'wan.json');
+  assert.equal(await together.locator('#companions .companion').getAttribute('data-path'), 'run_nvidia_gpu.bat');
+  assert.match(await together.locator('.results .verdict').textContent(), /Assumes ComfyUI launched with --novram \(run_nvidia_gpu\.bat\)/);
+  await together.context().close();
 });
 
 test('a file opened from disk, or a PNG dropped on the pane, lands in it', async () => {

@@ -112,6 +112,11 @@ test('the module reads a workflow with the ComfyUI launch line it runs under (an
   assert.equal(fromModule.files[0].estimate.assumes, `ComfyUI launched with --novram (${launch})`);
   const alone = JSON.parse(oomlint.analyze(fs.readFileSync(workflow, 'utf8'), workflow, 'RTX 3060 12GB', 0, 0));
   assert.match(alone.files[0].estimate.assumes, /ComfyUI's defaults/);
+  // What the page asks before it picks the main one of several files opened together.
+  assert.equal(oomlint.inputKind(fs.readFileSync(workflow, 'utf8')), 'comfyui-workflow');
+  assert.equal(oomlint.inputKind('python main.py --novram\n'), 'webui-args');
+  assert.equal(oomlint.inputKind('job: extension\nconfig: {}\n'), 'ai-toolkit-job');
+  assert.equal(oomlint.inputKind(fs.readFileSync(path.join(sourceDir, 'tests/calibration/musubi-tuner/configs/framepack_default.sh'), 'utf8')), 'musubi-tuner');
 });
 
 // The rules compiler leaves the text only `oomlint schema` prints out of the module's knowledge

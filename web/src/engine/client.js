@@ -57,6 +57,11 @@ export class WorkerClient {
   pngWorkflow(bytes) {
     return this.call('pngWorkflow', bytes);
   }
+
+  /** Resolves with the kind the core reads each text as, in order. */
+  kinds(texts) {
+    return this.call('kinds', texts);
+  }
 }
 
 /** Wraps an async function so that only the newest call's result is delivered; older ones give null. */

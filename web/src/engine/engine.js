@@ -46,6 +46,10 @@ export async function loadEngine(wasmUrl, compiled = null) {
     pngWorkflow(bytes) {
       return JSON.parse(core.pngWorkflow(bytes));
     },
+    /** The kind the core reads each text as ('comfyui-workflow', 'webui-args', 'sd-scripts', …), in order. */
+    kinds(texts) {
+      return texts.map((text) => core.inputKind(text));
+    },
   };
 }
 
@@ -83,7 +87,7 @@ export function serve(scope, wasmUrl, compiled = null) {
     asked = true;
     try {
       const loaded = await engine;
-      if (!['analyze', 'catalog', 'pngWorkflow'].includes(op)) throw new Error(`unknown request ${op}`);
+      if (!['analyze', 'catalog', 'pngWorkflow', 'kinds'].includes(op)) throw new Error(`unknown request ${op}`);
       scope.postMessage({ id, ok: true, result: loaded[op](args) });
     } catch (error) {
       scope.postMessage({ id, ok: false, error: String(error?.message ?? error) });

@@ -18,4 +18,8 @@ export class InlineClient {
   async pngWorkflow(bytes) {
     return (await this.engine).pngWorkflow(bytes);
   }
+
+  async kinds(texts) {
+    return (await this.engine).kinds(texts);
+  }
 }

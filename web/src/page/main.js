@@ -197,16 +197,20 @@ const isLogFile = (file) => /\.(log|txt|out)$/i.test(file.name);
 const isPng = (file) => file.type === 'image/png' || /\.png$/i.test(file.name);
 
 // Files opened or dropped together: logs go to the log pane, a PNG's workflow to the config pane; of the
-// other files, several are one job: the command line (else the first) goes to the config pane and the rest
-// are its other files. A config opened alone starts a job of its own.
+// other files, several are one job: a workflow (its launch line beside it), else the command line (its TOMLs
+// beside it), else the first goes to the config pane, and the rest are its other files. What each file is, the
+// core says. A config opened alone starts a job of its own.
 async function openFiles(fileList) {
   const files = [...fileList];
   const job = files.filter((f) => !isLogFile(f) && !isPng(f));
+  const png = files.some(isPng);
   for (const file of files.filter((f) => isLogFile(f) || isPng(f))) await openFile(file);
   if (!job.length) return;
-  const main = job.find((f) => /\.(sh|bat|cmd|ps1)$/i.test(f.name)) ?? job[0];
+  const kinds = job.length > 1 ? await client.kinds(await Promise.all(job.map((f) => f.slice(0, 1 << 16).text()))).catch(() => []) : [];
+  // A PNG's workflow, opened above, is already the job's main file.
+  const main = png ? null : (job[kinds.indexOf('comfyui-workflow')] ?? job.find((f) => /\.(sh|bat|cmd|ps1)$/i.test(f.name)) ?? job[0]);
   companions = [];
-  await openFile(main);
+  if (main) await openFile(main);
   await addCompanions(job.filter((f) => f !== main));
 }
 
