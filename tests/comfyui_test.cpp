@@ -1510,3 +1510,28 @@ TEST_CASE("a ComfyUI launch line given with the workflow: its flags in the estim
   CHECK(mixed.files[0].estimate->assumes.find("ComfyUI's defaults") != std::string::npos);
   CHECK(mixed.files[1].estimate.has_value());
 }
+
+TEST_CASE("a workflow checked with ComfyUI's log of its run: the log's card and memory mode, unless a launch line says more") {
+  const std::string log =
+      "Total VRAM 12282 MB, total RAM 32637 MB\n"
+      "Set vram state to: NO_VRAM\n"
+      "got prompt\n"
+      "Requested to load WAN21\n"
+      "!!! Exception during processing !!! Allocation on device \n";
+  const Report report = analyzeWithLog(Input{"wan.json", kWanApi}, Input{"comfy.log", log});
+  REQUIRE(report.files.size() == 2);
+  const FileReport& workflow = report.files[1];
+  REQUIRE(workflow.estimate.has_value());
+  CHECK(workflow.gpuGiven);
+  CHECK(workflow.estimate->gpu.vramBytes == 12282ull << 20);
+  CHECK(workflow.estimate->assumes == "ComfyUI launched with --novram (its log: Set vram state to: NO_VRAM)");
+  CHECK(test::component(test::phase(*workflow.estimate, "denoise"), "streamed block") > 0);
+  REQUIRE(workflow.log.has_value());
+
+  // A card the user names beats the log's; the mode still comes from the log.
+  AnalyzeOptions options;
+  options.vramGib = 24;
+  const Report named = analyzeWithLog(Input{"wan.json", kWanApi}, Input{"comfy.log", log}, options);
+  CHECK(named.files[1].estimate->gpu.vramBytes == 24ull << 30);
+  CHECK(named.files[1].estimate->assumes.find("--novram") != std::string::npos);
+}

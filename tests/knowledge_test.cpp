@@ -213,3 +213,15 @@ TEST_CASE("the KL encoder's structural floor is the CPU-measured one") {
   // encoder's three RGB input channels (ldm swish: 4 × 256 against 4 × 128 + 3).
   CHECK(2 * (sd->imageEncodeFloorK - 3) == sd->imageDecodeFloorK);
 }
+
+TEST_CASE("each ComfyUI memory mode a log names is set by a ComfyUI flag the WebUI data knows") {
+  const Knowledge& k = knowledge();
+  const LogMarkers& markers = *k.logs;
+  REQUIRE(markers.vramStateFlags.size() >= 4);
+  for (const auto& [state, flag] : markers.vramStateFlags) {
+    INFO(state << " → " << flag);
+    const WebUiFlag* known = k.webui.flag(flag);
+    REQUIRE(known != nullptr);
+    CHECK(known->existsIn(WebUiTool::ComfyUi));
+  }
+}

@@ -260,6 +260,9 @@ std::string syntheticMarkers(const std::string& markerPhase = "load", const std:
          "ai_toolkit: {contains: [\"my-trainer/\"], source: test}\n"
          "tools:\n"
          "  launch_args: \"Flags:\"\n"
+         "  card_memory: \"Card holds \"\n"
+         "  vram_state: \"Mode is \"\n"
+         "  vram_state_flags: [{state: TIGHT, flag: \"--lowvram\"}]\n"
          "  signs: [{tool: comfyui, contains: [\"MyUI\"], source: test}]\n"
          "offload: {tools: [comfyui], contains: [\"spilled\"], source: test}\n"
          "failures: [{starts_with: [\"Fatal\"], source: test}]\n"
@@ -296,6 +299,11 @@ TEST_CASE("the scanner reads the markers it is given, not the embedded ones") {
   CHECK(left.evidence[0].why == "it left");
   CHECK(analyzeLog("my allocator gave up\ncould not warm\n", markers).phase == Phase::Quantize);
   CHECK(looksLikeLog("the reaper came\n", markers));  // a text with an OOM's mark is a log
+  // Its start-up lines, not ComfyUI's.
+  const LogAnalysis started = analyzeLog("MyUI starting\nCard holds 8192 MB\nMode is TIGHT\nTotal VRAM 4096 MB\n", markers);
+  CHECK(started.cardBytes == std::optional<std::int64_t>(8192ll << 20));
+  CHECK(started.vramState == "TIGHT");
+  CHECK(started.launchArgs == "--lowvram");
 }
 
 TEST_CASE("log markers the scanner cannot use are load errors") {
@@ -317,4 +325,44 @@ TEST_CASE("log markers the scanner cannot use are load errors") {
   const auto evidenceProblems = readLogMarkers(noEvidence->root(), mute);
   REQUIRE(evidenceProblems.size() == 1);
   CHECK_THAT(evidenceProblems[0], Catch::Contains("does not say what its line shows"));
+}
+
+TEST_CASE("ComfyUI's start-up lines: the card's memory and the memory mode, as the flag that sets it; the advice skips it") {
+  const auto start = [](std::string_view state) {
+    return "Total VRAM 12282 MB, total RAM 32637 MB\n"
+           "pytorch version: 2.7.1+cu128\n"
+           "Set vram state to: " + std::string(state) + "\n"
+           "Device: cuda:0 NVIDIA GeForce RTX 3060 : cudaMallocAsync\n"
+           "got prompt\n"
+           "Requested to load WAN21\n"
+           "!!! Exception during processing !!! Allocation on device \n"
+           "torch.OutOfMemoryError: Allocation on device \n";
+  };
+  const LogAnalysis novram = analyzeLog(start("NO_VRAM"));
+  CHECK(novram.tool == "comfyui");
+  REQUIRE(novram.cardBytes);
+  CHECK(*novram.cardBytes == 12282ll << 20);
+  CHECK(novram.vramState == "NO_VRAM");
+  CHECK(novram.launchArgs == "--novram");
+  const LogAnalysis low = analyzeLog(start("LOW_VRAM"));
+  CHECK(low.launchArgs == "--lowvram");
+  const LogAnalysis normal = analyzeLog(start("NORMAL_VRAM"));
+  CHECK(normal.vramState == "NORMAL_VRAM");
+  CHECK(normal.launchArgs.empty());  // the default: no flag sets it
+  // The advice names the next flag, not the one it ran with.
+  const auto advice = [](const std::string& log) {
+    const FileReport r = analyzeInput(Input{"comfy.log", log});
+    for (const auto& d : r.diagnostics) {
+      if (d.code == "OL601") return d.message;
+    }
+    return std::string();
+  };
+  CHECK(advice(start("NORMAL_VRAM")).find("start with --lowvram (then --novram)") != std::string::npos);
+  CHECK(advice(start("LOW_VRAM")).find("run as with --lowvram): start with --novram") != std::string::npos);
+  const std::string none = advice(start("NO_VRAM"));
+  CHECK(none.find("run as with --novram") != std::string::npos);
+  CHECK(none.find("start with") == std::string::npos);
+  CHECK(advice(start("HIGH_VRAM")).find("drop --highvram") != std::string::npos);
+  // A line that only looks like one: no figure is read from it.
+  CHECK_FALSE(analyzeLog("got prompt\nTotal VRAM unknown\nRequested to load SDXL\n").cardBytes);
 }

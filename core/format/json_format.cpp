@@ -119,7 +119,11 @@ void writeLog(JsonWriter& w, const LogAnalysis& log) {
   w.field("suspected", log.suspected);
   w.key("evidence").beginArray();
   for (const auto& e : log.evidence) w.beginObject().field("line", e.line).field("text", e.text).field("why", e.why).endObject();
-  w.endArray().endObject();
+  w.endArray();
+  // ComfyUI's start-up: the card's memory and the memory mode its flags chose.
+  if (log.cardBytes) w.field("card_bytes", *log.cardBytes);
+  if (!log.vramState.empty()) w.field("vram_state", log.vramState);
+  w.endObject();
 }
 
 }  // namespace

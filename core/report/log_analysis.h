@@ -55,6 +55,10 @@ struct LogAnalysis {
   // unknown), and the flags it was launched with ("Launching Web UI with arguments: …").
   std::string tool;
   std::string launchArgs;
+  // What ComfyUI printed at start: the card's memory ("Total VRAM 16311 MB") and the memory mode its flags chose
+  // ("Set vram state to: NO_VRAM"); launchArgs then holds the flag that sets that mode (--novram), where one does.
+  std::optional<std::int64_t> cardBytes;
+  std::string vramState;
   // A memory manager kept weights in system RAM (ComfyUI "loaded partially", Forge "Swap Loaded"): slow,
   // not an OOM. The bytes when the line says them (0 when it does not), and where.
   bool offloaded = false;

@@ -139,6 +139,14 @@ struct ToolSign {
 
 template <class V> void fields(V& v, ToolSign& x) { v(x.tool, x.test); }
 
+// ComfyUI's memory mode as its start-up line names it, and the launch flag that sets it.
+struct VramStateFlag {
+  std::string state;  // "NO_VRAM"
+  std::string flag;   // "--novram"
+};
+
+template <class V> void fields(V& v, VramStateFlag& x) { v(x.state, x.flag); }
+
 struct BarWords {
   BarKind kind = BarKind::Training;
   LineTest test;  // lowercase words
@@ -165,6 +173,11 @@ struct LogMarkers {
   LineTest aiToolkit;
   std::string launchArgs;               // the flags follow it
   LiteralSet::Id launchArgsId = 0;
+  std::string cardMemory;               // ComfyUI's "Total VRAM " line: the card's MB follow it
+  LiteralSet::Id cardMemoryId = 0;
+  std::string vramState;                // ComfyUI's "Set vram state to: " line: its mode follows it
+  LiteralSet::Id vramStateId = 0;
+  std::vector<VramStateFlag> vramStateFlags;
   std::vector<ToolSign> toolSigns;      // strongest first
   std::vector<std::string> offloadTools;
   LineTest offload;
@@ -180,6 +193,6 @@ struct LogMarkers {
   std::size_t toolRank(std::string_view tool) const;
 };
 
-template <class V> void fields(V& v, LogMarkers& x) { v(x.lineWords, x.oomMessages, x.silentExits, x.failedStages, x.allocationTableLines, x.allocationTable, x.markers, x.aiToolkit, x.launchArgs, x.launchArgsId, x.toolSigns, x.offloadTools, x.offload, x.failures, x.barNotWhenEndsWith, x.bars, x.frames, x.quotedCode, x.cappedBy, x.logSignsHead, x.logSignsTail); }
+template <class V> void fields(V& v, LogMarkers& x) { v(x.lineWords, x.oomMessages, x.silentExits, x.failedStages, x.allocationTableLines, x.allocationTable, x.markers, x.aiToolkit, x.launchArgs, x.launchArgsId, x.cardMemory, x.cardMemoryId, x.vramState, x.vramStateId, x.vramStateFlags, x.toolSigns, x.offloadTools, x.offload, x.failures, x.barNotWhenEndsWith, x.bars, x.frames, x.quotedCode, x.cappedBy, x.logSignsHead, x.logSignsTail); }
 
 }  // namespace oomlint

@@ -53,7 +53,15 @@ std::optional<LaunchLine> launchLineOf(const SystemContext& context, const WebUi
   return LaunchLine{std::move(in), line->path};
 }
 
-// What the estimate assumes of the launch: the companion launch line's flags, else ComfyUI's defaults.
+// The memory mode ComfyUI's log says it ran in (a workflow checked with the log of its run, --log), as the launch line
+// of the flag that sets it: "Set vram state to: NO_VRAM" runs as --novram.
+std::optional<LaunchLine> launchOfLog(const LogAnalysis* log) {
+  if (log == nullptr || log->tool != "comfyui" || log->vramState.empty()) return std::nullopt;
+  LaunchLine line{readWebUiInput("python main.py " + log->launchArgs), "its log: Set vram state to: " + log->vramState};
+  return line;
+}
+
+// What the estimate assumes of the launch: the launch line's flags, else ComfyUI's defaults.
 std::string launchAssumed(const std::optional<LaunchLine>& launch) {
   if (!launch) return "ComfyUI's defaults (no launch flags: give its launch line with the workflow for them)";
   if (launch->input.flags.empty()) return "ComfyUI launched without flags (" + launch->path + ")";
@@ -95,15 +103,27 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     return file;
   }
   const auto setup = setupWorkflow(workflow, *k.comfyui, k.webui, k.architectures);
-  const std::optional<LaunchLine> launch = launchLineOf(context, k.webui, k.architectures);
+  // The launch line given with the workflow, else the mode the log of its run names.
+  std::optional<LaunchLine> launch = launchLineOf(context, k.webui, k.architectures);
+  if (!launch) launch = launchOfLog(context.attachedLog);
   if (launch && setup->estimable()) applyLaunchFlags(setup->generation, launch->input, k.webui);
   const WorkflowCheckContext checkContext{workflow, *setup};
   for (const auto& check : workflowChecks()) check.run(checkContext, findings);
-  if (setup->estimable() && context.gpu) {
-    GenerationEstimate g = estimateGeneration(setup->generation, k.webui, k.memory, *context.gpu);
-    file.plan = workflowPlan(workflow, *setup, *context.gpu, k, !png);
-    file.gpuGiven = context.gpuGiven;
-    if (context.gpuGiven) {
+  std::optional<GpuTarget> gpu = context.gpu;
+  file.gpuGiven = context.gpuGiven;
+  if (const LogAnalysis* log = context.attachedLog) {
+    file.log = *log;
+    // The card the run really had beats an assumed one: its OOM message's capacity, else ComfyUI's start-up line.
+    const std::optional<std::int64_t> capacity = log->numbers.totalCapacity ? log->numbers.totalCapacity : log->cardBytes;
+    if (!file.gpuGiven && capacity) {
+      gpu = GpuTarget{"GPU in the log", static_cast<std::uint64_t>(*capacity)};
+      file.gpuGiven = true;
+    }
+  }
+  if (setup->estimable() && gpu) {
+    GenerationEstimate g = estimateGeneration(setup->generation, k.webui, k.memory, *gpu);
+    file.plan = workflowPlan(workflow, *setup, *gpu, k, !png);
+    if (file.gpuGiven) {
       reportEstimate(*setup, g, file.plan, findings);
       const WorkflowEstimateContext estimateContext{workflow, *setup, g, k.advice, !png};
       for (const auto& check : workflowEstimateChecks()) check.run(estimateContext, findings);

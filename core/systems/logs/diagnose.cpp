@@ -78,10 +78,16 @@ std::string webUiFirstChange(const LogAnalysis& log) {
                      "--always-offload-from-vram; --unet-in-fp8-e4m3fn halves the model's weights");
   }
   if (log.tool == "comfyui") {
-    return std::string("it failed generating (ComfyUI): ") +
-           (decode ? "use the VAE Decode (Tiled) node, or --cpu-vae"
-                   : "start with --lowvram (then --novram), add --reserve-vram if other software uses the GPU, or load an "
-                     "fp8/GGUF model; \"loaded partially\" is expected on small cards");
+    // The memory mode it printed at start says which flags it ran with (launchArgs: the one that sets that mode).
+    const std::string ran = log.launchArgs.empty() ? "ComfyUI" : "ComfyUI, run as with " + log.launchArgs;
+    if (decode) return "it failed decoding (" + ran + "): use the VAE Decode (Tiled) node, or --cpu-vae";
+    std::string flags = "start with --lowvram (then --novram), ";
+    if (given("--highvram")) flags = "drop --highvram, which keeps every model on the GPU, then try --lowvram, ";
+    else if (given("--lowvram")) flags = "start with --novram, ";
+    else if (given("--novram") || given("--cpu")) flags.clear();
+    return "it failed generating (" + ran + "): " + flags +
+           "add --reserve-vram if other software uses the GPU, or load an fp8/GGUF model; \"loaded partially\" is expected on "
+           "small cards";
   }
   return {};
 }

@@ -108,6 +108,7 @@ void LogScanner::readLine(std::string_view raw, std::string_view line, bool asRe
   readTraceback(raw, line);
   markers_.lineWords.find(line, words_);  // every per-line table's words, in one pass
   detectTool(line);
+  readComfyStart(line);
   readOffload(line);
   readMarker(line);
   readFailedStage(line);
@@ -261,6 +262,27 @@ void LogScanner::detectTool(std::string_view t) {
     result_.tool = markers_.toolSigns[rank].tool;
     toolRank_ = rank;
     return;
+  }
+}
+
+// ComfyUI's start-up lines: the card's memory ("Total VRAM 16311 MB, total RAM …") and the memory mode its flags
+// chose ("Set vram state to: NO_VRAM"), with the flag that sets that mode as the launch's. The first of each counts:
+// a log holds one start.
+void LogScanner::readComfyStart(std::string_view t) {
+  if (!result_.cardBytes && words_.has(markers_.cardMemoryId)) {
+    std::string_view rest = t.substr(t.find(markers_.cardMemory) + markers_.cardMemory.size());
+    std::int64_t mb = 0;
+    std::size_t digits = 0;
+    for (; digits < rest.size() && digits < 9 && rest[digits] >= '0' && rest[digits] <= '9'; ++digits) mb = mb * 10 + (rest[digits] - '0');
+    if (digits > 0 && rest.substr(digits).starts_with(" MB") && mb > 0) result_.cardBytes = mb << 20;
+  }
+  if (result_.vramState.empty() && words_.has(markers_.vramStateId)) {
+    std::string_view rest = t.substr(t.find(markers_.vramState) + markers_.vramState.size());
+    rest = rest.substr(0, std::min<std::size_t>(rest.find_first_of(" \t\r"), 40));
+    result_.vramState = std::string(rest);
+    for (const auto& [state, flag] : markers_.vramStateFlags) {
+      if (state == rest && result_.launchArgs.empty()) result_.launchArgs = flag;
+    }
   }
 }
 

@@ -40,6 +40,7 @@ class LogScanner {
   std::optional<std::string_view> readBar(std::string_view raw, std::string_view line, bool asRead);
   void readTraceback(std::string_view raw, std::string_view line);
   void detectTool(std::string_view line);
+  void readComfyStart(std::string_view line);
   void readOffload(std::string_view line);
   void readMarker(std::string_view line);
   void applyMarker(const PhaseMarker& marker, std::string_view line);

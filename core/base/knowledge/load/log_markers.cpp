@@ -186,6 +186,13 @@ class Reader {
     m_.launchArgs = scalarText(tools, "launch_args");
     if (m_.launchArgs.empty()) problems_.push_back("tools.launch_args: empty");
     else m_.launchArgsId = m_.lineWords.add(m_.launchArgs);
+    m_.cardMemory = scalarText(tools, "card_memory");
+    if (m_.cardMemory.empty()) problems_.push_back("tools.card_memory: empty");
+    else m_.cardMemoryId = m_.lineWords.add(m_.cardMemory);
+    m_.vramState = scalarText(tools, "vram_state");
+    if (m_.vramState.empty()) problems_.push_back("tools.vram_state: empty");
+    else m_.vramStateId = m_.lineWords.add(m_.vramState);
+    for (const Node* e : list(tools, "vram_state_flags")) m_.vramStateFlags.push_back({scalarText(e, "state"), scalarText(e, "flag")});
     for (const Node* e : list(tools, "signs")) {
       ToolSign sign{scalarText(e, "tool"), lineTest(e, "tools.signs")};
       known(kLogToolIds, sign.tool, "tools.signs");
