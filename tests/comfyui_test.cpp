@@ -1535,3 +1535,29 @@ TEST_CASE("a workflow checked with ComfyUI's log of its run: the log's card and 
   CHECK(named.files[1].estimate->gpu.vramBytes == 24ull << 30);
   CHECK(named.files[1].estimate->assumes.find("--novram") != std::string::npos);
 }
+
+TEST_CASE("a workflow far under the card its log ran out on: the GPU's state or another workflow (OL607)") {
+  const std::string api = comfyFixture("sd15-2048-decode-retried-api.json");
+  const auto findingsWith = [&](const std::string& stage, const std::string& card) {
+    const std::string log = "Total VRAM " + card + " MB, total RAM 65373 MB\n"
+                            "Set vram state to: NORMAL_VRAM\n"
+                            "got prompt\n"
+                            "Requested to load " + stage + "\n"
+                            "loaded completely; 20000.00 MB usable, 1639.41 MB loaded, full load: True\n"
+                            "  0%|          | 0/20 [00:00<?, ?it/s]\n"
+                            "!!! Exception during processing !!! Allocation on device \n";
+    const Report report = analyzeWithLog(Input{"sd15.json", api}, Input{"comfy.log", log});
+    REQUIRE(report.files.size() == 2);
+    std::vector<std::string> messages;
+    for (const auto& d : report.files[1].diagnostics) {
+      if (d.code == "OL607") messages.push_back(d.message);
+    }
+    return messages;
+  };
+  // SD 1.5 on a 24 GB card that ran out sampling: nothing in the workflow comes near it.
+  const auto far = findingsWith("BaseModel", "24564");
+  REQUIRE(far.size() == 1);
+  CHECK(far[0].find("this workflow's denoise is estimated at") != std::string::npos);
+  // On 4 GB the same run is the workflow's own doing: no disagreement.
+  CHECK(findingsWith("BaseModel", "4096").empty());
+}

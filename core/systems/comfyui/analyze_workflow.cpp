@@ -70,6 +70,26 @@ std::string launchAssumed(const std::optional<LaunchLine>& launch) {
   return "ComfyUI launched with " + flags + " (" + launch->path + ")";
 }
 
+// OL607: the log ran out of memory in a stage this workflow's estimate keeps well under the card (uncertainty
+// included): the GPU's state or another workflow, not these settings. A decode is the decode; any other generating
+// stage is the sampling, of either pass.
+void compareWithLog(const LogAnalysis& log, const Estimate& e, Range at, const Advice& advice, Findings& findings) {
+  const std::optional<std::int64_t> capacity = log.numbers.totalCapacity ? log.numbers.totalCapacity : log.cardBytes;
+  if (!log.oom || log.kind == OomKind::HostRam || !capacity) return;
+  const bool decode = log.phase == Phase::VaeDecode;
+  if (!decode && log.phase != Phase::Inference && log.phase != Phase::Sample && log.phase != Phase::Denoise) return;
+  const PhaseEstimate* stage = nullptr;
+  for (const auto& p : e.phases) {
+    const bool matches = decode ? p.phase == Phase::VaeDecode : (p.phase == Phase::Denoise || p.phase == Phase::HiresDenoise);
+    if (matches && (stage == nullptr || p.highBytes > stage->highBytes)) stage = &p;
+  }
+  if (stage == nullptr || stage->highBytes >= advice.logDisagreementFraction * static_cast<double>(*capacity)) return;
+  findings.report(RuleId::OL607, at, {},
+                  "the log ran out of memory in " + std::string(toString(log.phase)) + " on a " + formatGiB(static_cast<double>(*capacity)) +
+                      " card, but this workflow's " + std::string(toString(stage->phase)) + " is estimated at " + formatRange(*stage) +
+                      ": another process was using the GPU, or the log comes from a different workflow");
+}
+
 }  // namespace
 
 FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
@@ -128,6 +148,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
       const WorkflowEstimateContext estimateContext{workflow, *setup, g, k.advice, !png};
       for (const auto& check : workflowEstimateChecks()) check.run(estimateContext, findings);
     }
+    if (file.log) compareWithLog(*file.log, g.estimate, setup->sampler ? setup->sampler->range : Range{}, k.advice, findings);
     file.estimate = std::move(g.estimate);
     file.estimate->assumes = launchAssumed(launch);
   }
