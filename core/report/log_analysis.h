@@ -59,6 +59,9 @@ struct LogAnalysis {
   // ("Set vram state to: NO_VRAM"); launchArgs then holds the flag that sets that mode (--novram), where one does.
   std::optional<std::int64_t> cardBytes;
   std::string vramState;
+
+  // The card the run had: its OOM message's total capacity, else ComfyUI's start-up line.
+  std::optional<std::int64_t> cardCapacity() const { return numbers.totalCapacity ? numbers.totalCapacity : cardBytes; }
   // A memory manager kept weights in system RAM (ComfyUI "loaded partially", Forge "Swap Loaded"): slow,
   // not an OOM. The bytes when the line says them (0 when it does not), and where.
   bool offloaded = false;

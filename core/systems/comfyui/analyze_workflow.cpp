@@ -74,7 +74,7 @@ std::string launchAssumed(const std::optional<LaunchLine>& launch) {
 // included): the GPU's state or another workflow, not these settings. A decode is the decode; any other generating
 // stage is the sampling, of either pass.
 void compareWithLog(const LogAnalysis& log, const Estimate& e, Range at, const Advice& advice, Findings& findings) {
-  const std::optional<std::int64_t> capacity = log.numbers.totalCapacity ? log.numbers.totalCapacity : log.cardBytes;
+  const std::optional<std::int64_t> capacity = log.cardCapacity();
   if (!log.oom || log.kind == OomKind::HostRam || !capacity) return;
   const bool decode = log.phase == Phase::VaeDecode;
   if (!decode && log.phase != Phase::Inference && log.phase != Phase::Sample && log.phase != Phase::Denoise) return;
@@ -133,9 +133,8 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
   file.gpuGiven = context.gpuGiven;
   if (const LogAnalysis* log = context.attachedLog) {
     file.log = *log;
-    // The card the run really had beats an assumed one: its OOM message's capacity, else ComfyUI's start-up line.
-    const std::optional<std::int64_t> capacity = log->numbers.totalCapacity ? log->numbers.totalCapacity : log->cardBytes;
-    if (!file.gpuGiven && capacity) {
+    // The card the run really had beats an assumed one.
+    if (const auto capacity = log->cardCapacity(); !file.gpuGiven && capacity) {
       gpu = GpuTarget{"GPU in the log", static_cast<std::uint64_t>(*capacity)};
       file.gpuGiven = true;
     }
