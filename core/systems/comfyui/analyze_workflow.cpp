@@ -149,7 +149,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     }
     if (file.log) compareWithLog(*file.log, g.estimate, setup->sampler ? setup->sampler->range : Range{}, k.advice, findings);
     file.estimate = std::move(g.estimate);
-    file.estimate->assumes = launchAssumed(launch);
+    file.estimate->assumes = k.comfyui->assumes + "; " + launchAssumed(launch);
   }
   file.diagnostics = std::move(findings.all());
   sortDiagnostics(file.diagnostics);

@@ -552,6 +552,7 @@ class Loader {
     const Node* tile = root->find("decode_fallback_tile");
     c.fallbackTileImage = integer(tile, "image", "comfyui.yaml: decode_fallback_tile");
     c.fallbackTileVideo = integer(tile, "video", "comfyui.yaml: decode_fallback_tile");
+    c.assumes = scalarText(root, "assumes");
     const Node* upscale = root->find("upscale_tile");
     c.upscaleTile = integer(upscale, "start", "comfyui.yaml: upscale_tile");
     c.upscaleSmallestTile = integer(upscale, "smallest", "comfyui.yaml: upscale_tile");
