@@ -1562,3 +1562,33 @@ TEST_CASE("a workflow far under the card its log ran out on: the GPU's state or 
   // On 4 GB the same run is the workflow's own doing: no disagreement.
   CHECK(findingsWith("BaseModel", "4096").empty());
 }
+
+TEST_CASE("ComfyUI's dynamic VRAM, when its launch line or log says so: no weights held for the work, encoders on the GPU") {
+  const Input workflow{"wan.json", kWanApi};
+  AnalyzeOptions options;
+  options.vramGib = 12;
+  const FileReport legacy = analyzeInput(workflow, options);
+  REQUIRE(legacy.estimate.has_value());
+  const Report dynamic = analyze({workflow, Input{"run.sh", "python main.py --lowvram --enable-dynamic-vram\n"}}, options);
+  const Estimate& e = *dynamic.files[0].estimate;
+  CHECK(e.assumes.ends_with("ComfyUI launched with --lowvram --enable-dynamic-vram (run.sh)"));
+  const PhaseEstimate& denoise = test::phase(e, "denoise");
+  CHECK(test::component(denoise, "streamed block") > 0);
+  CHECK(test::component(denoise, "transformer weights") == 0);  // none held for the work; the rest is an evictable cache
+  // --lowvram does nothing under dynamic VRAM: the encoders run on the GPU as without it.
+  CHECK(test::phase(e, "text_encode").peakBytes == test::phase(*legacy.estimate, "text_encode").peakBytes);
+  // The plan advises no launch flag: the mode flags would switch dynamic VRAM off, --lowvram does nothing.
+  for (const auto& step : dynamic.files[0].plan) CHECK(step.fix.path.toString() != "args");
+
+  // The log of a run with it on ("DynamicVRAM support detected and enabled") gives the same.
+  const std::string log =
+      "Total VRAM 12282 MB, total RAM 32637 MB\n"
+      "Set vram state to: NORMAL_VRAM\n"
+      "DynamicVRAM support detected and enabled\n"
+      "got prompt\n"
+      "Requested to load WAN21\n";
+  const Report logged = analyzeWithLog(workflow, Input{"comfy.log", log});
+  REQUIRE(logged.files[1].estimate.has_value());
+  CHECK(logged.files[1].estimate->assumes.ends_with("ComfyUI launched with --enable-dynamic-vram (its log: Set vram state to: NORMAL_VRAM)"));
+  CHECK(test::component(test::phase(*logged.files[1].estimate, "denoise"), "streamed block") > 0);
+}

@@ -263,6 +263,8 @@ std::string syntheticMarkers(const std::string& markerPhase = "load", const std:
          "  card_memory: \"Card holds \"\n"
          "  vram_state: \"Mode is \"\n"
          "  vram_state_flags: [{state: TIGHT, flag: \"--lowvram\"}]\n"
+         "  dynamic_vram: \"Paging on\"\n"
+         "  dynamic_vram_flag: \"--paging\"\n"
          "  signs: [{tool: comfyui, contains: [\"MyUI\"], source: test}]\n"
          "offload: {tools: [comfyui], contains: [\"spilled\"], source: test}\n"
          "failures: [{starts_with: [\"Fatal\"], source: test}]\n"
@@ -300,10 +302,10 @@ TEST_CASE("the scanner reads the markers it is given, not the embedded ones") {
   CHECK(analyzeLog("my allocator gave up\ncould not warm\n", markers).phase == Phase::Quantize);
   CHECK(looksLikeLog("the reaper came\n", markers));  // a text with an OOM's mark is a log
   // Its start-up lines, not ComfyUI's.
-  const LogAnalysis started = analyzeLog("MyUI starting\nCard holds 8192 MB\nMode is TIGHT\nTotal VRAM 4096 MB\n", markers);
+  const LogAnalysis started = analyzeLog("MyUI starting\nCard holds 8192 MB\nMode is TIGHT\nPaging on\nTotal VRAM 4096 MB\n", markers);
   CHECK(started.cardBytes == std::optional<std::int64_t>(8192ll << 20));
   CHECK(started.vramState == "TIGHT");
-  CHECK(started.launchArgs == "--lowvram");
+  CHECK(started.launchArgs == "--lowvram --paging");
 }
 
 TEST_CASE("log markers the scanner cannot use are load errors") {
@@ -363,6 +365,13 @@ TEST_CASE("ComfyUI's start-up lines: the card's memory and the memory mode, as t
   CHECK(none.find("run as with --novram") != std::string::npos);
   CHECK(none.find("start with") == std::string::npos);
   CHECK(advice(start("HIGH_VRAM")).find("drop --highvram") != std::string::npos);
+  // Dynamic VRAM on (ComfyUI v0.16.0 on, NVIDIA): its line names the flag that forces it; no mode flag is advised.
+  const std::string dynamicLog = start("NORMAL_VRAM").insert(std::string("Total VRAM 12282 MB, total RAM 32637 MB\n").size(),
+                                                             "DynamicVRAM support detected and enabled\n");
+  CHECK(analyzeLog(dynamicLog).launchArgs == "--enable-dynamic-vram");
+  const std::string dynamicAdvice = advice(dynamicLog);
+  CHECK(dynamicAdvice.find("already streams the weights") != std::string::npos);
+  CHECK(dynamicAdvice.find("start with") == std::string::npos);
   // A line that only looks like one: no figure is read from it.
   CHECK_FALSE(analyzeLog("got prompt\nTotal VRAM unknown\nRequested to load SDXL\n").cardBytes);
 }

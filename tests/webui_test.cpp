@@ -330,6 +330,8 @@ TEST_CASE("each flag's effect on the estimate") {
       {"comfy_novram", {"comfyui", "flux", "", "denoise", Expect::Lower, "RTX 3060 8GB"}},
       {"comfy_highvram", {"comfyui", "flux", "", "denoise", Expect::Higher, "RTX 3060 8GB"}},
       {"comfy_gpu_only", {"comfyui", "flux", "", "denoise", Expect::Higher, "RTX 3060 8GB"}},
+      // Dynamic VRAM holds no weights for the work, only the layers in flight: under the partial load's peak.
+      {"comfy_dynamic_vram", {"comfyui", "flux", "", "denoise", Expect::Lower, "RTX 3060 8GB"}},
       {"comfy_reserve", {"comfyui", "flux", "", "denoise", Expect::Lower, "RTX 3060 8GB"}},
       {"forge_offload", {"forge", "sdxl", "", "denoise", Expect::Same}},
       {"unet_fp8", {"forge", "sdxl", "", "denoise", Expect::Lower}},

@@ -56,7 +56,8 @@ struct LogAnalysis {
   std::string tool;
   std::string launchArgs;
   // What ComfyUI printed at start: the card's memory ("Total VRAM 16311 MB") and the memory mode its flags chose
-  // ("Set vram state to: NO_VRAM"); launchArgs then holds the flag that sets that mode (--novram), where one does.
+  // ("Set vram state to: NO_VRAM"); launchArgs then holds the flag that sets that mode (--novram), where one does, and
+  // --enable-dynamic-vram where it printed that dynamic VRAM is on.
   std::optional<std::int64_t> cardBytes;
   std::string vramState;
 

@@ -178,6 +178,9 @@ struct LogMarkers {
   std::string vramState;                // ComfyUI's "Set vram state to: " line: its mode follows it
   LiteralSet::Id vramStateId = 0;
   std::vector<VramStateFlag> vramStateFlags;
+  std::string dynamicVram;              // ComfyUI's line when dynamic VRAM is on
+  LiteralSet::Id dynamicVramId = 0;
+  std::string dynamicVramFlag;          // the flag that forces it on
   std::vector<ToolSign> toolSigns;      // strongest first
   std::vector<std::string> offloadTools;
   LineTest offload;
@@ -193,6 +196,6 @@ struct LogMarkers {
   std::size_t toolRank(std::string_view tool) const;
 };
 
-template <class V> void fields(V& v, LogMarkers& x) { v(x.lineWords, x.oomMessages, x.silentExits, x.failedStages, x.allocationTableLines, x.allocationTable, x.markers, x.aiToolkit, x.launchArgs, x.launchArgsId, x.cardMemory, x.cardMemoryId, x.vramState, x.vramStateId, x.vramStateFlags, x.toolSigns, x.offloadTools, x.offload, x.failures, x.barNotWhenEndsWith, x.bars, x.frames, x.quotedCode, x.cappedBy, x.logSignsHead, x.logSignsTail); }
+template <class V> void fields(V& v, LogMarkers& x) { v(x.lineWords, x.oomMessages, x.silentExits, x.failedStages, x.allocationTableLines, x.allocationTable, x.markers, x.aiToolkit, x.launchArgs, x.launchArgsId, x.cardMemory, x.cardMemoryId, x.vramState, x.vramStateId, x.vramStateFlags, x.dynamicVram, x.dynamicVramId, x.dynamicVramFlag, x.toolSigns, x.offloadTools, x.offload, x.failures, x.barNotWhenEndsWith, x.bars, x.frames, x.quotedCode, x.cappedBy, x.logSignsHead, x.logSignsTail); }
 
 }  // namespace oomlint

@@ -38,6 +38,7 @@ enum class FlagEffect {
   ComfyNoVram,
   ComfyHighVram,  // models kept in VRAM
   ComfyGpuOnly,
+  ComfyDynamicVram,  // ComfyUI's dynamic VRAM (comfy-aimdo) forced on: weights paged a layer at a time, evicted on demand
   ForgeOffload,   // unload every model after use
   UnetFp8,
   TextEncoderFp8,

@@ -99,6 +99,9 @@ class Planner {
       return;
     }
     sizeLevers();
+    // Dynamic VRAM already streams what does not fit, a layer at a time: --lowvram does nothing there and the
+    // others would switch it off for the older manager.
+    if (s_.generation.loadMode == LoadMode::Dynamic) return;
     changes_.push_back(launchFlag("--lowvram", "ComfyUI loads the model in parts and runs the text encoders on the CPU (slower)",
                                   [](GenerationSetup& g) {
                                     g.loadMode = LoadMode::Low;

@@ -82,7 +82,8 @@ std::string webUiFirstChange(const LogAnalysis& log) {
     const std::string ran = log.launchArgs.empty() ? "ComfyUI" : "ComfyUI, run as with " + log.launchArgs;
     if (decode) return "it failed decoding (" + ran + "): use the VAE Decode (Tiled) node, or --cpu-vae";
     std::string flags = "start with --lowvram (then --novram), ";
-    if (given("--highvram")) flags = "drop --highvram, which keeps every model on the GPU, then try --lowvram, ";
+    if (given("--enable-dynamic-vram")) flags = "its dynamic VRAM already streams the weights (--lowvram does nothing there): lower the size or frames, ";
+    else if (given("--highvram")) flags = "drop --highvram, which keeps every model on the GPU, then try --lowvram, ";
     else if (given("--lowvram")) flags = "start with --novram, ";
     else if (given("--novram") || given("--cpu")) flags.clear();
     return "it failed generating (" + ran + "): " + flags +

@@ -284,6 +284,10 @@ void LogScanner::readComfyStart(std::string_view t) {
       if (state == rest && result_.launchArgs.empty()) result_.launchArgs = flag;
     }
   }
+  // Dynamic VRAM on: the run is estimated as under the flag that forces it on.
+  if (words_.has(markers_.dynamicVramId) && result_.launchArgs.find(markers_.dynamicVramFlag) == std::string::npos) {
+    result_.launchArgs += (result_.launchArgs.empty() ? "" : " ") + markers_.dynamicVramFlag;
+  }
 }
 
 // A memory manager keeping weights in system RAM: slow, not an OOM.

@@ -424,6 +424,7 @@ class Estimator {
       case LoadMode::NoVram: budget = 0; break;
       case LoadMode::Low:
       case LoadMode::Normal:
+      case LoadMode::Dynamic:  // the encoders: cached whole where they fit (what they hold is evicted for later stages)
         if (s_.tool == WebUiTool::Forge) {
           if (bytes > free - reserve) {
             budget = std::max((free - reserve) / w_.forgePartialLoadDivisor, free - reserve - w_.forgePartialLoadMarginBytes);
@@ -586,7 +587,9 @@ class Estimator {
         const double guess = comfyGuess(w, h, s_.batchSize, 1);
         const double keep = std::max(w_.comfyInferenceBytes, guess) + comfyReserve();
         const double free = gpu_.vramBytes - fixed().bytes - ipadapters;
-        loaded = loadedOf(models, free, keep);
+        // Dynamic VRAM holds no weights for the work: it pages each layer in as it runs and evicts the cached ones
+        // when an allocation needs the room (comfy-aimdo), so what it must have is the layers in flight (below).
+        loaded = s_.loadMode == LoadMode::Dynamic ? 0 : loadedOf(models, free, keep);
         if (loaded < models && comfyBudget()) {
           keeps = "; ComfyUI keeps " + fixedText(keep / kGiB, 1) + " GiB free for the sampler (its guess at the work, " + fixedText(guess / kGiB, 1) +
                   " GiB, or its " + fixedText(w_.comfyInferenceBytes / kGiB, 1) + " GiB minimum, + its " + fixedText(comfyReserve() / kGiB, 1) +
@@ -608,7 +611,15 @@ class Estimator {
       }
       weights.bytes = loaded;
       if (const double cn = cnWeights(false).bytes; cn > 0) weights.how += " + the ControlNet's " + fixedText(cn / kGiB, 1) + " GiB";
-      if (whole) {
+      const double block = s_.arch->denoiser.largestBlockParams * unetBytes_;
+      if (s_.loadMode == LoadMode::Dynamic && !whole) {
+        // What the work leaves stays cached between steps; the rest is copied in every step (slow, not an OOM).
+        const double cache = std::clamp(gpu_.vramBytes - fixed().bytes - ipadapters - act.bytes - cnAct.bytes - block, 0.0, models);
+        streamed_ = std::max(streamed_, models - cache);
+        weights.how += "; dynamic VRAM: none held for the work — about " + fixedText(cache / kGiB, 1) +
+                       " GiB stays cached where the work leaves room and is evicted when it needs it, " +
+                       fixedText((models - cache) / kGiB, 1) + " GiB copied in each step";
+      } else if (whole) {
         weights.how += "; " + s_.wholeModelSampler + " moves " + (s_.swappedParams > 0 ? "the rest" : "all of it") +
                        " onto the GPU itself (no partial loading, whatever the flags)";
       } else if (loaded < models) {
@@ -618,8 +629,11 @@ class Estimator {
       }
       p.components.push_back(weights);
       if (s_.loadMode == LoadMode::NoVram && !whole) {
-        const double block = s_.arch->denoiser.largestBlockParams * unetBytes_;
         p.components.push_back({"streamed block", block, "the largest block while it runs", Term::Weights});
+      } else if (s_.loadMode == LoadMode::Dynamic && !whole) {
+        // A layer and the next one prefetched (one cast buffer per offload stream, two by default), or a whole block for
+        // models that prefetch by block: the largest block bounds both.
+        p.components.push_back({"streamed block", block, "the layers in flight, at most the largest block (dynamic VRAM)", Term::Weights});
       }
     } else if (s_.offload == Offload::Lowvram) {
       const double block = s_.family->lowvramBlockParams > 0 ? s_.family->lowvramBlockParams : s_.arch->denoiser.largestBlockParams;

@@ -263,7 +263,8 @@ class Planner {
         flagChange("", flagsWith({FlagEffect::ComfyHighVram, FlagEffect::ComfyGpuOnly}), "let the memory manager offload: weights that do not fit stream from system RAM (slower, no OOM)",
                    [](GenerationSetup& g) { g.loadMode = LoadMode::Normal; });
       }
-      if (s_.loadMode != LoadMode::NoVram) {
+      // Under dynamic VRAM (forced on) the weights already stream a layer at a time and the mode flags change nothing.
+      if (s_.loadMode != LoadMode::NoVram && s_.loadMode != LoadMode::Dynamic) {
         flagChange(s_.tool == WebUiTool::Forge ? "--always-no-vram" : "--novram", flagsWith({FlagEffect::ForgeLowVram, FlagEffect::Lowvram}),
                    "keep the weights in system RAM and stream them (much slower)",
                    [](GenerationSetup& g) { g.loadMode = LoadMode::NoVram; });

@@ -23,6 +23,12 @@ class FlagReader {
 
   void read(const std::vector<LaunchFlag>& flags) {
     for (const auto& flag : flags) readFlag(flag);
+    // --enable-dynamic-vram wins over the mode flags in any order (cli_args.py enables_dynamic_vram), and the text
+    // encoders then run on the GPU whatever --lowvram says (model_management.py text_encoder_device, since v0.16.4).
+    if (dynamicVram_) {
+      s_.loadMode = LoadMode::Dynamic;
+      s_.textEncoderOnCpu = false;
+    }
   }
 
  private:
@@ -81,6 +87,9 @@ class FlagReader {
       case FlagEffect::ComfyNoVram: return loadMode(LoadMode::NoVram);
       case FlagEffect::ComfyHighVram: return loadMode(LoadMode::High);
       case FlagEffect::ComfyGpuOnly: return loadMode(LoadMode::GpuOnly);
+      case FlagEffect::ComfyDynamicVram:
+        dynamicVram_ = true;
+        return FlagChoice::LoadMode;
       case FlagEffect::ForgeOffload: s_.alwaysOffload = true; break;
       case FlagEffect::UnetFp8: s_.unetFp8 = true; break;
       case FlagEffect::TextEncoderFp8: s_.textEncoderFp8 = true; break;
@@ -116,6 +125,7 @@ class FlagReader {
   GenerationSetup& s_;
   const WebUiKnowledge& w_;
   bool sawMedvram_ = false;
+  bool dynamicVram_ = false;
 };
 
 class SetupReader {

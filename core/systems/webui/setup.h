@@ -53,7 +53,8 @@ struct LatentModelUpscale {
 };
 
 enum class Offload { Normal, Medvram, Lowvram };                 // A1111
-enum class LoadMode { Normal, Low, NoVram, High, GpuOnly };      // Forge / ComfyUI memory managers
+// Forge / ComfyUI memory managers; Dynamic: ComfyUI's dynamic VRAM (comfy-aimdo), weights paged a layer at a time.
+enum class LoadMode { Normal, Low, NoVram, High, GpuOnly, Dynamic };
 enum class VaeDecode { Full, Tiled, Taesd, Cpu };
 
 // How the setup's tool takes a written launch flag.

@@ -193,6 +193,10 @@ class Reader {
     if (m_.vramState.empty()) problems_.push_back("tools.vram_state: empty");
     else m_.vramStateId = m_.lineWords.add(m_.vramState);
     for (const Node* e : list(tools, "vram_state_flags")) m_.vramStateFlags.push_back({scalarText(e, "state"), scalarText(e, "flag")});
+    m_.dynamicVram = scalarText(tools, "dynamic_vram");
+    if (m_.dynamicVram.empty()) problems_.push_back("tools.dynamic_vram: empty");
+    else m_.dynamicVramId = m_.lineWords.add(m_.dynamicVram);
+    m_.dynamicVramFlag = scalarText(tools, "dynamic_vram_flag");
     for (const Node* e : list(tools, "signs")) {
       ToolSign sign{scalarText(e, "tool"), lineTest(e, "tools.signs")};
       known(kLogToolIds, sign.tool, "tools.signs");

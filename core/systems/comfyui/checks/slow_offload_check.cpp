@@ -12,9 +12,13 @@ void checkWorkflowSlowOffload(const WorkflowEstimateContext& c, Findings& findin
   if (c.estimate.streamedBytes > c.advice.negligibleBytes && s.model != nullptr) {
     // Stored in 16 bits where the loader can store fp8: half the weights to stream (the fix).
     std::optional<Fix> fp8 = fp8WeightsFix(c.workflow, s, c.editable);
+    // Dynamic VRAM caches what the work leaves and copies the rest in each step; the older manager loads to a budget.
+    const std::string streamed = formatGiB(c.estimate.streamedBytes);
+    const std::string how = s.generation.loadMode == LoadMode::Dynamic
+                                ? "ComfyUI copies in " + streamed + " of weights each step that its dynamic VRAM cannot keep cached beside the work"
+                                : "ComfyUI keeps " + streamed + " of weights in system RAM and streams them every step (\"loaded partially\")";
     findings.report(RuleId::OL708, s.model->range, s.model->path,
-                    "ComfyUI keeps " + formatGiB(c.estimate.streamedBytes) +
-                        " of weights in system RAM and streams them every step (\"loaded partially\"): it fits, slowly" +
+                    how + ": it fits, slowly" +
                         (fp8 ? "; UNETLoader's weight_dtype fp8_e4m3fn halves what it streams" : ""),
                     std::nullopt, std::move(fp8));
   }
