@@ -600,3 +600,23 @@ TEST_CASE("the verdict reads the range: oom over the expected peak, borderline o
   if (margin > 0) CHECK(estimate(s, m, {"x", static_cast<std::uint64_t>(peak + margin * 0.5)}).verdict == Verdict::Borderline);
   CHECK(estimate(s, m, {"x", static_cast<std::uint64_t>(peak + margin + 1e9)}).verdict == Verdict::Fits);
 }
+
+TEST_CASE("the accuracy-recovery adapter: its bf16 weights, and gradients that stay from the first step on") {
+  const Architecture arch = paperModel();
+  MemoryModel m = paperConstants();
+  m.araFractionOfBase = 0.01;
+  TrainingSetup s = paperSetup(arch);
+  s.accuracyRecoveryAdapter = true;
+  s.baselineSample = true;
+  s.periodicSample = true;
+  const Estimate e = estimate(s, m, {"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)});
+  // 1e9 params × 1% × 2 B (bf16) = 2e7 B: in the transformer's weights, and again as their gradients, which AI
+  // Toolkit never frees (no optimizer holds them, nothing freezes them: toolkit/util/quantize.py).
+  const PhaseEstimate& train = phase(e, "train_step");
+  CHECK(component(train, "transformer weights") == Approx(1e9 + 2e7));
+  CHECK(component(train, "accuracy-recovery adapter gradients") == Approx(2e7));
+  CHECK(component(phase(e, "sample"), "accuracy-recovery adapter gradients") == Approx(2e7));
+  CHECK(component(phase(e, "baseline_sample"), "accuracy-recovery adapter gradients") == 0);  // before any backward
+  s.accuracyRecoveryAdapter = false;
+  CHECK(component(phase(estimate(s, m, e.gpu), "train_step"), "accuracy-recovery adapter gradients") == 0);
+}

@@ -450,6 +450,12 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
   const Component trainWeights{"trainable weights", pTrain * wBytes, paramsText(pTrain) + " (" + what + ") × " + fixedText(wBytes, 0) + " B",
                                Term::Trainable};
   const Component grads = gradients(s, m, opt, pTrain, gBytes);
+  // The accuracy-recovery adapter is plain bf16 Linears that nothing freezes (toolkit/util/quantize.py freezes only the
+  // quantized modules under it) and no optimizer holds: every backward writes their .grad, which no zero_grad clears.
+  const Component araGrads{"accuracy-recovery adapter gradients",
+                           s.accuracyRecoveryAdapter ? residentDenoiserParams(s) * m.araFractionOfBase * kBf16 : 0,
+                           "its bf16 weights require grad and are in no optimizer: each backward writes a .grad that stays",
+                           Term::Trainable};
   const Component optState{"optimizer state", pTrain * optBytes,
                            paramsText(pTrain) + " × " + fixedText(optBytes, optBytes < 0.1 ? 3 : 1) + " B (" + optName +
                                (opt && opt->factoredSecondMoment ? ", its second moment factored into rows and columns)" : ")"),
@@ -618,7 +624,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     if (s.unloadTextEncoder) te.how += " (unload_text_encoder brings it back to the GPU for samples)";
     // The network and EMA exist before the baseline sample; optimizer state only after the first step.
     std::vector<Component> state = {trainWeights, ema};
-    if (withTrainingState) state = {trainWeights, optState, ema, emaStore};
+    if (withTrainingState) state = {trainWeights, optState, araGrads, ema, emaStore};
     auto stage = [&](std::vector<Component> parts) {
       PhaseEstimate p{phase};
       addComponent(p, context);
@@ -656,6 +662,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     if (s.vaeStaysResident()) addComponent(t, vae);
     addComponent(t, trainWeights);
     addComponent(t, grads);
+    addComponent(t, araGrads);
     addComponent(t, embeddingGrads(s, m, dtype));
     addComponent(t, optState);
     addComponent(t, ema);
