@@ -102,6 +102,14 @@ std::string_view headOf(const std::string& text) { return std::string_view(text)
 
 InputKind recogniseInput(std::string_view head) { return systemFor(Systems{}, head).kind(); }
 
+std::shared_ptr<const JobFiles> jobFilesOf(std::vector<Input> files) {
+  auto job = std::make_shared<JobFiles>();
+  const Systems systems;
+  for (const Input& file : files) job->kinds.push_back(systemFor(systems, headOf(file.text)).kind());
+  job->files = std::move(files);
+  return job;
+}
+
 bool isLogText(std::string_view head) { return recogniseInput(head) == InputKind::Log; }
 
 std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* error) {
@@ -184,8 +192,10 @@ FileReport analyzeText(const Input& input, const AnalyzeOptions& options) {
   const LogAnalysis* log = options.attachedLog ? &*options.attachedLog : nullptr;
   // The other inputs given with this one: a job can span several files.
   std::vector<Companion> companions;
-  for (const Input& other : options.jobFiles) {
-    if (other.path != input.path) companions.push_back({&other, systemFor(systems, headOf(other.text)).kind()});
+  if (const JobFiles* job = options.job.get()) {
+    for (std::size_t i = 0; i < job->files.size(); ++i) {
+      if (job->files[i].path != input.path) companions.push_back({&job->files[i], job->kinds[i]});
+    }
   }
   const SystemContext context{knowledge(), resolveGpu(options), options.gpu.has_value() || options.vramGib.has_value(),
                               log, options.limits, options.policy.suppressionsAllowed(), resolveRam(options), companions};
@@ -213,7 +223,7 @@ FileReport analyzeInput(const Input& input, const AnalyzeOptions& options) {
 Report analyze(const std::vector<Input>& inputs, const AnalyzeOptions& options) {
   Report report;
   AnalyzeOptions withJob = options;
-  if (inputs.size() > 1 && withJob.jobFiles.empty()) withJob.jobFiles = inputs;
+  if (inputs.size() > 1 && !withJob.job) withJob.job = jobFilesOf(inputs);
   for (const auto& input : inputs) report.add(analyzeInput(input, withJob));
   return report;
 }

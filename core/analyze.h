@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,14 @@
 
 namespace oomlint {
 
+// The inputs given in one call, which may make one job (sd-scripts' command line and its TOMLs; ComfyUI workflows
+// and their launch line): read once and shared by every input's analysis, each with the kind it is recognised as.
+struct JobFiles {
+  std::vector<Input> files;
+  std::vector<InputKind> kinds;  // of files, in order
+};
+std::shared_ptr<const JobFiles> jobFilesOf(std::vector<Input> files);
+
 struct AnalyzeOptions {
   ReadLimits limits;
   std::optional<std::string> gpu;  // a catalog name ("RTX 4090"), forgiving about case and spacing
@@ -24,8 +33,8 @@ struct AnalyzeOptions {
   // A log attached to the config (--log): its phase orders the advice and its capacity is the card's.
   std::optional<LogAnalysis> attachedLog;
   // Every input given in the same call (the CLI's and analyze()'s): the files of a job that spans
-  // several (sd-scripts) are read together. The one being analysed is recognised by its path.
-  std::vector<Input> jobFiles;
+  // several are read together. The one being analysed is recognised by its path.
+  std::shared_ptr<const JobFiles> job;
   // The project's word on findings (.oomlint.yaml): disabled codes, severities, inline suppressions.
   Policy policy;
 };

@@ -260,7 +260,7 @@ TEST_CASE("fix writes each needed step into the file that holds it") {
                       "accelerate launch flux_train_network.py --pretrained_model_name_or_path f.safetensors --mixed_precision bf16 "
                       "--fp8_base --gradient_checkpointing --network_module networks.lora_flux --cache_latents "
                       "--cache_text_encoder_outputs --dataset_config ds.toml\n"};
-  options.jobFiles = {command, dataset};
+  options.job = jobFilesOf({command, dataset});
   const FixResult fixed = fixConfig(dataset, options);
   CHECK(fixed.text == "[general]\nresolution = 768\nbatch_size = 1  # four\n[[datasets]]\n  [[datasets.subsets]]\n  image_dir = \"img\"\n");
   const FixResult line = fixConfig(command, options);
@@ -268,7 +268,7 @@ TEST_CASE("fix writes each needed step into the file that holds it") {
   // Alone, the command line holds the batch too: its own --train_batch_size is written.
   const Input standalone{"t.sh", "accelerate launch flux_train_network.py --mixed_precision bf16 --fp8_base --network_module networks.lora_flux "
                                  "--cache_latents --cache_text_encoder_outputs --resolution 1024 --train_batch_size 4 \\\n  --network_dim 16\n"};
-  options.jobFiles.clear();
+  options.job.reset();
   const FixResult one = fixConfig(standalone, options);
   CHECK(one.text.find("--train_batch_size 1") != std::string::npos);
   CHECK(one.text.ends_with("--network_dim 16 \\\n  --gradient_checkpointing \\\n  --blocks_to_swap 8\n"));
@@ -353,7 +353,7 @@ TEST_CASE("musubi-tuner: the GUI config with its dataset, against its measured p
   const Input dataset{"datasets/single_image_512.toml", test::readFile(dir / "dataset-image-512-general-after__single_image_512.toml")};
   AnalyzeOptions options;
   options.gpu = "RTX 5090";
-  options.jobFiles = {config, dataset};
+  options.job = jobFilesOf({config, dataset});
   const FileReport report = analyzeInput(config, options);
   REQUIRE(report.estimate.has_value());
   const double measured = 21180.0 * 1024 * 1024;

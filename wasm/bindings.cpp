@@ -77,14 +77,15 @@ std::string analyzeJob(const std::string& config, const std::string& path, const
     const auto files = oomlint::readJson(std::make_shared<oomlint::SourceText>(companions), oomlint::ReadLimits{});
     if (!files->problems().empty() || !files->root()->isSequence()) return errorJson("the job's other files are not a JSON array");
     const oomlint::Input main{path.empty() ? "<input>" : path, config};
-    options.jobFiles.push_back(main);
+    std::vector<oomlint::Input> jobFiles{main};
     const auto isString = [](const oomlint::Node* v) { return v && v->isScalar() && v->resolved()->type == oomlint::ScalarType::String; };
     for (const oomlint::Node* f : files->root()->resolved()->items) {
       const oomlint::Node* filePath = f->isMapping() ? f->find("path") : nullptr;
       const oomlint::Node* text = f->isMapping() ? f->find("text") : nullptr;
       if (!isString(filePath) || !isString(text)) return errorJson("each of the job's other files needs a string path and text");
-      options.jobFiles.push_back(oomlint::Input{filePath->resolved()->text, text->resolved()->text});
+      jobFiles.push_back(oomlint::Input{filePath->resolved()->text, text->resolved()->text});
     }
+    options.job = oomlint::jobFilesOf(std::move(jobFiles));
     if (!log.empty()) return oomlint::formatJson(oomlint::analyzeWithLog(main, oomlint::Input{"<log>", log}, options));
     oomlint::Report report;
     report.add(oomlint::analyzeInput(main, options));

@@ -67,7 +67,7 @@ Result run(const Node* item, const fs::path& dir) {
     const fs::path path = dir / str(item, "config");
     files.push_back(Input{path.string(), readWholeFile(path)});
   }
-  if (files.size() > 1) options.jobFiles = files;
+  if (files.size() > 1) options.job = jobFilesOf(files);
   const FileReport report = analyzeInput(files.front(), options);
   if (!report.estimate) {
     r.note = "no estimate (unknown architecture or unreadable config)";

@@ -106,8 +106,8 @@ int runCheck(const CheckCommand& check) {
       add(logReport(*check.log, *attachedLog, settings->options.policy), *settings);
     }
   }
-  // Several configs given together may be one job (sd-scripts' command line, config and dataset TOMLs):
-  // each analysis sees the others.
+  // Several configs given together may be one job (sd-scripts' command line, config and dataset TOMLs; ComfyUI
+  // workflows and their launch line): each analysis sees the others, read once and shared.
   std::vector<Input> jobFiles;
   if (check.inputs.size() > 1) {
     for (const auto& path : check.inputs) {
@@ -115,6 +115,7 @@ int runCheck(const CheckCommand& check) {
       if (auto read = readInput(path, resolved->limits.maxBytes); std::holds_alternative<Input>(read)) jobFiles.push_back(std::get<Input>(std::move(read)));
     }
   }
+  const std::shared_ptr<const JobFiles> job = jobFiles.empty() ? nullptr : jobFilesOf(std::move(jobFiles));
   for (const auto& path : check.inputs) {
     auto settings = settingsFor(path, projects, *resolved, gpuGiven, check.failOn);
     if (!settings) {
@@ -122,7 +123,7 @@ int runCheck(const CheckCommand& check) {
       continue;
     }
     settings->options.attachedLog = attachedLog;
-    settings->options.jobFiles = jobFiles;
+    settings->options.job = job;
     if (inputIsLog(path)) {
       auto scanned = scanLog(path);
       if (auto* failure = std::get_if<ReadFailure>(&scanned)) {
@@ -170,15 +171,17 @@ int runFix(const FixCommand& fix) {
   AnalyzeOptions options = settings->options;
   auto read = readInput(fix.input, options.limits.maxBytes);
   // The rest of the job (OTHER…): read with it, never written.
-  if (!fix.jobFiles.empty() && std::holds_alternative<Input>(read)) options.jobFiles.push_back(std::get<Input>(read));
+  std::vector<Input> jobFiles;
+  if (!fix.jobFiles.empty() && std::holds_alternative<Input>(read)) jobFiles.push_back(std::get<Input>(read));
   for (const auto& path : fix.jobFiles) {
     auto other = readInput(path, options.limits.maxBytes);
     if (auto* failure = std::get_if<ReadFailure>(&other)) {
       std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
       return kExitUsage;
     }
-    options.jobFiles.push_back(std::get<Input>(std::move(other)));
+    jobFiles.push_back(std::get<Input>(std::move(other)));
   }
+  if (!jobFiles.empty()) options.job = jobFilesOf(std::move(jobFiles));
   if (auto* failure = std::get_if<ReadFailure>(&read)) {
     std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
     return kExitUsage;
