@@ -159,6 +159,7 @@ struct WebUiKnowledge {
   double forgeInferenceBytes = 0;
   double comfyInferenceBytes = 0;
   double comfyReserveBytes = 0;
+  int comfyOffloadStreams = 0;  // weights cast onto the GPU at once beside a partial load (its async offload streams)
   double forgePartialLoadDivisor = 0;      // Forge's budget for a model that does not fit: max((free − inference)
   double forgePartialLoadMarginBytes = 0;  //   / divisor, free − inference − margin)
   double controlnetActivationShare = 0;    // a transformer ControlNet's activations, as a share of the model's
@@ -192,6 +193,6 @@ struct WebUiKnowledge {
   double vaeDecodeBytesPerPixel(WebUiTool tool) const;
 };
 
-template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
+template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
 
 }  // namespace oomlint

@@ -628,6 +628,14 @@ class Estimator {
         fillsBudget(p, weights, models);
       }
       p.components.push_back(weights);
+      if (s_.tool == WebUiTool::ComfyUi && comfyBudget() && loaded < models && !whole) {
+        // A layer left in RAM runs on its weight cast onto the GPU in the compute dtype, one per offload stream
+        // (webui.yaml comfy_offload_streams).
+        const double layer = s_.arch->denoiser.largestTensor() * (s_.fp32Weights ? 4 : 2);
+        p.components.push_back({"streamed layers", w_.comfyOffloadStreams * layer,
+                                std::to_string(w_.comfyOffloadStreams) + " × the largest weight, cast onto the GPU as it runs (one per offload stream)",
+                                Term::Weights});
+      }
       if (s_.loadMode == LoadMode::NoVram && !whole) {
         p.components.push_back({"streamed block", block, "the largest block while it runs", Term::Weights});
       } else if (s_.loadMode == LoadMode::Dynamic && !whole) {

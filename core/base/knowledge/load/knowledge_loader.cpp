@@ -631,6 +631,7 @@ class Loader {
     w.forgeInferenceBytes = figure(c, "forge_inference_bytes", kConstants);
     w.comfyInferenceBytes = figure(c, "comfy_inference_bytes", kConstants);
     w.comfyReserveBytes = figure(c, "comfy_reserve_bytes", kConstants);
+    w.comfyOffloadStreams = static_cast<int>(figure(c, "comfy_offload_streams", kConstants));
     w.unetActSource = str(c, "unet_act_source");
     w.forgePartialLoadDivisor = figure(c, "forge_partial_load_divisor", kConstants);
     w.forgePartialLoadMarginBytes = figure(c, "forge_partial_load_margin_bytes", kConstants);
