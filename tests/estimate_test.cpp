@@ -59,6 +59,9 @@ MemoryModel paperConstants() {
   return m;
 }
 
+// The card the hand-computed cases run against: 8 GiB.
+GpuTarget paperCard() { return {"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)}; }
+
 TrainingSetup paperSetup(const Architecture& arch) {
   TrainingSetup s;
   s.arch = borrowed(arch);
@@ -116,7 +119,7 @@ TEST_CASE("a preservation loss keeps a second graph's block inputs until the one
   const MemoryModel m = paperConstants();
   TrainingSetup s = paperSetup(arch);
   s.preservationLoss = true;
-  const Estimate e = estimate(s, m, {"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)});
+  const Estimate e = estimate(s, m, paperCard());
   const PhaseEstimate& train = phase(e, "train_step");
   // Two graphs keep 9 checkpointed inputs each; the backward recomputes one block at a time:
   // 4196 × 1000 × (2 × 9 × 2 + 50).
@@ -135,9 +138,9 @@ TEST_CASE("narrowed LoRA targets keep the default figure and reach an adapter on
   m.frozenBlockShare = 0.5;
   TrainingSetup s = paperSetup(arch);
   s.gradientCheckpointing = false;
-  const Estimate plain = estimate(s, m, {"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)});
+  const Estimate plain = estimate(s, m, paperCard());
   s.loraTargetsNarrowed = true;
-  const Estimate e = estimate(s, m, {"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)});
+  const Estimate e = estimate(s, m, paperCard());
   const PhaseEstimate& train = phase(e, "train_step");
   // The expected figure is the default targets': 4196 × 1000 × (9 × 40 + 50).
   CHECK(train.peakBytes == Approx(phase(plain, "train_step").peakBytes));
@@ -160,7 +163,7 @@ TEST_CASE("a control image adds its own tokens: the target's, or its raw size's 
   m.vaes[0].imageEncodeFloorK = 100;  // the control's encode in the step stays under the forward
   TrainingSetup s = paperSetup(arch);
   s.datasets = {{0, 1024, 1, 1, 1, true}};
-  const GpuTarget card{"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)};
+  const GpuTarget card = paperCard();
   const auto train = [&] { return phase(estimate(s, m, card), "train_step"); };
   // At the target's size: 4096 image + 4096 control + 100 text tokens × 1000 ch × (9 × 2 + 50) B.
   CHECK(component(train(), "activations") == Approx(8292.0 * 1000 * 68));
@@ -182,7 +185,7 @@ TEST_CASE("every component of a hand-computed configuration") {
   const Architecture arch = paperModel();
   const MemoryModel m = paperConstants();
   const TrainingSetup s = paperSetup(arch);
-  const Estimate e = estimate(s, m, {"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)});
+  const Estimate e = estimate(s, m, paperCard());
 
   // 1024 px / (8 × 2) = 64 → 4096 image tokens, + 100 text tokens in the joint sequence.
   CHECK(imageTokens(arch, 1024, 1024, 1) == 4096);
@@ -225,7 +228,7 @@ TEST_CASE("every component of a hand-computed configuration") {
 TEST_CASE("settings move the estimate the way the physics says") {
   const Architecture arch = paperModel();
   const MemoryModel m = paperConstants();
-  const GpuTarget card{"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)};
+  const GpuTarget card = paperCard();
   const TrainingSetup base = paperSetup(arch);
   const double act = component(phase(estimate(base, m, card), "train_step"), "activations");
 
@@ -271,7 +274,7 @@ TEST_CASE("an architecture's activation family replaces the default coefficients
   TrainingSetup s = paperSetup(arch);
   s.datasets[0].resolution = 512;  // 1124 tokens
   s.sampleWidth = s.sampleHeight = 512;
-  const GpuTarget card{"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)};
+  const GpuTarget card = paperCard();
   // Checkpointed: 9 inputs × 2 B (memory.yaml's, every family) + the family's 100 B block in backward.
   CHECK(component(phase(estimate(s, m, card), "train_step"), "activations") == Approx(1124.0 * 1000 * (9 * 2 + 100)));
   s.gradientCheckpointing = false;  // 9 × 80 + 100
@@ -408,7 +411,7 @@ TEST_CASE("UNet activations are per latent pixel") {
   m.unetInferenceBytesPerLatentPixel = 3000;
   m.vaes = {{"sd", 10, 10, 1}};
   TrainingSetup s = paperSetup(arch);
-  const GpuTarget card{"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)};
+  const GpuTarget card = paperCard();
   // 1024 px / 8 = 128² latent px
   CHECK(component(phase(estimate(s, m, card), "train_step"), "activations") == Approx(128.0 * 128 * 20000));
   s.gradientCheckpointing = false;
@@ -609,7 +612,7 @@ TEST_CASE("the accuracy-recovery adapter: its bf16 weights, and gradients that s
   s.accuracyRecoveryAdapter = true;
   s.baselineSample = true;
   s.periodicSample = true;
-  const Estimate e = estimate(s, m, {"paper card", static_cast<std::uint64_t>(8.0 * 1024 * kMiB)});
+  const Estimate e = estimate(s, m, paperCard());
   // 1e9 params × 1% × 2 B (bf16) = 2e7 B: in the transformer's weights, and again as their gradients, which AI
   // Toolkit never frees (no optimizer holds them, nothing freezes them: toolkit/util/quantize.py).
   const PhaseEstimate& train = phase(e, "train_step");
