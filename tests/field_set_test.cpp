@@ -4,6 +4,7 @@
 // oomlint reads configs with (PyYAML's typing), and every rebuilt config and workflow to being readable.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -45,62 +46,72 @@ void checkReadable(const fs::path& path) {
   CHECK_FALSE(doc->fatal());
 }
 
+// The case files of a field set (cases.yaml, cases-batchN.yaml), in name order.
+std::vector<fs::path> caseFiles(const fs::path& dir) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const auto name = entry.path().filename().string();
+    if (name.rfind("cases", 0) == 0 && entry.path().extension() == ".yaml") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The labels every case of either set carries: its outcome, the card's size and a faithfulness grade.
+void checkLabel(const Node* item) {
+  const std::string outcome = scalarText(item, "outcome");
+  CHECK(isOneOf(outcome, {"oom", "fits", "peak"}));
+  const Node* vram = item->find("gpu_vram_gib");
+  CHECK((vram && vram->isNumber() && vram->number() > 0));
+  if (outcome == "peak") {
+    const Node* peak = item->find("peak_gib");
+    CHECK((peak && peak->isNumber() && peak->number() > 0));
+  }
+  CHECK(isOneOf(scalarText(item, "faithfulness"), {"A", "B", "C"}));
+}
+
 }  // namespace
 
 TEST_CASE("every field case file holds well-formed, uniquely named cases") {
   const auto dir = test::sourceDir() / "tests/field";
   std::set<std::string> ids;
-  int files = 0;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    const auto name = entry.path().filename().string();
-    if (name.rfind("cases", 0) != 0 || entry.path().extension() != ".yaml") continue;
-    ++files;
-    {
-      INFO(name);
-      const auto doc = readCaseFile(entry.path());
-      REQUIRE(doc->root());
-      REQUIRE(doc->root()->isSequence());
-      for (const Node* item : doc->root()->resolved()->items) {
-        REQUIRE(item->isMapping());
-        const std::string id = scalarText(item, "id");
-        INFO(name << ":" << item->range.start.line << ": case " << id);
-        REQUIRE_FALSE(id.empty());
-        CHECK(ids.insert(id).second);
-        const std::string outcome = scalarText(item, "outcome");
-        CHECK(isOneOf(outcome, {"oom", "fits", "peak"}));
-        const Node* vram = item->find("gpu_vram_gib");
-        CHECK((vram && vram->isNumber() && vram->number() > 0));
-        if (outcome == "peak") {
-          const Node* peak = item->find("peak_gib");
-          CHECK((peak && peak->isNumber() && peak->number() > 0));
-        }
-        CHECK(isOneOf(scalarText(item, "faithfulness"), {"A", "B", "C"}));
-        const Node* mapped = item->find("mapped");
-        CHECK((mapped && mapped->isScalar() && mapped->resolved()->type == ScalarType::Bool));
-        if (item->find("failure_cause")) {
-          CHECK(isOneOf(scalarText(item, "failure_cause"), {"gpu_state", "regression", "host_ram"}));
-        }
-        CHECK_FALSE(scalarText(item, "source").empty());
-        checkReadable(dir / scalarText(item, "config"));
-        for (const auto& native : scalarTexts(item->find("native_config"))) checkReadable(dir / native);
+  const auto files = caseFiles(dir);
+  for (const auto& path : files) {
+    const auto name = path.filename().string();
+    INFO(name);
+    const auto doc = readCaseFile(path);
+    REQUIRE(doc->root());
+    REQUIRE(doc->root()->isSequence());
+    for (const Node* item : doc->root()->resolved()->items) {
+      REQUIRE(item->isMapping());
+      const std::string id = scalarText(item, "id");
+      INFO(name << ":" << item->range.start.line << ": case " << id);
+      REQUIRE_FALSE(id.empty());
+      CHECK(ids.insert(id).second);
+      checkLabel(item);
+      const Node* mapped = item->find("mapped");
+      CHECK((mapped && mapped->isScalar() && mapped->resolved()->type == ScalarType::Bool));
+      if (item->find("failure_cause")) {
+        CHECK(isOneOf(scalarText(item, "failure_cause"), {"gpu_state", "regression", "host_ram"}));
       }
+      CHECK_FALSE(scalarText(item, "source").empty());
+      checkReadable(dir / scalarText(item, "config"));
+      for (const auto& native : scalarTexts(item->find("native_config"))) checkReadable(dir / native);
     }
   }
-  CHECK(files >= 8);
+  CHECK(files.size() >= 8);
   CHECK(ids.size() >= 100);
 }
 
 TEST_CASE("the ComfyUI field sets: every labelled case rebuilt as a readable workflow") {
   const auto dir = test::sourceDir() / "tests/field-comfyui";
   std::set<std::string> labelled;
-  int batches = 0;
+  const auto batches = caseFiles(dir);
   // cases.yaml with rebuilt.yaml, cases-batchN.yaml with rebuilt-batchN.yaml.
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    const auto name = entry.path().filename().string();
-    if (name.rfind("cases", 0) != 0 || entry.path().extension() != ".yaml") continue;
-    ++batches;
+  for (const auto& path : batches) {
+    const auto name = path.filename().string();
     INFO(name);
-    const auto cases = readCaseFile(entry.path());
+    const auto cases = readCaseFile(path);
     const auto rebuilt = readCaseFile(dir / ("rebuilt" + name.substr(5)));
     REQUIRE((cases->root() && cases->root()->isMapping()));
     const Node* list = cases->root()->find("cases");
@@ -111,10 +122,7 @@ TEST_CASE("the ComfyUI field sets: every labelled case rebuilt as a readable wor
       INFO(name << ":" << item->range.start.line << ": case " << id);
       CHECK(labelled.insert(id).second);
       here.insert(id);
-      CHECK(isOneOf(scalarText(item, "outcome"), {"oom", "fits", "peak"}));
-      const Node* vram = item->find("gpu_vram_gib");
-      CHECK((vram && vram->isNumber() && vram->number() > 0));
-      CHECK(isOneOf(scalarText(item, "faithfulness"), {"A", "B", "C"}));
+      checkLabel(item);
     }
     REQUIRE((rebuilt->root() && rebuilt->root()->isSequence()));
     std::set<std::string> built;
@@ -126,6 +134,6 @@ TEST_CASE("the ComfyUI field sets: every labelled case rebuilt as a readable wor
       checkReadable(dir / scalarText(item, "workflow"));
     }
   }
-  CHECK(batches >= 2);
+  CHECK(batches.size() >= 2);
   CHECK(labelled.size() >= 30);
 }
