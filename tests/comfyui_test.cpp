@@ -1509,6 +1509,13 @@ TEST_CASE("a ComfyUI launch line given with the workflow: its flags in the estim
   const Report mixed = analyze({workflow, Input{"run.sh", "python main.py --novram\n"}, Input{"job.yaml", "job: extension\n"}}, options);
   CHECK(mixed.files[0].estimate->assumes.find("ComfyUI's defaults") != std::string::npos);
   CHECK(mixed.files[1].estimate.has_value());
+
+  // A flag value the line gets wrong is the line's finding (OL706, at its range); the workflow keeps ComfyUI's reserve.
+  const Report bad = estimateWith("run.sh", "python main.py --reserve-vram lots\n");
+  CHECK(bad.files[0].estimate->assumes.ends_with("ComfyUI launched with --reserve-vram lots (run.sh)"));
+  CHECK(test::phase(*bad.files[0].estimate, "denoise").peakBytes == aloneDenoise);
+  CHECK(std::any_of(bad.files[1].diagnostics.begin(), bad.files[1].diagnostics.end(),
+                    [](const Diagnostic& d) { return d.code == "OL706" && d.range.start.line == 1; }));
 }
 
 TEST_CASE("a workflow checked with ComfyUI's log of its run: the log's card and memory mode, unless a launch line says more") {
