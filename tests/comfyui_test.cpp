@@ -1599,3 +1599,64 @@ TEST_CASE("ComfyUI's dynamic VRAM, when its launch line or log says so: no weigh
   CHECK(logged.files[1].estimate->assumes.ends_with("ComfyUI launched with --enable-dynamic-vram (its log: Set vram state to: NORMAL_VRAM)"));
   CHECK(test::component(test::phase(*logged.files[1].estimate, "denoise"), "streamed block") > 0);
 }
+
+TEST_CASE("the release that saved a workflow's core nodes: dynamic VRAM from v0.16.0 on NVIDIA, unless a flag or the log says otherwise",
+          "[shared]") {
+  OOMLINT_REQUIRE_SHARED();
+  const std::string saved = test::readFile(test::sharedDir() / "corpus/comfyui/flux-dev-fp16-unet-ui__flux_dev_full_text_to_image.json");
+  REQUIRE(saved.find(R"("ver":"0.3.40")") != std::string::npos);
+  const auto savedBy = [&](const std::string& release) {
+    std::string text = saved;
+    const std::string from = R"("ver":"0.3.40")", to = "\"ver\":\"" + release + "\"";
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
+    return text;
+  };
+  const auto run = [](const std::string& workflow, const std::string& gpu, const std::string& launch = "") {
+    AnalyzeOptions options;
+    options.gpu = gpu;
+    std::vector<Input> inputs{Input{"flux.json", workflow}};
+    if (!launch.empty()) inputs.push_back(Input{"run.sh", launch});
+    Report report = analyze(inputs, options);
+    REQUIRE(report.files[0].estimate.has_value());
+    return *report.files[0].estimate;
+  };
+  const auto streamed = [](const Estimate& e) { return test::component(test::phase(e, "denoise"), "streamed block") > 0; };
+  const auto dynamic = [](const Estimate& e) { return e.assumes.starts_with("ComfyUI's dynamic VRAM (comfy-aimdo)"); };
+
+  // Saved by 0.3.40: the older manager, which the estimate says it follows.
+  const Estimate old = run(saved, "RTX 3060 12GB");
+  CHECK_FALSE(streamed(old));
+  CHECK_FALSE(dynamic(old));
+  CHECK(old.assumes.find("as before v0.16.0 or with --disable-dynamic-vram; its core nodes saved by ComfyUI 0.3.40;") != std::string::npos);
+  // The newest node counts: one node saved by 0.16.4 among 0.3.40's makes it a 0.16.4 workflow.
+  const std::string mixed = replaced(saved, R"("ver":"0.3.40")", R"("ver":"0.16.4")");
+  REQUIRE(mixed != saved);
+  CHECK(streamed(run(mixed, "RTX 3060 12GB")));
+
+  const Estimate current = run(savedBy("0.16.4"), "RTX 3060 12GB");
+  CHECK(streamed(current));
+  CHECK(dynamic(current));
+  CHECK(current.assumes.find("; its core nodes saved by ComfyUI 0.16.4;") != std::string::npos);
+  CHECK(current.assumes.ends_with("ComfyUI's defaults (no launch flags: give its launch line with the workflow for them)"));
+  // A flag that chooses the older manager, and a card dynamic VRAM is not the default on.
+  for (const char* line : {"python main.py --disable-dynamic-vram\n", "python main.py --novram\n", "python main.py --highvram\n"}) {
+    INFO(line);
+    CHECK_FALSE(dynamic(run(savedBy("0.16.4"), "RTX 3060 12GB", line)));
+  }
+  CHECK_FALSE(dynamic(run(savedBy("0.16.4"), "RX 7900 XTX")));
+  // --lowvram leaves dynamic VRAM on; it keeps the text encoders on the CPU only before v0.16.4.
+  const Estimate lowvram1603 = run(savedBy("0.16.3"), "RTX 3060 12GB", "python main.py --lowvram\n");
+  const Estimate lowvram1604 = run(savedBy("0.16.4"), "RTX 3060 12GB", "python main.py --lowvram\n");
+  CHECK(streamed(lowvram1603));
+  CHECK(test::phase(lowvram1603, "text_encode").peakBytes < test::phase(lowvram1604, "text_encode").peakBytes);
+  CHECK(test::phase(lowvram1604, "text_encode").peakBytes == test::phase(current, "text_encode").peakBytes);
+
+  // A log's start-up lines say which manager ran: no "DynamicVRAM support detected" line, the older one.
+  const std::string log =
+      "Total VRAM 12282 MB, total RAM 32637 MB\n"
+      "Set vram state to: NORMAL_VRAM\n"
+      "got prompt\n";
+  const Report logged = analyzeWithLog(Input{"flux.json", savedBy("0.16.4")}, Input{"comfy.log", log});
+  REQUIRE(logged.files[1].estimate.has_value());
+  CHECK_FALSE(dynamic(*logged.files[1].estimate));
+}

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "base/text/literal_set.h"
+#include "base/text/release_version.h"
 #include "base/text/source_text.h"
 #include "base/text/suggest.h"
 
@@ -79,4 +80,18 @@ TEST_CASE("a literal set finds each of its words wherever it occurs, in one pass
   CHECK(found.has(o));
   set.find("", found);
   CHECK_FALSE(found.has(o));
+}
+
+TEST_CASE("release numbers compare part by part; hashes and suffixes are not releases") {
+  const auto v = [](std::string_view t) { return ReleaseVersion::parse(t); };
+  REQUIRE(v("0.16.4"));
+  CHECK(v("0.16.4")->text() == "0.16.4");
+  CHECK(v("v0.3.43") == ReleaseVersion{0, 3, 43});
+  CHECK(v("0.16") == ReleaseVersion{0, 16, 0});
+  CHECK(*v("0.16.0") > *v("0.3.65"));  // not as text: "0.16" sorts before "0.3"
+  CHECK(*v("0.16.3") < *v("0.16.4"));
+  for (std::string_view bad : {"", "v", "0", "5dcda71011870278c35d92ff77a677ed2e538f2d", "0.16.4rc1", "0..1", "1.2.3.4", "0.16.",
+                               "1234567.0.0"}) {
+    CHECK_FALSE(v(bad));
+  }
 }

@@ -56,6 +56,7 @@ struct GpuTarget {
   std::string name;        // catalog name, or "24 GiB" for --vram
   std::uint64_t vramBytes = 0;
   double computeCapability = 0;  // a catalog NVIDIA card's; 0: not known (a size given, another vendor)
+  std::string vendor;            // the catalog's ("nvidia", "amd", "apple"); empty when only a size was given
 
   // PyTorch runs bf16 convolutions through cuDNN from compute capability 8.0 (Ampere) on; before, it unfolds each
   // input into a column buffer (slow_conv2d / slow_conv3d). Unknown cards are taken to have it.

@@ -209,6 +209,7 @@ struct ComfyUiKnowledge {
   int upscaleTile = 0;          // px: ImageUpscaleWithModel's first tile
   int upscaleSmallestTile = 0;  // px: the smallest it halves down to
   std::string assumes;          // the ComfyUI whose memory manager the estimate follows (a report's `assumes`)
+  std::string assumesDynamic;   // the same under dynamic VRAM
 
 
   const NodeType* node(std::string_view type) const;
@@ -221,7 +222,7 @@ struct ComfyUiKnowledge {
   const SideModel* sideModel(NodeRole role, std::string_view lowercaseText) const;
 };
 
-template <class V> void fields(V& v, ComfyUiKnowledge& x) { v(x.nodes, x.modelFamilies, x.unmodelledFamilies, x.generationFamilies, x.generationArchitectures, x.generationModels, x.vaeChannels, x.weightDtypes, x.fp8NameMarks, x.ggufQuants, x.ggufStepDown, x.fallbackTileImage, x.fallbackTileVideo, x.sideModels, x.upscaleTile, x.upscaleSmallestTile, x.assumes); }
+template <class V> void fields(V& v, ComfyUiKnowledge& x) { v(x.nodes, x.modelFamilies, x.unmodelledFamilies, x.generationFamilies, x.generationArchitectures, x.generationModels, x.vaeChannels, x.weightDtypes, x.fp8NameMarks, x.ggufQuants, x.ggufStepDown, x.fallbackTileImage, x.fallbackTileVideo, x.sideModels, x.upscaleTile, x.upscaleSmallestTile, x.assumes, x.assumesDynamic); }
 
 // A file name as ComfyUI lists it, without its folders (either slash) and lowercased.
 std::string bareFileName(std::string_view name);

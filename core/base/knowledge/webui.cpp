@@ -32,6 +32,7 @@ constexpr std::pair<FlagEffect, std::string_view> kFlagEffects[] = {
     {FlagEffect::ComfyHighVram, "comfy_highvram"},
     {FlagEffect::ComfyGpuOnly, "comfy_gpu_only"},
     {FlagEffect::ComfyDynamicVram, "comfy_dynamic_vram"},
+    {FlagEffect::ComfyDisableDynamicVram, "comfy_disable_dynamic_vram"},
     {FlagEffect::ForgeOffload, "forge_offload"},
     {FlagEffect::UnetFp8, "unet_fp8"},
     {FlagEffect::TextEncoderFp8, "text_encoder_fp8"},

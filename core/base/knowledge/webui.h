@@ -39,6 +39,7 @@ enum class FlagEffect {
   ComfyHighVram,  // models kept in VRAM
   ComfyGpuOnly,
   ComfyDynamicVram,  // ComfyUI's dynamic VRAM (comfy-aimdo) forced on: weights paged a layer at a time, evicted on demand
+  ComfyDisableDynamicVram,  // the memory manager before v0.16.0, where dynamic VRAM is the default
   ForgeOffload,   // unload every model after use
   UnetFp8,
   TextEncoderFp8,
@@ -160,6 +161,8 @@ struct WebUiKnowledge {
   double comfyInferenceBytes = 0;
   double comfyReserveBytes = 0;
   int comfyOffloadStreams = 0;  // weights cast onto the GPU at once beside a partial load (its async offload streams)
+  std::string comfyDynamicVramSince;                 // the release that made dynamic VRAM the default ("0.16.0")
+  std::string comfyDynamicVramGpuTextEncoderSince;  // the release from which it keeps encoders on the GPU under --lowvram
   double forgePartialLoadDivisor = 0;      // Forge's budget for a model that does not fit: max((free − inference)
   double forgePartialLoadMarginBytes = 0;  //   / divisor, free − inference − margin)
   double controlnetActivationShare = 0;    // a transformer ControlNet's activations, as a share of the model's
@@ -193,6 +196,6 @@ struct WebUiKnowledge {
   double vaeDecodeBytesPerPixel(WebUiTool tool) const;
 };
 
-template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
+template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyDynamicVramGpuTextEncoderSince, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
 
 }  // namespace oomlint

@@ -37,6 +37,7 @@ void reportEstimate(const WorkflowSetup& s, const GenerationEstimate& g, const s
 struct LaunchLine {
   WebUiInput input;
   std::string path;
+  bool fromLog = false;  // the mode the log's start-up lines say ran: the manager is known, whatever the release
 };
 
 std::optional<LaunchLine> launchLineOf(const SystemContext& context, const WebUiKnowledge& webui, const Architectures& architectures) {
@@ -57,8 +58,16 @@ std::optional<LaunchLine> launchLineOf(const SystemContext& context, const WebUi
 // of the flag that sets it: "Set vram state to: NO_VRAM" runs as --novram.
 std::optional<LaunchLine> launchOfLog(const LogAnalysis* log) {
   if (log == nullptr || log->tool != "comfyui" || log->vramState.empty()) return std::nullopt;
-  LaunchLine line{readWebUiInput("python main.py " + log->launchArgs), "its log: Set vram state to: " + log->vramState};
+  LaunchLine line{readWebUiInput("python main.py " + log->launchArgs), "its log: Set vram state to: " + log->vramState, true};
   return line;
+}
+
+// Which memory manager the estimate follows (the launch, the log, or the release that saved the workflow's core nodes
+// chose it: applyLaunchFlags), and that release: the ComfyUI that runs the workflow is it or a later one.
+std::string managerAssumed(const GenerationSetup& g, const Workflow& w, const ComfyUiKnowledge& comfyui) {
+  std::string text = g.loadMode == LoadMode::Dynamic ? comfyui.assumesDynamic : comfyui.assumes;
+  if (w.savedBy) text += "; its core nodes saved by ComfyUI " + w.savedBy->text();
+  return text;
 }
 
 // What the estimate assumes of the launch: the launch line's flags, else ComfyUI's defaults.
@@ -123,12 +132,6 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     return file;
   }
   const auto setup = setupWorkflow(workflow, *k.comfyui, k.webui, k.architectures);
-  // The launch line given with the workflow, else the mode the log of its run names.
-  std::optional<LaunchLine> launch = launchLineOf(context, k.webui, k.architectures);
-  if (!launch) launch = launchOfLog(context.attachedLog);
-  if (launch && setup->estimable()) applyLaunchFlags(setup->generation, launch->input, k.webui);
-  const WorkflowCheckContext checkContext{workflow, *setup};
-  for (const auto& check : workflowChecks()) check.run(checkContext, findings);
   std::optional<GpuTarget> gpu = context.gpu;
   file.gpuGiven = context.gpuGiven;
   if (const LogAnalysis* log = context.attachedLog) {
@@ -139,6 +142,19 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
       file.gpuGiven = true;
     }
   }
+  // The launch line given with the workflow, else the mode the log of its run names (its start-up lines say which
+  // manager ran, so the release that saved the nodes decides nothing then).
+  std::optional<LaunchLine> launch = launchLineOf(context, k.webui, k.architectures);
+  if (!launch) launch = launchOfLog(context.attachedLog);
+  if (setup->estimable()) {
+    GenerationSetup& g = setup->generation;
+    if (!launch || !launch->fromLog) g.comfyRelease = workflow.savedBy;
+    g.comfyDynamicVramCard = !gpu || gpu->vendor.empty() || gpu->vendor == "nvidia";
+    const WebUiInput noLaunchLine;
+    applyLaunchFlags(g, launch ? launch->input : noLaunchLine, k.webui);
+  }
+  const WorkflowCheckContext checkContext{workflow, *setup};
+  for (const auto& check : workflowChecks()) check.run(checkContext, findings);
   if (setup->estimable() && gpu) {
     GenerationEstimate g = estimateGeneration(setup->generation, k.webui, k.memory, *gpu);
     file.plan = workflowPlan(workflow, *setup, *gpu, k, !png);
@@ -149,7 +165,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     }
     if (file.log) compareWithLog(*file.log, g.estimate, setup->sampler ? setup->sampler->range : Range{}, k.advice, findings);
     file.estimate = std::move(g.estimate);
-    file.estimate->assumes = k.comfyui->assumes + "; " + launchAssumed(launch);
+    file.estimate->assumes = managerAssumed(setup->generation, workflow, *k.comfyui) + "; " + launchAssumed(launch);
   }
   file.diagnostics = std::move(findings.all());
   sortDiagnostics(file.diagnostics);

@@ -161,6 +161,7 @@ class Reader {
       n.muted = m == 2;
       n.bypassed = m == 4;
       readWidgets(n, entryOf(body, "widgets_values"));
+      noteSavedBy(entryOf(body, "properties"));
       const Node* inputs = entryOf(body, "inputs");
       if (inputs != nullptr && inputs->isSequence()) {
         std::size_t slot = 0;
@@ -173,6 +174,18 @@ class Reader {
         }
       }
       w_.nodes.push_back(std::move(n));
+    }
+  }
+
+  // A core node records the ComfyUI release that made it; custom nodes record their own pack's (or a commit).
+  void noteSavedBy(const Node* properties) {
+    const Node* package = entryOf(properties, "cnr_id");
+    const Node* ver = entryOf(properties, "ver");
+    if (!isText(package) || package->resolved()->text != "comfy-core" || !isText(ver)) return;
+    const auto release = ReleaseVersion::parse(ver->resolved()->text);
+    if (release && (!w_.savedBy || *release > *w_.savedBy)) {
+      w_.savedBy = release;
+      w_.savedByRange = ver->range;
     }
   }
 

@@ -17,6 +17,7 @@
 #include "base/document/limits.h"
 #include "base/document/node.h"
 #include "base/knowledge/comfyui.h"
+#include "base/text/release_version.h"
 
 namespace oomlint {
 
@@ -73,6 +74,10 @@ struct Workflow {
   std::vector<WorkflowProblem> problems;  // a node that cannot be read (no type, a malformed link)
   std::unordered_map<std::string, std::size_t> byId;  // node id → index in `nodes` (the first of a repeated id)
   std::unordered_map<std::string, std::size_t> setters;  // variableKey → the first SetNode of that name
+  // The newest ComfyUI that saved a core node here (a UI node's properties: "cnr_id": "comfy-core", "ver": "0.3.43"):
+  // the user runs it or a later one. nullopt in the API format, which carries no properties.
+  std::optional<ReleaseVersion> savedBy;
+  Range savedByRange;  // that `ver` value
 
   const WorkflowNode* find(std::string_view id) const;
   // The active node whose output feeds `input` of `node`, through Reroutes and bypassed nodes (which pass

@@ -23,12 +23,14 @@ class FlagReader {
 
   void read(const std::vector<LaunchFlag>& flags) {
     for (const auto& flag : flags) readFlag(flag);
-    // --enable-dynamic-vram wins over the mode flags in any order (cli_args.py enables_dynamic_vram), and the text
-    // encoders then run on the GPU whatever --lowvram says (model_management.py text_encoder_device, since v0.16.4).
-    if (dynamicVram_) {
-      s_.loadMode = LoadMode::Dynamic;
-      s_.textEncoderOnCpu = false;
-    }
+    // --enable-dynamic-vram wins over the mode flags in any order (cli_args.py enables_dynamic_vram); from v0.16.0 on
+    // an NVIDIA card dynamic VRAM is also the default unless a flag chose the older manager. The text encoders then
+    // run on the GPU whatever --lowvram says (model_management.py text_encoder_device) from v0.16.4, which any
+    // ComfyUI with --enable-dynamic-vram (v0.18.0) is.
+    if (!dynamicVram_ && !dynamicByDefault()) return;
+    s_.loadMode = LoadMode::Dynamic;
+    const auto encodersOnGpuSince = ReleaseVersion::parse(w_.comfyDynamicVramGpuTextEncoderSince);
+    if (dynamicVram_ || (encodersOnGpuSince && *s_.comfyRelease >= *encodersOnGpuSince)) s_.textEncoderOnCpu = false;
   }
 
  private:
@@ -84,12 +86,19 @@ class FlagReader {
       case FlagEffect::Upcast: s_.upcastSampling = true; break;
       case FlagEffect::ForgeLowVram: return loadMode(LoadMode::Low);
       case FlagEffect::ForgeNoVram:
-      case FlagEffect::ComfyNoVram: return loadMode(LoadMode::NoVram);
-      case FlagEffect::ComfyHighVram: return loadMode(LoadMode::High);
-      case FlagEffect::ComfyGpuOnly: return loadMode(LoadMode::GpuOnly);
+      case FlagEffect::ComfyNoVram:
+        legacyManager_ = true;
+        return loadMode(LoadMode::NoVram);
+      case FlagEffect::ComfyHighVram:
+        legacyManager_ = true;
+        return loadMode(LoadMode::High);
+      case FlagEffect::ComfyGpuOnly:
+        legacyManager_ = true;
+        return loadMode(LoadMode::GpuOnly);
       case FlagEffect::ComfyDynamicVram:
         dynamicVram_ = true;
         return FlagChoice::LoadMode;
+      case FlagEffect::ComfyDisableDynamicVram: legacyManager_ = true; break;
       case FlagEffect::ForgeOffload: s_.alwaysOffload = true; break;
       case FlagEffect::UnetFp8: s_.unetFp8 = true; break;
       case FlagEffect::TextEncoderFp8: s_.textEncoderFp8 = true; break;
@@ -108,6 +117,7 @@ class FlagReader {
         // --use-cpu names the modules (sd, controlnet, all, …); --cpu and --always-cpu move everything.
         const std::string v = lowercase(f.value);
         if (f.name != "--use-cpu" || v.find("all") != std::string::npos || v.find("sd") != std::string::npos) s_.runsOnCpu = true;
+        legacyManager_ = legacyManager_ || f.name == "--cpu";
         if (f.name == "--use-cpu" && (v.find("controlnet") != std::string::npos || v.find("all") != std::string::npos)) {
           s_.controlnetOnCpu = true;
         }
@@ -115,6 +125,13 @@ class FlagReader {
       }
     }
     return FlagChoice::Other;
+  }
+
+  // ComfyUI's default manager where the job says which release runs it (cli_args.py enables_dynamic_vram, main.py).
+  bool dynamicByDefault() const {
+    const auto since = ReleaseVersion::parse(w_.comfyDynamicVramSince);
+    return s_.tool == WebUiTool::ComfyUi && s_.comfyRelease && s_.comfyDynamicVramCard && !legacyManager_ && since &&
+           *s_.comfyRelease >= *since;
   }
 
   FlagChoice loadMode(LoadMode mode) {
@@ -126,6 +143,7 @@ class FlagReader {
   const WebUiKnowledge& w_;
   bool sawMedvram_ = false;
   bool dynamicVram_ = false;
+  bool legacyManager_ = false;  // a flag that runs ComfyUI's older manager even where dynamic VRAM is the default
 };
 
 class SetupReader {

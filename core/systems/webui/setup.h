@@ -13,6 +13,7 @@
 #include "base/document/key_path.h"
 #include "base/knowledge/architectures.h"
 #include "base/knowledge/webui.h"
+#include "base/text/release_version.h"
 #include "base/text/source_text.h"
 #include "systems/webui/webui_input.h"
 
@@ -115,6 +116,11 @@ struct GenerationSetup {
   double gpuWeightsBytes = 0;      // Forge's GPU Weights slider; 0: its default (total − 1024 MB)
   double reserveBytes = -1;        // ComfyUI --reserve-vram; <0: its default
   bool runsOnCpu = false;          // --use-cpu all / --cpu / --always-cpu
+  // The ComfyUI release that runs it where the job says (its workflow's nodes), and whether the card is one dynamic
+  // VRAM is the default on from v0.16.0 (NVIDIA's; a card known only by its size is taken as one): the flags then
+  // choose between dynamic VRAM and the older manager (applyLaunchFlags).
+  std::optional<ReleaseVersion> comfyRelease;
+  bool comfyDynamicVramCard = true;
   // A ComfyUI sampler's cfg where the workflow writes one: 1.0 skips the unconditional pass (comfy/samplers.py's
   // cfg1 optimisation), any other value runs it. Unset: the architecture's habit (cfg_in_sampling).
   std::optional<bool> unconditionalPass;

@@ -7,6 +7,7 @@
 
 #include "base/document/node.h"
 #include "base/knowledge/load/log_markers.h"
+#include "base/text/release_version.h"
 
 namespace oomlint {
 
@@ -45,6 +46,12 @@ class Loader {
     if (v && v->isScalar() && v->resolved()->type == ScalarType::Bool) return v->resolved()->boolValue;
     error(std::string(where) + ": no boolean `" + std::string(key) + "`");
     return false;
+  }
+  // A release number ("0.16.0"), kept as written; one that does not read as a release is a load error.
+  std::string release(const Node* map, std::string_view key, std::string_view where) {
+    std::string text = str(map, key);
+    if (!ReleaseVersion::parse(text)) error(std::string(where) + ": `" + std::string(key) + "` is no release number (0.16.0)");
+    return text;
   }
   static bool flag(const Node* map, std::string_view key) {
     const Node* v = map ? map->find(key) : nullptr;
@@ -553,6 +560,7 @@ class Loader {
     c.fallbackTileImage = integer(tile, "image", "comfyui.yaml: decode_fallback_tile");
     c.fallbackTileVideo = integer(tile, "video", "comfyui.yaml: decode_fallback_tile");
     c.assumes = scalarText(root, "assumes");
+    c.assumesDynamic = scalarText(root, "assumes_dynamic");
     const Node* upscale = root->find("upscale_tile");
     c.upscaleTile = integer(upscale, "start", "comfyui.yaml: upscale_tile");
     c.upscaleSmallestTile = integer(upscale, "smallest", "comfyui.yaml: upscale_tile");
@@ -632,6 +640,8 @@ class Loader {
     w.comfyInferenceBytes = figure(c, "comfy_inference_bytes", kConstants);
     w.comfyReserveBytes = figure(c, "comfy_reserve_bytes", kConstants);
     w.comfyOffloadStreams = static_cast<int>(figure(c, "comfy_offload_streams", kConstants));
+    w.comfyDynamicVramSince = release(c, "comfy_dynamic_vram_since", kConstants);
+    w.comfyDynamicVramGpuTextEncoderSince = release(c, "comfy_dynamic_vram_gpu_text_encoder_since", kConstants);
     w.unetActSource = str(c, "unet_act_source");
     w.forgePartialLoadDivisor = figure(c, "forge_partial_load_divisor", kConstants);
     w.forgePartialLoadMarginBytes = figure(c, "forge_partial_load_margin_bytes", kConstants);
