@@ -1659,4 +1659,17 @@ TEST_CASE("the release that saved a workflow's core nodes: dynamic VRAM from v0.
   const Report logged = analyzeWithLog(Input{"flux.json", savedBy("0.16.4")}, Input{"comfy.log", log});
   REQUIRE(logged.files[1].estimate.has_value());
   CHECK_FALSE(dynamic(*logged.files[1].estimate));
+  // The release a log printed is the one that ran: with a launch line giving the flags, it decides the default.
+  const auto withLaunchAndLog = [&](const std::string& ran) {
+    AnalyzeOptions options;
+    options.gpu = "RTX 3060 12GB";
+    options.attachedLog = analyzeLog("ComfyUI version: " + ran + "\ngot prompt\nRequested to load Flux\n");
+    Report report = analyze({Input{"flux.json", saved}, Input{"run.sh", "python main.py --reserve-vram 1\n"}}, options);
+    REQUIRE(report.files[0].estimate.has_value());
+    return *report.files[0].estimate;
+  };
+  const Estimate ran = withLaunchAndLog("0.16.4");
+  CHECK(dynamic(ran));
+  CHECK(ran.assumes.find("; ComfyUI 0.16.4 ran it (its log);") != std::string::npos);
+  CHECK_FALSE(dynamic(withLaunchAndLog("0.15.1")));
 }

@@ -261,6 +261,7 @@ std::string syntheticMarkers(const std::string& markerPhase = "load", const std:
          "tools:\n"
          "  launch_args: \"Flags:\"\n"
          "  card_memory: \"Card holds \"\n"
+         "  version_line: \"MyUI release \"\n"
          "  vram_state: \"Mode is \"\n"
          "  vram_state_flags: [{state: TIGHT, flag: \"--lowvram\"}]\n"
          "  dynamic_vram: \"Paging on\"\n"
@@ -302,8 +303,10 @@ TEST_CASE("the scanner reads the markers it is given, not the embedded ones") {
   CHECK(analyzeLog("my allocator gave up\ncould not warm\n", markers).phase == Phase::Quantize);
   CHECK(looksLikeLog("the reaper came\n", markers));  // a text with an OOM's mark is a log
   // Its start-up lines, not ComfyUI's.
-  const LogAnalysis started = analyzeLog("MyUI starting\nCard holds 8192 MB\nMode is TIGHT\nPaging on\nTotal VRAM 4096 MB\n", markers);
+  const LogAnalysis started =
+      analyzeLog("MyUI starting\nMyUI release v2.4\nComfyUI version: 0.16.4\nCard holds 8192 MB\nMode is TIGHT\nPaging on\nTotal VRAM 4096 MB\n", markers);
   CHECK(started.cardBytes == std::optional<std::int64_t>(8192ll << 20));
+  CHECK(started.toolVersion == "2.4.0");
   CHECK(started.vramState == "TIGHT");
   CHECK(started.launchArgs == "--lowvram --paging");
 }
@@ -333,6 +336,7 @@ TEST_CASE("ComfyUI's start-up lines: the card's memory and the memory mode, as t
   const auto start = [](std::string_view state) {
     return "Total VRAM 12282 MB, total RAM 32637 MB\n"
            "pytorch version: 2.7.1+cu128\n"
+           "ComfyUI version: 0.3.64\n"
            "Set vram state to: " + std::string(state) + "\n"
            "Device: cuda:0 NVIDIA GeForce RTX 3060 : cudaMallocAsync\n"
            "got prompt\n"
@@ -346,6 +350,7 @@ TEST_CASE("ComfyUI's start-up lines: the card's memory and the memory mode, as t
   CHECK(*novram.cardBytes == 12282ll << 20);
   CHECK(novram.vramState == "NO_VRAM");
   CHECK(novram.launchArgs == "--novram");
+  CHECK(novram.toolVersion == "0.3.64");
   const LogAnalysis low = analyzeLog(start("LOW_VRAM"));
   CHECK(low.launchArgs == "--lowvram");
   const LogAnalysis normal = analyzeLog(start("NORMAL_VRAM"));
@@ -374,4 +379,5 @@ TEST_CASE("ComfyUI's start-up lines: the card's memory and the memory mode, as t
   CHECK(dynamicAdvice.find("start with") == std::string::npos);
   // A line that only looks like one: no figure is read from it.
   CHECK_FALSE(analyzeLog("got prompt\nTotal VRAM unknown\nRequested to load SDXL\n").cardBytes);
+  CHECK(analyzeLog("got prompt\nComfyUI version: 0.3.64-dev\nRequested to load SDXL\n").toolVersion.empty());
 }

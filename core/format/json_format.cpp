@@ -123,6 +123,7 @@ void writeLog(JsonWriter& w, const LogAnalysis& log) {
   // ComfyUI's start-up: the card's memory and the memory mode its flags chose.
   if (log.cardBytes) w.field("card_bytes", *log.cardBytes);
   if (!log.vramState.empty()) w.field("vram_state", log.vramState);
+  if (!log.toolVersion.empty()) w.field("tool_version", log.toolVersion);
   w.endObject();
 }
 

@@ -57,9 +57,10 @@ struct LogAnalysis {
   std::string launchArgs;
   // What ComfyUI printed at start: the card's memory ("Total VRAM 16311 MB") and the memory mode its flags chose
   // ("Set vram state to: NO_VRAM"); launchArgs then holds the flag that sets that mode (--novram), where one does, and
-  // --enable-dynamic-vram where it printed that dynamic VRAM is on.
+  // --enable-dynamic-vram where it printed that dynamic VRAM is on; and its release ("ComfyUI version: 0.16.4").
   std::optional<std::int64_t> cardBytes;
   std::string vramState;
+  std::string toolVersion;
 
   // The card the run had: its OOM message's total capacity, else ComfyUI's start-up line.
   std::optional<std::int64_t> cardCapacity() const { return numbers.totalCapacity ? numbers.totalCapacity : cardBytes; }

@@ -62,11 +62,26 @@ std::optional<LaunchLine> launchOfLog(const LogAnalysis* log) {
   return line;
 }
 
-// Which memory manager the estimate follows (the launch, the log, or the release that saved the workflow's core nodes
-// chose it: applyLaunchFlags), and that release: the ComfyUI that runs the workflow is it or a later one.
-std::string managerAssumed(const GenerationSetup& g, const Workflow& w, const ComfyUiKnowledge& comfyui) {
+// The ComfyUI release that runs the workflow, where the job says: the one its log printed, else the newest that saved
+// one of its core nodes (the one that runs it is that or a later one).
+struct ComfyRelease {
+  ReleaseVersion version;
+  std::string text;  // "ComfyUI 0.16.4 ran it (its log)"
+};
+
+std::optional<ComfyRelease> releaseOf(const Workflow& w, const LogAnalysis* log) {
+  if (log != nullptr) {
+    if (const auto ran = ReleaseVersion::parse(log->toolVersion)) return ComfyRelease{*ran, "ComfyUI " + ran->text() + " ran it (its log)"};
+  }
+  if (w.savedBy) return ComfyRelease{*w.savedBy, "its core nodes saved by ComfyUI " + w.savedBy->text()};
+  return std::nullopt;
+}
+
+// Which memory manager the estimate follows (the launch, the log, or the release chose it: applyLaunchFlags), and
+// the release where the job says it.
+std::string managerAssumed(const GenerationSetup& g, const std::optional<ComfyRelease>& release, const ComfyUiKnowledge& comfyui) {
   std::string text = g.loadMode == LoadMode::Dynamic ? comfyui.assumesDynamic : comfyui.assumes;
-  if (w.savedBy) text += "; its core nodes saved by ComfyUI " + w.savedBy->text();
+  if (release) text += "; " + release->text;
   return text;
 }
 
@@ -146,9 +161,10 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
   // manager ran, so the release that saved the nodes decides nothing then).
   std::optional<LaunchLine> launch = launchLineOf(context, k.webui, k.architectures);
   if (!launch) launch = launchOfLog(context.attachedLog);
+  const std::optional<ComfyRelease> release = releaseOf(workflow, context.attachedLog);
   if (setup->estimable()) {
     GenerationSetup& g = setup->generation;
-    if (!launch || !launch->fromLog) g.comfyRelease = workflow.savedBy;
+    if (release && (!launch || !launch->fromLog)) g.comfyRelease = release->version;
     g.comfyDynamicVramCard = !gpu || gpu->vendor.empty() || gpu->vendor == "nvidia";
     const WebUiInput noLaunchLine;
     applyLaunchFlags(g, launch ? launch->input : noLaunchLine, k.webui);
@@ -165,7 +181,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     }
     if (file.log) compareWithLog(*file.log, g.estimate, setup->sampler ? setup->sampler->range : Range{}, k.advice, findings);
     file.estimate = std::move(g.estimate);
-    file.estimate->assumes = managerAssumed(setup->generation, workflow, *k.comfyui) + "; " + launchAssumed(launch);
+    file.estimate->assumes = managerAssumed(setup->generation, release, *k.comfyui) + "; " + launchAssumed(launch);
   }
   file.diagnostics = std::move(findings.all());
   sortDiagnostics(file.diagnostics);

@@ -6,6 +6,7 @@
 
 #include "base/knowledge/knowledge.h"
 #include "base/text/ascii.h"
+#include "base/text/release_version.h"
 #include "systems/logs/gpu_state.h"
 #include "systems/logs/line_text.h"
 #include "systems/logs/oom_numbers.h"
@@ -265,9 +266,9 @@ void LogScanner::detectTool(std::string_view t) {
   }
 }
 
-// ComfyUI's start-up lines: the card's memory ("Total VRAM 16311 MB, total RAM …") and the memory mode its flags
-// chose ("Set vram state to: NO_VRAM"), with the flag that sets that mode as the launch's. The first of each counts:
-// a log holds one start.
+// ComfyUI's start-up lines: the card's memory ("Total VRAM 16311 MB, total RAM …"), its release ("ComfyUI version:
+// 0.16.4") and the memory mode its flags chose ("Set vram state to: NO_VRAM"), with the flag that sets that mode as
+// the launch's. The first of each counts: a log holds one start.
 void LogScanner::readComfyStart(std::string_view t) {
   if (!result_.cardBytes && words_.has(markers_.cardMemoryId)) {
     std::string_view rest = t.substr(t.find(markers_.cardMemory) + markers_.cardMemory.size());
@@ -275,6 +276,10 @@ void LogScanner::readComfyStart(std::string_view t) {
     std::size_t digits = 0;
     for (; digits < rest.size() && digits < 9 && rest[digits] >= '0' && rest[digits] <= '9'; ++digits) mb = mb * 10 + (rest[digits] - '0');
     if (digits > 0 && rest.substr(digits).starts_with(" MB") && mb > 0) result_.cardBytes = mb << 20;
+  }
+  if (result_.toolVersion.empty() && words_.has(markers_.versionLineId)) {
+    std::string_view rest = t.substr(t.find(markers_.versionLine) + markers_.versionLine.size());
+    if (const auto release = ReleaseVersion::parse(trimmed(rest.substr(0, 40)))) result_.toolVersion = release->text();
   }
   if (result_.vramState.empty() && words_.has(markers_.vramStateId)) {
     std::string_view rest = t.substr(t.find(markers_.vramState) + markers_.vramState.size());

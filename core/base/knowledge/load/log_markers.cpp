@@ -189,6 +189,9 @@ class Reader {
     m_.cardMemory = scalarText(tools, "card_memory");
     if (m_.cardMemory.empty()) problems_.push_back("tools.card_memory: empty");
     else m_.cardMemoryId = m_.lineWords.add(m_.cardMemory);
+    m_.versionLine = scalarText(tools, "version_line");
+    if (m_.versionLine.empty()) problems_.push_back("tools.version_line: empty");
+    else m_.versionLineId = m_.lineWords.add(m_.versionLine);
     m_.vramState = scalarText(tools, "vram_state");
     if (m_.vramState.empty()) problems_.push_back("tools.vram_state: empty");
     else m_.vramStateId = m_.lineWords.add(m_.vramState);
