@@ -2,6 +2,7 @@
 //   node build.mjs [--wasm-dir DIR] [--out DIR]
 // Defaults: the wasm preset's module (build/wasm/wasm) and build/web.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -67,4 +68,19 @@ const examples = path.join(repoDir, 'docs/examples');
 for (const example of fs.readdirSync(examples)) {
   fs.copyFileSync(path.join(examples, example), path.join(outDir, 'examples', example));
 }
+
+// The example a first visit opens, with its report made here by the module the page's worker runs, on the card the
+// page starts with (the core's default): the page shows both as soon as its script runs, and the worker answers
+// every change after them (src/page/main.js). In a data block, which runs nothing (the CSP allows no inline script).
+const FIRST_EXAMPLE = 'flux-lora-24gb.yaml';
+const core = await createRequire(import.meta.url)(path.join(wasmDir, 'oomlint.js'))({
+  wasmBinary: fs.readFileSync(path.join(wasmDir, 'oomlint.wasm')),
+});
+const text = fs.readFileSync(path.join(examples, FIRST_EXAMPLE), 'utf8');
+const report = JSON.parse(core.analyze(text, FIRST_EXAMPLE, '', 0, 0));
+const block = JSON.stringify({ name: FIRST_EXAMPLE, text, report }).replace(/</g, '\\u003c');
+const indexPath = path.join(outDir, 'index.html');
+const index = fs.readFileSync(indexPath, 'utf8');
+if (!index.includes('</body>')) throw new Error('build.mjs: index.html has no </body> for the first example');
+fs.writeFileSync(indexPath, index.replace('</body>', `<script type="application/json" id="first-example">${block}</script>\n</body>`));
 console.log(`build.mjs: wrote ${path.relative(process.cwd(), outDir) || '.'}`);

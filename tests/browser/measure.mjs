@@ -8,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 import { sharedDir, sourceDir } from '../node/helpers.mjs';
-import { analysedCount, editorReady, firstAnalysis, settledAfter } from './page-state.mjs';
+import { analysedCount, editorReady, firstAnalysis, settledAfter, sharedLink } from './page-state.mjs';
 import { serveStatic } from './static-server.mjs';
 
 const { chromium } = createRequire(path.join(sourceDir, 'web/package.json'))('playwright-core');
@@ -17,7 +17,8 @@ const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
 
-// What the page loads before its first verdict, and (editor.js, CodeMirror) what it loads after it.
+// What the page loads at start (a first visit's verdict needs only the HTML, page.js and page.css of it: the worker
+// and the module load beside it), and (editor.js, CodeMirror) what it loads after its first verdict.
 // A site from before the editor left page.js has no editor.js (the benchmark also measures those).
 const lazyEditor = fs.existsSync(path.join(webDir, 'editor.js'));
 const beforeVerdict = ['index.html', 'boot.js', 'page.js', 'page.css', 'worker.js', 'oomlint.wasm'];
@@ -30,7 +31,7 @@ for (const file of [...beforeVerdict, 'editor.js', 'oomlint-widget.js']) {
   if (beforeVerdict.includes(file)) total += gz;
   console.log(`${file.padEnd(20)} ${kib(raw.length).padStart(11)} raw ${kib(gz).padStart(10)} gzip`);
 }
-console.log(`page total before the first verdict (html+boot+js+css+worker+wasm): ${kib(total)} gzip`);
+console.log(`the page's own download (html+boot+js+css+worker+wasm; CodeMirror's editor.js after the first verdict): ${kib(total)} gzip`);
 
 // The yardstick for the time to the first verdict: this server's first paint of a page with nothing
 // to load, in the same browser and the same minutes.
@@ -123,8 +124,31 @@ for (let run = 0; run < 7; run++) {
   }
   await context.close();
 }
+// A permalink's config has no report in the page: its first verdict waits for the module (boot.js starts it at once).
+const linkPage = await (await browser.newContext()).newPage();
+await linkPage.goto(server.url);
+await firstAnalysis(linkPage, 30000);
+await linkPage.locator('#share').click();
+const link = await sharedLink(linkPage, 30000);
+await linkPage.context().close();
+const linked = [];
+const linkPlaceholderPaints = [];
+for (let run = 0; run < 7; run++) {
+  let context = await browser.newContext();
+  let page = await context.newPage();
+  await page.goto(`${server.url}placeholder.html`);
+  linkPlaceholderPaints.push(await firstPaint(page));
+  await context.close();
+  context = await browser.newContext();
+  page = await context.newPage();
+  await page.goto(link);
+  await firstAnalysis(page, 30000);
+  linked.push(await page.evaluate(() => performance.getEntriesByName('oomlint-first-analysis')[0].startTime));
+  await context.close();
+}
+
 const summary = (xs) => `median ${median(xs).toFixed(0)} ms, min ${Math.min(...xs).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms`;
-console.log(`first verdict on screen: ${summary(firsts)} over ${firsts.length} loads`);
+console.log(`first verdict on screen (a first visit: the example's report came with the page): ${summary(firsts)} over ${firsts.length} loads`);
 console.log(`placeholder page's first paint, interleaved: ${summary(placeholderPaints)}`);
 console.log(`first verdict / placeholder first paint (medians): ${(median(firsts) / median(placeholderPaints)).toFixed(1)}×`);
 console.log('where the time goes (medians over the loads, ms from navigation):');
@@ -134,6 +158,7 @@ for (const phase of phases) {
 }
 const inWorker = timelines.map((t) => t['first analysis in the worker']).filter((t) => t !== undefined);
 if (inWorker.length) console.log(`  (the first analysis inside the worker: median ${median(inWorker).toFixed(0)} ms of it)`);
+console.log(`first verdict on screen from a permalink (the module's analysis): ${summary(linked)}; its placeholder's first paint, interleaved: ${summary(linkPlaceholderPaints)}; ${(median(linked) / median(linkPlaceholderPaints)).toFixed(1)}×`);
 if (lazyEditor) {
   console.log(`editor.js requested after the first verdict by: ${summary(editorAfterVerdict)}`);
   console.log(`editor (CodeMirror) in place: ${summary(editorReadies)}`);

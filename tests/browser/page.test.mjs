@@ -206,6 +206,33 @@ test('a pasted log shows its diagnosis on top; a permalink brings back the same 
   await page.context().close();
 });
 
+test("a first visit's verdict comes with the page, before the module, and is the module's own", async () => {
+  // The module is held at the server's door: the example's verdict, made when the site was built, shows without it.
+  let release;
+  const released = new Promise((resolve) => {
+    release = resolve;
+  });
+  const page = await openPage(server.url, {
+    prepare: (context) =>
+      context.route('**/oomlint.wasm', async (route) => {
+        await released;
+        await route.continue();
+      }),
+  });
+  await firstAnalysis(page);
+  const built = await page.locator('.results').innerHTML();
+  assert.equal(await verdictOf(page), 'fits');
+  assert.equal(await page.locator('#config-name').textContent(), 'flux-lora-24gb.yaml');
+  release();
+  // The worker's analysis of the same text on the same (default) card draws the same report.
+  await started(page);
+  await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 3060 12GB'));
+  assert.notEqual(await page.locator('.results').innerHTML(), built);
+  await analysisAfter(page, () => page.selectOption('#gpu', ''));
+  assert.equal(await page.locator('.results').innerHTML(), built);
+  await page.context().close();
+});
+
 test('the first verdict comes before the editor bundle, which then takes over the text, selection and findings', async () => {
   // editor.js is held at the server's door until the test lets it through: whatever the page shows
   // before then, it shows without CodeMirror.

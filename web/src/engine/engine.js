@@ -72,19 +72,20 @@ config:
  */
 export function serve(scope, wasmUrl, compiled = null) {
   const engine = loadEngine(wasmUrl, compiled);
-  let asked = false;
+  let analysisAsked = false;
   // The browser compiles each of the module's functions on its first call, and a first analysis calls over a
   // thousand: in Chromium on two cores that took 190 ms of the first verdict's 230 in the worker, against 60 ms
-  // with every function compiled beforehand. The worker is idle between the module's instantiation and the page's
-  // first request (its example is still on its way), so it runs one small training job then, unless a request is
-  // already waiting, and the page's first analysis finds most of its code compiled.
+  // with every function compiled beforehand. Once the module is instantiated and the requests already waiting for
+  // it are answered (a task after them), the worker runs one small training job, unless an analysis was asked for
+  // by then, so that the page's first analysis (its first edit, where the page came with its example's report)
+  // finds most of its code compiled.
   engine
-    .then((loaded) => asked || loaded.analyze({ config: WARM_UP_JOB, path: 'warm-up.yaml' }))
+    .then((loaded) => setTimeout(() => analysisAsked || loaded.analyze({ config: WARM_UP_JOB, path: 'warm-up.yaml' })))
     .catch(() => {}); // a module that failed to load is reported to the requests
   scope.addEventListener('message', async ({ data }) => {
     const { id, op, args } = data;
     if (op === 'module') return;
-    asked = true;
+    analysisAsked ||= op === 'analyze';
     try {
       const loaded = await engine;
       if (!['analyze', 'catalog', 'pngWorkflow', 'kinds'].includes(op)) throw new Error(`unknown request ${op}`);

@@ -13,14 +13,15 @@ const DEBOUNCE_MS = 150;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const $ = (id) => document.getElementById(id);
 
-// The first worker is the one boot.js started while this script loaded; a restart makes its own.
+// The first worker is the one boot.js started while this script loaded (for a permalink), else one made at the first
+// request (after a first visit's verdict, which came with the page); a restart makes its own.
 const client = new WorkerClient(() => {
   const early = globalThis.oomlintWorker;
   globalThis.oomlintWorker = undefined;
   return early ?? new Worker('worker.js');
 });
 const stateReady = decodeState(location.hash);
-const exampleReady = stateReady.then((state) => (state ? null : fetchExample('flux-lora-24gb.yaml')));
+const exampleReady = stateReady.then((state) => (state ? null : (firstExample() ?? fetchExample('flux-lora-24gb.yaml'))));
 // While the user types, only the newest analysis is worth showing.
 const analyseLatest = latestOnly((input) => client.analyze(input));
 const status = (text) => {
@@ -239,6 +240,17 @@ async function openFile(file) {
   }
 }
 
+// The example a first visit opens and its report, both written into the page by the build (build.mjs) from the module
+// the worker runs, on the card the page starts with: {name, text, report}, or null where the page has none.
+function firstExample() {
+  try {
+    const block = $('first-example');
+    return block ? JSON.parse(block.textContent) : null;
+  } catch {
+    return null;
+  }
+}
+
 async function fetchExample(name) {
   const response = await fetch(`examples/${name}`);
   if (!response.ok) throw new Error(`example ${name}: ${response.status}`);
@@ -336,10 +348,15 @@ async function start() {
     showExample(example);
   }
   started = true;
-  const verdict = analyse();
-  // The example's card is the default: its analysis needs nothing from the catalog, so it is asked
-  // first and is the worker's first answer; the catalog (its JSON also code run for the first time,
-  // 80-180 ms on a busy 2-core machine) follows it.
+  // The example's report came with the page, made for the text now in the pane on the default card the picker starts
+  // with: it is the first verdict, and the worker's first request is the catalog. Otherwise the analysis is asked
+  // first (the example's card needs nothing from the catalog) and the catalog, its JSON also code run for the first
+  // time, follows it.
+  if (example?.report) {
+    render(currentInput(), example.report);
+    markSettled();
+  }
+  const verdict = example?.report ? null : analyse();
   if (!state) setUpCatalog(null).catch(couldNotStart);
   await verdict;
 }
