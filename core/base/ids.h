@@ -56,6 +56,12 @@ constexpr std::optional<Phase> parsePhase(std::string_view id) {
 // A sampling phase: previews before or during training.
 constexpr bool isSampling(Phase phase) { return phase == Phase::BaselineSample || phase == Phase::Sample; }
 
+// A training phase a job runs once, before its first step (the training step and the periodic samples recur).
+constexpr bool runsOnce(Phase phase) {
+  return phase == Phase::Load || phase == Phase::Quantize || phase == Phase::TeCache || phase == Phase::LatentCache ||
+         phase == Phase::BaselineSample;
+}
+
 // What an input is, as the JSON report's `kind` names it.
 enum class InputKind { AiToolkitJob, Log, WebUiArgs, ComfyUiWorkflow, SdScripts, MusubiTuner };
 

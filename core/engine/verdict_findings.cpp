@@ -24,6 +24,29 @@ std::string borderlineWhy(const Estimate& e) {
   return out.empty() ? out : out + ")";
 }
 
+// OL506: on Windows NVIDIA's driver (536.40 on, by default) places what the card cannot hold in shared system memory
+// rather than failing. The phases whose expected peak is over the card (for a borderline job, those whose range
+// reaches over it) then run slower instead of stopping: once, or at every step.
+void reportWindowsFallback(const Estimate& e, const WindowsEvidence& windows, Findings& findings) {
+  const double card = static_cast<double>(e.gpu.vramBytes);
+  const bool expectedOver = e.verdict == Verdict::Oom;
+  std::string once, recurring;
+  for (const auto& p : e.phases) {
+    if ((expectedOver ? p.peakBytes : p.highBytes) <= card) continue;
+    std::string& list = runsOnce(p.phase) ? once : recurring;
+    list += (list.empty() ? "" : ", ") + std::string(toString(p.phase)) + " (" + formatGiB(p.peakBytes) + ")";
+  }
+  if (once.empty() && recurring.empty()) return;
+  const std::string would = expectedOver ? " would" : " could";
+  std::string what;
+  if (!once.empty()) what += once + ", which the job runs once," + would + " be slow rather than fatal";
+  if (!recurring.empty()) what += (what.empty() ? "" : "; ") + recurring + would + " be slower at every step";
+  findings.report(RuleId::OL506, windows.range, windows.path,
+                  "the job runs on Windows (" + windows.text + "), where NVIDIA's driver (536.40 and later, by default) puts what " +
+                      e.gpu.describe() + " cannot hold in shared system memory (up to half the machine's RAM) instead of failing: " + what +
+                      "; \"CUDA - Sysmem Fallback Policy: Prefer No Sysmem Fallback\" gives the out-of-memory error instead");
+}
+
 }  // namespace
 
 const PlanStep* firstNeededStep(const std::vector<PlanStep>& plan) {
@@ -54,6 +77,7 @@ void reportVerdict(const Estimate& e, const std::vector<PlanStep>& plan, const V
     findings.report(RuleId::OL502, at, path,
                     "borderline: peak " + figures + ": the upper part of the range is over the card" + borderlineWhy(e) + advice, severity);
   }
+  if (anchors.windows) reportWindowsFallback(e, *anchors.windows, findings);
   for (const auto& step : plan) {
     findings.report(RuleId::OL503, anchors.stepRange(step), step.fix.path,
                     (step.topOnly ? "lowers the range's top: " + describeChange(step.fix) + " brings it to " +

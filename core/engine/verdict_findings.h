@@ -4,9 +4,11 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/windows_evidence.h"
 #include "report/estimate.h"
 #include "report/findings.h"
 #include "report/plan_step.h"
@@ -24,6 +26,7 @@ struct VerdictAnchors {
   std::string cause{};    // why it is out of memory when the peak alone does not say ("split attention …; ")
   std::string assumed{};  // non-empty when the input does not describe the job and the estimate is for one
                           // assumed in its place (why): the verdict is then a warning, not an error
+  std::optional<WindowsEvidence> windows{};  // the job runs on Windows: OL506 beside OL501/OL502
 };
 
 const PlanStep* firstNeededStep(const std::vector<PlanStep>& plan);

@@ -35,7 +35,8 @@ void reportEstimate(const TrainerProcess& process, const Node* root, FileReport&
   const VerdictAnchors anchors{.fallback = process.typeRange,
                                .fallbackPath = process.path,
                                .stepRange = [&](const PlanStep& step) { return peakDriverRange(root, step); },
-                               .verdictRange = [&](const PlanStep& step) { return rangeOfPath(root, step.fix.path); }};
+                               .verdictRange = [&](const PlanStep& step) { return rangeOfPath(root, step.fix.path); },
+                               .windows = windowsPathUnder(process.node, process.path)};
   reportVerdict(*file.estimate, file.plan, anchors, findings);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/text/ascii.h"
 #include "engine/edits.h"
 #include "engine/verdict_findings.h"
 #include "policy/suppressions.h"
@@ -63,6 +64,21 @@ void placeChange(const SdJob& job, std::size_t here, const SdChange& change, Fix
     return;
   }
   fix.unplaced = fix.path.toString() + ": not in this file (give the command line or the config file)";
+}
+
+// Where this file shows the job runs on Windows: an argument's value on a drive or a share, else a Windows script
+// (.bat, .cmd, .ps1) at its script word.
+std::optional<WindowsEvidence> windowsEvidenceIn(const SdFile& file, Range scriptAt) {
+  for (const auto& arg : file.args) {
+    for (const auto& value : arg.values) {
+      if (isWindowsPath(value)) return WindowsEvidence{arg.valueRange.value_or(arg.range), arg.path, value};
+    }
+  }
+  const std::string name = lowercase(file.path);
+  for (const char* script : {".bat", ".cmd", ".ps1"}) {
+    if (name.ends_with(script)) return WindowsEvidence{scriptAt, {}, file.path};
+  }
+  return std::nullopt;
 }
 
 std::string familyText(const SdSetup& s) {
@@ -127,7 +143,8 @@ FileReport TrainerSystem::analyze(const Input& input, const SystemContext& conte
                                      .stepRange = stepRange,
                                      .verdictRange = stepRange,
                                      .context = familyText(setup),
-                                     .assumed = job.jobAssumed ? job.scriptSource : ""},
+                                     .assumed = job.jobAssumed ? job.scriptSource : "",
+                                     .windows = windowsEvidenceIn(current, fallback)},
                       findings);
       }
       // Host RAM: sd-scripts loads every model on the CPU first and keeps swapped blocks there, as the
