@@ -31,8 +31,14 @@ WRAPPER_PREFIXES = ("WanVideo", "LoadWanVideo", "HyVideo", "DownloadAndLoadHyVid
 
 
 def uses_wrapper(path):
+    """Whether the workflow has a wrapper node: the API format's class_type, or the UI format's node type."""
     with open(path) as f:
-        return any(n.get("class_type", "").startswith(WRAPPER_PREFIXES) for n in json.load(f).values())
+        graph = json.load(f)
+    if isinstance(graph.get("nodes"), list):
+        types = [n.get("type", "") for n in graph["nodes"]]
+    else:
+        types = [n.get("class_type", "") for n in graph.values() if isinstance(n, dict)]
+    return any(t.startswith(WRAPPER_PREFIXES) for t in types)
 
 
 def main():
