@@ -50,6 +50,9 @@ MemoryModel paperConstants() {
   m.uncertaintyWeights = 0;
   m.uncertaintyTrainable = 0;
   m.uncertaintyActivations = 0.5;
+  // The paper model's block has no census of its own: its coefficients are the defaults, as unmeasured.
+  m.uncertaintyActivationsUnmeasured = 0.5;
+  m.uncertaintyActivationsMeasuredOnGpu = 0.2;
   m.uncertaintyVae = 0;
   m.uncertaintyFixedFraction = 0;
   // The values MemoryModel's members defaulted to before the loader lost its fallbacks (rules/schema/).
@@ -203,6 +206,23 @@ TEST_CASE("every component of a hand-computed configuration") {
   // The range: activations and allocator slack ±50% each side (the paper constants), nothing else uncertain.
   CHECK(train.highBytes - train.peakBytes == Approx(0.5 * (2.85328e8 + 2.85328e7)));
   CHECK(train.peakBytes - train.lowBytes == Approx(0.5 * (2.85328e8 + 2.85328e7)));
+  CHECK(test::rangeReason(train, "activation coefficients not measured for this block ±50%") != nullptr);
+
+  // The same block with a census family measured on a GPU: its activations ±20%, the allocator's slack (a prior)
+  // still ±50%.
+  Architecture measured = paperModel();
+  measured.denoiser.activationFamily = "paper";
+  MemoryModel withFamily = m;
+  ActivationCoefficients family = m.activations("");
+  family.family = "paper";
+  family.measuredOnGpu = true;
+  withFamily.activationFamilies = {family};
+  TrainingSetup onGpu = paperSetup(measured);
+  const Estimate measuredEstimate = estimate(onGpu, withFamily, paperCard());
+  const PhaseEstimate& measuredTrain = phase(measuredEstimate, "train_step");
+  CHECK(measuredTrain.peakBytes == Approx(train.peakBytes));
+  CHECK(measuredTrain.highBytes - measuredTrain.peakBytes == Approx(0.2 * 2.85328e8 + 0.5 * 2.85328e7));
+  CHECK(test::rangeReason(measuredTrain, "activation coefficients measured on a GPU ±20%") != nullptr);
 
   // Captions are encoded with only the text encoder on the GPU: 5e8 × 2 B.
   CHECK(phase(e, "te_cache").peakBytes == Approx(512 * kMiB + 1e9));

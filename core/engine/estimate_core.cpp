@@ -20,6 +20,10 @@ TermShare shareOf(Term term, const MemoryModel& m) {
     case Term::Weights: return {m.uncertaintyWeights, m.uncertaintyWeights, "weight sizes"};
     case Term::Trainable: return {m.uncertaintyTrainable, m.uncertaintyTrainable, "trainable state"};
     case Term::Activations: return {m.uncertaintyActivations, m.uncertaintyActivations, "activation coefficients"};
+    case Term::ActivationsMeasuredOnGpu:
+      return {m.uncertaintyActivationsMeasuredOnGpu, m.uncertaintyActivationsMeasuredOnGpu, "activation coefficients measured on a GPU"};
+    case Term::ActivationsUnmeasured:
+      return {m.uncertaintyActivationsUnmeasured, m.uncertaintyActivationsUnmeasured, "activation coefficients not measured for this block"};
     case Term::Vae: return {m.uncertaintyVae, m.uncertaintyVaeAbove, "VAE working memory"};
     case Term::VaeFloor: return {0, m.uncertaintyVaeAbove, "VAE working memory (its structure: a floor)"};
     case Term::Budget: return {0, 0, ""};
@@ -32,7 +36,8 @@ TermShare shareOf(Term term, const MemoryModel& m) {
 void totalPhase(PhaseEstimate& phase, const MemoryModel& m, bool coarse) {
   phase.peakBytes = 0;
   phase.range.clear();
-  constexpr std::array kTerms = {Term::Weights, Term::Trainable, Term::Activations, Term::Vae, Term::VaeFloor, Term::Fixed, Term::Budget};
+  constexpr std::array kTerms = {Term::Weights,     Term::Trainable, Term::Activations, Term::ActivationsMeasuredOnGpu, Term::ActivationsUnmeasured,
+                                 Term::Vae,         Term::VaeFloor,  Term::Fixed,       Term::Budget};
   std::array<double, kTerms.size()> termBytes{};
   for (const auto& c : phase.components) {
     phase.peakBytes += c.bytes;

@@ -18,7 +18,13 @@ inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 // What a component's uncertainty is taken from. VaeFloor: a pass from the VAE's structure, which a GPU
 // cannot do with less (its range reaches above only). Budget: weights a memory manager loads up to what the rest
 // of the card leaves, and the context beside them: the manager measures what is free, so their sum is certain.
-enum class Term { Fixed, Weights, Trainable, Activations, Vae, VaeFloor, Budget };
+// What a component's figure rests on, which sets how far the range reaches around it (memory.yaml uncertainty): the
+// activations by where their coefficients were measured (a GPU run of the block, the CPU census or a prior, or no
+// census of that block at all).
+enum class Term { Fixed, Weights, Trainable, Activations, ActivationsMeasuredOnGpu, ActivationsUnmeasured, Vae, VaeFloor, Budget };
+constexpr bool isActivations(Term t) {
+  return t == Term::Activations || t == Term::ActivationsMeasuredOnGpu || t == Term::ActivationsUnmeasured;
+}
 
 struct Component {
   std::string name;  // "transformer weights"
@@ -56,7 +62,7 @@ struct GpuTarget {
   std::string name;        // catalog name, or "24 GiB" for --vram
   std::uint64_t vramBytes = 0;
   double computeCapability = 0;  // a catalog NVIDIA card's; 0: not known (a size given, another vendor)
-  std::string vendor;            // the catalog's ("nvidia", "amd", "apple"); empty when only a size was given
+  std::string vendor{};          // the catalog's ("nvidia", "amd", "apple"); empty when only a size was given
 
   // PyTorch runs bf16 convolutions through cuDNN from compute capability 8.0 (Ampere) on; before, it unfolds each
   // input into a column buffer (slow_conv2d / slow_conv3d). Unknown cards are taken to have it.

@@ -31,6 +31,8 @@ Replay replayFor(Term term, bool hasBlocks) {
     case Term::Budget:
       return Replay::Resident;
     case Term::Activations:
+    case Term::ActivationsMeasuredOnGpu:
+    case Term::ActivationsUnmeasured:
       return hasBlocks ? Replay::Workload : Replay::Resident;
     case Term::Vae:
     case Term::VaeFloor:
@@ -349,7 +351,7 @@ ReplayPlan buildReplayPlan(const std::string& config, const Estimate& estimate, 
     for (const Component& c : estimated.components) {
       const Replay replay = replayFor(c.term, blocks);
       phase.components.push_back({c.name, wholeBytes(c.bytes), replay, c.how});
-      if (replay == Replay::Workload && c.term == Term::Activations) activations = true;
+      if (replay == Replay::Workload && isActivations(c.term)) activations = true;
       if (c.term == Term::Vae || c.term == Term::VaeFloor) vae = &c;
     }
     if (activations) {

@@ -174,6 +174,7 @@ def main(argv):
         for k, v in f.items():
             if k != "checkpoint":
                 print("      %s: %s" % (k, v))
+        print("      measured_on: %s" % ("gpu" if name in gpu_measured else "cpu"))
     return 0
 
 

@@ -33,6 +33,8 @@ test('memory.yaml activations are what the committed census derives', { skip: ha
     if (derived.gpu_measured.includes(name)) {
       assert.match(families.get(name).source, /\[measured on GPU\]/, `${name} says its figures came from a GPU`);
     }
+    // Its range's width follows where it was measured (memory.yaml uncertainty.activations_measured_on_gpu).
+    assert.equal(families.get(name).measured_on, derived.gpu_measured.includes(name) ? 'gpu' : 'cpu', `activations.families[${name}].measured_on`);
   }
 });
 

@@ -125,6 +125,7 @@ struct ActivationCoefficients {
   // What a block with no adapted Linear keeps for backward, as a share of an adapted one's (the census's
   // saved_frozen / saved): the low end when network_kwargs leaves layers out (OL420). Not applied to the UNets.
   double frozenBlockShare = 1;
+  bool measuredOnGpu = false;  // its LoRA-path figures (block, recompute, LoRA sampling) came from a GPU run
 
   // The LoRA path's figures for a trainer whose adapted Linears keep fp32 inputs (AI Toolkit) or run under
   // autocast (bf16 inputs: sd-scripts, musubi-tuner).
@@ -137,7 +138,7 @@ struct ActivationCoefficients {
   }
 };
 
-template <class V> void fields(V& v, ActivationCoefficients& x) { v(x.family, x.blockBytesPerTokenChannel, x.recomputeBytesPerTokenChannel, x.inferenceBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare); }
+template <class V> void fields(V& v, ActivationCoefficients& x) { v(x.family, x.blockBytesPerTokenChannel, x.recomputeBytesPerTokenChannel, x.inferenceBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare, x.measuredOnGpu); }
 
 struct MemoryModel {
   std::vector<WeightFormat> weightFormats;
@@ -172,7 +173,9 @@ struct MemoryModel {
   // uncertainty, as fractions of each term
   double uncertaintyWeights = 0;
   double uncertaintyTrainable = 0;
-  double uncertaintyActivations = 0;
+  double uncertaintyActivations = 0;             // CPU-measured figures and priors
+  double uncertaintyActivationsMeasuredOnGpu = 0;  // a family's figures measured on a GPU
+  double uncertaintyActivationsUnmeasured = 0;     // a transformer without a census of its own block
   double uncertaintyVae = 0;       // below; the VAE constants are planners' maxima
   double uncertaintyVaeAbove = 0;  // above
   double uncertaintyFixedFraction = 0;  // of the fixed terms (CUDA context)
@@ -189,6 +192,6 @@ struct MemoryModel {
   double embeddingParams(std::string_view textEncoder) const;
 };
 
-template <class V> void fields(V& v, MemoryModel& x) { v(x.weightFormats, x.optimizers, x.vaes, x.textEncoderEmbeddings, x.araFractionOfBase, x.loraWeightBytes, x.loraGradBytes, x.emaResident, x.fusedStepFp32Copies, x.checkpointBytesPerTokenChannel, x.blockBytesPerTokenChannel, x.activationMultiplier, x.inferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.recomputeBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare, x.activationFamilies, x.cudaContextBytes, x.allocatorFraction, x.layerOffloadRingLinears, x.uncertaintyWeights, x.uncertaintyTrainable, x.uncertaintyActivations, x.uncertaintyVae, x.uncertaintyVaeAbove, x.uncertaintyFixedFraction, x.uncertaintyCoarseExtra, x.host); }
+template <class V> void fields(V& v, MemoryModel& x) { v(x.weightFormats, x.optimizers, x.vaes, x.textEncoderEmbeddings, x.araFractionOfBase, x.loraWeightBytes, x.loraGradBytes, x.emaResident, x.fusedStepFp32Copies, x.checkpointBytesPerTokenChannel, x.blockBytesPerTokenChannel, x.activationMultiplier, x.inferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.recomputeBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare, x.activationFamilies, x.cudaContextBytes, x.allocatorFraction, x.layerOffloadRingLinears, x.uncertaintyWeights, x.uncertaintyTrainable, x.uncertaintyActivations, x.uncertaintyActivationsMeasuredOnGpu, x.uncertaintyActivationsUnmeasured, x.uncertaintyVae, x.uncertaintyVaeAbove, x.uncertaintyFixedFraction, x.uncertaintyCoarseExtra, x.host); }
 
 }  // namespace oomlint

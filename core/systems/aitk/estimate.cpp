@@ -261,6 +261,13 @@ double sequenceLength(const TrainingSetup& s, long w, long h, int frames, int co
   return seq;
 }
 
+// What a transformer's LoRA-path activation figures rest on: its family's GPU run, the CPU census, or (no family) the
+// families' median.
+Term loraPathTerm(const Denoiser& d, const ActivationCoefficients& a) {
+  if (d.activationFamily.empty()) return Term::ActivationsUnmeasured;
+  return a.measuredOnGpu ? Term::ActivationsMeasuredOnGpu : Term::Activations;
+}
+
 // `graphs`: forward graphs alive until one backward (2 with a preservation loss): each keeps its blocks'
 // inputs or saved sets; the backward still recomputes one block at a time.
 Component trainingActivations(const TrainingSetup& s, const MemoryModel& m, int graphs) {
@@ -274,6 +281,7 @@ Component trainingActivations(const TrainingSetup& s, const MemoryModel& m, int 
     Component c{"activations", 0, "", Term::Activations};
     const int frames = s.isVideo() ? shape.frames : 1;
     if (d.blocks > 0 && d.hidden > 0) {
+      c.term = loraPathTerm(d, a);
       std::string seqHow;
       const double seq = sequenceLength(s, shape.resolution, shape.resolution, frames, shape.controls, seqHow);
       const double perBlock = shape.batch * seq * d.hidden;
@@ -327,10 +335,12 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
             Term::Activations};
   }
   const double k = (lora ? a.loraPath(s.loraInputsFp32).inference : a.inferenceBytesPerTokenChannel) * precision;
+  // The plain model's sampling figure is the CPU census's for every family.
+  const Term term = d.activationFamily.empty() ? Term::ActivationsUnmeasured : lora ? loraPathTerm(d, a) : Term::Activations;
   return {"sampling activations", cfg * seq * d.hidden * k,
           cfgHow + "(" + seqHow + ") × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 1) + " B" +
               (lora ? " (LoRA path active)" : ""),
-          Term::Activations};
+          term};
 }
 
 // What the step encodes before its forward, under no_grad: a dataset that does not cache latents, its whole batch

@@ -75,7 +75,7 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   if (s.musubi) t.trainDtype = s.mixedPrecision.value == "fp16" ? "fp16" : "bf16";
   if (s.finetune()) t.trainDtype = s.fullBf16.value ? "bf16" : s.fullFp16.value ? "fp16" : "fp32";
   t.quantize = s.ditFp8();
-  t.qtype = "float8";
+  t.qtype = "fp8_cast";  // cast (or dequantized) for every call, that copy kept for backward (memory.yaml)
   // fp8_base also casts FLUX's T5-XXL; fp8_base_unet leaves the text encoders in bf16.
   t.quantizeTe = (s.isFlux() && s.fp8Base.value && !s.fp8BaseUnet.value) || s.fp8TextEncoder;
   t.qtypeTe = "float8";

@@ -363,6 +363,7 @@ class Loader {
         f.autocastLoraInferenceBytesPerTokenChannel =
             num(e, "autocast_lora_inference_bytes_per_token_channel", f.autocastLoraInferenceBytesPerTokenChannel);
         f.frozenBlockShare = num(e, "frozen_block_share", f.frozenBlockShare);
+        f.measuredOnGpu = str(e, "measured_on") == "gpu";
         m.activationFamilies.push_back(std::move(f));
       }
     }
@@ -389,6 +390,8 @@ class Loader {
     m.uncertaintyWeights = figure(u, "weights", kUncertainty);
     m.uncertaintyTrainable = figure(u, "trainable", kUncertainty);
     m.uncertaintyActivations = figure(u, "activations", kUncertainty);
+    m.uncertaintyActivationsMeasuredOnGpu = figure(u, "activations_measured_on_gpu", kUncertainty);
+    m.uncertaintyActivationsUnmeasured = figure(u, "activations_unmeasured", kUncertainty);
     m.uncertaintyVae = figure(u, "vae", kUncertainty);
     m.uncertaintyVaeAbove = figure(u, "vae_above", kUncertainty);
     m.uncertaintyFixedFraction = figure(u, "fixed_bytes", kUncertainty);
