@@ -769,8 +769,10 @@ std::vector<std::string> linesOf(const std::string& text) {
 }  // namespace
 
 TEST_CASE("fix shortens the clip in the workflow's own bytes, touching nothing else") {
+  // Wan 2.1 14B at 1280×720×81 through ComfyUI's own blocks (18 B per token·channel, tests/census/comfyui_wan.json):
+  // borderline on 8 GiB, out of memory on 6.
   AnalyzeOptions options;
-  options.vramGib = 8;
+  options.vramGib = 6;
   const FixResult fixed = fixConfig(Input{"wan.json", kWanApi}, options);
   REQUIRE(fixed.before.estimate.has_value());
   CHECK(fixed.before.estimate->verdict == Verdict::Oom);
@@ -778,7 +780,7 @@ TEST_CASE("fix shortens the clip in the workflow's own bytes, touching nothing e
   const bool shorter = std::any_of(fixed.applied.begin(), fixed.applied.end(),
                                    [](const PlanStep& s) { return s.fix.path.toString() == "4.inputs.length" && s.fix.toJson == "41"; });
   CHECK(shorter);
-  // Only the latent node's line changed: ComfyUI keeps its guess at Wan's work (more than the census's 25 B per
+  // Only the latent node's line changed: ComfyUI keeps its guess at Wan's work (more than its block's 18 B per
   // token·channel) free and streams the rest of the bf16 model, so its weight dtype is no lever here.
   const auto before = linesOf(kWanApi), after = linesOf(fixed.text);
   REQUIRE(before.size() == after.size());
@@ -1672,4 +1674,19 @@ TEST_CASE("the release that saved a workflow's core nodes: dynamic VRAM from v0.
   CHECK(dynamic(ran));
   CHECK(ran.assumes.find("; ComfyUI 0.16.4 ran it (its log);") != std::string::npos);
   CHECK_FALSE(dynamic(withLaunchAndLog("0.15.1")));
+}
+
+TEST_CASE("ComfyUI's own Wan block sets the sampling's activations; a wrapper's sampler keeps the census block") {
+  const FileReport native = analyzeOn("RTX 4090", kWanApi);
+  REQUIRE(native.estimate.has_value());
+  const auto how = [](const PhaseEstimate& p) {
+    for (const auto& c : p.components) {
+      if (c.name == "transformer activations") return c.how;
+    }
+    return std::string();
+  };
+  CHECK_THAT(how(test::phase(*native.estimate, "denoise")), Catch::Contains("× 18 B"));
+  const FileReport wrapper = analyzeOn("RTX 4090", comfyFixture("wan-wrapper-vace-blockswap-api.json"));
+  REQUIRE(wrapper.estimate.has_value());
+  CHECK_THAT(how(test::phase(*wrapper.estimate, "denoise")), Catch::Contains("× 25 B"));
 }

@@ -38,6 +38,21 @@ test('memory.yaml activations are what the committed census derives', { skip: ha
   }
 });
 
+// ComfyUI's own Wan block in inference (scripts/census/comfyui_wan.py): memory.yaml's comfyui figures are its run's.
+test('memory.yaml comfyui_inference figures are the committed ComfyUI block census', () => {
+  const run = JSON.parse(fs.readFileSync(path.join(sourceDir, 'tests/census/comfyui_wan.json'), 'utf8'));
+  const families = new Map(JSON.parse(fs.readFileSync(memoryJson, 'utf8')).activations.families.map((f) => [f.family, f]));
+  assert.ok(Object.keys(run.families).length >= 3);
+  for (const [name, measured] of Object.entries(run.families)) {
+    assert.equal(families.get(name)?.comfyui_inference_bytes_per_token_channel, measured.bytes_per_token_channel, name);
+    // A slope, not a single size: every row lies on it (the figure does not move with the token count).
+    for (const row of measured.rows) {
+      const fitted = measured.intercept_bytes + measured.bytes_per_token_channel * measured.width * row.tokens;
+      assert.ok(Math.abs(fitted / row.peak_bytes - 1) < 0.01, `${name} at ${row.tokens} tokens`);
+    }
+  }
+});
+
 // rules/webui.yaml's ControlNet residuals per latent pixel are what scripts/census/controlnet.py measured
 // (tests/census/controlnet.json): the controlled step peaks the residuals above the UNet alone, and the
 // residuals are the rule's elements per latent pixel in bf16, at every size and channel width.

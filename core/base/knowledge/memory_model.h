@@ -126,6 +126,8 @@ struct ActivationCoefficients {
   // saved_frozen / saved): the low end when network_kwargs leaves layers out (OL420). Not applied to the UNets.
   double frozenBlockShare = 1;
   bool measuredOnGpu = false;  // its LoRA-path figures (block, recompute, LoRA sampling) came from a GPU run
+  // ComfyUI's own implementation of the block in inference, where its census differs from the trainers' graph; 0: none.
+  double comfyUiInferenceBytesPerTokenChannel = 0;
 
   // The LoRA path's figures for a trainer whose adapted Linears keep fp32 inputs (AI Toolkit) or run under
   // autocast (bf16 inputs: sd-scripts, musubi-tuner).
@@ -138,7 +140,7 @@ struct ActivationCoefficients {
   }
 };
 
-template <class V> void fields(V& v, ActivationCoefficients& x) { v(x.family, x.blockBytesPerTokenChannel, x.recomputeBytesPerTokenChannel, x.inferenceBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare, x.measuredOnGpu); }
+template <class V> void fields(V& v, ActivationCoefficients& x) { v(x.family, x.blockBytesPerTokenChannel, x.recomputeBytesPerTokenChannel, x.inferenceBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare, x.measuredOnGpu, x.comfyUiInferenceBytesPerTokenChannel); }
 
 struct MemoryModel {
   std::vector<WeightFormat> weightFormats;

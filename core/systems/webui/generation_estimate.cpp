@@ -242,8 +242,13 @@ class Estimator {
     const Denoiser& d = s_.arch->denoiser;
     const double references = referenceTokens();
     const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + references;
-    // The plain model's block (a merged LoRA adds nothing), unless the setup names another (a pack's older releases).
-    const double k = s_.blockBytesPerTokenChannel > 0 ? s_.blockBytesPerTokenChannel : m_.activations(d.activationFamily).inferenceBytesPerTokenChannel;
+    // The plain model's block (a merged LoRA adds nothing), ComfyUI's own where its census has one and ComfyUI's
+    // model code runs it (a pack's whole-model sampler runs the pack's), unless the setup names another (a pack's
+    // older releases).
+    const ActivationCoefficients family = m_.activations(d.activationFamily);
+    const bool comfyBlocks = s_.tool == WebUiTool::ComfyUi && s_.wholeModelSampler.empty();
+    const double comfy = comfyBlocks ? family.comfyUiInferenceBytesPerTokenChannel : 0;
+    const double k = s_.blockBytesPerTokenChannel > 0 ? s_.blockBytesPerTokenChannel : comfy > 0 ? comfy : family.inferenceBytesPerTokenChannel;
     const std::string of = references > 0 ? " (" + fixedText(references, 0) + " of them the reference images'" +
                                           (s_.referenceSizeAssumed ? ", one taken at the output's size: the workflow does not set it)" : ")")
                                     : "";

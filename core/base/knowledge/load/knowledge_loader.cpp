@@ -364,6 +364,7 @@ class Loader {
             num(e, "autocast_lora_inference_bytes_per_token_channel", f.autocastLoraInferenceBytesPerTokenChannel);
         f.frozenBlockShare = num(e, "frozen_block_share", f.frozenBlockShare);
         f.measuredOnGpu = str(e, "measured_on") == "gpu";
+        f.comfyUiInferenceBytesPerTokenChannel = num(e, "comfyui_inference_bytes_per_token_channel", 0);
         m.activationFamilies.push_back(std::move(f));
       }
     }

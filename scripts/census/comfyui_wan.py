@@ -1,0 +1,165 @@
+"""ComfyUI's own Wan transformer block in inference, measured as the census measures the trainers' blocks: the profiler's
+peak of live bytes over one block's forward without autograd (the block's input counted, the attention kernel's tiles
+left out), at a few token counts, its slope per token per hidden channel. The block is ComfyUI's at a125cd8
+(2025-10-12, after Comfy-Org/ComfyUI#9898 and #10062 trimmed its peak): comfy/ldm/wan/model.py WanAttentionBlock with
+WanSelfAttention and WanT2VCrossAttention, in the compute dtype throughout (bf16: no fp32 norms or residuals, unlike the
+trainers' diffusers block), q and k each computed in a function of its own so that their intermediates are freed before
+the next, comfy/ldm/flux/math.py apply_rope1 (fp32 rotation, cast back), comfy/rmsnorm.py's RMSNorm (its fallback form:
+torch 1.13 has no F.rms_norm), comfy/ldm/modules/attention.py attention_pytorch (SDPA, heads merged from the kernel's
+layout) and the tanh-GELU FFN. Real head size (128) and each model's FFN ratio (Wan 2.1/2.2 14B 13824 / 5120, 2.1 1.3B
+8960 / 1536, 2.2 5B 14336 / 3072: the FFN's two hidden maps outgrow the rotary embedding's fp32 copies above about
+3.5), at a reduced width; the figure does not move with the width.
+
+  /usr/bin/python3 scripts/census/comfyui_wan.py > tests/census/comfyui_wan.json
+"""
+
+import sys
+
+sys.dont_write_bytecode = True
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
+import layers  # noqa: E402
+
+census.use_layers()
+
+HEAD_DIM = 128
+# memory.yaml's activation family: the model's FFN width over its hidden width
+FAMILIES = {"wan": 13824 / 5120, "wan_1.3b": 8960 / 1536, "wan22_5b": 14336 / 3072}
+TEXT_TOKENS = 512         # umT5's padded context (text_len)
+DTYPE = torch.bfloat16
+
+
+def rms_norm(x, weight, eps=1e-6):
+    """comfy/rmsnorm.py rms_norm without F.rms_norm (torch < 2.4)."""
+    r = x * torch.rsqrt(torch.mean(x**2, dim=-1, keepdim=True) + eps)
+    return r * weight
+
+
+def apply_rope1(x, freqs_cis):
+    """comfy/ldm/flux/math.py apply_rope1."""
+    x_ = x.to(dtype=freqs_cis.dtype).reshape(*x.shape[:-1], -1, 1, 2)
+    x_out = freqs_cis[..., 0] * x_[..., 0]
+    x_out.addcmul_(freqs_cis[..., 1], x_[..., 1])
+    return x_out.reshape(*x.shape).type_as(x)
+
+
+def attention(q, k, v, heads):
+    """attention_pytorch: (b, s, heads·d) views to (b, heads, s, d); SDPA (the memory-efficient emulation on
+    torch 1.13, whose output is laid out (b, s, heads, d) as the fused kernels' is); heads merged back."""
+    b, _, inner = q.shape
+    d = inner // heads
+    q, k, v = (t.view(b, -1, heads, d).transpose(1, 2) for t in (q, k, v))
+    out = layers.attention(q, k, v)
+    return out.transpose(1, 2).reshape(b, -1, heads * d)
+
+
+class Linear(nn.Linear):
+    def __init__(self, cin, cout):
+        super().__init__(cin, cout, dtype=DTYPE)
+
+
+class SelfAttention(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads, self.head_dim = heads, dim // heads
+        self.q, self.k, self.v, self.o = Linear(dim, dim), Linear(dim, dim), Linear(dim, dim), Linear(dim, dim)
+        self.norm_q = nn.Parameter(torch.ones(dim, dtype=DTYPE))
+        self.norm_k = nn.Parameter(torch.ones(dim, dtype=DTYPE))
+
+    def forward(self, x, freqs):
+        b, s, n, d = *x.shape[:2], self.heads, self.head_dim
+
+        def qkv_fn_q(x):
+            return apply_rope1(rms_norm(self.q(x), self.norm_q).view(b, s, n, d), freqs)
+
+        def qkv_fn_k(x):
+            return apply_rope1(rms_norm(self.k(x), self.norm_k).view(b, s, n, d), freqs)
+
+        q = qkv_fn_q(x)
+        k = qkv_fn_k(x)
+        x = attention(q.view(b, s, n * d), k.view(b, s, n * d), self.v(x).view(b, s, n * d), self.heads)
+        return self.o(x)
+
+
+class CrossAttention(SelfAttention):
+    def forward(self, x, context):
+        q = rms_norm(self.q(x), self.norm_q)
+        k = rms_norm(self.k(context), self.norm_k)
+        v = self.v(context)
+        return self.o(attention(q, k, v, self.heads))
+
+
+class Block(nn.Module):
+    """WanAttentionBlock.forward (t2v cross-attention, cross_attn_norm as the 14B models set it)."""
+
+    def __init__(self, dim, heads, ffn):
+        super().__init__()
+        self.dim = dim
+        self.norm1 = nn.LayerNorm(dim, eps=1e-6, elementwise_affine=False, dtype=DTYPE)
+        self.norm2 = nn.LayerNorm(dim, eps=1e-6, elementwise_affine=False, dtype=DTYPE)
+        self.norm3 = nn.LayerNorm(dim, eps=1e-6, elementwise_affine=True, dtype=DTYPE)
+        self.self_attn = SelfAttention(dim, heads)
+        self.cross_attn = CrossAttention(dim, heads)
+        self.ffn = nn.Sequential(Linear(dim, ffn), nn.GELU(approximate="tanh"), Linear(ffn, dim))
+        self.modulation = nn.Parameter(torch.zeros(1, 6, dim, dtype=DTYPE))
+
+    def forward(self, x, e, freqs, context):
+        e = (self.modulation.unsqueeze(0) + e).unbind(2)
+        y = self.self_attn(torch.addcmul(e[0], self.norm1(x), 1 + e[1]), freqs)
+        x = torch.addcmul(x, y, e[2])
+        del y
+        x = x + self.cross_attn(self.norm3(x), context)
+        y = self.ffn(torch.addcmul(e[3], self.norm2(x), 1 + e[4]))
+        x = torch.addcmul(x, y, e[5])
+        return x
+
+
+def rope_freqs(tokens):
+    """(1, S, 1, d/2, 2, 2) fp32, as Wan's rope_encode gives every block (computed once, outside them)."""
+    angles = torch.outer(torch.arange(tokens, dtype=torch.float32), torch.rand(HEAD_DIM // 2))
+    cos, sin = angles.cos(), angles.sin()
+    return torch.stack([cos, -sin, sin, cos], dim=-1).view(1, tokens, 1, HEAD_DIM // 2, 2, 2)
+
+
+def measure(width, ffn_ratio, tokens):
+    heads = width // HEAD_DIM
+    ffn = round(width * ffn_ratio)
+    block = Block(width, heads, ffn)
+    block.requires_grad_(False)
+    rows = []
+    for s in tokens:
+        x = torch.randn(1, s, width, dtype=DTYPE)
+        e = torch.randn(1, 1, 6, width, dtype=DTYPE)
+        context = torch.randn(1, TEXT_TOKENS, width, dtype=DTYPE)
+        freqs = rope_freqs(s)
+        timeline = census.inference_timeline(lambda: block(x, e, freqs, context))
+        rows.append({"tokens": s, "peak_bytes": timeline.peak + census.storage_bytes(x)})
+    slope, intercept = census.fit([r["tokens"] for r in rows], [r["peak_bytes"] for r in rows])
+    return {"width": width, "heads": heads, "ffn": ffn, "rows": rows,
+            "bytes_per_token_channel": round(slope / width, 2), "intercept_bytes": round(intercept)}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--width", type=int, default=1280)
+    ap.add_argument("--tokens", default="512,1024,1536")
+    args = ap.parse_args(argv)
+    torch.manual_seed(0)
+    torch.set_num_threads(2)
+    tokens = [int(t) for t in args.tokens.split(",")]
+    result = {"source": "ComfyUI a125cd8 comfy/ldm/wan/model.py WanAttentionBlock (t2v), inference, bf16, torch %s CPU"
+                        % torch.__version__.split("+")[0],
+              "families": {name: measure(args.width, ratio, tokens) for name, ratio in FAMILIES.items()}}
+    json.dump(result, sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main()
