@@ -36,8 +36,8 @@ TermShare shareOf(Term term, const MemoryModel& m) {
 void totalPhase(PhaseEstimate& phase, const MemoryModel& m, bool coarse) {
   phase.peakBytes = 0;
   phase.range.clear();
-  constexpr std::array kTerms = {Term::Weights,     Term::Trainable, Term::Activations, Term::ActivationsMeasuredOnGpu, Term::ActivationsUnmeasured,
-                                 Term::Vae,         Term::VaeFloor,  Term::Fixed,       Term::Budget};
+  constexpr std::array kTerms = {Term::Weights, Term::Trainable, Term::Activations, Term::ActivationsMeasuredOnGpu,
+                                 Term::ActivationsUnmeasured, Term::Vae, Term::VaeFloor, Term::Fixed, Term::Budget};
   std::array<double, kTerms.size()> termBytes{};
   for (const auto& c : phase.components) {
     phase.peakBytes += c.bytes;
