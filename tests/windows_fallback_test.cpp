@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analyze.h"
+#include "base/document/reader.h"
 #include "engine/windows_evidence.h"
 #include "test_support.h"
 
@@ -80,4 +81,21 @@ TEST_CASE("OL506 for sd-scripts: a Windows path among the arguments, or a Window
   CHECK_THAT(byPath[0], Catch::Contains("train_step (") && Catch::Contains("at every step"));
   CHECK(run("train.bat", "/models/sdxl.safetensors").size() == 1);  // the script kind says it
   CHECK(run("train.sh", "/models/sdxl.safetensors").empty());
+}
+
+TEST_CASE("the Windows path search reads each written value once: an alias bomb costs what its text does") {
+  // Ten merges of ten merges, eight levels deep: 10^8 mappings once expanded, none of them searched.
+  std::string text = "job: extension\nmeta:\n  l0: &a0 {folder_path: /data}\n";
+  for (int level = 1; level <= 8; ++level) {
+    const std::string below = "*a" + std::to_string(level - 1);
+    text += "  l" + std::to_string(level) + ": &a" + std::to_string(level) + " {<<: [";
+    for (int i = 0; i < 10; ++i) text += (i ? ", " : "") + below;
+    text += "]}\n";
+  }
+  text += "config:\n  process:\n    - type: sd_trainer\n      model: {<<: *a8, name_or_path: \"D:/models/flux\"}\n";
+  const auto doc = readDocument(text);
+  const auto found = windowsPathUnder(doc->root(), KeyPath{});
+  REQUIRE(found.has_value());
+  CHECK(found->text == "D:/models/flux");
+  CHECK(found->path.toString() == "config.process[0].model.name_or_path");
 }

@@ -7,15 +7,19 @@ namespace {
 // A config nests a few levels; the bound keeps a hostile document from recursing deep.
 constexpr int kMaxDepth = 16;
 
+// The values as written, each once: an alias is looked through only to a scalar, and a merge key not at all, so an
+// alias bomb (merges of merges) costs what its text does.
 std::optional<WindowsEvidence> search(const Node* node, const KeyPath& at, int depth) {
   if (node == nullptr || depth > kMaxDepth) return std::nullopt;
   const Node* n = node->resolved();
+  if (n != node && !n->isScalar()) return std::nullopt;
   if (n->isScalar()) {
     if (n->type == ScalarType::String && isWindowsPath(n->text)) return WindowsEvidence{node->range, at, n->text};
     return std::nullopt;
   }
   if (n->isMapping()) {
     for (const MapEntry& e : n->entries) {
+      if (e.key->isMergeKey()) continue;
       if (auto found = search(e.value, at.key(e.key->resolved()->text), depth + 1)) return found;
     }
   } else if (n->isSequence()) {

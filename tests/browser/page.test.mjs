@@ -300,13 +300,14 @@ test('the first verdict comes before the editor bundle, which then takes over th
   await page.context().close();
 });
 
-test('a ComfyUI workflow: out of memory on 8 GB, the plan writes fewer frames; a dropped PNG shows its workflow', async () => {
+test('a ComfyUI workflow: borderline on 8 GB, the plan writes fewer frames; a dropped PNG shows its workflow', async () => {
   const page = await openPage(server.url);
   await started(page);
   await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 3060 8GB'));
   const workflow = fs.readFileSync(path.join(sourceDir, 'tests/fixtures/comfyui/wan21-14b-720p-81-frames-api.json'), 'utf8');
   await analysisAfter(page, () => paste(page, 'config-editor', workflow));
-  assert.equal(await verdictOf(page), 'oom');
+  // Wan 2.1 14B at 1280×720×81 through ComfyUI's own blocks: 7.6 GiB expected, the range's top over the card.
+  assert.equal(await verdictOf(page), 'borderline');
   assert.match(await page.locator('.plan-section h3').first().textContent(), /cheapest first/);
   // The needed workflow step is written into the latent node's value; the launch flag stays advice.
   await analysisAfter(page, () => page.locator('button.apply-needed').click());
