@@ -58,6 +58,16 @@ fs.copyFileSync(path.join(wasmDir, 'oomlint.wasm'), path.join(outDir, 'oomlint.w
 for (const page of fs.readdirSync(path.join(webDir, 'static'))) {
   fs.copyFileSync(path.join(webDir, 'static', page), path.join(outDir, page));
 }
+// boot.js is loaded by every visit: minified like the bundles (its comments stay in the source).
+await esbuild.build({
+  minify: true,
+  target: common.target,
+  legalComments: 'none',
+  logLevel: 'warning',
+  entryPoints: [path.join(webDir, 'static/boot.js')],
+  outfile: path.join(outDir, 'boot.js'),
+  allowOverwrite: true,
+});
 // The rule pages, fetched by the page when one is opened.
 const rulePages = path.join(repoDir, 'docs/rules');
 fs.mkdirSync(path.join(outDir, 'rules'));

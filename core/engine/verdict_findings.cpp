@@ -39,12 +39,12 @@ void reportWindowsFallback(const Estimate& e, const WindowsEvidence& windows, Fi
   if (once.empty() && recurring.empty()) return;
   const std::string would = expectedOver ? " would" : " could";
   std::string what;
-  if (!once.empty()) what += once + ", which the job runs once," + would + " be slow rather than fatal";
+  if (!once.empty()) what += once + ", run once," + would + " be slow, not fatal";
   if (!recurring.empty()) what += (what.empty() ? "" : "; ") + recurring + would + " be slower at every step";
   findings.report(RuleId::OL506, windows.range, windows.path,
-                  "the job runs on Windows (" + windows.text + "), where NVIDIA's driver (536.40 and later, by default) puts what " +
-                      e.gpu.describe() + " cannot hold in shared system memory (up to half the machine's RAM) instead of failing: " + what +
-                      "; \"CUDA - Sysmem Fallback Policy: Prefer No Sysmem Fallback\" gives the out-of-memory error instead");
+                  "the job runs on Windows (" + windows.text + "): NVIDIA's driver (536.40 on) puts what " + e.gpu.describe() +
+                      " cannot hold in shared system memory (at most half the RAM) instead of failing: " + what +
+                      "; \"CUDA - Sysmem Fallback Policy: Prefer No Sysmem Fallback\" gives the error instead");
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 #include "systems/webui/setup.h"
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <utility>
 
 #include "base/text/ascii.h"
 #include "base/text/suggest.h"
@@ -10,6 +12,18 @@
 namespace oomlint {
 
 namespace {
+
+// "512x768" (what follows is ignored, as the parameters block may add to it): width and height, else nullopt.
+std::optional<std::pair<long, long>> sizePair(std::string_view text) {
+  long w = 0, h = 0;
+  const char* end = text.data() + text.size();
+  const auto first = std::from_chars(text.data(), end, w);
+  if (first.ec != std::errc() || first.ptr == end || *first.ptr != 'x') return std::nullopt;
+  const char* second = first.ptr + 1;
+  while (second != end && *second == ' ') ++second;
+  if (std::from_chars(second, end, h).ec != std::errc()) return std::nullopt;
+  return std::pair{w, h};
+}
 
 bool truthyText(std::string_view text) {
   const std::string t = lowercase(text);
@@ -243,10 +257,9 @@ class SetupReader {
   void readSize() {
     s_.width = s_.height = s_.family->defaultSize;
     if (const InfoField* size = findInfo(in_, "Size")) {
-      long w = 0, h = 0;
-      if (std::sscanf(size->value.c_str(), "%ldx%ld", &w, &h) == 2 && w >= 64 && h >= 64 && w <= 16384 && h <= 16384) {
-        s_.width = w;
-        s_.height = h;
+      if (const auto wh = sizePair(size->value); wh && wh->first >= 64 && wh->second >= 64 && wh->first <= 16384 && wh->second <= 16384) {
+        s_.width = wh->first;
+        s_.height = wh->second;
       }
     }
     if (long w = positiveInt(profile("width"), KeyPath::of({"generation", "width"}), 64, 16384)) s_.width = w;
@@ -258,9 +271,8 @@ class SetupReader {
   void readHires() {
     if (const InfoField* scale = findInfo(in_, "Hires upscale")) s_.hiresScale = std::atof(scale->value.c_str());
     if (const InfoField* resize = findInfo(in_, "Hires resize")) {  // a target size instead of a factor
-      long w = 0, h = 0;
-      if (std::sscanf(resize->value.c_str(), "%ldx%ld", &w, &h) == 2 && w > 0 && s_.width > 0) {
-        s_.hiresScale = static_cast<double>(w) / static_cast<double>(s_.width);
+      if (const auto wh = sizePair(resize->value); wh && wh->first > 0 && s_.width > 0) {
+        s_.hiresScale = static_cast<double>(wh->first) / static_cast<double>(s_.width);
       }
     }
     if (const InfoField* upscaler = findInfo(in_, "Hires upscaler")) s_.hiresLatent = lowercase(upscaler->value).starts_with("latent");

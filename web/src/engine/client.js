@@ -53,6 +53,11 @@ export class WorkerClient {
     return this.call('catalog');
   }
 
+  /** An analysis whose report is dropped: the module's code compiled before the first edit needs it. */
+  warm(input) {
+    return this.call('warm', input);
+  }
+
   /** Resolves with {json, keyword} or {error}: the workflow in a PNG's bytes (a Uint8Array). */
   pngWorkflow(bytes) {
     return this.call('pngWorkflow', bytes);

@@ -46,6 +46,16 @@ export async function loadEngine(wasmUrl, compiled = null) {
     pngWorkflow(bytes) {
       return JSON.parse(core.pngWorkflow(bytes));
     },
+    /**
+     * An analysis whose report is not wanted: the browser compiles each of the module's functions on its first call,
+     * and a first analysis calls over a thousand (in Chromium on two cores 190 ms of a 230 ms first analysis, against
+     * 60 ms with them compiled), so a page whose first verdict came with it asks for one of its text then, off the
+     * path of any verdict, and its first edit finds the code compiled.
+     */
+    warm(input) {
+      this.analyze(input);
+      return null;
+    },
     /** The kind the core reads each text as ('comfyui-workflow', 'webui-args', 'sd-scripts', …), in order. */
     kinds(texts) {
       return texts.map((text) => core.inputKind(text));
@@ -53,42 +63,18 @@ export async function loadEngine(wasmUrl, compiled = null) {
   };
 }
 
-// A FLUX LoRA job with buckets and samples: the YAML reader, the schema, the estimate, the plan and the report.
-const WARM_UP_JOB = `job: extension
-config:
-  name: warm-up
-  process:
-    - type: sd_trainer
-      network: {type: lora, linear: 16, linear_alpha: 16}
-      datasets: [{folder_path: /data, caption_ext: txt, cache_latents_to_disk: true, resolution: [512, 768, 1024]}]
-      train: {batch_size: 1, steps: 2000, gradient_checkpointing: true, optimizer: adamw8bit, lr: 1e-4, dtype: bf16}
-      model: {name_or_path: black-forest-labs/FLUX.1-dev, is_flux: true, quantize: true}
-      sample: {sampler: flowmatch, sample_every: 250, width: 1024, height: 1024, prompts: [a photo], sample_steps: 20}
-`;
-
 /**
  * Answers the client's messages ({id, op, args}) with {id, ok, result | error}, one at a time.
  * `compiled`: as loadEngine's; the message that brings it ({op: 'module'}) is not a request.
  */
 export function serve(scope, wasmUrl, compiled = null) {
   const engine = loadEngine(wasmUrl, compiled);
-  let analysisAsked = false;
-  // The browser compiles each of the module's functions on its first call, and a first analysis calls over a
-  // thousand: in Chromium on two cores that took 190 ms of the first verdict's 230 in the worker, against 60 ms
-  // with every function compiled beforehand. Once the module is instantiated and the requests already waiting for
-  // it are answered (a task after them), the worker runs one small training job, unless an analysis was asked for
-  // by then, so that the page's first analysis (its first edit, where the page came with its example's report)
-  // finds most of its code compiled.
-  engine
-    .then((loaded) => setTimeout(() => analysisAsked || loaded.analyze({ config: WARM_UP_JOB, path: 'warm-up.yaml' })))
-    .catch(() => {}); // a module that failed to load is reported to the requests
   scope.addEventListener('message', async ({ data }) => {
     const { id, op, args } = data;
     if (op === 'module') return;
-    analysisAsked ||= op === 'analyze';
     try {
       const loaded = await engine;
-      if (!['analyze', 'catalog', 'pngWorkflow', 'kinds'].includes(op)) throw new Error(`unknown request ${op}`);
+      if (!['analyze', 'warm', 'catalog', 'pngWorkflow', 'kinds'].includes(op)) throw new Error(`unknown request ${op}`);
       scope.postMessage({ id, ok: true, result: loaded[op](args) });
     } catch (error) {
       scope.postMessage({ id, ok: false, error: String(error?.message ?? error) });

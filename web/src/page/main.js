@@ -358,6 +358,7 @@ async function start() {
   }
   const verdict = example?.report ? null : analyse();
   if (!state) setUpCatalog(null).catch(couldNotStart);
+  if (example?.report) client.warm(currentInput()).catch(() => {});  // after the catalog: the worker answers in order
   await verdict;
 }
 
