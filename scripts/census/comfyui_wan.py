@@ -66,8 +66,12 @@ class Linear(nn.Linear):
 
 
 class SelfAttention(nn.Module):
-    def __init__(self, dim, heads):
+    """WanSelfAttention at a125cd8; with `older`, before e42682b2 (#9898): q, k and v made together, then q and k roped
+    (apply_rope), all of them alive while k's rotation runs."""
+
+    def __init__(self, dim, heads, older=False):
         super().__init__()
+        self.older = older
         self.heads, self.head_dim = heads, dim // heads
         self.q, self.k, self.v, self.o = Linear(dim, dim), Linear(dim, dim), Linear(dim, dim), Linear(dim, dim)
         self.norm_q = nn.Parameter(torch.ones(dim, dtype=DTYPE))
@@ -82,6 +86,13 @@ class SelfAttention(nn.Module):
         def qkv_fn_k(x):
             return apply_rope1(rms_norm(self.k(x), self.norm_k).view(b, s, n, d), freqs)
 
+        if self.older:
+            q = rms_norm(self.q(x), self.norm_q).view(b, s, n, d)
+            k = rms_norm(self.k(x), self.norm_k).view(b, s, n, d)
+            v = self.v(x).view(b, s, n * d)
+            q, k = apply_rope1(q, freqs), apply_rope1(k, freqs)
+            x = attention(q.view(b, s, n * d), k.view(b, s, n * d), v, self.heads)
+            return self.o(x)
         q = qkv_fn_q(x)
         k = qkv_fn_k(x)
         x = attention(q.view(b, s, n * d), k.view(b, s, n * d), self.v(x).view(b, s, n * d), self.heads)
@@ -99,13 +110,13 @@ class CrossAttention(SelfAttention):
 class Block(nn.Module):
     """WanAttentionBlock.forward (t2v cross-attention, cross_attn_norm as the 14B models set it)."""
 
-    def __init__(self, dim, heads, ffn):
+    def __init__(self, dim, heads, ffn, older=False):
         super().__init__()
-        self.dim = dim
+        self.dim, self.older = dim, older
         self.norm1 = nn.LayerNorm(dim, eps=1e-6, elementwise_affine=False, dtype=DTYPE)
         self.norm2 = nn.LayerNorm(dim, eps=1e-6, elementwise_affine=False, dtype=DTYPE)
         self.norm3 = nn.LayerNorm(dim, eps=1e-6, elementwise_affine=True, dtype=DTYPE)
-        self.self_attn = SelfAttention(dim, heads)
+        self.self_attn = SelfAttention(dim, heads, older)
         self.cross_attn = CrossAttention(dim, heads)
         self.ffn = nn.Sequential(Linear(dim, ffn), nn.GELU(approximate="tanh"), Linear(ffn, dim))
         self.modulation = nn.Parameter(torch.zeros(1, 6, dim, dtype=DTYPE))
@@ -114,10 +125,12 @@ class Block(nn.Module):
         e = (self.modulation.unsqueeze(0) + e).unbind(2)
         y = self.self_attn(torch.addcmul(e[0], self.norm1(x), 1 + e[1]), freqs)
         x = torch.addcmul(x, y, e[2])
+        kept = [y] if self.older else []  # before #9898 the self-attention's output lived to the block's end
         del y
         x = x + self.cross_attn(self.norm3(x), context)
         y = self.ffn(torch.addcmul(e[3], self.norm2(x), 1 + e[4]))
         x = torch.addcmul(x, y, e[5])
+        del kept
         return x
 
 
@@ -128,10 +141,10 @@ def rope_freqs(tokens):
     return torch.stack([cos, -sin, sin, cos], dim=-1).view(1, tokens, 1, HEAD_DIM // 2, 2, 2)
 
 
-def measure(width, ffn_ratio, tokens):
+def measure(width, ffn_ratio, tokens, older=False):
     heads = width // HEAD_DIM
     ffn = round(width * ffn_ratio)
-    block = Block(width, heads, ffn)
+    block = Block(width, heads, ffn, older)
     block.requires_grad_(False)
     rows = []
     for s in tokens:
@@ -154,9 +167,10 @@ def main(argv=None):
     torch.manual_seed(0)
     torch.set_num_threads(2)
     tokens = [int(t) for t in args.tokens.split(",")]
-    result = {"source": "ComfyUI a125cd8 comfy/ldm/wan/model.py WanAttentionBlock (t2v), inference, bf16, torch %s CPU"
+    result = {"source": "ComfyUI a125cd8 (and before e42682b2) comfy/ldm/wan/model.py WanAttentionBlock (t2v), inference, bf16, torch %s CPU"
                         % torch.__version__.split("+")[0],
-              "families": {name: measure(args.width, ratio, tokens) for name, ratio in FAMILIES.items()}}
+              "families": {name: measure(args.width, ratio, tokens) for name, ratio in FAMILIES.items()},
+              "older_families": {name: measure(args.width, ratio, tokens, older=True) for name, ratio in FAMILIES.items()}}
     json.dump(result, sys.stdout, indent=1)
     print()
 

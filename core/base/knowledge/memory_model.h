@@ -128,6 +128,9 @@ struct ActivationCoefficients {
   bool measuredOnGpu = false;  // its LoRA-path figures (block, recompute, LoRA sampling) came from a GPU run
   // ComfyUI's own implementation of the block in inference, where its census differs from the trainers' graph; 0: none.
   double comfyUiInferenceBytesPerTokenChannel = 0;
+  double comfyUiOlderInferenceBytesPerTokenChannel = 0;  // older releases' heavier block (the range's top); 0: none
+  std::string comfyUiOlderReleases;                       // which releases, for the range's reason
+  std::string comfyUiOlderUntil;                          // the first release with the lighter block ("0.3.60")
 
   // The LoRA path's figures for a trainer whose adapted Linears keep fp32 inputs (AI Toolkit) or run under
   // autocast (bf16 inputs: sd-scripts, musubi-tuner).
@@ -140,7 +143,7 @@ struct ActivationCoefficients {
   }
 };
 
-template <class V> void fields(V& v, ActivationCoefficients& x) { v(x.family, x.blockBytesPerTokenChannel, x.recomputeBytesPerTokenChannel, x.inferenceBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare, x.measuredOnGpu, x.comfyUiInferenceBytesPerTokenChannel); }
+template <class V> void fields(V& v, ActivationCoefficients& x) { v(x.family, x.blockBytesPerTokenChannel, x.recomputeBytesPerTokenChannel, x.inferenceBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare, x.measuredOnGpu, x.comfyUiInferenceBytesPerTokenChannel, x.comfyUiOlderInferenceBytesPerTokenChannel, x.comfyUiOlderReleases, x.comfyUiOlderUntil); }
 
 struct MemoryModel {
   std::vector<WeightFormat> weightFormats;

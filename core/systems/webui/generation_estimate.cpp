@@ -56,16 +56,27 @@ class Estimator {
   }
 
  private:
-  // A pack whose older releases ran a heavier block (WanVideoWrapper's): the same generation with that block is the
-  // range's top, the reason naming the releases.
+  // Older releases that ran a heavier block (a pack's, as WanVideoWrapper's; else ComfyUI's own, as its FLUX blocks
+  // before their clean-ups): the same generation with that block is the range's top, the reason naming the releases.
   void widenForOlderReleases(Estimate& e) const {
-    if (s_.olderBlockBytesPerTokenChannel <= 0 || s_.family->unetActBytesPerLatentPixel > 0) return;
+    if (s_.family->unetActBytesPerLatentPixel > 0) return;
+    const ActivationCoefficients family = m_.activations(s_.arch->denoiser.activationFamily);
+    // ComfyUI's own older block where nothing names another (the widened setup names its block: no widening again).
+    const bool comfyOwn = comfyBlocks() && s_.olderBlockBytesPerTokenChannel <= 0 && s_.blockBytesPerTokenChannel <= 0;
+    const double heavier = comfyOwn ? family.comfyUiOlderInferenceBytesPerTokenChannel : s_.olderBlockBytesPerTokenChannel;
+    if (heavier <= 0) return;
+    // A workflow saved by the release that lightened the block, or a later one, never ran the heavier one.
+    const auto lighterSince = ReleaseVersion::parse(family.comfyUiOlderUntil);
+    if (comfyOwn && s_.comfyRelease && lighterSince && *s_.comfyRelease >= *lighterSince) return;
     GenerationSetup older = s_;
-    older.blockBytesPerTokenChannel = s_.olderBlockBytesPerTokenChannel;
+    older.blockBytesPerTokenChannel = heavier;
     older.olderBlockBytesPerTokenChannel = 0;
     older.decodeUntiledReleases.clear();  // each older release's top stands on its own
-    widenWith(e, Estimator(older, w_, m_, gpu_).run().estimate, s_.olderBlockReleases);
+    widenWith(e, Estimator(older, w_, m_, gpu_).run().estimate, comfyOwn ? family.comfyUiOlderReleases : s_.olderBlockReleases);
   }
+
+  // ComfyUI's own model code runs the blocks (a pack's whole-model sampler runs the pack's).
+  bool comfyBlocks() const { return s_.tool == WebUiTool::ComfyUi && s_.wholeModelSampler.empty(); }
 
   // A pack's tiled decode whose older releases decoded this latent in one tile: the same generation decoded untiled is
   // the range's top, the reason naming the releases.
@@ -246,8 +257,7 @@ class Estimator {
     // model code runs it (a pack's whole-model sampler runs the pack's), unless the setup names another (a pack's
     // older releases).
     const ActivationCoefficients family = m_.activations(d.activationFamily);
-    const bool comfyBlocks = s_.tool == WebUiTool::ComfyUi && s_.wholeModelSampler.empty();
-    const double comfy = comfyBlocks ? family.comfyUiInferenceBytesPerTokenChannel : 0;
+    const double comfy = comfyBlocks() ? family.comfyUiInferenceBytesPerTokenChannel : 0;
     const double k = s_.blockBytesPerTokenChannel > 0 ? s_.blockBytesPerTokenChannel : comfy > 0 ? comfy : family.inferenceBytesPerTokenChannel;
     const std::string of = references > 0 ? " (" + fixedText(references, 0) + " of them the reference images'" +
                                           (s_.referenceSizeAssumed ? ", one taken at the output's size: the workflow does not set it)" : ")")

@@ -365,6 +365,9 @@ class Loader {
         f.frozenBlockShare = num(e, "frozen_block_share", f.frozenBlockShare);
         f.measuredOnGpu = str(e, "measured_on") == "gpu";
         f.comfyUiInferenceBytesPerTokenChannel = num(e, "comfyui_inference_bytes_per_token_channel", 0);
+        f.comfyUiOlderInferenceBytesPerTokenChannel = num(e, "comfyui_older_inference_bytes_per_token_channel", 0);
+        f.comfyUiOlderReleases = str(e, "comfyui_older_releases");
+        if (!str(e, "comfyui_older_until").empty()) f.comfyUiOlderUntil = release(e, "comfyui_older_until", "memory.yaml: activations.families");
         m.activationFamilies.push_back(std::move(f));
       }
     }
