@@ -7,7 +7,9 @@ SingleStreamBlock with their Modulation, LayerNorms, QKNorm (comfy/rmsnorm.py's 
 F.rms_norm), in-place residual adds and the `del`s rattus128's November 2025 clean-ups placed, and comfy/ldm/flux/
 math.py attention: apply_rope1 in its fallback form (fp32 rotation; comfy-kitchen's fused kernel, where it loads,
 keeps less) and attention_pytorch with the heads already split. Real head size (128) and MLP ratio (4), at a reduced
-width; FLUX.1's 19 double and 38 single blocks take the larger block's figure, as the census does.
+width; FLUX.1's 19 double and 38 single blocks take the larger block's figure, as the census does. The same blocks as
+ComfyUI ran them at a125cd8, before 94c298f9 (#10737, first in v0.3.69), give `older_blocks`, the range's top for a
+workflow that names no later release.
 
   /usr/bin/python3 scripts/census/comfyui_flux.py > tests/census/comfyui_flux.json
 """

@@ -8,7 +8,9 @@ the next, comfy/ldm/flux/math.py apply_rope1 (fp32 rotation, cast back), comfy/r
 torch 1.13 has no F.rms_norm), comfy/ldm/modules/attention.py attention_pytorch (SDPA, heads merged from the kernel's
 layout) and the tanh-GELU FFN. Real head size (128) and each model's FFN ratio (Wan 2.1/2.2 14B 13824 / 5120, 2.1 1.3B
 8960 / 1536, 2.2 5B 14336 / 3072: the FFN's two hidden maps outgrow the rotary embedding's fp32 copies above about
-3.5), at a reduced width; the figure does not move with the width.
+3.5), at a reduced width; the figure does not move with the width. The same blocks as ComfyUI ran them before
+e42682b2 (#9898, first in v0.3.60: q, k and v made together and roped together, the self-attention's output kept to
+the block's end) give `older_families`, the range's top for a workflow that names no later release.
 
   /usr/bin/python3 scripts/census/comfyui_wan.py > tests/census/comfyui_wan.json
 """
