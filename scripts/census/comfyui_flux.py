@@ -27,27 +27,12 @@ import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
+from comfy_ops import DTYPE, HEAD_DIM, apply_rope1, rms_norm, rotations  # noqa: E402
 
 census.use_layers()
 
-HEAD_DIM = 128
 MLP_RATIO = 4
 TEXT_TOKENS = 512  # T5's padded context
-DTYPE = torch.bfloat16
-
-
-def rms_norm(x, weight, eps=1e-6):
-    """comfy/rmsnorm.py rms_norm without F.rms_norm (torch < 2.4)."""
-    r = x * torch.rsqrt(torch.mean(x**2, dim=-1, keepdim=True) + eps)
-    return r * weight
-
-
-def apply_rope1(x, freqs_cis):
-    """comfy/ldm/flux/math.py apply_rope1, the fallback without comfy-kitchen."""
-    x_ = x.to(dtype=freqs_cis.dtype).reshape(*x.shape[:-1], -1, 1, 2)
-    x_out = freqs_cis[..., 0] * x_[..., 0]
-    x_out.addcmul_(freqs_cis[..., 1], x_[..., 1])
-    return x_out.reshape(*x.shape).type_as(x)
 
 
 def attention(q, k, v, pe):
@@ -197,13 +182,6 @@ class SingleStreamBlock(nn.Module):
         return x
 
 
-def rope_freqs(tokens):
-    """(1, 1, S, d/2, 2, 2) fp32, as FLUX's EmbedND gives every block (computed once, outside them)."""
-    angles = torch.outer(torch.arange(tokens, dtype=torch.float32), torch.rand(HEAD_DIM // 2))
-    cos, sin = angles.cos(), angles.sin()
-    return torch.stack([cos, -sin, sin, cos], dim=-1).view(1, 1, tokens, HEAD_DIM // 2, 2, 2)
-
-
 def measure(width, image_tokens, older=False):
     heads = width // HEAD_DIM
     blocks = {"double": DoubleStreamBlock(width, heads, older), "single": SingleStreamBlock(width, heads, older)}
@@ -214,7 +192,7 @@ def measure(width, image_tokens, older=False):
         for n in image_tokens:
             total = n + TEXT_TOKENS
             vec = torch.randn(1, width, dtype=DTYPE)
-            pe = rope_freqs(total)
+            pe = rotations(total)[None, None]  # (1, 1, S, ...) as FLUX's EmbedND lays it out
             if name == "double":
                 img, txt = torch.randn(1, n, width, dtype=DTYPE), torch.randn(1, TEXT_TOKENS, width, dtype=DTYPE)
                 timeline = census.inference_timeline(lambda: block(img, txt, vec, pe))

@@ -24,32 +24,16 @@ import json  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
+from comfy_ops import DTYPE, HEAD_DIM, apply_rope1, rms_norm, rotations  # noqa: E402
 
 census.use_layers()
 
-HEAD_DIM = 128
 # memory.yaml's activation family: the model's FFN width over its hidden width
 FAMILIES = {"wan": 13824 / 5120, "wan_1.3b": 8960 / 1536, "wan22_5b": 14336 / 3072}
 TEXT_TOKENS = 512         # umT5's padded context (text_len)
-DTYPE = torch.bfloat16
-
-
-def rms_norm(x, weight, eps=1e-6):
-    """comfy/rmsnorm.py rms_norm without F.rms_norm (torch < 2.4)."""
-    r = x * torch.rsqrt(torch.mean(x**2, dim=-1, keepdim=True) + eps)
-    return r * weight
-
-
-def apply_rope1(x, freqs_cis):
-    """comfy/ldm/flux/math.py apply_rope1."""
-    x_ = x.to(dtype=freqs_cis.dtype).reshape(*x.shape[:-1], -1, 1, 2)
-    x_out = freqs_cis[..., 0] * x_[..., 0]
-    x_out.addcmul_(freqs_cis[..., 1], x_[..., 1])
-    return x_out.reshape(*x.shape).type_as(x)
 
 
 def attention(q, k, v, heads):
@@ -136,13 +120,6 @@ class Block(nn.Module):
         return x
 
 
-def rope_freqs(tokens):
-    """(1, S, 1, d/2, 2, 2) fp32, as Wan's rope_encode gives every block (computed once, outside them)."""
-    angles = torch.outer(torch.arange(tokens, dtype=torch.float32), torch.rand(HEAD_DIM // 2))
-    cos, sin = angles.cos(), angles.sin()
-    return torch.stack([cos, -sin, sin, cos], dim=-1).view(1, tokens, 1, HEAD_DIM // 2, 2, 2)
-
-
 def measure(width, ffn_ratio, tokens, older=False):
     heads = width // HEAD_DIM
     ffn = round(width * ffn_ratio)
@@ -153,7 +130,7 @@ def measure(width, ffn_ratio, tokens, older=False):
         x = torch.randn(1, s, width, dtype=DTYPE)
         e = torch.randn(1, 1, 6, width, dtype=DTYPE)
         context = torch.randn(1, TEXT_TOKENS, width, dtype=DTYPE)
-        freqs = rope_freqs(s)
+        freqs = rotations(s)[None, :, None]  # (1, S, 1, ...) as Wan's rope_encode lays it out
         timeline = census.inference_timeline(lambda: block(x, e, freqs, context))
         rows.append({"tokens": s, "peak_bytes": timeline.peak + census.storage_bytes(x)})
     slope, intercept = census.fit([r["tokens"] for r in rows], [r["peak_bytes"] for r in rows])

@@ -14,6 +14,7 @@ const python = process.env.PYTHON ?? 'python3';
 const hasPython = !spawnSync(python, ['--version']).error;
 const skip = hasPython ? false : `${python} not found: the GPU script tests need Python 3`;
 const gpuDir = path.join(sourceDir, 'scripts/gpu');
+const censusDir = path.join(sourceDir, 'scripts/census');
 const script = path.join(gpuDir, 'measure_activations.py');
 const rulesDir = path.join(sourceDir, 'build/release/core/rules');
 const architecturesJson = path.join(rulesDir, 'ai-toolkit/architectures.json');
@@ -270,10 +271,14 @@ test('the CPU smoke run builds and steps every block kind, the UNet and the VAE 
 test('the device script is valid bash and the Python modules compile', { skip }, () => {
   const bash = spawnSync('bash', ['-n', path.join(sourceDir, 'scripts/gpu-measure.sh')], { encoding: 'utf8' });
   assert.equal(bash.status, 0, bash.stderr);
-  const modules = fs.readdirSync(gpuDir).filter((f) => f.endsWith('.py')).map((f) => path.join(gpuDir, f));
+  const pythonIn = (dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.py')).map((f) => path.join(dir, f));
+  const modules = pythonIn(gpuDir);
   assert.ok(modules.length >= 5, 'the measurement modules are there');
+  const census = pythonIn(censusDir);
+  assert.ok(census.some((f) => f.endsWith('comfy_ops.py')), 'the census scripts are there');
   // Bytecode goes to a temporary prefix, never into scripts/gpu/__pycache__.
-  const r = runPython(['-m', 'py_compile', ...modules], { PYTHONPYCACHEPREFIX: tmpDir() });
+  const r = runPython(['-m', 'py_compile', ...modules, ...census], { PYTHONPYCACHEPREFIX: tmpDir() });
   assert.equal(r.status, 0, r.stderr);
   assert.ok(!fs.existsSync(path.join(gpuDir, '__pycache__')), 'no __pycache__ left in scripts/gpu');
+  assert.ok(!fs.existsSync(path.join(censusDir, '__pycache__')), 'no __pycache__ left in scripts/census');
 });
