@@ -1607,12 +1607,14 @@ TEST_CASE("the release that saved a workflow's core nodes: dynamic VRAM from v0.
   OOMLINT_REQUIRE_SHARED();
   const std::string saved = test::readFile(test::sharedDir() / "corpus/comfyui/flux-dev-fp16-unet-ui__flux_dev_full_text_to_image.json");
   REQUIRE(saved.find(R"("ver":"0.3.40")") != std::string::npos);
-  const auto savedBy = [&](const std::string& release) {
+  // Every core node's `ver` written as the JSON value given.
+  const auto withVer = [&](const std::string& json) {
     std::string text = saved;
-    const std::string from = R"("ver":"0.3.40")", to = "\"ver\":\"" + release + "\"";
+    const std::string from = R"("ver":"0.3.40")", to = "\"ver\":" + json;
     for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
     return text;
   };
+  const auto savedBy = [&](const std::string& release) { return withVer("\"" + release + "\""); };
   const auto run = [](const std::string& workflow, const std::string& gpu, const std::string& launch = "") {
     AnalyzeOptions options;
     options.gpu = gpu;
@@ -1634,6 +1636,14 @@ TEST_CASE("the release that saved a workflow's core nodes: dynamic VRAM from v0.
   const std::string mixed = replaced(saved, R"("ver":"0.3.40")", R"("ver":"0.16.4")");
   REQUIRE(mixed != saved);
   CHECK(streamed(run(mixed, "RTX 3060 12GB")));
+  // A `ver` that is no release (a commit, a suffix, a number, an object) names none: the estimate assumes no release.
+  for (const std::string& ver : {std::string(R"("5dcda71011870278c35d92ff77a677ed2e538f2d")"), std::string(R"("0.16.4rc1")"),
+                                 std::string("16"), std::string(R"({"v":"0.16.4"})")}) {
+    INFO(ver);
+    const Estimate unnamed = run(withVer(ver), "RTX 3060 12GB");
+    CHECK_FALSE(dynamic(unnamed));
+    CHECK(unnamed.assumes.find("saved by ComfyUI") == std::string::npos);
+  }
 
   const Estimate current = run(savedBy("0.16.4"), "RTX 3060 12GB");
   CHECK(streamed(current));
