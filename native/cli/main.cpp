@@ -13,7 +13,6 @@
 #include "analyze.h"
 #include "cli/input_files.h"
 #include "cli/options.h"
-#include "cli/prefault_heap.h"
 #include "cli/project_files.h"
 #include "format/formatters.h"
 #include "base/knowledge/embedded.h"
@@ -287,7 +286,6 @@ int run(int argc, char** argv) {
 }  // namespace oomlint::cli
 
 int main(int argc, char** argv) {
-  oomlint::cli::prefaultHeap(1ul << 20);  // about what a check of a typical config uses (0.8 MiB, massif)
   try {
     return oomlint::cli::run(argc, argv);
   } catch (const std::exception& error) {
