@@ -1700,3 +1700,33 @@ TEST_CASE("ComfyUI's own Wan block sets the sampling's activations; a wrapper's 
   REQUIRE(wrapper.estimate.has_value());
   CHECK_THAT(how(test::phase(*wrapper.estimate, "denoise")), Catch::Contains("× 25 B"));
 }
+
+TEST_CASE("ComfyUI's own Qwen-Image block: 26 B per token·channel, the older block's 30 the range's top until v0.3.69", "[shared]") {
+  // tests/census/comfyui_qwen.json: the block at edee33f peaks at the joint q's fp32 rotation (26 B per token·channel);
+  // before 1c7eaeca (#10725, first in v0.3.69) its frame kept the normed and modulated inputs and both attention
+  // outputs, and the image FFN peaked beside them (30). The template's 1280×720: 80 × 45 image tokens beside 512 of
+  // text, cond and uncond one after the other.
+  OOMLINT_REQUIRE_SHARED();
+  const std::string saved = test::readFile(test::sharedDir() / "corpus/comfyui/qwen-image-fp8-ui__image_qwen_image.json");
+  REQUIRE(saved.find(R"("ver":"0.3.49")") != std::string::npos);  // the release that saved it, before the clean-up
+  AnalyzeOptions options;
+  options.vramGib = 48;
+  const auto denoiseOf = [&](const std::string& text) {
+    const FileReport report = analyzeInput(Input{"qwen.json", text}, options);
+    REQUIRE(report.estimate.has_value());
+    return test::phase(*report.estimate, "denoise");
+  };
+  const double tokens = 80 * 45 + 512;
+  const PhaseEstimate older = denoiseOf(saved);
+  CHECK(test::component(older, "transformer activations") == Approx(tokens * 3072 * 26 * 2));
+  const auto* heavier = test::rangeReason(older, "1c7eaeca");
+  REQUIRE(heavier != nullptr);
+  CHECK(heavier->aboveBytes > 0);
+
+  std::string current = saved;
+  for (std::size_t at; (at = current.find(R"("ver":"0.3.4)")) != std::string::npos;) current.replace(at, 14, R"("ver":"0.3.69")");  // "ver":"0.3.48" and "0.3.49"
+  const PhaseEstimate lighter = denoiseOf(current);
+  CHECK(test::component(lighter, "transformer activations") == Approx(tokens * 3072 * 26 * 2));
+  CHECK(test::rangeReason(lighter, "1c7eaeca") == nullptr);
+  CHECK(lighter.highBytes < older.highBytes);
+}

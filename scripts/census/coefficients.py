@@ -31,12 +31,18 @@ FAMILIES = {
     "flux": [("flux.double", 19), ("flux.single", 38)],
     "flux2": [("flux2.double", 8), ("flux2.single", 48)],
     "mmdit": [("sd3.mmdit", 1), ("qwen_image.mmdit", 1), ("sd3_medium.mmdit", 1)],
+    # Qwen-Image's own block, one of mmdit's three: named apart because ComfyUI runs it from its own code
+    # (memory.yaml's comfyui_* figures, scripts/census/comfyui_qwen.py), unlike SD3's.
+    "qwen_image": [("qwen_image.mmdit", 1)],
     "wan": [("wan21.dit", 1)],
     "wan_1.3b": [("wan21_1.3b.dit", 1)],
     "wan22_5b": [("wan22_5b.dit", 1)],
     "zimage": [("zimage.joint", 1)],
     "ltx2": [("ltx2.dit", 1)],
 }
+# Families whose block another family already counts: left out of the defaults' median, which weighs each block
+# structure once.
+COUNTED_IN = {"qwen_image": "mmdit"}
 UNET_FAMILIES = {"sd1_unet": "sd1.unet"}
 # mode → the runs in that mode; a later run's spec replaces an earlier one's (the autocast extras were a
 # second session's run, of the families the first left out).
@@ -112,8 +118,9 @@ def derive(results, gpu=None):
     gpu_measured = overlay_gpu(families, gpu, "aitk") if gpu else set()
     keys = ("block_bytes_per_token_channel", "recompute_bytes_per_token_channel", "inference_bytes_per_token_channel",
             "lora_inference_bytes_per_token_channel", "frozen_block_share")
-    defaults = {k: round(statistics.median(f[k] for f in families.values()), 3 if k == "frozen_block_share" else 1) for k in keys}
-    defaults["checkpoint_bytes_per_token_channel"] = round(max(f["checkpoint"] for f in families.values()), 1)
+    structures = [f for name, f in families.items() if name not in COUNTED_IN]
+    defaults = {k: round(statistics.median(f[k] for f in structures), 3 if k == "frozen_block_share" else 1) for k in keys}
+    defaults["checkpoint_bytes_per_token_channel"] = round(max(f["checkpoint"] for f in structures), 1)
     for name, uid in list(UNET_FAMILIES.items()) + [(None, UNET_DEFAULT)]:
         if uid not in unet:
             continue
@@ -143,7 +150,7 @@ def with_autocast(defaults, families, bf16_results, gpu=None):
     measured = overlay_gpu(families, gpu, "autocast", "autocast_") if gpu else set()
     for key in AUTOCAST_KEYS:
         defaults["autocast_" + key] = round(statistics.median(
-            f["autocast_" + key] for f in families.values() if "autocast_" + key in f), 1)
+            f["autocast_" + key] for name, f in families.items() if "autocast_" + key in f and name not in COUNTED_IN), 1)
     return measured
 
 

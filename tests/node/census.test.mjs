@@ -69,6 +69,12 @@ test('memory.yaml comfyui_inference figures are the committed ComfyUI block cens
   assert.equal(families.get('flux')?.comfyui_inference_bytes_per_token_channel, larger);
   assert.equal(families.get('flux')?.comfyui_older_inference_bytes_per_token_channel, olderLarger);
   measured.add('flux');
+  const qwen = JSON.parse(fs.readFileSync(path.join(sourceDir, 'tests/census/comfyui_qwen.json'), 'utf8'));
+  onSlope('qwen_image', qwen.block, qwen.width);
+  onSlope('qwen_image (older)', qwen.older_block, qwen.width);
+  assert.equal(families.get('qwen_image')?.comfyui_inference_bytes_per_token_channel, qwen.block.bytes_per_token_channel);
+  assert.equal(families.get('qwen_image')?.comfyui_older_inference_bytes_per_token_channel, qwen.older_block.bytes_per_token_channel);
+  measured.add('qwen_image');
   for (const [name, f] of families) {
     if (f.comfyui_inference_bytes_per_token_channel) assert.ok(measured.has(name), `${name} has a ComfyUI figure no run gives`);
   }
