@@ -795,14 +795,13 @@ TEST_CASE("fix shortens the clip in the workflow's own bytes, touching nothing e
 }
 
 TEST_CASE("a launch flag the plan needs is advice: said, not written into the workflow", "[shared]") {
-  // LTX-Video 0.9.5's image-to-video template on 8 GiB: ComfyUI's guess at the work leaves the sampling's upper range
-  // over the card; only --lowvram, which no workflow value sets, is needed.
-  const std::string text = test::readFile(test::sharedDir() / "corpus/comfyui/ltxv-095-i2v-ui__ltxv_image_to_video.0.9.5.json");
+  // HunyuanVideo's text-to-video template on 8 GiB: only --novram, which no workflow value sets, is needed.
+  const std::string text = test::readFile(test::sharedDir() / "corpus/comfyui/hunyuanvideo-t2v-tiled-ui__hunyuan_video_text_to_video.json");
   AnalyzeOptions options;
   options.vramGib = 8;
-  const FixResult fixed = fixConfig(Input{"ltxv.json", text}, options);
+  const FixResult fixed = fixConfig(Input{"hunyuan.json", text}, options);
   CHECK(std::any_of(fixed.skipped.begin(), fixed.skipped.end(),
-                    [](const std::string& why) { return why.find("launch flag") != std::string::npos && why.find("--lowvram") != std::string::npos; }));
+                    [](const std::string& why) { return why.find("launch flag") != std::string::npos && why.find("--novram") != std::string::npos; }));
   CHECK(fixed.text == text);
 }
 
