@@ -130,10 +130,11 @@ TEST_CASE("SD1.5 at 512² in A1111 with xFormers: every component computed by ha
   const GenerationEstimate g = estimateOf(setup, GpuTarget{"12 GiB", static_cast<std::uint64_t>(12 * kGiB)});
   const PhaseEstimate& denoise = phase(g.estimate, "denoise");
   // fixed 0.5 + 0.3 GiB; UNet 859.5 M × 2; CLIP-L 123.06 M × 2; VAE 83.65 M × 2;
-  // activations 64 × 64 latent px × 2 (cond/uncond) × 15,000 B; xFormers: no score matrix.
+  // activations 64 × 64 latent px × 2 (cond/uncond) × 16,392 B (the census's plain SD 1.5 UNet,
+  // tests/census/unet-inference.json); xFormers: no score matrix.
   const double fixed = 0.5 * kGiB + 322122547.0;
   const double weights = (8.595e8 + 1.2306e8 + 8.365e7) * 2;
-  const double act = 4096.0 * 2 * 15000;
+  const double act = 4096.0 * 2 * 16392;
   CHECK_THAT(denoise.peakBytes, WithinRel(fixed + weights + act, 1e-9));
   // The decode: 512 × 512 px × 768 B × 2 B, plus the same weights and fixed share. 768 (was a fitted
   // 1260): A1111's decoder at full resolution keeps its 256-channel input, the GroupNorm output and the

@@ -80,6 +80,24 @@ test('memory.yaml comfyui_inference figures are the committed ComfyUI block cens
   }
 });
 
+// rules/webui.yaml's UNet activations in a generation step are what scripts/census/unet_inference.py measured
+// (tests/census/unet-inference.json): the plain UNet per latent pixel, the same at every size and channel divisor.
+test("the WebUI families' UNet activations are the committed census of the plain UNet", () => {
+  const webui = JSON.parse(fs.readFileSync(path.join(sourceDir, 'build/release/core/rules/webui.json'), 'utf8'));
+  const run = JSON.parse(fs.readFileSync(path.join(sourceDir, 'tests/census/unet-inference.json'), 'utf8'));
+  for (const { id, channel_divisor: divisor, rows, bytes_per_latent_pixel: fit } of run.runs) {
+    assert.ok(Math.abs(fit / run.bytes_per_latent_pixel[id] - 1) < 0.01, `${id} ÷${divisor} agrees with the other divisor`);
+    for (const r of rows) {
+      const perPixel = (r.peak_bytes * divisor) / r.latent_pixels;
+      assert.ok(Math.abs(perPixel / fit - 1) < 0.01, `${id} ÷${divisor} at ${r.latent_side}²: ${perPixel.toFixed(0)} B per latent px`);
+    }
+  }
+  const family = new Map(webui.families.map((f) => [f.id, f.unet_act_bytes_per_latent_pixel]));
+  for (const [name, unet] of [['sd15', 'sd1.unet'], ['sd2', 'sd1.unet'], ['sdxl', 'sdxl.unet']]) {
+    assert.equal(family.get(name), run.bytes_per_latent_pixel[unet], name);
+  }
+});
+
 // rules/webui.yaml's ControlNet residuals per latent pixel are what scripts/census/controlnet.py measured
 // (tests/census/controlnet.json): the controlled step peaks the residuals above the UNet alone, and the
 // residuals are the rule's elements per latent pixel in bf16, at every size and channel width.
