@@ -9,7 +9,9 @@ math.py attention: apply_rope1 in its fallback form (fp32 rotation; comfy-kitche
 keeps less) and attention_pytorch with the heads already split. Real head size (128) and MLP ratio (4), at a reduced
 width; FLUX.1's 19 double and 38 single blocks take the larger block's figure, as the census does. The same blocks as
 ComfyUI ran them at a125cd8, before 94c298f9 (#10737, first in v0.3.69), give `older_blocks`, the range's top for a
-workflow that names no later release.
+workflow that names no later release. FLUX.2's blocks are the same classes with its SiLU-gated MLP at 3× the width
+(`flux2_blocks`; comfy/model_detection.py's flux2 branch: mlp_silu_act, mlp_ratio 3, global modulation); FLUX.2 came to
+ComfyUI after #10737, so it has no older blocks.
 
   /usr/bin/python3 scripts/census/comfyui_flux.py > tests/census/comfyui_flux.json
 """
@@ -31,8 +33,19 @@ from comfy_ops import DTYPE, HEAD_DIM, apply_rope1, rms_norm, rotations  # noqa:
 
 census.use_layers()
 
-MLP_RATIO = 4
-TEXT_TOKENS = 512  # T5's padded context
+TEXT_TOKENS = 512  # T5's padded context (FLUX.2's Mistral context as well)
+
+
+class Variant:
+    """What the blocks' MLP is (comfy/model_detection.py's flux branch): FLUX.1's GELU(tanh) at 4× the width, or
+    FLUX.2's (mlp_silu_act) SiLU-gated one at 3×, its first Linear twice as wide, without biases."""
+
+    def __init__(self, ratio, silu_gate):
+        self.ratio, self.silu_gate = ratio, silu_gate
+
+
+FLUX1 = Variant(4, False)
+FLUX2 = Variant(3, True)
 
 
 def attention(q, k, v, pe):
@@ -46,6 +59,14 @@ def attention(q, k, v, pe):
 
 def linear(cin, cout, bias=True):
     return nn.Linear(cin, cout, bias=bias, dtype=DTYPE)
+
+
+class SiLUGate(nn.Module):
+    """SiLUActivation: the input's two halves, the first through SiLU, times the second (both new tensors)."""
+
+    def forward(self, x):
+        x1, x2 = x.chunk(2, dim=-1)
+        return F.silu(x1) * x2
 
 
 class Modulation(nn.Module):
@@ -73,21 +94,25 @@ def layer_norm(dim):
     return nn.LayerNorm(dim, elementwise_affine=False, eps=1e-6, dtype=DTYPE)
 
 
-def mlp(dim):
-    return nn.Sequential(linear(dim, dim * MLP_RATIO), nn.GELU(approximate="tanh"), linear(dim * MLP_RATIO, dim))
+def mlp(dim, variant):
+    """build_mlp: FLUX.1's Linear, GELU(tanh), Linear; FLUX.2's Linear to twice the hidden width, SiLUGate, Linear."""
+    hidden = dim * variant.ratio
+    if variant.silu_gate:
+        return nn.Sequential(linear(dim, 2 * hidden, bias=False), SiLUGate(), linear(hidden, dim, bias=False))
+    return nn.Sequential(linear(dim, hidden), nn.GELU(approximate="tanh"), linear(hidden, dim))
 
 
 class Stream(nn.Module):
     """One stream of a DoubleStreamBlock: its modulation, norms, qkv and proj, MLP."""
 
-    def __init__(self, dim, heads):
+    def __init__(self, dim, heads, variant):
         super().__init__()
         self.heads = heads
         self.mod = Modulation(dim, True)
         self.norm1, self.norm2 = layer_norm(dim), layer_norm(dim)
         self.qkv, self.proj = linear(dim, dim * 3), linear(dim, dim)
         self.norm = QKNorm(dim // heads)
-        self.mlp = mlp(dim)
+        self.mlp = mlp(dim, variant)
 
     def qkv_of(self, x, mod1, kept):
         """q, k, v of the stream; before the clean-ups the block's frame kept the modulated input and the qkv map
@@ -107,9 +132,9 @@ class DoubleStreamBlock(nn.Module):
     the qkv maps and each stream's q, k and v live to the block's end, the joint q, k, v are built inside the attention
     call, and the residuals are added out of place."""
 
-    def __init__(self, dim, heads, older=False):
+    def __init__(self, dim, heads, older=False, variant=FLUX1):
         super().__init__()
-        self.img, self.txt = Stream(dim, heads), Stream(dim, heads)
+        self.img, self.txt = Stream(dim, heads, variant), Stream(dim, heads, variant)
         self.older = older
 
     def forward(self, img, txt, vec, pe):
@@ -154,21 +179,22 @@ class DoubleStreamBlock(nn.Module):
 class SingleStreamBlock(nn.Module):
     """SingleStreamBlock.forward at edee33f; with `older`, at a125cd8: q and k (normed) live to the block's end."""
 
-    def __init__(self, dim, heads, older=False):
+    def __init__(self, dim, heads, older=False, variant=FLUX1):
         super().__init__()
         self.older = older
         self.dim, self.heads = dim, heads
-        self.mlp_hidden = dim * MLP_RATIO
-        self.linear1 = linear(dim, dim * 3 + self.mlp_hidden)
+        self.mlp_hidden = dim * variant.ratio
+        self.mlp_first = 2 * self.mlp_hidden if variant.silu_gate else self.mlp_hidden  # mlp_hidden_dim_first
+        self.linear1 = linear(dim, dim * 3 + self.mlp_first)
         self.linear2 = linear(dim + self.mlp_hidden, dim)
         self.norm = QKNorm(dim // heads)
         self.pre_norm = layer_norm(dim)
         self.modulation = Modulation(dim, False)
-        self.act = nn.GELU(approximate="tanh")
+        self.act = SiLUGate() if variant.silu_gate else nn.GELU(approximate="tanh")
 
     def forward(self, x, vec, pe):
         (shift, scale, gate), _ = self.modulation(vec)
-        qkv, mlp = torch.split(self.linear1(torch.addcmul(shift, self.pre_norm(x), 1 + scale)), [3 * self.dim, self.mlp_hidden], dim=-1)
+        qkv, mlp = torch.split(self.linear1(torch.addcmul(shift, self.pre_norm(x), 1 + scale)), [3 * self.dim, self.mlp_first], dim=-1)
         q, k, v = qkv.view(qkv.shape[0], qkv.shape[1], 3, self.heads, -1).permute(2, 0, 3, 1, 4)
         del qkv
         q, k = self.norm(q, k, v)
@@ -182,9 +208,9 @@ class SingleStreamBlock(nn.Module):
         return x
 
 
-def measure(width, image_tokens, older=False):
+def measure(width, image_tokens, older=False, variant=FLUX1):
     heads = width // HEAD_DIM
-    blocks = {"double": DoubleStreamBlock(width, heads, older), "single": SingleStreamBlock(width, heads, older)}
+    blocks = {"double": DoubleStreamBlock(width, heads, older, variant), "single": SingleStreamBlock(width, heads, older, variant)}
     result = {}
     for name, block in blocks.items():
         block.requires_grad_(False)
@@ -217,11 +243,13 @@ def main(argv=None):
     tokens = [int(t) for t in args.tokens.split(",")]
     blocks = measure(args.width, tokens)
     older = measure(args.width, tokens, older=True)
+    flux2 = measure(args.width, tokens, variant=FLUX2)  # FLUX.2 came to ComfyUI after #10737: no older blocks
     larger = lambda measured: max(b["bytes_per_token_channel"] for b in measured.values())  # noqa: E731
     result = {"source": "ComfyUI edee33f (and a125cd8, before 94c298f9) comfy/ldm/flux/layers.py DoubleStreamBlock and "
                         "SingleStreamBlock, inference, bf16, torch %s CPU" % torch.__version__.split("+")[0],
-              "width": args.width, "blocks": blocks, "older_blocks": older,
-              "families": {"flux": {"bytes_per_token_channel": larger(blocks), "older_bytes_per_token_channel": larger(older)}}}
+              "width": args.width, "blocks": blocks, "older_blocks": older, "flux2_blocks": flux2,
+              "families": {"flux": {"bytes_per_token_channel": larger(blocks), "older_bytes_per_token_channel": larger(older)},
+                           "flux2": {"bytes_per_token_channel": larger(flux2)}}}
     json.dump(result, sys.stdout, indent=1)
     print()
 

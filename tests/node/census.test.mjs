@@ -69,6 +69,12 @@ test('memory.yaml comfyui_inference figures are the committed ComfyUI block cens
   assert.equal(families.get('flux')?.comfyui_inference_bytes_per_token_channel, larger);
   assert.equal(families.get('flux')?.comfyui_older_inference_bytes_per_token_channel, olderLarger);
   measured.add('flux');
+  for (const [name, fit] of Object.entries(flux.flux2_blocks)) onSlope(`flux2 ${name}`, fit, flux.width);
+  const flux2Larger = Math.max(...Object.values(flux.flux2_blocks).map((b) => b.bytes_per_token_channel));
+  assert.equal(flux.families.flux2.bytes_per_token_channel, flux2Larger);
+  assert.equal(families.get('flux2')?.comfyui_inference_bytes_per_token_channel, flux2Larger);
+  assert.equal(families.get('flux2')?.comfyui_older_inference_bytes_per_token_channel, undefined, 'FLUX.2 has no older ComfyUI blocks');
+  measured.add('flux2');
   const qwen = JSON.parse(fs.readFileSync(path.join(sourceDir, 'tests/census/comfyui_qwen.json'), 'utf8'));
   onSlope('qwen_image', qwen.block, qwen.width);
   onSlope('qwen_image (older)', qwen.older_block, qwen.width);
