@@ -81,6 +81,10 @@ test('memory.yaml comfyui_inference figures are the committed ComfyUI block cens
   assert.equal(families.get('qwen_image')?.comfyui_inference_bytes_per_token_channel, qwen.block.bytes_per_token_channel);
   assert.equal(families.get('qwen_image')?.comfyui_older_inference_bytes_per_token_channel, qwen.older_block.bytes_per_token_channel);
   measured.add('qwen_image');
+  const zimage = JSON.parse(fs.readFileSync(path.join(sourceDir, 'tests/census/comfyui_zimage.json'), 'utf8'));
+  onSlope('zimage', zimage.block, zimage.width);
+  assert.equal(families.get('zimage')?.comfyui_inference_bytes_per_token_channel, zimage.block.bytes_per_token_channel);
+  measured.add('zimage');
   for (const [name, f] of families) {
     if (f.comfyui_inference_bytes_per_token_channel) assert.ok(measured.has(name), `${name} has a ComfyUI figure no run gives`);
   }
