@@ -85,6 +85,10 @@ test('memory.yaml comfyui_inference figures are the committed ComfyUI block cens
   onSlope('zimage', zimage.block, zimage.width);
   assert.equal(families.get('zimage')?.comfyui_inference_bytes_per_token_channel, zimage.block.bytes_per_token_channel);
   measured.add('zimage');
+  const sd3 = JSON.parse(fs.readFileSync(path.join(sourceDir, 'tests/census/comfyui_sd3.json'), 'utf8'));
+  onSlope('mmdit (SD3)', sd3.block, sd3.width);
+  assert.equal(families.get('mmdit')?.comfyui_inference_bytes_per_token_channel, sd3.block.bytes_per_token_channel);
+  measured.add('mmdit');
   for (const [name, f] of families) {
     if (f.comfyui_inference_bytes_per_token_channel) assert.ok(measured.has(name), `${name} has a ComfyUI figure no run gives`);
   }
