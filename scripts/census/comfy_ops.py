@@ -1,7 +1,11 @@
-"""The pieces ComfyUI's transformer blocks share, as comfyui_wan.py and comfyui_flux.py measure them: the compute
-dtype, the head size, comfy/rmsnorm.py's RMSNorm and comfy/ldm/flux/math.py's rotary embedding."""
+"""The pieces ComfyUI's transformer blocks share, as the comfyui_*.py census scripts measure them: the compute dtype, the
+head size, Linear layers in it, comfy/rmsnorm.py's RMSNorm, comfy/ldm/flux/math.py's rotary embedding, and the slope
+of a block's peak over its token counts."""
 
 import torch
+import torch.nn as nn
+
+import census
 
 DTYPE = torch.bfloat16
 HEAD_DIM = 128
@@ -11,6 +15,27 @@ def rms_norm(x, weight, eps=1e-6):
     """comfy/rmsnorm.py rms_norm without F.rms_norm (torch < 2.4)."""
     r = x * torch.rsqrt(torch.mean(x**2, dim=-1, keepdim=True) + eps)
     return r * weight
+
+
+class RMSNorm(nn.Module):
+    """comfy.ops' RMSNorm with its weight: rms_norm above."""
+
+    def __init__(self, dim):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(dim, dtype=DTYPE))
+
+    def forward(self, x):
+        return rms_norm(x, self.weight)
+
+
+def linear(cin, cout, bias=True):
+    return nn.Linear(cin, cout, bias=bias, dtype=DTYPE)
+
+
+def slope(rows, width):
+    """rows of {tokens, peak_bytes} at one width: the least-squares bytes per token per channel and the intercept."""
+    per_token, intercept = census.fit([r["tokens"] for r in rows], [r["peak_bytes"] for r in rows])
+    return {"rows": rows, "bytes_per_token_channel": round(per_token / width, 2), "intercept_bytes": round(intercept)}
 
 
 def apply_rope1(x, freqs_cis):

@@ -29,7 +29,7 @@ import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
-from comfy_ops import DTYPE, HEAD_DIM, apply_rope1, rms_norm, rotations  # noqa: E402
+from comfy_ops import DTYPE, HEAD_DIM, apply_rope1, linear, rms_norm, rotations, slope  # noqa: E402
 
 census.use_layers()
 
@@ -55,10 +55,6 @@ def attention(q, k, v, pe):
     b, heads, _, d = q.shape
     out = layers.attention(q, k, v)
     return out.transpose(1, 2).reshape(b, -1, heads * d)
-
-
-def linear(cin, cout, bias=True):
-    return nn.Linear(cin, cout, bias=bias, dtype=DTYPE)
 
 
 class SiLUGate(nn.Module):
@@ -228,8 +224,7 @@ def measure(width, image_tokens, older=False, variant=FLUX1):
                 timeline = census.inference_timeline(lambda: block(x, vec, pe))
                 inputs = census.storage_bytes(x)
             rows.append({"tokens": total, "peak_bytes": timeline.peak + inputs})
-        slope, intercept = census.fit([r["tokens"] for r in rows], [r["peak_bytes"] for r in rows])
-        result[name] = {"rows": rows, "bytes_per_token_channel": round(slope / width, 2), "intercept_bytes": round(intercept)}
+        result[name] = slope(rows, width)
     return result
 
 

@@ -30,7 +30,7 @@ import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
-from comfy_ops import DTYPE, HEAD_DIM, apply_rope1, rms_norm, rotations  # noqa: E402
+from comfy_ops import DTYPE, HEAD_DIM, RMSNorm, apply_rope1, linear, rotations, slope  # noqa: E402
 
 census.use_layers()
 
@@ -38,21 +38,8 @@ MLP_RATIO = 4
 TEXT_TOKENS = 512  # the estimate's text context for Qwen-Image (Qwen2.5-VL's hidden states, template dropped)
 
 
-def linear(cin, cout):
-    return nn.Linear(cin, cout, bias=True, dtype=DTYPE)
-
-
 def layer_norm(dim):
     return nn.LayerNorm(dim, elementwise_affine=False, eps=1e-6, dtype=DTYPE)
-
-
-class RMSNorm(nn.Module):
-    def __init__(self, dim):
-        super().__init__()
-        self.weight = nn.Parameter(torch.ones(dim, dtype=DTYPE))
-
-    def forward(self, x):
-        return rms_norm(x, self.weight)
 
 
 class FeedForward(nn.Module):
@@ -175,8 +162,7 @@ def measure(width, image_tokens, older=False):
         img, txt = torch.randn(1, n, width, dtype=DTYPE), torch.randn(1, TEXT_TOKENS, width, dtype=DTYPE)
         timeline = census.inference_timeline(lambda: block(img, txt, temb, pe))
         rows.append({"tokens": total, "peak_bytes": timeline.peak + census.storage_bytes(img, txt)})
-    slope, intercept = census.fit([r["tokens"] for r in rows], [r["peak_bytes"] for r in rows])
-    return {"rows": rows, "bytes_per_token_channel": round(slope / width, 2), "intercept_bytes": round(intercept)}
+    return slope(rows, width)
 
 
 def main(argv=None):

@@ -26,17 +26,13 @@ import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
-from comfy_ops import DTYPE, rms_norm  # noqa: E402
+from comfy_ops import DTYPE, linear, rms_norm, slope  # noqa: E402
 
 census.use_layers()
 
 SD3_HEAD_DIM = 64
 MLP_RATIO = 4
 TEXT_TOKENS = 333
-
-
-def linear(cin, cout):
-    return nn.Linear(cin, cout, bias=True, dtype=DTYPE)
 
 
 def modulate(x, shift, scale):
@@ -100,8 +96,7 @@ def measure(width, image_tokens):
         context, x = torch.randn(1, TEXT_TOKENS, width, dtype=DTYPE), torch.randn(1, n, width, dtype=DTYPE)
         timeline = census.inference_timeline(lambda: block(context, x, c))
         rows.append({"tokens": n + TEXT_TOKENS, "peak_bytes": timeline.peak + census.storage_bytes(context, x)})
-    slope, intercept = census.fit([r["tokens"] for r in rows], [r["peak_bytes"] for r in rows])
-    return {"rows": rows, "bytes_per_token_channel": round(slope / width, 2), "intercept_bytes": round(intercept)}
+    return slope(rows, width)
 
 
 def main(argv=None):

@@ -25,7 +25,7 @@ import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
-from comfy_ops import DTYPE, HEAD_DIM, apply_rope1, rms_norm, rotations  # noqa: E402
+from comfy_ops import DTYPE, HEAD_DIM, RMSNorm, apply_rope1, linear, rotations, slope  # noqa: E402
 
 census.use_layers()
 
@@ -34,25 +34,12 @@ MULTIPLE_OF = 256
 TEXT_TOKENS = 512
 
 
-def linear(cin, cout, bias=False):
-    return nn.Linear(cin, cout, bias=bias, dtype=DTYPE)
-
-
-class RMSNorm(nn.Module):
-    def __init__(self, dim):
-        super().__init__()
-        self.weight = nn.Parameter(torch.ones(dim, dtype=DTYPE))
-
-    def forward(self, x):
-        return rms_norm(x, self.weight)
-
-
 class JointAttention(nn.Module):
     def __init__(self, dim, heads):
         super().__init__()
         self.heads = heads
-        self.qkv = linear(dim, 3 * dim)
-        self.out = linear(dim, dim)
+        self.qkv = linear(dim, 3 * dim, bias=False)
+        self.out = linear(dim, dim, bias=False)
         self.q_norm, self.k_norm = RMSNorm(HEAD_DIM), RMSNorm(HEAD_DIM)
 
     def forward(self, x, pe):
@@ -72,7 +59,7 @@ class FeedForward(nn.Module):
         super().__init__()
         hidden = int(FFN_MULTIPLIER * dim)
         hidden = MULTIPLE_OF * ((hidden + MULTIPLE_OF - 1) // MULTIPLE_OF)
-        self.w1, self.w3, self.w2 = linear(dim, hidden), linear(dim, hidden), linear(hidden, dim)
+        self.w1, self.w3, self.w2 = linear(dim, hidden, bias=False), linear(dim, hidden, bias=False), linear(hidden, dim, bias=False)
 
     def forward(self, x):
         return self.w2(F.silu(self.w1(x)) * self.w3(x))
@@ -110,8 +97,7 @@ def measure(width, image_tokens):
         x = torch.randn(1, total, width, dtype=DTYPE)
         timeline = census.inference_timeline(lambda: block(x, adaln, pe))
         rows.append({"tokens": total, "peak_bytes": timeline.peak + census.storage_bytes(x)})
-    slope, intercept = census.fit([r["tokens"] for r in rows], [r["peak_bytes"] for r in rows])
-    return {"rows": rows, "bytes_per_token_channel": round(slope / width, 2), "intercept_bytes": round(intercept)}
+    return slope(rows, width)
 
 
 def main(argv=None):
