@@ -94,6 +94,17 @@ test('memory.yaml comfyui_inference figures are the committed ComfyUI block cens
   }
 });
 
+// memory.yaml's ltx decode figure is ComfyUI's planning estimate; the committed census of the decoder
+// (scripts/census/ltx_vae_decode.py) is the floor of allocated tensors it must not fall below.
+test("the LTX video decode's figure stays above the census of its decoder", () => {
+  const run = JSON.parse(fs.readFileSync(path.join(sourceDir, 'tests/census/ltx-vae-decode.json'), 'utf8'));
+  const [a, b] = run.runs;
+  // The peak is in the channel maps: halving the channels halves the bytes (within 1 %).
+  assert.ok(Math.abs((a.bytes_per_output_frame_pixel * a.channel_divisor) / (b.bytes_per_output_frame_pixel * b.channel_divisor) - 1) < 0.01);
+  const ltx = JSON.parse(fs.readFileSync(memoryJson, 'utf8')).vae.find((v) => v.family === 'ltx');
+  assert.ok(ltx.decode_k >= run.released.decode_k, `decode_k ${ltx.decode_k} under the decoder's floor ${run.released.decode_k}`);
+});
+
 // rules/webui.yaml's UNet activations in a generation step are what scripts/census/unet_inference.py measured
 // (tests/census/unet-inference.json): the plain UNet per latent pixel, the same at every size and channel divisor.
 test("the WebUI families' UNet activations are the committed census of the plain UNet", () => {
