@@ -2,6 +2,10 @@
 head size, Linear layers in it, comfy/rmsnorm.py's RMSNorm, comfy/ldm/flux/math.py's rotary embedding, and the slope
 of a block's peak over its token counts."""
 
+import argparse
+import json
+import sys
+
 import torch
 import torch.nn as nn
 
@@ -52,3 +56,28 @@ def rotations(tokens):
     angles = torch.outer(torch.arange(tokens, dtype=torch.float32), torch.rand(HEAD_DIM // 2))
     cos, sin = angles.cos(), angles.sin()
     return torch.stack([cos, -sin, sin, cos], dim=-1).view(tokens, HEAD_DIM // 2, 2, 2)
+
+
+def peak_row(tokens, fn, *inputs):
+    """One block call's row: the profiler's peak over fn without autograd plus its inputs' storage."""
+    return {"tokens": tokens, "peak_bytes": census.inference_timeline(fn).peak + census.storage_bytes(*inputs)}
+
+
+def command_line(argv, width, tokens, text=None):
+    """The scripts' shared options (--width, --tokens), the seed and two threads: (width, token counts)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--width", type=int, default=width)
+    ap.add_argument("--tokens", default=tokens, help="image tokens (the text's %s come on top)" % text if text else "tokens")
+    args = ap.parse_args(argv)
+    torch.manual_seed(0)
+    torch.set_num_threads(2)
+    return args.width, [int(t) for t in args.tokens.split(",")]
+
+
+def torch_version():
+    return torch.__version__.split("+")[0]
+
+
+def write(result):
+    json.dump(result, sys.stdout, indent=1)
+    print()

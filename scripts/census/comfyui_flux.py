@@ -20,8 +20,6 @@ import sys
 
 sys.dont_write_bytecode = True
 
-import argparse  # noqa: E402
-import json  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -29,7 +27,8 @@ import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
-from comfy_ops import DTYPE, HEAD_DIM, apply_rope1, linear, rms_norm, rotations, slope  # noqa: E402
+from comfy_ops import (  # noqa: E402
+    DTYPE, HEAD_DIM, apply_rope1, command_line, linear, peak_row, rms_norm, rotations, slope, torch_version, write)
 
 census.use_layers()
 
@@ -217,36 +216,26 @@ def measure(width, image_tokens, older=False, variant=FLUX1):
             pe = rotations(total)[None, None]  # (1, 1, S, ...) as FLUX's EmbedND lays it out
             if name == "double":
                 img, txt = torch.randn(1, n, width, dtype=DTYPE), torch.randn(1, TEXT_TOKENS, width, dtype=DTYPE)
-                timeline = census.inference_timeline(lambda: block(img, txt, vec, pe))
-                inputs = census.storage_bytes(img, txt)
+                rows.append(peak_row(total, lambda: block(img, txt, vec, pe), img, txt))
             else:
                 x = torch.randn(1, total, width, dtype=DTYPE)
-                timeline = census.inference_timeline(lambda: block(x, vec, pe))
-                inputs = census.storage_bytes(x)
-            rows.append({"tokens": total, "peak_bytes": timeline.peak + inputs})
+                rows.append(peak_row(total, lambda: block(x, vec, pe), x))
         result[name] = slope(rows, width)
     return result
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--width", type=int, default=768)
-    ap.add_argument("--tokens", default="1024,2048,3072", help="image tokens (the text's 512 come on top)")
-    args = ap.parse_args(argv)
-    torch.manual_seed(0)
-    torch.set_num_threads(2)
-    tokens = [int(t) for t in args.tokens.split(",")]
-    blocks = measure(args.width, tokens)
-    older = measure(args.width, tokens, older=True)
-    flux2 = measure(args.width, tokens, variant=FLUX2)  # FLUX.2 came to ComfyUI after #10737: no older blocks
+    width, tokens = command_line(argv, 768, "1024,2048,3072", TEXT_TOKENS)
+    blocks = measure(width, tokens)
+    older = measure(width, tokens, older=True)
+    flux2 = measure(width, tokens, variant=FLUX2)  # FLUX.2 came to ComfyUI after #10737: no older blocks
     larger = lambda measured: max(b["bytes_per_token_channel"] for b in measured.values())  # noqa: E731
     result = {"source": "ComfyUI edee33f (and a125cd8, before 94c298f9) comfy/ldm/flux/layers.py DoubleStreamBlock and "
-                        "SingleStreamBlock, inference, bf16, torch %s CPU" % torch.__version__.split("+")[0],
-              "width": args.width, "blocks": blocks, "older_blocks": older, "flux2_blocks": flux2,
+                        "SingleStreamBlock, inference, bf16, torch %s CPU" % torch_version(),
+              "width": width, "blocks": blocks, "older_blocks": older, "flux2_blocks": flux2,
               "families": {"flux": {"bytes_per_token_channel": larger(blocks), "older_bytes_per_token_channel": larger(older)},
                            "flux2": {"bytes_per_token_channel": larger(flux2)}}}
-    json.dump(result, sys.stdout, indent=1)
-    print()
+    write(result)
 
 
 if __name__ == "__main__":

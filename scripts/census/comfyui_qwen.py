@@ -21,8 +21,6 @@ import sys
 
 sys.dont_write_bytecode = True
 
-import argparse  # noqa: E402
-import json  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -30,7 +28,8 @@ import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
-from comfy_ops import DTYPE, HEAD_DIM, RMSNorm, apply_rope1, linear, rotations, slope  # noqa: E402
+from comfy_ops import (  # noqa: E402
+    DTYPE, HEAD_DIM, RMSNorm, apply_rope1, command_line, linear, peak_row, rotations, slope, torch_version, write)
 
 census.use_layers()
 
@@ -160,30 +159,22 @@ def measure(width, image_tokens, older=False):
         temb = torch.randn(1, width, dtype=DTYPE)
         pe = rotations(total)[None, None]  # (1, 1, S, ...) as EmbedND lays it out
         img, txt = torch.randn(1, n, width, dtype=DTYPE), torch.randn(1, TEXT_TOKENS, width, dtype=DTYPE)
-        timeline = census.inference_timeline(lambda: block(img, txt, temb, pe))
-        rows.append({"tokens": total, "peak_bytes": timeline.peak + census.storage_bytes(img, txt)})
+        rows.append(peak_row(total, lambda: block(img, txt, temb, pe), img, txt))
     return slope(rows, width)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--width", type=int, default=768)
     # From 1024² up (Qwen-Image's 1328² is 6889 tokens): below about 4600 image tokens beside the 512 text tokens the
     # older block's peak is its attention (28 B per joint token), above it its image FFN (30 per image token).
-    ap.add_argument("--tokens", default="6144,8192,10240", help="image tokens (the text's 512 come on top)")
-    args = ap.parse_args(argv)
-    torch.manual_seed(0)
-    torch.set_num_threads(2)
-    tokens = [int(t) for t in args.tokens.split(",")]
-    block = measure(args.width, tokens)
-    older = measure(args.width, tokens, older=True)
+    width, tokens = command_line(argv, 768, "6144,8192,10240", TEXT_TOKENS)
+    block = measure(width, tokens)
+    older = measure(width, tokens, older=True)
     result = {"source": "ComfyUI edee33f (and 1c7eaeca^, before #10725) comfy/ldm/qwen_image/model.py QwenImageTransformerBlock, "
-                        "inference, bf16, torch %s CPU" % torch.__version__.split("+")[0],
-              "width": args.width, "block": block, "older_block": older,
+                        "inference, bf16, torch %s CPU" % torch_version(),
+              "width": width, "block": block, "older_block": older,
               "families": {"qwen_image": {"bytes_per_token_channel": block["bytes_per_token_channel"],
                                           "older_bytes_per_token_channel": older["bytes_per_token_channel"]}}}
-    json.dump(result, sys.stdout, indent=1)
-    print()
+    write(result)
 
 
 if __name__ == "__main__":

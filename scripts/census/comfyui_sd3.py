@@ -17,8 +17,6 @@ import sys
 
 sys.dont_write_bytecode = True
 
-import argparse  # noqa: E402
-import json  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -26,7 +24,7 @@ import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
-from comfy_ops import DTYPE, linear, rms_norm, slope  # noqa: E402
+from comfy_ops import DTYPE, command_line, linear, peak_row, rms_norm, slope, torch_version, write  # noqa: E402
 
 census.use_layers()
 
@@ -94,24 +92,17 @@ def measure(width, image_tokens):
     for n in image_tokens:
         c = torch.randn(1, width, dtype=DTYPE)
         context, x = torch.randn(1, TEXT_TOKENS, width, dtype=DTYPE), torch.randn(1, n, width, dtype=DTYPE)
-        timeline = census.inference_timeline(lambda: block(context, x, c))
-        rows.append({"tokens": n + TEXT_TOKENS, "peak_bytes": timeline.peak + census.storage_bytes(context, x)})
+        rows.append(peak_row(n + TEXT_TOKENS, lambda: block(context, x, c), context, x))
     return slope(rows, width)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--width", type=int, default=768)
-    ap.add_argument("--tokens", default="2048,4096,6144", help="image tokens (the text's 333 come on top)")
-    args = ap.parse_args(argv)
-    torch.manual_seed(0)
-    torch.set_num_threads(2)
-    block = measure(args.width, [int(t) for t in args.tokens.split(",")])
+    width, tokens = command_line(argv, 768, "2048,4096,6144", TEXT_TOKENS)
+    block = measure(width, tokens)
     result = {"source": "ComfyUI edee33f comfy/ldm/modules/diffusionmodules/mmdit.py _block_mixing (SD3.5 Large's blocks), "
-                        "inference, bf16, torch %s CPU" % torch.__version__.split("+")[0],
-              "width": args.width, "block": block, "families": {"mmdit": {"bytes_per_token_channel": block["bytes_per_token_channel"]}}}
-    json.dump(result, sys.stdout, indent=1)
-    print()
+                        "inference, bf16, torch %s CPU" % torch_version(),
+              "width": width, "block": block, "families": {"mmdit": {"bytes_per_token_channel": block["bytes_per_token_channel"]}}}
+    write(result)
 
 
 if __name__ == "__main__":

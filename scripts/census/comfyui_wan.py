@@ -19,15 +19,14 @@ import sys
 
 sys.dont_write_bytecode = True
 
-import argparse  # noqa: E402
-import json  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 
 import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
-from comfy_ops import DTYPE, HEAD_DIM, apply_rope1, rms_norm, rotations  # noqa: E402
+from comfy_ops import (  # noqa: E402
+    DTYPE, HEAD_DIM, apply_rope1, command_line, peak_row, rms_norm, rotations, slope, torch_version, write)
 
 census.use_layers()
 
@@ -131,27 +130,17 @@ def measure(width, ffn_ratio, tokens, older=False):
         e = torch.randn(1, 1, 6, width, dtype=DTYPE)
         context = torch.randn(1, TEXT_TOKENS, width, dtype=DTYPE)
         freqs = rotations(s)[None, :, None]  # (1, S, 1, ...) as Wan's rope_encode lays it out
-        timeline = census.inference_timeline(lambda: block(x, e, freqs, context))
-        rows.append({"tokens": s, "peak_bytes": timeline.peak + census.storage_bytes(x)})
-    slope, intercept = census.fit([r["tokens"] for r in rows], [r["peak_bytes"] for r in rows])
-    return {"width": width, "heads": heads, "ffn": ffn, "rows": rows,
-            "bytes_per_token_channel": round(slope / width, 2), "intercept_bytes": round(intercept)}
+        rows.append(peak_row(s, lambda: block(x, e, freqs, context), x))
+    return {"width": width, "heads": heads, "ffn": ffn, **slope(rows, width)}
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--width", type=int, default=1280)
-    ap.add_argument("--tokens", default="512,1024,1536")
-    args = ap.parse_args(argv)
-    torch.manual_seed(0)
-    torch.set_num_threads(2)
-    tokens = [int(t) for t in args.tokens.split(",")]
+    width, tokens = command_line(argv, 1280, "512,1024,1536")
     result = {"source": "ComfyUI a125cd8 (and before e42682b2) comfy/ldm/wan/model.py WanAttentionBlock (t2v), inference, bf16, torch %s CPU"
-                        % torch.__version__.split("+")[0],
-              "families": {name: measure(args.width, ratio, tokens) for name, ratio in FAMILIES.items()},
-              "older_families": {name: measure(args.width, ratio, tokens, older=True) for name, ratio in FAMILIES.items()}}
-    json.dump(result, sys.stdout, indent=1)
-    print()
+                        % torch_version(),
+              "families": {name: measure(width, ratio, tokens) for name, ratio in FAMILIES.items()},
+              "older_families": {name: measure(width, ratio, tokens, older=True) for name, ratio in FAMILIES.items()}}
+    write(result)
 
 
 if __name__ == "__main__":

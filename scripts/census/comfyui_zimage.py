@@ -16,8 +16,6 @@ import sys
 
 sys.dont_write_bytecode = True
 
-import argparse  # noqa: E402
-import json  # noqa: E402
 
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
@@ -25,7 +23,8 @@ import torch.nn.functional as F  # noqa: E402
 
 import census  # noqa: E402  (the script's own folder is on the path; census puts scripts/gpu there)
 import layers  # noqa: E402
-from comfy_ops import DTYPE, HEAD_DIM, RMSNorm, apply_rope1, linear, rotations, slope  # noqa: E402
+from comfy_ops import (  # noqa: E402
+    DTYPE, HEAD_DIM, RMSNorm, apply_rope1, command_line, linear, peak_row, rotations, slope, torch_version, write)
 
 census.use_layers()
 
@@ -95,24 +94,17 @@ def measure(width, image_tokens):
         adaln = torch.randn(1, min(width, 256), dtype=DTYPE)
         pe = rotations(total)[None, :, None]  # (1, S, 1, ...): the heads' axis follows the tokens' here
         x = torch.randn(1, total, width, dtype=DTYPE)
-        timeline = census.inference_timeline(lambda: block(x, adaln, pe))
-        rows.append({"tokens": total, "peak_bytes": timeline.peak + census.storage_bytes(x)})
+        rows.append(peak_row(total, lambda: block(x, adaln, pe), x))
     return slope(rows, width)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--width", type=int, default=768)
-    ap.add_argument("--tokens", default="1024,2048,3072", help="image tokens (the text's 512 come on top)")
-    args = ap.parse_args(argv)
-    torch.manual_seed(0)
-    torch.set_num_threads(2)
-    block = measure(args.width, [int(t) for t in args.tokens.split(",")])
+    width, tokens = command_line(argv, 768, "1024,2048,3072", TEXT_TOKENS)
+    block = measure(width, tokens)
     result = {"source": "ComfyUI edee33f comfy/ldm/lumina/model.py JointTransformerBlock (Z-Image), inference, bf16, torch %s CPU"
-                        % torch.__version__.split("+")[0],
-              "width": args.width, "block": block, "families": {"zimage": {"bytes_per_token_channel": block["bytes_per_token_channel"]}}}
-    json.dump(result, sys.stdout, indent=1)
-    print()
+                        % torch_version(),
+              "width": width, "block": block, "families": {"zimage": {"bytes_per_token_channel": block["bytes_per_token_channel"]}}}
+    write(result)
 
 
 if __name__ == "__main__":
