@@ -97,15 +97,20 @@ const firsts = [];
 const placeholderPaints = [];
 const editorReadies = [];
 const editorAfterVerdict = []; // when the page asked for editor.js, from its first verdict
-for (let run = 0; run < 7; run++) {
-  let context = await browser.newContext();
-  let page = await context.newPage();
+// The same server's placeholder page in a fresh profile: its first paint, the yardstick of each load.
+async function placeholderPaint() {
+  const context = await browser.newContext();
+  const page = await context.newPage();
   await page.goto(`${server.url}placeholder.html`);
-  placeholderPaints.push(await firstPaint(page));
+  const paint = await firstPaint(page);
   await context.close();
+  return paint;
+}
 
-  context = await browser.newContext();
-  page = await context.newPage();
+for (let run = 0; run < 7; run++) {
+  placeholderPaints.push(await placeholderPaint());
+  const context = await browser.newContext();
+  const page = await context.newPage();
   await page.addInitScript(timeline);
   await page.goto(server.url);
   await firstAnalysis(page, 30000);
@@ -134,13 +139,9 @@ await linkPage.context().close();
 const linked = [];
 const linkPlaceholderPaints = [];
 for (let run = 0; run < 7; run++) {
-  let context = await browser.newContext();
-  let page = await context.newPage();
-  await page.goto(`${server.url}placeholder.html`);
-  linkPlaceholderPaints.push(await firstPaint(page));
-  await context.close();
-  context = await browser.newContext();
-  page = await context.newPage();
+  linkPlaceholderPaints.push(await placeholderPaint());
+  const context = await browser.newContext();
+  const page = await context.newPage();
   await page.goto(link);
   await firstAnalysis(page, 30000);
   linked.push(await page.evaluate(() => performance.getEntriesByName('oomlint-first-analysis')[0].startTime));

@@ -206,19 +206,24 @@ test('a pasted log shows its diagnosis on top; a permalink brings back the same 
   await page.context().close();
 });
 
-test("a first visit's verdict comes with the page, before the module, and is the module's own", async () => {
-  // The module is held at the server's door: the example's verdict, made when the site was built, shows without it.
+// A request the server answers only once the test calls `release`: `prepare` routes it in a new context.
+function heldAtServer(pattern) {
   let release;
   const released = new Promise((resolve) => {
     release = resolve;
   });
-  const page = await openPage(server.url, {
-    prepare: (context) =>
-      context.route('**/oomlint.wasm', async (route) => {
-        await released;
-        await route.continue();
-      }),
-  });
+  const prepare = (context) =>
+    context.route(pattern, async (route) => {
+      await released;
+      await route.continue();
+    });
+  return { prepare, release };
+}
+
+test("a first visit's verdict comes with the page, before the module, and is the module's own", async () => {
+  // The module is held at the server's door: the example's verdict, made when the site was built, shows without it.
+  const { prepare, release } = heldAtServer('**/oomlint.wasm');
+  const page = await openPage(server.url, { prepare });
   await firstAnalysis(page);
   const built = await page.locator('.results').innerHTML();
   assert.equal(await verdictOf(page), 'fits');
@@ -236,17 +241,8 @@ test("a first visit's verdict comes with the page, before the module, and is the
 test('the first verdict comes before the editor bundle, which then takes over the text, selection and findings', async () => {
   // editor.js is held at the server's door until the test lets it through: whatever the page shows
   // before then, it shows without CodeMirror.
-  let release;
-  const released = new Promise((resolve) => {
-    release = resolve;
-  });
-  const page = await openPage(server.url, {
-    prepare: (context) =>
-      context.route('**/editor.js', async (route) => {
-        await released;
-        await route.continue();
-      }),
-  });
+  const { prepare, release } = heldAtServer('**/editor.js');
+  const page = await openPage(server.url, { prepare });
   await firstAnalysis(page);
   const plain = page.locator('#config-editor > textarea.plain');
   assert.equal(await page.locator('.cm-editor').count(), 0, 'no CodeMirror before editor.js has arrived');
