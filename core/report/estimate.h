@@ -15,12 +15,11 @@ namespace oomlint {
 
 inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-// What a component's uncertainty is taken from. VaeFloor: a pass from the VAE's structure, which a GPU
-// cannot do with less (its range reaches above only). Budget: weights a memory manager loads up to what the rest
-// of the card leaves, and the context beside them: the manager measures what is free, so their sum is certain.
-// What a component's figure rests on, which sets how far the range reaches around it (memory.yaml uncertainty): the
-// activations by where their coefficients were measured (a GPU run of the block, the CPU census or a prior, or no
-// census of that block at all).
+// What a component's figure rests on, which sets how far the range reaches around it (memory.yaml uncertainty). The
+// activations by where their coefficients were measured: a GPU run of the block, the CPU census or a prior, or no
+// census of that block at all. VaeFloor: a pass from the VAE's structure, which a GPU cannot do with less (its range
+// reaches above only). Budget: weights a memory manager loads up to what the rest of the card leaves, and the context
+// beside them: the manager measures what is free, so their sum is certain.
 enum class Term { Fixed, Weights, Trainable, Activations, ActivationsMeasuredOnGpu, ActivationsUnmeasured, Vae, VaeFloor, Budget };
 constexpr bool isActivations(Term t) {
   return t == Term::Activations || t == Term::ActivationsMeasuredOnGpu || t == Term::ActivationsUnmeasured;
