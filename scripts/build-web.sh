@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make web`: the static site in build/web (index.html, the widget example page, the bundles, the
 # WebAssembly module and the example configs), ready for any static host.
-#   0. the dependencies (scripts/setup.sh: Debian packages, yaml-cpp for WebAssembly; idempotent),
+#   0. the dependencies (scripts/setup.sh: Debian packages; idempotent),
 #   1. the WebAssembly module (cmake preset `wasm`),
 #   2. the npm dependencies from web/package-lock.json (`npm ci`, skipped while the lock is unchanged),
 #   3. web/build.mjs (esbuild).

@@ -14,8 +14,8 @@
 # compiled here, rules/.
 #
 # The GPU machine has no network, so nothing is installed here. Without cmake, a C++ compiler,
-# libyaml-cpp-dev and nlohmann-json3-dev the C++ part is skipped and says so; a copy of the last two's files
-# carried along as a prefix (CMAKE_PREFIX_PATH=<folder with include/, lib/, share/>) stands in for them.
+# nlohmann-json3-dev the C++ part is skipped and says so; a copy of that package's files carried along as
+# a prefix (CMAKE_PREFIX_PATH=<folder with include/, share/>) stands in for it.
 #
 # Environment: OUT, GPU_MEASURE_SECONDS, GPU_BUILD_DIR (default build/gpu), PYTHON (default python3),
 # MEASURE_ARGS (extra arguments for measure_activations.py, e.g. "--only flux,vae").
@@ -83,7 +83,7 @@ print("python", sys.version.split()[0], "| torch", torch.__version__, "| CUDA", 
 }
 
 # A header in the system's include folders or under a prefix in CMAKE_PREFIX_PATH (a carried folder of
-# Debian's yaml-cpp and nlohmann-json files, on a machine that cannot install them).
+# Debian's nlohmann-json files, on a machine that cannot install them).
 has_header() {
   local prefix prefixes=()
   IFS=: read -r -a prefixes <<<"${CMAKE_PREFIX_PATH:-}"
@@ -97,7 +97,6 @@ has_header() {
 missing_build_tools() {
   command -v cmake >/dev/null || echo cmake
   command -v c++ >/dev/null || command -v g++ >/dev/null || echo g++
-  has_header yaml-cpp/yaml.h || echo libyaml-cpp-dev
   has_header nlohmann/json.hpp || echo nlohmann-json3-dev
 }
 

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# Install oomlint's build dependencies from Debian packages (only the missing
-# ones), then build the WebAssembly dependencies (scripts/build-wasm-deps.sh).
+# Install oomlint's build dependencies from Debian packages (only the missing ones).
 #
 # Usage: scripts/setup.sh [--native-only] [--fuzz] [--bench]
-#   --native-only   skip everything WebAssembly and web (emscripten, node, npm, chromium, wasm deps)
+#   --native-only   skip everything WebAssembly and web (emscripten, node, npm, chromium)
 #   --fuzz          also clang with libFuzzer (scripts/fuzz.sh; the test suite's `fuzz` test)
 #   --bench         --fuzz and what the benchmark and memcheck scripts use (scripts/bench.sh,
-#                   valgrind.sh): valgrind, yamllint, PyYAML, GNU time
+#                   valgrind.sh): valgrind, yamllint, GNU time
 #
 # Idempotent; a run with nothing to do takes about a second.
 set -euo pipefail
@@ -33,13 +32,13 @@ done
 command -v dpkg-query >/dev/null || die "this script supports Debian (dpkg/apt) only"
 export DEBIAN_FRONTEND=noninteractive
 
-# Native build: compiler, build tools, libraries, test framework.
-PKGS=(cmake g++ make pkg-config libyaml-cpp-dev nlohmann-json3-dev catch2)
+# Native build: compiler, build tools, libraries, test framework; PyYAML, the reference the YAML
+# reader is compared with (scripts/yaml-differential.py, the `yaml-pyyaml` test).
+PKGS=(cmake g++ make pkg-config nlohmann-json3-dev catch2 python3-yaml)
 OPTIONAL_PKGS=(ninja-build)
 if ((!NATIVE_ONLY)); then
-  # WebAssembly: Emscripten (pulls clang/lld/binaryen/node-acorn) and
-  # dpkg-dev for `apt-get source yaml-cpp` in build-wasm-deps.sh.
-  PKGS+=(emscripten dpkg-dev)
+  # WebAssembly: Emscripten (pulls clang/lld/binaryen/node-acorn).
+  PKGS+=(emscripten)
   # Any node (e.g. NodeSource's) will do; otherwise Debian's. npm installs the web page's
   # bundler, editor and browser driver (web/package-lock.json).
   command -v node >/dev/null || PKGS+=(nodejs)
@@ -52,7 +51,7 @@ fi
 # libFuzzer and the sanitizer runtimes for clang.
 if ((FUZZ)); then PKGS+=(clang libclang-rt-14-dev); fi
 # The comparisons bench.sh runs (Debian's PyYAML, yamllint, /usr/bin/time for peak RSS); valgrind's memcheck.
-if ((BENCH)); then PKGS+=(valgrind yamllint python3-yaml time); fi
+if ((BENCH)); then PKGS+=(valgrind yamllint time); fi
 
 is_installed() {
   [[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null || true)" == ii* ]]
@@ -90,9 +89,4 @@ else
   log "all Debian packages present"
 fi
 
-if ((NATIVE_ONLY)); then
-  log "native-only: skipping WebAssembly dependencies"
-else
-  "$SCRIPT_DIR/build-wasm-deps.sh"
-fi
 log "done (repo: $REPO_ROOT)"

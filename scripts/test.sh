@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Every test, from nothing: install the dependencies (Debian packages; yaml-cpp for WebAssembly
-# from Debian's source package), build the native CLI and tests and the WebAssembly module, then
-# run the whole suite with CTest: unit, fixture and corpus tests (Catch2), the CLI contract, the
-# WASM-versus-CLI parity over the corpus (Node's test runner), the page and widget in headless
+# Every test, from nothing: install the dependencies (Debian packages), build the native CLI and
+# tests and the WebAssembly module, then run the whole suite with CTest: unit, fixture and corpus
+# tests (Catch2), the YAML reader against PyYAML, the CLI contract, the WASM-versus-CLI parity over
+# the corpus (Node's test runner), the page and widget in headless
 # Chromium (playwright-core) and a short fuzzing run; then build the native suite again under
 # AddressSanitizer + UndefinedBehaviorSanitizer and run it there (about 5 minutes on 2 cores).
 #

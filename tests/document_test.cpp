@@ -150,7 +150,7 @@ TEST_CASE("YAML problems: syntax, duplicates, documents, limits") {
   CHECK(dup->problems().front().range.start.line == 3);
   CHECK(dup->root()->find("a")->intValue == 3);
 
-  // yaml-cpp accepts these two; PyYAML does not, so neither does AI Toolkit.
+  // A lenient reader accepts these two; PyYAML does not, so neither does AI Toolkit.
   auto stray = readDocument("a:\n  b: 1\n  stray\n");
   REQUIRE(stray->fatal());
   CHECK(stray->problems().front().code == "OL101");
@@ -293,4 +293,92 @@ TEST_CASE("scalarTexts: a scalar's text or a list's scalar items, nothing for nu
   CHECK(scalarTexts(root->find("none")).empty());
   CHECK(scalarTexts(root->find("map")).empty());
   CHECK(scalarTexts(root->find("absent")).empty());
+}
+
+TEST_CASE("the YAML reader decodes every scalar style as PyYAML does") {
+  auto doc = readDocument(
+      "dq: \"tab\\there \\u00e9\\x41 \\\n  continued\"\n"
+      "sq: 'it''s\n\n  folded'\n"
+      "lit: |-\n  one\n   two\n\n"
+      "fold: >\n  a\n  b\n\n  c\n    indented\n"
+      "keep: |+\n  x\n\n"
+      "plain: a\n  b\n\n  c\n"
+      "bang: ! 12\n"
+      "colon: {a:1}\n");
+  REQUIRE_FALSE(doc->fatal());
+  CHECK(value(*doc, {"dq"})->text == "tab\there \xC3\xA9" "A continued");
+  CHECK(value(*doc, {"sq"})->text == "it's\nfolded");
+  CHECK(value(*doc, {"lit"})->text == "one\n two");
+  CHECK(value(*doc, {"fold"})->text == "a b\nc\n  indented\n");
+  CHECK(value(*doc, {"keep"})->text == "x\n\n");
+  CHECK(value(*doc, {"plain"})->text == "a b\nc");
+  // The non-specific tag `!` leaves a plain scalar implicitly typed.
+  CHECK(value(*doc, {"bang"})->type == ScalarType::Int);
+  // In a flow mapping `a:1` (no space) is one plain key with a null value.
+  CHECK(doc->root()->find("colon")->entries.at(0).key->text == "a:1");
+  CHECK(doc->root()->find("colon")->entries.at(0).value->isNull());
+  CHECK(slice(*doc, doc->root()->find("lit")->range) == "|-\n  one\n   two");
+}
+
+TEST_CASE("the YAML reader's collections: indentless lists, compact nesting, explicit keys, single pairs") {
+  auto doc = readDocument(
+      "list:\n- a\n- b: 1\n  c: 2\n- - x\n  - y\n"
+      "? [k, l]\n: v\n"
+      "pairs: [a: 1, {b: 2}, c]\n"
+      "--- ignored\n");
+  REQUIRE_FALSE(doc->fatal());
+  const Node* list = doc->root()->find("list");
+  REQUIRE(list->items.size() == 3);
+  CHECK(list->flowStyle == false);
+  CHECK(list->items[1]->find("c")->intValue == 2);
+  CHECK(list->items[2]->items[1]->text == "y");
+  const MapEntry& complex = doc->root()->entries.at(1);
+  CHECK(complex.key->kind == NodeKind::Sequence);
+  CHECK(complex.value->text == "v");
+  const Node* pairs = doc->root()->find("pairs");
+  REQUIRE(pairs->items.size() == 3);
+  CHECK(pairs->items[0]->isMapping());
+  CHECK(pairs->items[0]->find("a")->intValue == 1);
+  CHECK(slice(*doc, pairs->range) == "[a: 1, {b: 2}, c]");
+  REQUIRE(doc->problems().size() == 1);
+  CHECK(doc->problems().front().code == "OL106");
+}
+
+TEST_CASE("the YAML reader refuses what PyYAML refuses, at the place, in PyYAML's words") {
+  struct Case {
+    const char* text;
+    int line;
+    int column;
+    const char* words;
+  };
+  const Case cases[] = {
+      {"a: 1\t# one\n", 1, 5, "found character '\\t' that cannot start any token"},
+      {"a:\n\tb: 1\n", 2, 1, "a tab is used for indentation"},
+      {"a: &x 1\nb: &x 2\n", 2, 4, "found duplicate anchor"},
+      {"a: *nowhere\n", 1, 4, "found undefined alias"},
+      {"a: b: c\n", 1, 5, "mapping values are not allowed here"},
+      {"a:\n  - 1\n - 2\n", 3, 2, "expected <block end>"},
+      {"a: \"\\q\"\n", 1, 5, "found unknown escape character"},
+      {"a: @b\n", 1, 4, "found character that cannot start any token"},
+      {"a: [1, 2\n", 2, 1, "expected ',' or ']'"},
+      {"%YAML 2.0\n---\na: 1\n", 1, 1, "found incompatible YAML document"},
+      {"a: !e!x 1\n", 1, 4, "found undefined tag handle"},
+      {"a: 1\n\x01\n", 2, 1, "special characters are not allowed"},
+      {"k: |0\n  x\n", 1, 5, "expected indentation indicator in the range 1-9"},
+  };
+  for (const auto& c : cases) {
+    auto doc = readDocument(c.text);
+    INFO(c.text);
+    REQUIRE(doc->fatal());
+    const ReadProblem& p = doc->problems().front();
+    CHECK(p.code == "OL101");
+    CHECK(p.range.start.line == c.line);
+    CHECK(p.range.start.column == c.column);
+    CHECK(p.message.find(c.words) != std::string::npos);
+  }
+  // A key longer than 1024 characters is not a simple key: its `:` is then out of place.
+  auto longKey = readDocument(std::string(1100, 'k') + ": 1\n");
+  CHECK(longKey->fatal());
+  auto tagged = readDocument("%TAG !e! tag:example.com,2000:\n---\na: !e!x 1\n");
+  CHECK_FALSE(tagged->fatal());
 }

@@ -98,7 +98,7 @@ if (!names.size) {
 
 // The first pattern a function's (demangled) name matches decides its group.
 const groups = [
-  ['yaml-cpp', /\bYAML::/],
+  ['YAML reader', /\bYaml(Scanner|Parser)\b/],
   ['nlohmann::json', /nlohmann::/],
   ['iostreams and locales', /basic_(i|o|io)stream|basic_ios\b|streambuf|stringbuf|locale|ctype|num_get|num_put|codecvt|collate|money_|moneypunct|time_get|time_put|messages|numpunct|ios_base|stdinbuf|stdoutbuf|filebuf|mbsrtowcs|wcsrtombs|mbrtowc|wcrtomb/],
   ['Embind', /emscripten::|embind/i],

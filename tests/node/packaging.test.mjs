@@ -78,11 +78,11 @@ test('cpack -G DEB builds an oomlint package whose Depends match what the binary
   assert.equal(field('Version'), version);
   assert.equal(field('Section'), 'devel');
   assert.match(field('Maintainer'), /<[^@\s]+@[^>\s]+>/);
-  // Built with OOMLINT_STATIC_RUNTIME (the default) the CLI needs glibc alone; built without, yaml-cpp too.
+  // Built with OOMLINT_STATIC_RUNTIME (the default) the CLI needs glibc alone; built without, the C++ runtime too.
   const needed = ok('readelf', ['-d', cliPath]);
   assert.match(field('Depends'), /(^|, )libc6\b/);
-  if (/\[libyaml-cpp\.so/.test(needed)) assert.match(field('Depends'), /(^|, )libyaml-cpp[0-9.]+\b/);
-  else assert.doesNotMatch(field('Depends'), /yaml-cpp|libstdc\+\+/);
+  if (/\[libstdc\+\+\.so/.test(needed)) assert.match(field('Depends'), /(^|, )libstdc\+\+6\b/);
+  else assert.doesNotMatch(field('Depends'), /libstdc\+\+/);
 
   // The packaged (stripped) binary still runs.
   const root = path.join(out, 'root');

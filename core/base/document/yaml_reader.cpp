@@ -1,21 +1,15 @@
-// YAML → Document, on top of yaml-cpp's event parser. yaml-cpp reports where each node starts;
-// where it ends is recovered here from the source text, following the YAML scanning rules for
-// each scalar style, so that every key and value carries its exact range.
-#include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
-#include <yaml-cpp/mark.h>
-#include <yaml-cpp/parser.h>
-
+// YAML → Document: PyYAML's grammar (what AI Toolkit's loader reads) as a recursive-descent parser
+// over YamlScanner's tokens, composing nodes as it goes. Every node keeps the exact range of its
+// text; anchors are shared, never copied, so an alias bomb stays small.
 #include <map>
-#ifndef YAML_CPP_FROM_MEMORY
-#include <sstream>
-#endif
+#include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "base/document/key_index.h"
 #include "base/document/reader.h"
 #include "base/document/scalar_resolver.h"
+#include "base/document/yaml_scanner.h"
 #include "base/document/yaml_text.h"
 
 namespace oomlint {
@@ -49,244 +43,414 @@ const Node* largestAlias(const Node* node) {
   return node;
 }
 
-// A construct yaml-cpp accepts but PyYAML refuses, found while building the tree.
-struct SyntaxError {
-  std::string message;
-  std::size_t start;
-  std::size_t end;
+bool isNullWord(std::string_view text) { return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL"; }
+
+// A node's `&anchor` and `!tag`, written before its content.
+struct Properties {
+  std::string anchor;
+  std::string tag;  // resolved: `!!str` → tag:yaml.org,2002:str; `!` alone stays `!`
+  bool any = false;
+  std::size_t start = 0;
+  std::size_t end = 0;
 };
 
-struct SecondDocument {
-  std::size_t offset;
-};
-
-class TreeBuilder final : public YAML::EventHandler {
+class YamlParser {
  public:
-  TreeBuilder(Document& doc, const ReadLimits& limits, std::size_t bomBytes)
-      : doc_(doc), text_(doc.source().text()), limits_(limits), bom_(bomBytes) {}
+  YamlParser(Document& doc, const ReadLimits& limits, std::size_t bom)
+      : doc_(doc), text_(doc.source().text()), limits_(limits), scanner_(text_, bom) {}
 
-  void OnDocumentStart(const YAML::Mark&) override {}
-  void OnDocumentEnd() override {}
-
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    Node& node = make(mark);
-    node.kind = NodeKind::Null;
-    node.type = ScalarType::Null;
-    // An empty value has no text of its own: place it just after its key's colon, or at the mark.
-    std::size_t at = offset(mark);
-    if (!frames_.empty() && frames_.back().node->kind == NodeKind::Mapping && !frames_.back().expectingKey) {
-      at = afterColon(text_, frames_.back().pendingKey->range.end.offset);
-    }
-    node.range = doc_.source().rangeOf(at, at);
-    attach(node, anchor);
-  }
-
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    Node& node = make(mark);
-    node.kind = NodeKind::Alias;
-    auto it = anchors_.find(anchor);
-    node.target = it == anchors_.end() ? nullptr : it->second;
-    const std::size_t start = offset(mark);
-    node.range = doc_.source().rangeOf(start, aliasEnd(text_, start));
-    // The target is complete before any alias can name it, so its expanded size is final.
-    node.expandedSize = node.target ? node.target->expandedSize : 1;
-    attach(node, 0);
-  }
-
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
-    Node& node = make(mark);
-    const std::size_t start = skipProperties(text_, offset(mark));
-    const char first = start < text_.size() ? text_[start] : '\0';
-    node.text = value;
-    // yaml-cpp tags plain scalars "?" and every other style "!": only plain ones are resolved.
-    node.quoted = tag != "?";
-    resolveScalar(node);
-    if (tag != "?" && tag != "!") applyExplicitTag(node, tag);
-    std::size_t end = start;
-    if (first == '"' || first == '\'') {
-      const auto closed = quotedEnd(text_, start);
-      // yaml-cpp lets the file's end close a quoted scalar; PyYAML (and so AI Toolkit) refuses it.
-      if (!closed) {
-        throw SyntaxError{"unclosed quote: the string that starts here is never closed before the end of the file "
-                          "(PyYAML: found unexpected end of stream)",
-                          start, text_.size()};
-      }
-      end = *closed;
-    } else if ((first == '|' || first == '>') && node.quoted) {
-      end = blockScalarEnd(text_, start, ownerIndent());
-    } else {
-      end = plainEnd(text_, start, inFlow(), value.size());
-    }
-    node.range = doc_.source().rangeOf(start, end);
-    attach(node, anchor);
-  }
-
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value style) override {
-    open(mark, NodeKind::Sequence, anchor, style == YAML::EmitterStyle::Flow);
-  }
-  void OnSequenceEnd() override { close(); }
-
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value style) override {
-    open(mark, NodeKind::Mapping, anchor, style == YAML::EmitterStyle::Flow);
-  }
-  void OnMapEnd() override { close(); }
-
-  const Node* root() const { return root_; }
+  // The first document's root (nullptr for a stream without one), then where a second one starts.
+  const Node* parseFirstDocument();
+  std::optional<std::size_t> secondDocument();
 
  private:
-  struct Frame {
-    Node* node;
-    bool expectingKey = true;
-    const Node* pendingKey = nullptr;
-    std::size_t lastEnd = 0;
-    KeyIndex keys;
-  };
-
-  std::size_t offset(const YAML::Mark& mark) const {
-    return mark.pos < 0 ? 0 : static_cast<std::size_t>(mark.pos) + bom_;
+  // `found` where the grammar wants `expected` (PyYAML's words), said the way a user can act on.
+  [[noreturn]] static void unexpected(std::string_view advice, std::string_view expected, const Token& found) {
+    throw YamlSyntaxError{std::string(advice) + " (PyYAML: expected " + std::string(expected) + ", but found " +
+                              std::string(describe(found.kind)) + ")",
+                          found.start, std::max(found.end, found.start)};
   }
+  void processDirectives();
+  Properties readProperties();
+  std::string resolveTag(const Token& tag) const;
 
-  Node& make(const YAML::Mark& mark) {
-    if (doc_.nodeCount() >= limits_.maxNodes) {
-      throw LimitExceeded{"the document has more than " + std::to_string(limits_.maxNodes) + " nodes", offset(mark)};
-    }
-    return doc_.newNode();
-  }
+  const Node* parseNode(bool block, bool indentlessSequence);
+  Node& parseScalar(const Properties& props);
+  Node& emptyNode(std::size_t at);
+  Node& parseBlockSequence(Node& node);
+  Node& parseIndentlessSequence(Node& node);
+  Node& parseBlockMapping(Node& node);
+  Node& parseFlowSequence(Node& node);
+  Node& parseFlowMapping(Node& node);
+  // A flow sequence's `key: value` item: a one-entry mapping.
+  const Node* parseSinglePair();
 
-  bool inFlow() const {
-    for (const auto& f : frames_) {
-      if (f.node->flowStyle) return true;
-    }
-    return false;
-  }
-
-  // The column (in bytes) a block scalar's content must be indented beyond.
-  long ownerIndent() const {
-    if (frames_.empty()) return -1;
-    const Frame& top = frames_.back();
-    if (top.node->kind == NodeKind::Mapping && top.pendingKey != nullptr) {
-      return static_cast<long>(indentOfLineAt(text_, top.pendingKey->range.start.offset));
-    }
-    return static_cast<long>(top.node->range.start.offset - lineStartAt(text_, top.node->range.start.offset));
-  }
-
-  void open(const YAML::Mark& mark, NodeKind kind, YAML::anchor_t anchor, bool flow) {
-    if (static_cast<int>(frames_.size()) >= limits_.maxDepth) {
-      throw LimitExceeded{"nesting is deeper than " + std::to_string(limits_.maxDepth) + " levels", offset(mark)};
-    }
-    Node& node = make(mark);
-    node.kind = kind;
-    node.flowStyle = flow;
-    const std::size_t start = skipProperties(text_, offset(mark));
-    node.range = doc_.source().rangeOf(start, start);
-    attach(node, anchor);
-    frames_.push_back(Frame{.node = &node, .lastEnd = start + (flow ? 1 : 0), .keys = {}});
-  }
-
-  void close() {
-    Frame frame = frames_.back();
-    frames_.pop_back();
-    std::size_t end = frame.lastEnd;
-    if (frame.node->flowStyle) end = flowCloseEnd(text_, end);
-    frame.node->range.end = doc_.source().positionAt(end);
-    std::uint64_t size = 1;
-    for (const auto& entry : frame.node->entries) size = saturatingAdd(size, entry.key->expandedSize + entry.value->expandedSize);
-    for (const Node* item : frame.node->items) size = saturatingAdd(size, item->expandedSize);
-    frame.node->expandedSize = size;
-    if (!frames_.empty()) frames_.back().lastEnd = std::max(frames_.back().lastEnd, end);
-  }
-
-  void attach(Node& node, YAML::anchor_t anchor) {
-    if (anchor != 0) anchors_[anchor] = &node;
-    if (frames_.empty()) {
-      if (root_ == nullptr) root_ = &node;
-      return;
-    }
-    Frame& top = frames_.back();
-    top.lastEnd = std::max(top.lastEnd, node.range.end.offset);
-    if (top.node->kind == NodeKind::Sequence) {
-      top.node->items.push_back(&node);
-      return;
-    }
-    if (top.expectingKey) {
-      if (!top.node->flowStyle) requireColon(node);
-      top.pendingKey = &node;
-      top.expectingKey = false;
-      return;
-    }
-    reportDuplicate(top.keys, *top.pendingKey);
-    if (top.pendingKey->isMergeKey()) top.node->hasMergeKey = true;
-    top.node->entries.push_back({top.pendingKey, &node});
-    top.expectingKey = true;
-  }
-
-  // yaml-cpp takes a lone word on a block mapping's last line for a key with an empty value; PyYAML
-  // (and so AI Toolkit) refuses the file: "could not find expected ':'".
-  void requireColon(const Node& key) const {
-    if (key.kind != NodeKind::Scalar && key.kind != NodeKind::Alias) return;
-    const std::size_t end = key.range.end.offset;
-    if (afterColon(text_, end) != end || isExplicitKey(text_, key.range.start.offset)) return;
-    const std::size_t length = end - key.range.start.offset;
-    const std::string what = length <= 40 ? "`" + text_.substr(key.range.start.offset, length) + "`" : "this key";
-    throw SyntaxError{what + " is not a `key: value` entry: every line of a mapping needs a colon after its key "
-                             "(PyYAML: could not find expected ':')",
-                      key.range.start.offset, end};
-  }
-
-  void reportDuplicate(KeyIndex& keys, const Node& key) {
-    if (key.kind != NodeKind::Scalar || key.isMergeKey()) return;
-    if (const Node* first = keys.firstWithSameText(key)) {
-      doc_.addProblem({RuleId::OL104,
-                       "duplicate key `" + key.text + "`: the loader keeps only this later value (first at line " +
-                           std::to_string(first->range.start.line) + ")",
-                       key.range, false});
-    }
-  }
+  Node& make(std::size_t at);
+  Node& openCollection(NodeKind kind, bool flow, const Properties& props, std::size_t start);
+  void closeCollection(Node& node, std::size_t end);
+  void addItem(Node& sequence, const Node* item);
+  void addEntry(Node& mapping, KeyIndex& keys, const Node* key, const Node* value);
+  void remember(const Properties& props, const Node& node);
 
   Document& doc_;
   const std::string& text_;
   const ReadLimits& limits_;
-  std::size_t bom_;
-  std::vector<Frame> frames_;
-  std::unordered_map<YAML::anchor_t, const Node*> anchors_;
-  const Node* root_ = nullptr;
+  YamlScanner scanner_;
+  std::unordered_map<std::string, const Node*> anchors_;
+  std::map<std::string, std::string, std::less<>> tagHandles_{{"!", "!"}, {"!!", "tag:yaml.org,2002:"}};
+  int depth_ = 0;
 };
 
-// Sees only whether a second document starts, then stops the parser.
-class DocumentProbe final : public YAML::EventHandler {
- public:
-  explicit DocumentProbe(std::size_t bom) : bom_(bom) {}
-  void OnDocumentStart(const YAML::Mark& mark) override {
-    throw SecondDocument{mark.pos < 0 ? 0 : static_cast<std::size_t>(mark.pos) + bom_};
+const Node* YamlParser::parseFirstDocument() {
+  const Node* root = nullptr;
+  if (!scanner_.check(YamlToken::Directive) && !scanner_.check(YamlToken::DocumentStart) &&
+      !scanner_.check(YamlToken::StreamEnd)) {
+    root = parseNode(true, false);
+  } else {
+    if (scanner_.check(YamlToken::StreamEnd)) return nullptr;
+    processDirectives();
+    if (!scanner_.check(YamlToken::DocumentStart)) unexpected("a document starts with `---` after its directives", "'<document start>'", scanner_.peek());
+    const Token start = scanner_.take();
+    const YamlToken next = scanner_.peek().kind;
+    root = next == YamlToken::Directive || next == YamlToken::DocumentStart || next == YamlToken::DocumentEnd ||
+                   next == YamlToken::StreamEnd
+               ? &emptyNode(start.end)
+               : parseNode(true, false);
   }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
+  while (scanner_.check(YamlToken::DocumentEnd)) scanner_.take();
+  return root;
+}
 
- private:
-  std::size_t bom_;
-};
+std::optional<std::size_t> YamlParser::secondDocument() {
+  const Token& next = scanner_.peek();
+  if (next.kind == YamlToken::StreamEnd) return std::nullopt;
+  if (next.kind == YamlToken::Directive || next.kind == YamlToken::DocumentStart) return next.start;
+  unexpected("the document ends before this: check the indentation, or start a new document with `---`", "'<document start>'", next);
+}
 
-std::string explainParserMessage(const std::string& msg) {
-  static const std::map<std::string, std::string, std::less<>> hints = {
-      {"end of map not found", "a mapping ends here unexpectedly (check the indentation, quotes and colons)"},
-      {"end of sequence not found", "a list ends here unexpectedly (check the indentation of its `-` items)"},
-      {"end of map flow not found", "a `{` mapping is not closed with `}`"},
-      {"end of sequence flow not found", "a `[` list is not closed with `]`"},
-      {"illegal map value", "a `:` is not allowed here (quote a value that contains `: `)"},
-      {"block sequence entries are not allowed in this context", "a `- ` list item is not allowed here"},
-      {"illegal tab when looking for indentation", "a tab is used for indentation: YAML allows only spaces"},
-  };
-  auto it = hints.find(msg);
-  return it == hints.end() ? msg : it->second + " [" + msg + "]";
+void YamlParser::processDirectives() {
+  bool version = false;
+  std::set<std::string> declared;
+  while (scanner_.check(YamlToken::Directive)) {
+    const Token directive = scanner_.take();
+    if (directive.value == "YAML") {
+      if (version) throw YamlSyntaxError{"a second %YAML directive (PyYAML: found duplicate YAML directive)", directive.start, directive.end};
+      version = true;
+      // The scanner has checked `major.minor`; PyYAML reads any 1.x (and warns of a minor other than 1).
+      const std::string major = directive.handle.substr(0, directive.handle.find('.'));
+      if (major.find_first_not_of('0') != major.size() - 1 || major.back() != '1') {
+        throw YamlSyntaxError{"this document is not YAML 1.x (PyYAML: found incompatible YAML document)", directive.start,
+                              directive.end};
+      }
+    } else if (directive.value == "TAG") {
+      const std::string_view params = directive.handle;  // the scanner's "HANDLE PREFIX"
+      const auto space = params.find(' ');
+      const std::string handle(params.substr(0, space));
+      const std::string_view prefix = params.substr(space + 1);
+      if (!declared.insert(handle).second) {
+        throw YamlSyntaxError{"the tag handle `" + handle + "` is declared twice (PyYAML: duplicate tag handle)", directive.start,
+                              directive.end};
+      }
+      tagHandles_[handle] = std::string(prefix);
+    }
+  }
+}
+
+std::string YamlParser::resolveTag(const Token& tag) const {
+  if (tag.handle.empty()) return tag.value;  // verbatim
+  if (tag.handle == "!" && tag.value.empty()) return "!";
+  const auto prefix = tagHandles_.find(tag.handle);
+  if (prefix == tagHandles_.end()) {
+    throw YamlSyntaxError{"the tag handle `" + tag.handle + "` is not declared by a %TAG directive (PyYAML: found undefined tag handle)",
+                          tag.start, tag.end};
+  }
+  return prefix->second + tag.value;
+}
+
+Properties YamlParser::readProperties() {
+  Properties props;
+  for (int i = 0; i < 2; ++i) {
+    if (props.anchor.empty() && scanner_.check(YamlToken::Anchor)) {
+      const Token anchor = scanner_.take();
+      props.anchor = anchor.value;
+      props.start = props.any ? props.start : anchor.start;
+      props.end = anchor.end;
+      props.any = true;
+    } else if (props.tag.empty() && scanner_.check(YamlToken::Tag)) {
+      const Token tag = scanner_.take();
+      props.tag = resolveTag(tag);
+      props.start = props.any ? props.start : tag.start;
+      props.end = tag.end;
+      props.any = true;
+    }
+  }
+  return props;
+}
+
+Node& YamlParser::make(std::size_t at) {
+  if (doc_.nodeCount() >= limits_.maxNodes) {
+    throw LimitExceeded{"the document has more than " + std::to_string(limits_.maxNodes) + " nodes", at};
+  }
+  return doc_.newNode();
+}
+
+void YamlParser::remember(const Properties& props, const Node& node) {
+  if (props.anchor.empty()) return;
+  // PyYAML refuses a second anchor of the same name rather than let it shadow the first.
+  if (!anchors_.try_emplace(props.anchor, &node).second) {
+    throw YamlSyntaxError{"the anchor `&" + props.anchor + "` is defined twice (PyYAML: found duplicate anchor)",
+                          props.start, props.end};
+  }
+}
+
+const Node* YamlParser::parseNode(bool block, bool indentlessSequence) {
+  if (scanner_.check(YamlToken::Alias)) {
+    const Token alias = scanner_.take();
+    const auto target = anchors_.find(alias.value);
+    if (target == anchors_.end()) {
+      throw YamlSyntaxError{"the alias `*" + alias.value + "` names no anchor defined before it (PyYAML: found undefined alias)",
+                            alias.start, alias.end};
+    }
+    Node& node = make(alias.start);
+    node.kind = NodeKind::Alias;
+    node.target = target->second;
+    node.range = doc_.source().rangeOf(alias.start, alias.end);
+    // A collection is anchored before its children are read; an alias inside it sees it unfinished.
+    node.expandedSize = target->second->expandedSize;
+    return &node;
+  }
+  const Properties props = readProperties();
+  const Token& next = scanner_.peek();
+  const std::size_t start = next.start;
+  if (indentlessSequence && next.kind == YamlToken::BlockEntry) {
+    return &parseIndentlessSequence(openCollection(NodeKind::Sequence, false, props, start));
+  }
+  switch (next.kind) {
+    case YamlToken::Scalar: return &parseScalar(props);
+    case YamlToken::FlowSequenceStart: return &parseFlowSequence(openCollection(NodeKind::Sequence, true, props, start));
+    case YamlToken::FlowMappingStart: return &parseFlowMapping(openCollection(NodeKind::Mapping, true, props, start));
+    case YamlToken::BlockSequenceStart:
+      if (block) return &parseBlockSequence(openCollection(NodeKind::Sequence, false, props, start));
+      break;
+    case YamlToken::BlockMappingStart:
+      if (block) return &parseBlockMapping(openCollection(NodeKind::Mapping, false, props, start));
+      break;
+    default: break;
+  }
+  if (props.any) {
+    // Properties and no content: an empty scalar (a null, or "" under a tag).
+    Node& node = make(props.start);
+    node.range = doc_.source().rangeOf(props.start, props.end);
+    if (!props.tag.empty() && props.tag != "!") {
+      node.kind = NodeKind::Scalar;
+      node.quoted = true;
+      resolveScalar(node);
+      applyExplicitTag(node, props.tag);
+    }
+    remember(props, node);
+    return &node;
+  }
+  unexpected("a value is expected here", "the node content", next);
+}
+
+Node& YamlParser::parseScalar(const Properties& props) {
+  Token token = scanner_.take();
+  const bool plain = token.style == ScalarStyle::Plain;
+  const std::size_t start = props.any ? props.start : token.start;
+  Node& node = make(start);
+  node.range = doc_.source().rangeOf(token.start, token.end);
+  // Only an untagged plain scalar (or one under the non-specific `!`) is typed from its text.
+  const bool implicit = (plain && props.tag.empty()) || props.tag == "!";
+  if (implicit && plain && isNullWord(token.value)) {
+    node.kind = NodeKind::Null;
+  } else {
+    node.kind = NodeKind::Scalar;
+    node.text = std::move(token.value);
+    node.quoted = !implicit;
+    resolveScalar(node);
+    if (!implicit) applyExplicitTag(node, props.tag);
+  }
+  remember(props, node);
+  return node;
+}
+
+Node& YamlParser::emptyNode(std::size_t at) {
+  Node& node = make(at);
+  node.range = doc_.source().rangeOf(at, at);
+  return node;
+}
+
+Node& YamlParser::openCollection(NodeKind kind, bool flow, const Properties& props, std::size_t start) {
+  if (depth_ >= limits_.maxDepth) {
+    throw LimitExceeded{"nesting is deeper than " + std::to_string(limits_.maxDepth) + " levels", start};
+  }
+  ++depth_;
+  Node& node = make(start);
+  node.kind = kind;
+  node.flowStyle = flow;
+  node.range = doc_.source().rangeOf(start, start);
+  remember(props, node);
+  return node;
+}
+
+void YamlParser::closeCollection(Node& node, std::size_t end) {
+  --depth_;
+  node.range.end = doc_.source().positionAt(std::max(end, node.range.end.offset));
+  std::uint64_t size = 1;
+  for (const auto& entry : node.entries) size = saturatingAdd(size, saturatingAdd(entry.key->expandedSize, entry.value->expandedSize));
+  for (const Node* item : node.items) size = saturatingAdd(size, item->expandedSize);
+  node.expandedSize = size;
+}
+
+void YamlParser::addItem(Node& sequence, const Node* item) {
+  sequence.items.push_back(item);
+  if (item->range.end.offset > sequence.range.end.offset) sequence.range.end = item->range.end;
+}
+
+void YamlParser::addEntry(Node& mapping, KeyIndex& keys, const Node* key, const Node* value) {
+  if (key->kind == NodeKind::Scalar && !key->isMergeKey()) {
+    if (const Node* first = keys.firstWithSameText(*key)) {
+      doc_.addProblem({RuleId::OL104,
+                       "duplicate key `" + key->text + "`: the loader keeps only this later value (first at line " +
+                           std::to_string(first->range.start.line) + ")",
+                       key->range, false});
+    }
+  }
+  if (key->isMergeKey()) mapping.hasMergeKey = true;
+  mapping.entries.push_back({key, value});
+  for (const Node* n : {key, value}) {
+    if (n->range.end.offset > mapping.range.end.offset) mapping.range.end = n->range.end;
+  }
+}
+
+Node& YamlParser::parseBlockSequence(Node& node) {
+  scanner_.take();  // BLOCK-SEQUENCE-START
+  for (;;) {
+    if (scanner_.check(YamlToken::BlockEntry)) {
+      const Token entry = scanner_.take();
+      const bool empty = scanner_.check(YamlToken::BlockEntry) || scanner_.check(YamlToken::BlockEnd);
+      addItem(node, empty ? &emptyNode(entry.end) : parseNode(true, false));
+      continue;
+    }
+    if (!scanner_.check(YamlToken::BlockEnd)) {
+      unexpected("this line does not continue the `- ` list above it: check its indentation", "<block end>", scanner_.peek());
+    }
+    scanner_.take();
+    closeCollection(node, node.range.end.offset);
+    return node;
+  }
+}
+
+Node& YamlParser::parseIndentlessSequence(Node& node) {
+  while (scanner_.check(YamlToken::BlockEntry)) {
+    const Token entry = scanner_.take();
+    const YamlToken next = scanner_.peek().kind;
+    const bool empty = next == YamlToken::BlockEntry || next == YamlToken::Key || next == YamlToken::Value ||
+                       next == YamlToken::BlockEnd;
+    addItem(node, empty ? &emptyNode(entry.end) : parseNode(true, false));
+  }
+  closeCollection(node, node.range.end.offset);
+  return node;
+}
+
+Node& YamlParser::parseBlockMapping(Node& node) {
+  scanner_.take();  // BLOCK-MAPPING-START
+  KeyIndex keys;
+  for (;;) {
+    const Node* key = nullptr;
+    if (scanner_.check(YamlToken::Key)) {
+      const Token mark = scanner_.take();
+      const YamlToken next = scanner_.peek().kind;
+      key = next == YamlToken::Key || next == YamlToken::Value || next == YamlToken::BlockEnd ? &emptyNode(mark.end)
+                                                                                             : parseNode(true, true);
+    } else if (scanner_.check(YamlToken::BlockEnd)) {
+      scanner_.take();
+      closeCollection(node, node.range.end.offset);
+      return node;
+    } else {
+      unexpected("this line does not continue the mapping above it: check its indentation", "<block end>", scanner_.peek());
+    }
+    const Node* value = nullptr;
+    if (scanner_.check(YamlToken::Value)) {
+      const Token colon = scanner_.take();
+      const YamlToken next = scanner_.peek().kind;
+      value = next == YamlToken::Key || next == YamlToken::Value || next == YamlToken::BlockEnd ? &emptyNode(colon.end)
+                                                                                               : parseNode(true, true);
+    } else {
+      value = &emptyNode(scanner_.peek().start);
+    }
+    addEntry(node, keys, key, value);
+  }
+}
+
+const Node* YamlParser::parseSinglePair() {
+  const Token mark = scanner_.take();  // KEY
+  Node& pair = openCollection(NodeKind::Mapping, true, Properties{}, mark.start);
+  const YamlToken next = scanner_.peek().kind;
+  const Node* key = next == YamlToken::Value || next == YamlToken::FlowEntry || next == YamlToken::FlowSequenceEnd
+                        ? &emptyNode(mark.end)
+                        : parseNode(false, false);
+  const Node* value = nullptr;
+  if (scanner_.check(YamlToken::Value)) {
+    const Token colon = scanner_.take();
+    value = scanner_.check(YamlToken::FlowEntry) || scanner_.check(YamlToken::FlowSequenceEnd) ? &emptyNode(colon.end)
+                                                                                                : parseNode(false, false);
+  } else {
+    value = &emptyNode(scanner_.peek().start);
+  }
+  KeyIndex keys;
+  addEntry(pair, keys, key, value);
+  closeCollection(pair, pair.range.end.offset);
+  return &pair;
+}
+
+Node& YamlParser::parseFlowSequence(Node& node) {
+  scanner_.take();  // [
+  for (bool first = true; !scanner_.check(YamlToken::FlowSequenceEnd); first = false) {
+    if (!first) {
+      if (!scanner_.check(YamlToken::FlowEntry)) unexpected("a `[` list continues with `,` or ends with `]`", "',' or ']'", scanner_.peek());
+      scanner_.take();
+      if (scanner_.check(YamlToken::FlowSequenceEnd)) break;
+    }
+    addItem(node, scanner_.check(YamlToken::Key) ? parseSinglePair() : parseNode(false, false));
+  }
+  closeCollection(node, scanner_.take().end);
+  return node;
+}
+
+Node& YamlParser::parseFlowMapping(Node& node) {
+  scanner_.take();  // {
+  KeyIndex keys;
+  for (bool first = true; !scanner_.check(YamlToken::FlowMappingEnd); first = false) {
+    if (!first) {
+      if (!scanner_.check(YamlToken::FlowEntry)) unexpected("a `{` mapping continues with `,` or ends with `}`", "',' or '}'", scanner_.peek());
+      scanner_.take();
+      if (scanner_.check(YamlToken::FlowMappingEnd)) break;
+    }
+    const Node* key = nullptr;
+    bool explicitKey = false;
+    if (scanner_.check(YamlToken::Key)) {
+      const Token mark = scanner_.take();
+      explicitKey = true;
+      const YamlToken next = scanner_.peek().kind;
+      key = next == YamlToken::Value || next == YamlToken::FlowEntry || next == YamlToken::FlowMappingEnd
+                ? &emptyNode(mark.end)
+                : parseNode(false, false);
+    } else {
+      key = parseNode(false, false);
+    }
+    const Node* value = nullptr;
+    if (explicitKey && scanner_.check(YamlToken::Value)) {
+      const Token colon = scanner_.take();
+      value = scanner_.check(YamlToken::FlowEntry) || scanner_.check(YamlToken::FlowMappingEnd) ? &emptyNode(colon.end)
+                                                                                                 : parseNode(false, false);
+    } else {
+      value = &emptyNode(scanner_.peek().start);
+    }
+    addEntry(node, keys, key, value);
+  }
+  closeCollection(node, scanner_.take().end);
+  return node;
 }
 
 }  // namespace
@@ -294,23 +458,12 @@ std::string explainParserMessage(const std::string& msg) {
 std::unique_ptr<Document> readYaml(std::shared_ptr<const SourceText> source, const ReadLimits& limits) {
   auto doc = std::make_unique<Document>(source, DocumentFormat::Yaml);
   const std::string& text = source->text();
-  // yaml-cpp consumes a UTF-8 byte order mark without counting it in its marks.
   const std::size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
-#ifndef YAML_CPP_FROM_MEMORY
-  std::istringstream input(text.substr(bom));
-#endif
   try {
-#ifdef YAML_CPP_FROM_MEMORY
-    // The WebAssembly build's yaml-cpp (wasm/yaml-cpp-from-memory.patch) reads the text where it is,
-    // and so the module carries no iostreams or locales.
-    YAML::Parser parser(text.data() + bom, text.size() - bom);
-#else
-    YAML::Parser parser(input);
-#endif
-    TreeBuilder builder(*doc, limits, bom);
-    parser.HandleNextDocument(builder);
-    doc->setRoot(builder.root());
-    if (const Node* root = builder.root(); root && root->expandedSize > limits.maxExpandedNodes) {
+    YamlParser parser(*doc, limits, bom);
+    const Node* root = parser.parseFirstDocument();
+    doc->setRoot(root);
+    if (root != nullptr && root->expandedSize > limits.maxExpandedNodes) {
       const Node* alias = largestAlias(root);
       const Range at = alias ? alias->range : Range{root->range.start, root->range.start};
       doc->addProblem({RuleId::OL103,
@@ -319,34 +472,28 @@ std::unique_ptr<Document> readYaml(std::shared_ptr<const SourceText> source, con
                            "so it would hang or run out of memory",
                        at, false});
     }
-    try {
-      DocumentProbe probe(bom);
-      parser.HandleNextDocument(probe);
-    } catch (const SecondDocument& second) {
+    // Only the `---` (or directive) that starts a second document is scanned, never what follows it.
+    if (const auto second = parser.secondDocument()) {
       doc->addProblem({RuleId::OL106, "a second YAML document starts here; AI Toolkit reads exactly one document per file",
-                       source->rangeOf(second.offset, second.offset), false});
-    } catch (const YAML::Exception&) {
-      // A broken second document: reported as the second document itself.
-      doc->addProblem({RuleId::OL106, "more than one YAML document in this file; AI Toolkit reads exactly one",
-                       source->rangeOf(text.size(), text.size()), false});
+                       source->rangeOf(*second, *second), false});
     }
-  } catch (const SyntaxError& error) {
-    doc->addProblem({RuleId::OL101, error.message, source->rangeOf(error.start, error.end), true});
   } catch (const LimitExceeded& limit) {
+    doc->setRoot(nullptr);
     doc->addProblem({RuleId::OL103, "input limit: " + limit.message, source->rangeOf(limit.offset, limit.offset), true});
-  } catch (const YAML::DeepRecursion& deep) {
-    const std::size_t at = deep.mark.pos < 0 ? 0 : static_cast<std::size_t>(deep.mark.pos) + bom;
-    doc->addProblem({RuleId::OL103, "input limit: nesting is too deep", source->rangeOf(at, at), true});
-  } catch (const YAML::Exception& error) {
-    std::size_t at = error.mark.pos < 0 ? text.size() : static_cast<std::size_t>(error.mark.pos) + bom;
-    if (auto quote = findRunawayQuote(text, at)) {
+  } catch (const YamlSyntaxError& error) {
+    doc->setRoot(nullptr);
+    auto quote = findRunawayQuote(text, error.start);
+    if (quote && !error.message.starts_with("unclosed quote")) {
+      // PyYAML's own words for where it stopped, from the message's "(PyYAML: …)".
+      const auto words = error.message.rfind("(PyYAML: ");
+      const std::string stopped = words == std::string::npos ? error.message : error.message.substr(words + 9, error.message.size() - words - 10);
       doc->addProblem({RuleId::OL101,
                        "unclosed quote: the string that starts here is never closed on its line, so it swallows "
-                       "the lines after it (YAML error at line " +
-                           std::to_string(source->positionAt(at).line) + ": " + error.msg + ")",
+                       "the lines after it (PyYAML stops at line " +
+                           std::to_string(source->positionAt(error.start).line) + ": " + stopped + ")",
                        source->rangeOf(*quote, lineEndAt(text, *quote)), true});
     } else {
-      doc->addProblem({RuleId::OL101, "YAML syntax error: " + explainParserMessage(error.msg), source->rangeOf(at, at), true});
+      doc->addProblem({RuleId::OL101, error.message, source->rangeOf(error.start, error.end), true});
     }
   }
   return doc;

@@ -1,0 +1,840 @@
+#include "base/document/yaml_scanner.h"
+
+#include <algorithm>
+
+#include "base/text/source_text.h"
+
+namespace oomlint {
+
+namespace {
+
+bool isWordChar(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '-' || c == '_';
+}
+// Line folding: a line break followed by more breaks keeps only those; alone it becomes a space. LS and
+// PS are never folded.
+void foldBreaks(const std::string& lineBreak, const std::string& breaks, std::string& out) {
+  if (lineBreak != "\n") {
+    out += lineBreak;
+  } else if (breaks.empty()) {
+    out.push_back(' ');
+  }
+  out += breaks;
+}
+
+bool isHex(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f'); }
+constexpr std::size_t kSimpleKeyLimit = 1024;
+
+Token tokenAt(YamlToken kind, std::size_t start, std::size_t end, ScalarStyle style = ScalarStyle::Plain) {
+  Token token;
+  token.kind = kind;
+  token.style = style;
+  token.start = start;
+  token.end = end;
+  return token;
+}
+
+// How a character reads in a message: printable ASCII as itself, the rest by name or code.
+std::string shown(std::string_view text, std::size_t at) {
+  if (at >= text.size()) return "the end of the file";
+  const char c = text[at];
+  if (c == '\t') return "a tab";
+  if (c == '\n' || c == '\r') return "a line break";
+  if (c == ' ') return "a space";
+  if (static_cast<unsigned char>(c) >= 0x80) {
+    std::size_t n = 1;
+    while (at + n < text.size() && (static_cast<unsigned char>(text[at + n]) & 0xC0) == 0x80) ++n;
+    return "`" + std::string(text.substr(at, n)) + "`";
+  }
+  return "`" + std::string(1, c) + "`";
+}
+
+// The first character PyYAML's reader refuses (control characters, C1 controls but NEL, U+FFFE/FFFF).
+std::size_t firstUnacceptable(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7F) return i;
+    if (b == 0xC2 && i + 1 < text.size()) {
+      const auto next = static_cast<unsigned char>(text[i + 1]);
+      if (next >= 0x80 && next <= 0x9F && next != 0x85) return i;
+    }
+    if (b == 0xEF && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0xBF &&
+        (static_cast<unsigned char>(text[i + 2]) == 0xBE || static_cast<unsigned char>(text[i + 2]) == 0xBF)) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+std::string_view describe(YamlToken kind) {
+  switch (kind) {
+    case YamlToken::StreamEnd: return "the end of the file";
+    case YamlToken::Directive: return "a `%` directive";
+    case YamlToken::DocumentStart: return "`---`";
+    case YamlToken::DocumentEnd: return "`...`";
+    case YamlToken::BlockSequenceStart: return "a `- ` list";
+    case YamlToken::BlockMappingStart: return "a mapping";
+    case YamlToken::BlockEnd: return "a shallower line";
+    case YamlToken::FlowSequenceStart: return "`[`";
+    case YamlToken::FlowMappingStart: return "`{`";
+    case YamlToken::FlowSequenceEnd: return "`]`";
+    case YamlToken::FlowMappingEnd: return "`}`";
+    case YamlToken::BlockEntry: return "a `- ` item";
+    case YamlToken::FlowEntry: return "`,`";
+    case YamlToken::Key: return "a key";
+    case YamlToken::Value: return "`:`";
+    case YamlToken::Alias: return "an alias";
+    case YamlToken::Anchor: return "an anchor";
+    case YamlToken::Tag: return "a tag";
+    case YamlToken::Scalar: return "a value";
+  }
+  return "a token";
+}
+
+YamlScanner::YamlScanner(std::string_view text, std::size_t skip) : text_(text), pos_(skip), lineStart_(skip) {
+  simpleKeys_.resize(1);
+  if (const std::size_t bad = firstUnacceptable(text); bad != std::string_view::npos) {
+    fail("a control character (" + std::to_string(static_cast<unsigned char>(text[bad])) +
+             ") is not allowed in YAML text (PyYAML: special characters are not allowed)",
+         bad, bad + 1);
+  }
+}
+
+// PyYAML's line breaks: `\r\n`, `\r`, `\n`, and NEL, LS and PS (U+0085, U+2028, U+2029).
+std::size_t YamlScanner::breakLengthAt(std::size_t ahead) const {
+  const char c = at(ahead);
+  if (c == '\n' || c == '\r') return 1;
+  if (c == '\xC2' && at(ahead + 1) == '\x85') return 2;
+  if (c == '\xE2' && at(ahead + 1) == '\x80' && (at(ahead + 2) == '\xA8' || at(ahead + 2) == '\xA9')) return 3;
+  return 0;
+}
+
+bool YamlScanner::blankOrEndAt(std::size_t ahead) const {
+  const char c = at(ahead);
+  return c == '\0' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || (static_cast<unsigned char>(c) >= 0xC2 && breakAt(ahead));
+}
+
+void YamlScanner::forward(std::size_t bytes) {
+  for (const std::size_t stop = std::min(pos_ + bytes, text_.size()); pos_ < stop; ++pos_) {
+    const char c = text_[pos_];
+    if (const std::size_t length = c == '\r' && at(1) == '\n' ? 0 : breakLengthAt(0)) {
+      ++line_;
+      lineStart_ = pos_ + length;
+      column_ = 0;
+    } else if (c != '\r' && (static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      ++column_;
+    }
+  }
+}
+
+// PyYAML reads `\r\n`, `\r`, `\n` and NEL alike as one `\n`, and keeps LS and PS as they are.
+bool YamlScanner::scanLineBreak(std::string* into) {
+  const std::size_t length = at() == '\r' && at(1) == '\n' ? 2 : breakLengthAt(0);
+  if (length == 0) return false;
+  if (into != nullptr) {
+    if (length == 3) {
+      into->append(text_.substr(pos_, 3));
+    } else {
+      into->push_back('\n');
+    }
+  }
+  forward(length);
+  return true;
+}
+
+void YamlScanner::fail(std::string message, std::size_t start, std::size_t end) const {
+  throw YamlSyntaxError{std::move(message), start, end};
+}
+
+const Token& YamlScanner::peek() {
+  while (needMoreTokens()) fetchMoreTokens();
+  return tokens_.front();
+}
+
+Token YamlScanner::take() {
+  peek();
+  Token token = std::move(tokens_.front());
+  tokens_.pop_front();
+  ++tokensTaken_;
+  return token;
+}
+
+bool YamlScanner::needMoreTokens() {
+  if (done_) return false;
+  if (tokens_.empty()) return true;
+  // The first queued token may still become a key: wait for its `:` (or for the key to go stale).
+  staleSimpleKeys();
+  return nextSimpleKeyToken() == tokensTaken_;
+}
+
+void YamlScanner::push(YamlToken kind, std::size_t start, std::size_t end) {
+  tokens_.push_back(tokenAt(kind, start, end));
+}
+
+void YamlScanner::fetchMoreTokens() {
+  scanToNextToken();
+  staleSimpleKeys();
+  unwindIndent(column_);
+  const char c = at();
+  if (pos_ >= text_.size()) return fetchStreamEnd();
+  if (c == '%' && column_ == 0) return fetchDirective();
+  if (c == '-' && documentIndicator('-')) return fetchDocumentIndicator(YamlToken::DocumentStart);
+  if (c == '.' && documentIndicator('.')) return fetchDocumentIndicator(YamlToken::DocumentEnd);
+  switch (c) {
+    case '[': return fetchFlowCollectionStart(YamlToken::FlowSequenceStart);
+    case '{': return fetchFlowCollectionStart(YamlToken::FlowMappingStart);
+    case ']': return fetchFlowCollectionEnd(YamlToken::FlowSequenceEnd);
+    case '}': return fetchFlowCollectionEnd(YamlToken::FlowMappingEnd);
+    case ',': return fetchFlowEntry();
+    default: break;
+  }
+  if (c == '-' && blankOrEndAt(1)) return fetchBlockEntry();
+  if (c == '?' && (flowLevel_ > 0 || blankOrEndAt(1))) return fetchKey();
+  if (c == ':' && (flowLevel_ > 0 || blankOrEndAt(1))) return fetchValue();
+  if (c == '*') return fetchAnchor(YamlToken::Alias);
+  if (c == '&') return fetchAnchor(YamlToken::Anchor);
+  if (c == '!') return fetchTag();
+  if (c == '|' && flowLevel_ == 0) return fetchBlockScalar(ScalarStyle::Literal);
+  if (c == '>' && flowLevel_ == 0) return fetchBlockScalar(ScalarStyle::Folded);
+  if (c == '\'') return fetchQuoted(ScalarStyle::SingleQuoted);
+  if (c == '"') return fetchQuoted(ScalarStyle::DoubleQuoted);
+  if (plainCanStart()) return fetchPlain();
+  if (c == '\t') {
+    const bool indentation = text_.substr(lineStart_, pos_ - lineStart_).find_first_not_of(" \t") == std::string_view::npos;
+    failHere(indentation ? "a tab is used for indentation: YAML allows only spaces (PyYAML: found character '\\t' that "
+                           "cannot start any token)"
+                         : "a tab separates values here: YAML allows only spaces between them (PyYAML: found "
+                           "character '\\t' that cannot start any token)");
+  }
+  fail(shown(text_, pos_) + " cannot start a value: quote the value (PyYAML: found character that cannot start any token)",
+       pos_, pos_ + 1);
+}
+
+void YamlScanner::scanToNextToken() {
+  for (;;) {
+    while (at() == ' ') forward();
+    if (at() == '#') {
+      while (pos_ < text_.size() && !breakAt()) forward();
+    }
+    if (!scanLineBreak()) return;
+    if (flowLevel_ == 0) allowSimpleKey_ = true;
+  }
+}
+
+void YamlScanner::unwindIndent(long column) {
+  if (flowLevel_ > 0) return;
+  while (indent_ > column) {
+    indent_ = indents_.back();
+    indents_.pop_back();
+    push(YamlToken::BlockEnd, pos_, pos_);
+  }
+}
+
+bool YamlScanner::addIndent(long column) {
+  if (indent_ >= column) return false;
+  indents_.push_back(indent_);
+  indent_ = column;
+  return true;
+}
+
+YamlScanner::SimpleKey& YamlScanner::keyAtLevel() {
+  if (simpleKeys_.size() <= static_cast<std::size_t>(flowLevel_)) simpleKeys_.resize(static_cast<std::size_t>(flowLevel_) + 1);
+  return simpleKeys_[static_cast<std::size_t>(flowLevel_)];
+}
+
+void YamlScanner::failMissingColon(const SimpleKey& key) const {
+  const std::size_t index = key.tokenNumber - tokensTaken_;
+  if (index < tokens_.size() && tokens_[index].kind == YamlToken::Scalar) {
+    const Token& word = tokens_[index];
+    const std::size_t length = word.end - word.start;
+    const std::string what = length <= 40 ? "`" + std::string(text_.substr(word.start, length)) + "`" : "this key";
+    fail(what + " is not a `key: value` entry: every line of a mapping needs a colon after its key "
+                "(PyYAML: could not find expected ':')",
+         word.start, word.end);
+  }
+  fail("this line is not a `key: value` entry: every line of a mapping needs a colon after its key "
+       "(PyYAML: could not find expected ':')",
+       key.offset, key.offset);
+}
+
+// A possible key stops being one at the end of its line or 1024 characters on.
+void YamlScanner::staleSimpleKeys() {
+  for (SimpleKey& key : simpleKeys_) {
+    if (!key.possible || (key.line == line_ && pos_ - key.offset <= kSimpleKeyLimit)) continue;
+    if (key.required) failMissingColon(key);
+    key.possible = false;
+  }
+}
+
+void YamlScanner::saveSimpleKey() {
+  const bool required = flowLevel_ == 0 && indent_ == column_;
+  if (!allowSimpleKey_) return;
+  removeSimpleKey();
+  keyAtLevel() = SimpleKey{.possible = true,
+                           .required = required,
+                           .tokenNumber = tokensTaken_ + tokens_.size(),
+                           .offset = pos_,
+                           .line = line_,
+                           .column = column_};
+}
+
+void YamlScanner::removeSimpleKey() {
+  SimpleKey& key = keyAtLevel();
+  if (key.possible && key.required) failMissingColon(key);
+  key.possible = false;
+}
+
+std::size_t YamlScanner::nextSimpleKeyToken() const {
+  std::size_t least = static_cast<std::size_t>(-1);
+  for (const SimpleKey& key : simpleKeys_) {
+    if (key.possible) least = std::min(least, key.tokenNumber);
+  }
+  return least;
+}
+
+bool YamlScanner::documentIndicator(char c) const {
+  return column_ == 0 && at() == c && at(1) == c && at(2) == c && blankOrEndAt(3);
+}
+
+void YamlScanner::fetchStreamEnd() {
+  unwindIndent(-1);
+  removeSimpleKey();
+  allowSimpleKey_ = false;
+  push(YamlToken::StreamEnd, pos_, pos_);
+  done_ = true;
+}
+
+// `%YAML 1.1` (the value: the version) or `%TAG !e! tag:example.com,2000:` (the value: handle and prefix);
+// any other directive's line is skipped. Only a comment may follow on the line.
+void YamlScanner::fetchDirective() {
+  unwindIndent(-1);
+  removeSimpleKey();
+  allowSimpleKey_ = false;
+  const std::size_t start = pos_;
+  forward();
+  std::size_t length = 0;
+  while (isWordChar(at(length))) ++length;
+  if (length == 0 || (at(length) != '\0' && at(length) != ' ' && !breakAt(length))) {
+    fail("a `%` directive is a name, then its values (PyYAML: expected alphabetic or numeric character, but found " +
+             shown(text_, pos_ + length) + ")",
+         start, pos_ + length);
+  }
+  Token token = tokenAt(YamlToken::Directive, start, pos_ + length);
+  token.value = std::string(text_.substr(pos_, length));
+  forward(length);
+  auto skipSpaces = [&] {
+    while (at() == ' ') forward();
+  };
+  auto expectEnd = [&](std::string_view what) {
+    if (at() != '\0' && at() != ' ' && !breakAt()) {
+      failHere(std::string(what) + " (PyYAML: expected a digit or ' ', but found " + shown(text_, pos_) + ")");
+    }
+  };
+  if (token.value == "YAML") {
+    skipSpaces();
+    auto digits = [&] {
+      std::size_t n = 0;
+      while (at(n) >= '0' && at(n) <= '9') ++n;
+      if (n == 0) failHere("a %YAML directive takes a version such as 1.1 (PyYAML: expected a digit, but found " + shown(text_, pos_) + ")");
+      token.handle.append(text_.substr(pos_, n));
+      forward(n);
+    };
+    digits();
+    if (at() != '.') failHere("a %YAML directive takes a version such as 1.1 (PyYAML: expected a digit or '.', but found " + shown(text_, pos_) + ")");
+    token.handle.push_back('.');
+    forward();
+    digits();
+    expectEnd("a %YAML directive takes a version such as 1.1");
+  } else if (token.value == "TAG") {
+    skipSpaces();
+    if (at() != '!') failHere("a %TAG directive's handle starts with `!` (PyYAML: expected '!', but found " + shown(text_, pos_) + ")");
+    std::size_t handle = 1;
+    while (isWordChar(at(handle))) ++handle;
+    if (handle > 1 || at(handle) == '!') {
+      if (at(handle) != '!') failHere("a %TAG directive's handle is `!`, `!!` or `!name!` (PyYAML: expected '!')");
+      ++handle;
+    }
+    token.handle = std::string(text_.substr(pos_, handle));
+    forward(handle);
+    if (at() != ' ') failHere("a %TAG directive's handle and prefix are separated by a space (PyYAML: expected ' ', but found " + shown(text_, pos_) + ")");
+    skipSpaces();
+    token.handle += " " + scanTagUri(pos_);
+    if (at() != '\0' && at() != ' ' && !breakAt()) failHere("a %TAG directive ends after its prefix (PyYAML: expected ' ', but found " + shown(text_, pos_) + ")");
+  } else {
+    while (pos_ < text_.size() && !breakAt()) forward();
+  }
+  skipSpaces();
+  if (at() == '#') {
+    while (pos_ < text_.size() && !breakAt()) forward();
+  }
+  if (pos_ < text_.size() && !breakAt()) {
+    failHere("only a comment may follow a directive on its line (PyYAML: expected a comment or a line break, but found " +
+             shown(text_, pos_) + ")");
+  }
+  tokens_.push_back(std::move(token));
+}
+
+void YamlScanner::fetchDocumentIndicator(YamlToken kind) {
+  unwindIndent(-1);
+  removeSimpleKey();
+  allowSimpleKey_ = false;
+  push(kind, pos_, pos_ + 3);
+  forward(3);
+}
+
+void YamlScanner::fetchFlowCollectionStart(YamlToken kind) {
+  saveSimpleKey();
+  ++flowLevel_;
+  allowSimpleKey_ = true;
+  push(kind, pos_, pos_ + 1);
+  forward();
+}
+
+void YamlScanner::fetchFlowCollectionEnd(YamlToken kind) {
+  removeSimpleKey();
+  if (flowLevel_ > 0) --flowLevel_;
+  allowSimpleKey_ = false;
+  push(kind, pos_, pos_ + 1);
+  forward();
+}
+
+void YamlScanner::fetchFlowEntry() {
+  allowSimpleKey_ = true;
+  removeSimpleKey();
+  push(YamlToken::FlowEntry, pos_, pos_ + 1);
+  forward();
+}
+
+void YamlScanner::fetchBlockEntry() {
+  if (flowLevel_ == 0) {
+    if (!allowSimpleKey_) {
+      failHere("a `- ` list item is not allowed here: start it on its own line, indented under its key "
+               "(PyYAML: sequence entries are not allowed here)");
+    }
+    if (addIndent(column_)) push(YamlToken::BlockSequenceStart, pos_, pos_);
+  }
+  allowSimpleKey_ = true;
+  removeSimpleKey();
+  push(YamlToken::BlockEntry, pos_, pos_ + 1);
+  forward();
+}
+
+void YamlScanner::fetchKey() {
+  if (flowLevel_ == 0) {
+    if (!allowSimpleKey_) failHere("a `? ` key is not allowed here (PyYAML: mapping keys are not allowed here)");
+    if (addIndent(column_)) push(YamlToken::BlockMappingStart, pos_, pos_);
+  }
+  allowSimpleKey_ = flowLevel_ == 0;
+  removeSimpleKey();
+  push(YamlToken::Key, pos_, pos_ + 1);
+  forward();
+}
+
+void YamlScanner::fetchValue() {
+  SimpleKey& key = keyAtLevel();
+  if (key.possible) {
+    // The key was scanned before its `:` was seen: insert KEY (and the mapping's start) before it.
+    key.possible = false;
+    const auto index = static_cast<std::ptrdiff_t>(key.tokenNumber - tokensTaken_);
+    tokens_.insert(tokens_.begin() + index, tokenAt(YamlToken::Key, key.offset, key.offset));
+    if (flowLevel_ == 0 && addIndent(key.column)) {
+      tokens_.insert(tokens_.begin() + index,
+                     tokenAt(YamlToken::BlockMappingStart, key.offset, key.offset));
+    }
+    allowSimpleKey_ = false;
+  } else {
+    if (flowLevel_ == 0) {
+      if (!allowSimpleKey_) {
+        failHere("a `:` is not allowed here (quote a value that contains `: `, or check the indentation) "
+                 "(PyYAML: mapping values are not allowed here)");
+      }
+      if (addIndent(column_)) push(YamlToken::BlockMappingStart, pos_, pos_);
+    }
+    allowSimpleKey_ = flowLevel_ == 0;
+    removeSimpleKey();
+  }
+  push(YamlToken::Value, pos_, pos_ + 1);
+  forward();
+}
+
+void YamlScanner::fetchAnchor(YamlToken kind) {
+  saveSimpleKey();
+  allowSimpleKey_ = false;
+  const std::size_t start = pos_;
+  forward();
+  std::size_t length = 0;
+  while (isWordChar(at(length))) ++length;
+  const char after = at(length);
+  const bool ends = blankOrEndAt(length) || std::string_view("?:,]}%@`").find(after) != std::string_view::npos;
+  if (length == 0 || !ends) {
+    fail(std::string(kind == YamlToken::Alias ? "an alias" : "an anchor") +
+             " name takes only letters, digits, `-` and `_` (PyYAML: expected alphabetic or numeric character, but "
+             "found " + shown(text_, pos_ + length) + ")",
+         start, pos_ + length + 1);
+  }
+  Token token = tokenAt(kind, start, pos_ + length);
+  token.value = std::string(text_.substr(pos_, length));
+  forward(length);
+  tokens_.push_back(std::move(token));
+}
+
+// `!!str`, `!local`, `!handle!suffix`, `!<verbatim>` or a lone `!`.
+void YamlScanner::fetchTag() {
+  saveSimpleKey();
+  allowSimpleKey_ = false;
+  const std::size_t start = pos_;
+  Token token = tokenAt(YamlToken::Tag, start, start);
+  if (at(1) == '<') {
+    forward(2);
+    token.value = scanTagUri(start);
+    if (at() != '>') failHere("a verbatim tag `!<…>` is not closed with `>` (PyYAML: expected '>')");
+    forward();
+  } else if (blankOrEndAt(1)) {
+    token.handle = "!";
+    forward();
+  } else {
+    std::size_t length = 1;
+    bool named = false;
+    while (!blankOrEndAt(length) || at(length) == '\t') {
+      if (at(length) == '!') {
+        named = true;
+        break;
+      }
+      ++length;
+    }
+    if (named) {
+      forward();
+      std::size_t word = 0;
+      while (isWordChar(at(word))) ++word;
+      if (at(word) != '!') failHere("a tag handle is `!name!` (PyYAML: expected '!')");
+      token.handle = "!" + std::string(text_.substr(pos_, word)) + "!";
+      forward(word + 1);
+    } else {
+      token.handle = "!";
+      forward();
+    }
+    token.value = scanTagUri(start);
+  }
+  if (!blankOrEndAt(0) || at() == '\t') {
+    fail("a tag must be followed by a space (PyYAML: expected ' ', but found " + shown(text_, pos_) + ")", start, pos_ + 1);
+  }
+  token.end = pos_;
+  tokens_.push_back(std::move(token));
+}
+
+std::string YamlScanner::scanTagUri(std::size_t start) {
+  static constexpr std::string_view kUriChars = "-;/?:@&=+$,_.!~*'()[]%";
+  std::string out;
+  while (isWordChar(at()) || kUriChars.find(at()) != std::string_view::npos) {
+    if (at() == '%') {
+      // A run of escapes is UTF-8 bytes, which must decode.
+      std::string bytes;
+      const std::size_t run = pos_;
+      while (at() == '%') {
+        if (!isHex(at(1)) || !isHex(at(2))) fail("a `%` in a tag must be followed by two hex digits (PyYAML: expected URI escape sequence)", pos_, pos_ + 3);
+        bytes.push_back(static_cast<char>(std::stoi(std::string(text_.substr(pos_ + 1, 2)), nullptr, 16)));
+        forward(3);
+      }
+      if (firstInvalidUtf8(bytes)) fail("the `%` escapes in this tag are not UTF-8 (PyYAML: invalid UTF-8 in a URI escape)", run, pos_);
+      out += bytes;
+    } else {
+      out.push_back(at());
+      forward();
+    }
+  }
+  if (out.empty()) fail("a tag needs a name after its `!` (PyYAML: expected URI, but found " + shown(text_, pos_) + ")", start, pos_);
+  return out;
+}
+
+void YamlScanner::fetchBlockScalar(ScalarStyle style) {
+  allowSimpleKey_ = true;
+  removeSimpleKey();
+  tokens_.push_back(scanBlockScalar(style));
+}
+
+// `|` or `>`, an optional chomping (`-`, `+`) and indentation (1–9) indicator, then the lines indented
+// beyond the owner (or by the indicator); folding and chomping as PyYAML applies them.
+Token YamlScanner::scanBlockScalar(ScalarStyle style) {
+  const bool folded = style == ScalarStyle::Folded;
+  Token token = tokenAt(YamlToken::Scalar, pos_, pos_, style);
+  forward();
+  int chomping = 0;  // -1 strip, 0 clip, +1 keep
+  long increment = 0;
+  auto readChomping = [&] {
+    if (at() == '+' || at() == '-') {
+      chomping = at() == '+' ? 1 : -1;
+      forward();
+    }
+  };
+  auto readIncrement = [&] {
+    if (at() >= '0' && at() <= '9') {
+      if (at() == '0') failHere("a block scalar's indentation indicator is 1–9 (PyYAML: expected indentation indicator in the range 1-9, but found 0)");
+      increment = at() - '0';
+      forward();
+    }
+  };
+  if (at() == '+' || at() == '-') {
+    readChomping();
+    readIncrement();
+  } else {
+    readIncrement();
+    readChomping();
+  }
+  token.end = pos_;
+  if (at() != '\0' && at() != ' ' && !breakAt()) {
+    failHere("after `|` or `>` only `+`, `-`, a digit, a space or a comment may follow on the line (PyYAML: expected "
+             "chomping or indentation indicators, but found " + shown(text_, pos_) + ")");
+  }
+  while (at() == ' ') forward();
+  if (at() == '#') {
+    while (pos_ < text_.size() && !breakAt()) forward();
+  }
+  if (pos_ < text_.size() && !breakAt()) {
+    failHere("a block scalar's header line takes only a comment after its indicators (PyYAML: expected a comment or a line "
+             "break, but found " + shown(text_, pos_) + ")");
+  }
+  scanLineBreak();
+
+  const long minIndent = std::max(indent_ + 1, 1L);
+  long indent = 0;
+  std::string breaks;
+  auto skipIndent = [&](long upTo) {
+    while (column_ < upTo && at() == ' ') forward();
+  };
+  auto scanBreaks = [&](long upTo) {
+    skipIndent(upTo);
+    while (breakAt()) {
+      scanLineBreak(&breaks);
+      skipIndent(upTo);
+    }
+  };
+  if (increment == 0) {
+    long maxIndent = 0;
+    while (at() == ' ' || breakAt()) {
+      if (at() == ' ') {
+        forward();
+        maxIndent = std::max(maxIndent, column_);
+      } else {
+        scanLineBreak(&breaks);
+      }
+    }
+    indent = std::max(minIndent, maxIndent);
+  } else {
+    indent = minIndent + increment - 1;
+    scanBreaks(indent);
+  }
+  std::string& out = token.value;
+  bool lineBreak = false;
+  while (column_ == indent && pos_ < text_.size()) {
+    out += breaks;
+    breaks.clear();
+    const bool leadingNonSpace = at() != ' ' && at() != '\t';
+    std::size_t length = 0;
+    while (pos_ + length < text_.size() && !breakAt(length)) ++length;
+    out.append(text_.substr(pos_, length));
+    forward(length);
+    token.end = pos_;
+    lineBreak = scanLineBreak();
+    scanBreaks(indent);
+    if (column_ != indent || pos_ >= text_.size()) break;
+    if (folded && lineBreak && leadingNonSpace && at() != ' ' && at() != '\t') {
+      if (breaks.empty()) out.push_back(' ');
+    } else if (lineBreak) {
+      out.push_back('\n');
+    }
+  }
+  if (chomping >= 0 && lineBreak) out.push_back('\n');
+  if (chomping > 0) out += breaks;
+  return token;
+}
+
+void YamlScanner::fetchQuoted(ScalarStyle style) {
+  saveSimpleKey();
+  allowSimpleKey_ = false;
+  tokens_.push_back(scanQuoted(style));
+}
+
+Token YamlScanner::scanQuoted(ScalarStyle style) {
+  const bool isDouble = style == ScalarStyle::DoubleQuoted;
+  const char quote = at();
+  Token token = tokenAt(YamlToken::Scalar, pos_, pos_, style);
+  forward();
+  scanQuotedNonSpaces(isDouble, token.start, token.value);
+  while (at() != quote) {
+    scanQuotedSpaces(token.start, token.value);
+    scanQuotedNonSpaces(isDouble, token.start, token.value);
+  }
+  forward();
+  token.end = pos_;
+  return token;
+}
+
+void YamlScanner::scanQuotedNonSpaces(bool isDouble, std::size_t start, std::string& out) {
+  for (;;) {
+    std::size_t length = 0;
+    while (pos_ + length < text_.size() && at(length) != '\'' && at(length) != '"' && at(length) != '\\' && !blankOrEndAt(length)) ++length;
+    out.append(text_.substr(pos_, length));
+    forward(length);
+    const char c = at();
+    if (!isDouble && c == '\'' && at(1) == '\'') {
+      out.push_back('\'');
+      forward(2);
+    } else if ((isDouble && c == '\'') || (!isDouble && (c == '"' || c == '\\'))) {
+      out.push_back(c);
+      forward();
+    } else if (isDouble && c == '\\') {
+      const std::size_t escape = pos_;
+      forward();
+      const char e = at();
+      static constexpr std::string_view kSimple = "0abt\tnvfre \"/\\N_LP";
+      if (const auto index = kSimple.find(e); index != std::string_view::npos && pos_ < text_.size()) {
+        static const char* const kReplacement[] = {"\0",   "\a",       "\b",       "\t",          "\t",
+                                                   "\n",   "\v",       "\f",       "\r",          "\x1b",
+                                                   " ",    "\"",       "/",        "\\",          "\xC2\x85",
+                                                   "\xC2\xA0", "\xE2\x80\xA8", "\xE2\x80\xA9"};
+        if (e == '0') {
+          out.push_back('\0');
+        } else {
+          out.append(kReplacement[index]);
+        }
+        forward();
+      } else if (e == 'x' || e == 'u' || e == 'U') {
+        const std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+        forward();
+        for (std::size_t k = 0; k < digits; ++k) {
+          if (!isHex(at(k))) {
+            fail("`\\" + std::string(1, e) + "` takes " + std::to_string(digits) +
+                     " hexadecimal digits (PyYAML: expected escape sequence of " + std::to_string(digits) +
+                     " hexadecimal numbers)",
+                 escape, pos_ + k);
+          }
+        }
+        const unsigned long code = std::stoul(std::string(text_.substr(pos_, digits)), nullptr, 16);
+        if (code > 0x10FFFF) fail("`\\U` escapes a code point above U+10FFFF", escape, pos_ + digits);
+        // A lone surrogate has no UTF-8 form: it reads as the replacement character.
+        appendUtf8(out, code >= 0xD800 && code <= 0xDFFF ? 0xFFFD : code);
+        forward(digits);
+      } else if (breakAt()) {
+        scanLineBreak();
+        scanQuotedBreaks(start, out);
+      } else {
+        fail("`\\" + std::string(e == '\0' ? "" : std::string(1, e)) +
+                 "` is not an escape in a double-quoted string: write `\\\\` for a backslash, or use single quotes "
+                 "(PyYAML: found unknown escape character)",
+             escape, std::min(pos_ + 1, text_.size()));
+      }
+    } else {
+      return;
+    }
+  }
+}
+
+void YamlScanner::scanQuotedSpaces(std::size_t start, std::string& out) {
+  std::size_t length = 0;
+  while (at(length) == ' ' || at(length) == '\t') ++length;
+  const std::string_view whitespace = text_.substr(pos_, length);
+  forward(length);
+  if (pos_ >= text_.size()) {
+    fail("unclosed quote: the string that starts here is never closed before the end of the file "
+         "(PyYAML: found unexpected end of stream)",
+         start, text_.size());
+  }
+  if (breakAt()) {
+    std::string lineBreak;
+    scanLineBreak(&lineBreak);
+    std::string breaks;
+    scanQuotedBreaks(start, breaks);
+    foldBreaks(lineBreak, breaks, out);
+  } else {
+    out.append(whitespace);
+  }
+}
+
+void YamlScanner::scanQuotedBreaks(std::size_t start, std::string& out) {
+  for (;;) {
+    if (documentIndicator('-') || documentIndicator('.')) {
+      fail("unclosed quote: the string that starts here runs into a document marker (PyYAML: found unexpected document "
+           "separator)",
+           start, pos_);
+    }
+    while (at() == ' ' || at() == '\t') forward();
+    if (!scanLineBreak(&out)) return;
+  }
+}
+
+bool YamlScanner::plainCanStart() const {
+  const char c = at();
+  static constexpr std::string_view kIndicators = "-?:,[]{}#&*!|>'\"%@`";
+  if (!blankOrEndAt(0) && kIndicators.find(c) == std::string_view::npos) return true;
+  return !blankOrEndAt(1) && (c == '-' || (flowLevel_ == 0 && (c == '?' || c == ':')));
+}
+
+void YamlScanner::fetchPlain() {
+  saveSimpleKey();
+  allowSimpleKey_ = false;
+  tokens_.push_back(scanPlain());
+}
+
+// A plain scalar: words separated by spaces, folded across lines indented beyond the collection; it
+// ends at `: `, ` #`, a flow indicator in flow context, or a line indented too little.
+Token YamlScanner::scanPlain() {
+  Token token = tokenAt(YamlToken::Scalar, pos_, pos_, ScalarStyle::Plain);
+  const long indent = indent_ + 1;
+  std::string spaces;
+  for (;;) {
+    if (at() == '#') break;
+    std::size_t length = 0;
+    for (;;) {
+      const char c = at(length);
+      if (blankOrEndAt(length)) break;
+      if (c == ':' && (blankOrEndAt(length + 1) ||
+                       (flowLevel_ > 0 && std::string_view(",[]{}").find(at(length + 1)) != std::string_view::npos))) {
+        break;
+      }
+      if (flowLevel_ > 0 && std::string_view(",?[]{}").find(c) != std::string_view::npos) break;
+      ++length;
+    }
+    if (length == 0) break;
+    allowSimpleKey_ = false;
+    token.value += spaces;
+    token.value.append(text_.substr(pos_, length));
+    forward(length);
+    token.end = pos_;
+    spaces.clear();
+    if (!scanPlainSpaces(spaces) || at() == '#' || (flowLevel_ == 0 && column_ < indent)) break;
+  }
+  return token;
+}
+
+// The spaces and line breaks after a plain scalar's word, folded: one break becomes a space, n breaks
+// n-1 newlines. False when nothing follows that could continue the scalar.
+bool YamlScanner::scanPlainSpaces(std::string& out) {
+  std::size_t length = 0;
+  while (at(length) == ' ') ++length;
+  const std::string_view whitespace = text_.substr(pos_, length);
+  forward(length);
+  if (breakAt()) {
+    std::string lineBreak;
+    scanLineBreak(&lineBreak);
+    allowSimpleKey_ = true;
+    if (documentIndicator('-') || documentIndicator('.')) return false;
+    std::string breaks;
+    while (at() == ' ' || breakAt()) {
+      if (at() == ' ') {
+        forward();
+      } else {
+        scanLineBreak(&breaks);
+        if (documentIndicator('-') || documentIndicator('.')) return false;
+      }
+    }
+    out.clear();
+    foldBreaks(lineBreak, breaks, out);
+    return true;
+  }
+  out = whitespace;
+  return !whitespace.empty();
+}
+
+}  // namespace oomlint
