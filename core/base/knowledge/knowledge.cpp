@@ -143,23 +143,44 @@ double Architecture::textEncoderParams() const {
   return total;
 }
 
-std::string normalizeGpuName(std::string_view name) {
-  std::string out;
+namespace {
+
+// Lower-case letters and digits only, less the vendor words in front, into `out`: its length.
+std::size_t normalizeInto(std::string_view name, char* out, std::size_t capacity) {
+  std::size_t n = 0;
   for (char c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    if (std::isalnum(static_cast<unsigned char>(c)) && n < capacity) out[n++] = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
+  std::size_t from = 0;
   for (std::string_view vendor : {"nvidia", "geforce", "amd", "radeon", "apple"}) {
-    if (out.starts_with(vendor) && out.size() > vendor.size()) out.erase(0, vendor.size());
+    const std::string_view rest(out + from, n - from);
+    if (rest.starts_with(vendor) && rest.size() > vendor.size()) from += vendor.size();
   }
+  std::copy(out + from, out + n, out);
+  return n - from;
+}
+
+}  // namespace
+
+std::string normalizeGpuName(std::string_view name) {
+  std::string out(name.size(), '\0');
+  out.resize(normalizeInto(name, out.data(), out.size()));
   return out;
 }
 
+// Every name and alias is compared normalised, in buffers on the stack: a lookup allocates nothing.
 const Gpu* GpuCatalog::find(std::string_view name) const {
-  const std::string wanted = normalizeGpuName(name);
+  constexpr std::size_t kLongest = 64;  // catalog names are far shorter; a longer one matches on its first 64
+  char wanted[kLongest];
+  char candidate[kLongest];
+  const std::string_view key(wanted, normalizeInto(name, wanted, kLongest));
+  const auto same = [&](std::string_view other) {
+    return std::string_view(candidate, normalizeInto(other, candidate, kLongest)) == key;
+  };
   for (const auto& gpu : all_) {
-    if (normalizeGpuName(gpu.name) == wanted) return &gpu;
+    if (same(gpu.name)) return &gpu;
     for (const auto& alias : gpu.aliases) {
-      if (normalizeGpuName(alias) == wanted) return &gpu;
+      if (same(alias)) return &gpu;
     }
   }
   return nullptr;

@@ -129,8 +129,8 @@ struct ActivationCoefficients {
   // ComfyUI's own implementation of the block in inference, where its census differs from the trainers' graph; 0: none.
   double comfyUiInferenceBytesPerTokenChannel = 0;
   double comfyUiOlderInferenceBytesPerTokenChannel = 0;  // older releases' heavier block (the range's top); 0: none
-  std::string comfyUiOlderReleases;                       // which releases, for the range's reason
-  std::string comfyUiOlderUntil;                          // the first release with the lighter block ("0.3.60")
+  std::string comfyUiOlderReleases{};                     // which releases, for the range's reason
+  std::string comfyUiOlderUntil{};                        // the first release with the lighter block ("0.3.60")
 
   // The LoRA path's figures for a trainer whose adapted Linears keep fp32 inputs (AI Toolkit) or run under
   // autocast (bf16 inputs: sd-scripts, musubi-tuner).
