@@ -1,3 +1,5 @@
+// YamlScanner's tokens: indentation, simple keys, flow and block indicators, directives, anchors and
+// tags (its scalars: yaml_scalars.cpp).
 #include "base/document/yaml_scanner.h"
 
 #include <algorithm>
@@ -11,43 +13,7 @@ namespace {
 bool isWordChar(char c) {
   return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '-' || c == '_';
 }
-// Line folding: a line break followed by more breaks keeps only those; alone it becomes a space. LS and
-// PS are never folded.
-void foldBreaks(const std::string& lineBreak, const std::string& breaks, std::string& out) {
-  if (lineBreak != "\n") {
-    out += lineBreak;
-  } else if (breaks.empty()) {
-    out.push_back(' ');
-  }
-  out += breaks;
-}
-
-bool isHex(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f'); }
 constexpr std::size_t kSimpleKeyLimit = 1024;
-
-Token tokenAt(YamlToken kind, std::size_t start, std::size_t end, ScalarStyle style = ScalarStyle::Plain) {
-  Token token;
-  token.kind = kind;
-  token.style = style;
-  token.start = start;
-  token.end = end;
-  return token;
-}
-
-// How a character reads in a message: printable ASCII as itself, the rest by name or code.
-std::string shown(std::string_view text, std::size_t at) {
-  if (at >= text.size()) return "the end of the file";
-  const char c = text[at];
-  if (c == '\t') return "a tab";
-  if (c == '\n' || c == '\r') return "a line break";
-  if (c == ' ') return "a space";
-  if (static_cast<unsigned char>(c) >= 0x80) {
-    std::size_t n = 1;
-    while (at + n < text.size() && (static_cast<unsigned char>(text[at + n]) & 0xC0) == 0x80) ++n;
-    return "`" + std::string(text.substr(at, n)) + "`";
-  }
-  return "`" + std::string(1, c) + "`";
-}
 
 // The first character PyYAML's reader refuses (control characters, C1 controls but NEL, U+FFFE/FFFF).
 std::size_t firstUnacceptable(std::string_view text) {
@@ -67,6 +33,30 @@ std::size_t firstUnacceptable(std::string_view text) {
 }
 
 }  // namespace
+
+Token tokenAt(YamlToken kind, std::size_t start, std::size_t end, ScalarStyle style) {
+  Token token;
+  token.kind = kind;
+  token.style = style;
+  token.start = start;
+  token.end = end;
+  return token;
+}
+
+// How a character reads in a message: printable ASCII as itself, the rest by name or code.
+std::string shownAt(std::string_view text, std::size_t at) {
+  if (at >= text.size()) return "the end of the file";
+  const char c = text[at];
+  if (c == '\t') return "a tab";
+  if (c == '\n' || c == '\r') return "a line break";
+  if (c == ' ') return "a space";
+  if (static_cast<unsigned char>(c) >= 0x80) {
+    std::size_t n = 1;
+    while (at + n < text.size() && (static_cast<unsigned char>(text[at + n]) & 0xC0) == 0x80) ++n;
+    return "`" + std::string(text.substr(at, n)) + "`";
+  }
+  return "`" + std::string(1, c) + "`";
+}
 
 std::string_view describe(YamlToken kind) {
   switch (kind) {
@@ -96,8 +86,11 @@ std::string_view describe(YamlToken kind) {
 YamlScanner::YamlScanner(std::string_view text, std::size_t skip) : text_(text), pos_(skip), lineStart_(skip) {
   simpleKeys_.resize(1);
   if (const std::size_t bad = firstUnacceptable(text); bad != std::string_view::npos) {
-    fail("a control character (" + std::to_string(static_cast<unsigned char>(text[bad])) +
-             ") is not allowed in YAML text (PyYAML: special characters are not allowed)",
+    // The byte is the character's, or the lead byte of a C1 control's or U+FFFE/FFFF's UTF-8.
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    const auto byte = static_cast<unsigned char>(text[bad]);
+    fail(std::string("a control character (byte 0x") + kHex[byte >> 4] + kHex[byte & 15] +
+             ") is not allowed in YAML text: save the file without it (PyYAML: special characters are not allowed)",
          bad, bad + 1);
   }
 }
@@ -208,7 +201,7 @@ void YamlScanner::fetchMoreTokens() {
                          : "a tab separates values here: YAML allows only spaces between them (PyYAML: found "
                            "character '\\t' that cannot start any token)");
   }
-  fail(shown(text_, pos_) + " cannot start a value: quote the value (PyYAML: found character that cannot start any token)",
+  fail(shownAt(text_, pos_) + " cannot start a value: quote the value (PyYAML: found character that cannot start any token)",
        pos_, pos_ + 1);
 }
 
@@ -318,7 +311,7 @@ void YamlScanner::fetchDirective() {
   while (isWordChar(at(length))) ++length;
   if (length == 0 || (at(length) != '\0' && at(length) != ' ' && !breakAt(length))) {
     fail("a `%` directive is a name, then its values (PyYAML: expected alphabetic or numeric character, but found " +
-             shown(text_, pos_ + length) + ")",
+             shownAt(text_, pos_ + length) + ")",
          start, pos_ + length);
   }
   Token token = tokenAt(YamlToken::Directive, start, pos_ + length);
@@ -329,7 +322,7 @@ void YamlScanner::fetchDirective() {
   };
   auto expectEnd = [&](std::string_view what) {
     if (at() != '\0' && at() != ' ' && !breakAt()) {
-      failHere(std::string(what) + " (PyYAML: expected a digit or ' ', but found " + shown(text_, pos_) + ")");
+      failHere(std::string(what) + " (PyYAML: expected a digit or ' ', but found " + shownAt(text_, pos_) + ")");
     }
   };
   if (token.value == "YAML") {
@@ -337,19 +330,19 @@ void YamlScanner::fetchDirective() {
     auto digits = [&] {
       std::size_t n = 0;
       while (at(n) >= '0' && at(n) <= '9') ++n;
-      if (n == 0) failHere("a %YAML directive takes a version such as 1.1 (PyYAML: expected a digit, but found " + shown(text_, pos_) + ")");
+      if (n == 0) failHere("a %YAML directive takes a version such as 1.1 (PyYAML: expected a digit, but found " + shownAt(text_, pos_) + ")");
       token.handle.append(text_.substr(pos_, n));
       forward(n);
     };
     digits();
-    if (at() != '.') failHere("a %YAML directive takes a version such as 1.1 (PyYAML: expected a digit or '.', but found " + shown(text_, pos_) + ")");
+    if (at() != '.') failHere("a %YAML directive takes a version such as 1.1 (PyYAML: expected a digit or '.', but found " + shownAt(text_, pos_) + ")");
     token.handle.push_back('.');
     forward();
     digits();
     expectEnd("a %YAML directive takes a version such as 1.1");
   } else if (token.value == "TAG") {
     skipSpaces();
-    if (at() != '!') failHere("a %TAG directive's handle starts with `!` (PyYAML: expected '!', but found " + shown(text_, pos_) + ")");
+    if (at() != '!') failHere("a %TAG directive's handle starts with `!` (PyYAML: expected '!', but found " + shownAt(text_, pos_) + ")");
     std::size_t handle = 1;
     while (isWordChar(at(handle))) ++handle;
     if (handle > 1 || at(handle) == '!') {
@@ -358,10 +351,10 @@ void YamlScanner::fetchDirective() {
     }
     token.handle = std::string(text_.substr(pos_, handle));
     forward(handle);
-    if (at() != ' ') failHere("a %TAG directive's handle and prefix are separated by a space (PyYAML: expected ' ', but found " + shown(text_, pos_) + ")");
+    if (at() != ' ') failHere("a %TAG directive's handle and prefix are separated by a space (PyYAML: expected ' ', but found " + shownAt(text_, pos_) + ")");
     skipSpaces();
     token.handle += " " + scanTagUri(pos_);
-    if (at() != '\0' && at() != ' ' && !breakAt()) failHere("a %TAG directive ends after its prefix (PyYAML: expected ' ', but found " + shown(text_, pos_) + ")");
+    if (at() != '\0' && at() != ' ' && !breakAt()) failHere("a %TAG directive ends after its prefix (PyYAML: expected ' ', but found " + shownAt(text_, pos_) + ")");
   } else {
     while (pos_ < text_.size() && !breakAt()) forward();
   }
@@ -371,7 +364,7 @@ void YamlScanner::fetchDirective() {
   }
   if (pos_ < text_.size() && !breakAt()) {
     failHere("only a comment may follow a directive on its line (PyYAML: expected a comment or a line break, but found " +
-             shown(text_, pos_) + ")");
+             shownAt(text_, pos_) + ")");
   }
   tokens_.push_back(std::move(token));
 }
@@ -471,7 +464,7 @@ void YamlScanner::fetchAnchor(YamlToken kind) {
   if (length == 0 || !ends) {
     fail(std::string(kind == YamlToken::Alias ? "an alias" : "an anchor") +
              " name takes only letters, digits, `-` and `_` (PyYAML: expected alphabetic or numeric character, but "
-             "found " + shown(text_, pos_ + length) + ")",
+             "found " + shownAt(text_, pos_ + length) + ")",
          start, pos_ + length + 1);
   }
   Token token = tokenAt(kind, start, pos_ + length);
@@ -518,7 +511,7 @@ void YamlScanner::fetchTag() {
     token.value = scanTagUri(start);
   }
   if (!blankOrEndAt(0) || at() == '\t') {
-    fail("a tag must be followed by a space (PyYAML: expected ' ', but found " + shown(text_, pos_) + ")", start, pos_ + 1);
+    fail("a tag must be followed by a space (PyYAML: expected ' ', but found " + shownAt(text_, pos_) + ")", start, pos_ + 1);
   }
   token.end = pos_;
   tokens_.push_back(std::move(token));
@@ -533,7 +526,7 @@ std::string YamlScanner::scanTagUri(std::size_t start) {
       std::string bytes;
       const std::size_t run = pos_;
       while (at() == '%') {
-        if (!isHex(at(1)) || !isHex(at(2))) fail("a `%` in a tag must be followed by two hex digits (PyYAML: expected URI escape sequence)", pos_, pos_ + 3);
+        if (!isHexDigit(at(1)) || !isHexDigit(at(2))) fail("a `%` in a tag must be followed by two hex digits (PyYAML: expected URI escape sequence)", pos_, pos_ + 3);
         bytes.push_back(static_cast<char>(std::stoi(std::string(text_.substr(pos_ + 1, 2)), nullptr, 16)));
         forward(3);
       }
@@ -544,7 +537,7 @@ std::string YamlScanner::scanTagUri(std::size_t start) {
       forward();
     }
   }
-  if (out.empty()) fail("a tag needs a name after its `!` (PyYAML: expected URI, but found " + shown(text_, pos_) + ")", start, pos_);
+  if (out.empty()) fail("a tag needs a name after its `!` (PyYAML: expected URI, but found " + shownAt(text_, pos_) + ")", start, pos_);
   return out;
 }
 
@@ -554,214 +547,10 @@ void YamlScanner::fetchBlockScalar(ScalarStyle style) {
   tokens_.push_back(scanBlockScalar(style));
 }
 
-// `|` or `>`, an optional chomping (`-`, `+`) and indentation (1–9) indicator, then the lines indented
-// beyond the owner (or by the indicator); folding and chomping as PyYAML applies them.
-Token YamlScanner::scanBlockScalar(ScalarStyle style) {
-  const bool folded = style == ScalarStyle::Folded;
-  Token token = tokenAt(YamlToken::Scalar, pos_, pos_, style);
-  forward();
-  int chomping = 0;  // -1 strip, 0 clip, +1 keep
-  long increment = 0;
-  auto readChomping = [&] {
-    if (at() == '+' || at() == '-') {
-      chomping = at() == '+' ? 1 : -1;
-      forward();
-    }
-  };
-  auto readIncrement = [&] {
-    if (at() >= '0' && at() <= '9') {
-      if (at() == '0') failHere("a block scalar's indentation indicator is 1–9 (PyYAML: expected indentation indicator in the range 1-9, but found 0)");
-      increment = at() - '0';
-      forward();
-    }
-  };
-  if (at() == '+' || at() == '-') {
-    readChomping();
-    readIncrement();
-  } else {
-    readIncrement();
-    readChomping();
-  }
-  token.end = pos_;
-  if (at() != '\0' && at() != ' ' && !breakAt()) {
-    failHere("after `|` or `>` only `+`, `-`, a digit, a space or a comment may follow on the line (PyYAML: expected "
-             "chomping or indentation indicators, but found " + shown(text_, pos_) + ")");
-  }
-  while (at() == ' ') forward();
-  if (at() == '#') {
-    while (pos_ < text_.size() && !breakAt()) forward();
-  }
-  if (pos_ < text_.size() && !breakAt()) {
-    failHere("a block scalar's header line takes only a comment after its indicators (PyYAML: expected a comment or a line "
-             "break, but found " + shown(text_, pos_) + ")");
-  }
-  scanLineBreak();
-
-  const long minIndent = std::max(indent_ + 1, 1L);
-  long indent = 0;
-  std::string breaks;
-  auto skipIndent = [&](long upTo) {
-    while (column_ < upTo && at() == ' ') forward();
-  };
-  auto scanBreaks = [&](long upTo) {
-    skipIndent(upTo);
-    while (breakAt()) {
-      scanLineBreak(&breaks);
-      skipIndent(upTo);
-    }
-  };
-  if (increment == 0) {
-    long maxIndent = 0;
-    while (at() == ' ' || breakAt()) {
-      if (at() == ' ') {
-        forward();
-        maxIndent = std::max(maxIndent, column_);
-      } else {
-        scanLineBreak(&breaks);
-      }
-    }
-    indent = std::max(minIndent, maxIndent);
-  } else {
-    indent = minIndent + increment - 1;
-    scanBreaks(indent);
-  }
-  std::string& out = token.value;
-  bool lineBreak = false;
-  while (column_ == indent && pos_ < text_.size()) {
-    out += breaks;
-    breaks.clear();
-    const bool leadingNonSpace = at() != ' ' && at() != '\t';
-    std::size_t length = 0;
-    while (pos_ + length < text_.size() && !breakAt(length)) ++length;
-    out.append(text_.substr(pos_, length));
-    forward(length);
-    token.end = pos_;
-    lineBreak = scanLineBreak();
-    scanBreaks(indent);
-    if (column_ != indent || pos_ >= text_.size()) break;
-    if (folded && lineBreak && leadingNonSpace && at() != ' ' && at() != '\t') {
-      if (breaks.empty()) out.push_back(' ');
-    } else if (lineBreak) {
-      out.push_back('\n');
-    }
-  }
-  if (chomping >= 0 && lineBreak) out.push_back('\n');
-  if (chomping > 0) out += breaks;
-  return token;
-}
-
 void YamlScanner::fetchQuoted(ScalarStyle style) {
   saveSimpleKey();
   allowSimpleKey_ = false;
   tokens_.push_back(scanQuoted(style));
-}
-
-Token YamlScanner::scanQuoted(ScalarStyle style) {
-  const bool isDouble = style == ScalarStyle::DoubleQuoted;
-  const char quote = at();
-  Token token = tokenAt(YamlToken::Scalar, pos_, pos_, style);
-  forward();
-  scanQuotedNonSpaces(isDouble, token.start, token.value);
-  while (at() != quote) {
-    scanQuotedSpaces(token.start, token.value);
-    scanQuotedNonSpaces(isDouble, token.start, token.value);
-  }
-  forward();
-  token.end = pos_;
-  return token;
-}
-
-void YamlScanner::scanQuotedNonSpaces(bool isDouble, std::size_t start, std::string& out) {
-  for (;;) {
-    std::size_t length = 0;
-    while (pos_ + length < text_.size() && at(length) != '\'' && at(length) != '"' && at(length) != '\\' && !blankOrEndAt(length)) ++length;
-    out.append(text_.substr(pos_, length));
-    forward(length);
-    const char c = at();
-    if (!isDouble && c == '\'' && at(1) == '\'') {
-      out.push_back('\'');
-      forward(2);
-    } else if ((isDouble && c == '\'') || (!isDouble && (c == '"' || c == '\\'))) {
-      out.push_back(c);
-      forward();
-    } else if (isDouble && c == '\\') {
-      const std::size_t escape = pos_;
-      forward();
-      const char e = at();
-      static constexpr std::string_view kSimple = "0abt\tnvfre \"/\\N_LP";
-      if (const auto index = kSimple.find(e); index != std::string_view::npos && pos_ < text_.size()) {
-        static const char* const kReplacement[] = {"\0",   "\a",       "\b",       "\t",          "\t",
-                                                   "\n",   "\v",       "\f",       "\r",          "\x1b",
-                                                   " ",    "\"",       "/",        "\\",          "\xC2\x85",
-                                                   "\xC2\xA0", "\xE2\x80\xA8", "\xE2\x80\xA9"};
-        if (e == '0') {
-          out.push_back('\0');
-        } else {
-          out.append(kReplacement[index]);
-        }
-        forward();
-      } else if (e == 'x' || e == 'u' || e == 'U') {
-        const std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-        forward();
-        for (std::size_t k = 0; k < digits; ++k) {
-          if (!isHex(at(k))) {
-            fail("`\\" + std::string(1, e) + "` takes " + std::to_string(digits) +
-                     " hexadecimal digits (PyYAML: expected escape sequence of " + std::to_string(digits) +
-                     " hexadecimal numbers)",
-                 escape, pos_ + k);
-          }
-        }
-        const unsigned long code = std::stoul(std::string(text_.substr(pos_, digits)), nullptr, 16);
-        if (code > 0x10FFFF) fail("`\\U` escapes a code point above U+10FFFF", escape, pos_ + digits);
-        // A lone surrogate has no UTF-8 form: it reads as the replacement character.
-        appendUtf8(out, code >= 0xD800 && code <= 0xDFFF ? 0xFFFD : code);
-        forward(digits);
-      } else if (breakAt()) {
-        scanLineBreak();
-        scanQuotedBreaks(start, out);
-      } else {
-        fail("`\\" + std::string(e == '\0' ? "" : std::string(1, e)) +
-                 "` is not an escape in a double-quoted string: write `\\\\` for a backslash, or use single quotes "
-                 "(PyYAML: found unknown escape character)",
-             escape, std::min(pos_ + 1, text_.size()));
-      }
-    } else {
-      return;
-    }
-  }
-}
-
-void YamlScanner::scanQuotedSpaces(std::size_t start, std::string& out) {
-  std::size_t length = 0;
-  while (at(length) == ' ' || at(length) == '\t') ++length;
-  const std::string_view whitespace = text_.substr(pos_, length);
-  forward(length);
-  if (pos_ >= text_.size()) {
-    fail("unclosed quote: the string that starts here is never closed before the end of the file "
-         "(PyYAML: found unexpected end of stream)",
-         start, text_.size());
-  }
-  if (breakAt()) {
-    std::string lineBreak;
-    scanLineBreak(&lineBreak);
-    std::string breaks;
-    scanQuotedBreaks(start, breaks);
-    foldBreaks(lineBreak, breaks, out);
-  } else {
-    out.append(whitespace);
-  }
-}
-
-void YamlScanner::scanQuotedBreaks(std::size_t start, std::string& out) {
-  for (;;) {
-    if (documentIndicator('-') || documentIndicator('.')) {
-      fail("unclosed quote: the string that starts here runs into a document marker (PyYAML: found unexpected document "
-           "separator)",
-           start, pos_);
-    }
-    while (at() == ' ' || at() == '\t') forward();
-    if (!scanLineBreak(&out)) return;
-  }
 }
 
 bool YamlScanner::plainCanStart() const {
@@ -775,66 +564,6 @@ void YamlScanner::fetchPlain() {
   saveSimpleKey();
   allowSimpleKey_ = false;
   tokens_.push_back(scanPlain());
-}
-
-// A plain scalar: words separated by spaces, folded across lines indented beyond the collection; it
-// ends at `: `, ` #`, a flow indicator in flow context, or a line indented too little.
-Token YamlScanner::scanPlain() {
-  Token token = tokenAt(YamlToken::Scalar, pos_, pos_, ScalarStyle::Plain);
-  const long indent = indent_ + 1;
-  std::string spaces;
-  for (;;) {
-    if (at() == '#') break;
-    std::size_t length = 0;
-    for (;;) {
-      const char c = at(length);
-      if (blankOrEndAt(length)) break;
-      if (c == ':' && (blankOrEndAt(length + 1) ||
-                       (flowLevel_ > 0 && std::string_view(",[]{}").find(at(length + 1)) != std::string_view::npos))) {
-        break;
-      }
-      if (flowLevel_ > 0 && std::string_view(",?[]{}").find(c) != std::string_view::npos) break;
-      ++length;
-    }
-    if (length == 0) break;
-    allowSimpleKey_ = false;
-    token.value += spaces;
-    token.value.append(text_.substr(pos_, length));
-    forward(length);
-    token.end = pos_;
-    spaces.clear();
-    if (!scanPlainSpaces(spaces) || at() == '#' || (flowLevel_ == 0 && column_ < indent)) break;
-  }
-  return token;
-}
-
-// The spaces and line breaks after a plain scalar's word, folded: one break becomes a space, n breaks
-// n-1 newlines. False when nothing follows that could continue the scalar.
-bool YamlScanner::scanPlainSpaces(std::string& out) {
-  std::size_t length = 0;
-  while (at(length) == ' ') ++length;
-  const std::string_view whitespace = text_.substr(pos_, length);
-  forward(length);
-  if (breakAt()) {
-    std::string lineBreak;
-    scanLineBreak(&lineBreak);
-    allowSimpleKey_ = true;
-    if (documentIndicator('-') || documentIndicator('.')) return false;
-    std::string breaks;
-    while (at() == ' ' || breakAt()) {
-      if (at() == ' ') {
-        forward();
-      } else {
-        scanLineBreak(&breaks);
-        if (documentIndicator('-') || documentIndicator('.')) return false;
-      }
-    }
-    out.clear();
-    foldBreaks(lineBreak, breaks, out);
-    return true;
-  }
-  out = whitespace;
-  return !whitespace.empty();
 }
 
 }  // namespace oomlint
