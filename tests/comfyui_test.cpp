@@ -1729,3 +1729,28 @@ TEST_CASE("ComfyUI's own Qwen-Image block: 26 B per token·channel, the older bl
   CHECK(test::rangeReason(lighter, "1c7eaeca") == nullptr);
   CHECK(lighter.highBytes < older.highBytes);
 }
+
+TEST_CASE("ComfyUI's own LTX-2 block: older releases were heavier only under a noise mask (per-token timesteps)") {
+  // tests/census/comfyui_ltx2.json: the block from v0.31.0 holds 28.41 B per token·channel; before 55bd606e (#12046,
+  // first in v0.11.0) v0.8 kept a timestep embedding per token through every block when a noise mask was set
+  // (image-to-video, guides): 55.35. Text-to-video embeds one timestep: no older block is heavier.
+  const std::string textToVideo = comfyFixture("ltx2-two-pass-latent-upsampler-api.json");
+  REQUIRE(textToVideo.find("LTXVImgToVideo") == std::string::npos);
+  const std::string imageToVideo = textToVideo.substr(0, textToVideo.rfind('}')) +
+                                   R"(, "99": {"class_type": "LTXVImgToVideoInplace", "inputs": {"strength": 1.0, "bypass": false}}})";
+  AnalyzeOptions options;
+  options.vramGib = 48;
+  const auto denoiseOf = [&](const std::string& text) {
+    const FileReport report = analyzeInput(Input{"ltx2.json", text}, options);
+    REQUIRE(report.estimate.has_value());
+    return test::phase(*report.estimate, "denoise");
+  };
+  const PhaseEstimate unmasked = denoiseOf(textToVideo);
+  CHECK(test::rangeReason(unmasked, "55bd606e") == nullptr);
+  const PhaseEstimate masked = denoiseOf(imageToVideo);
+  const auto* heavier = test::rangeReason(masked, "55bd606e");
+  REQUIRE(heavier != nullptr);
+  CHECK(heavier->aboveBytes > 0);
+  CHECK(masked.highBytes > unmasked.highBytes);
+  CHECK(test::component(masked, "transformer activations") == Approx(test::component(unmasked, "transformer activations")));
+}

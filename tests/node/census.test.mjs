@@ -89,6 +89,16 @@ test('memory.yaml comfyui_inference figures are the committed ComfyUI block cens
   onSlope('mmdit (SD3)', sd3.block, sd3.width);
   assert.equal(families.get('mmdit')?.comfyui_inference_bytes_per_token_channel, sd3.block.bytes_per_token_channel);
   measured.add('mmdit');
+  // LTX-2: the block as it runs with per-token timesteps (a noise mask: image-to-video, guides), the larger; the
+  // range's top is the heaviest older form (v0.8's, which kept the timestep embeddings through every block).
+  const ltx2 = JSON.parse(fs.readFileSync(path.join(sourceDir, 'tests/census/comfyui_ltx2.json'), 'utf8'));
+  onSlope('ltx2', ltx2.block.per_token_timestep, ltx2.width);
+  onSlope('ltx2 (one timestep)', ltx2.block.scalar_timestep, ltx2.width);
+  for (const [releases, older] of Object.entries(ltx2.older_blocks)) onSlope(`ltx2 ${releases}`, older.per_token_timestep, ltx2.width);
+  const ltx2Older = Math.max(...Object.values(ltx2.older_blocks).map((b) => b.per_token_timestep.bytes_per_token_channel));
+  assert.equal(families.get('ltx2')?.comfyui_inference_bytes_per_token_channel, ltx2.block.per_token_timestep.bytes_per_token_channel);
+  assert.equal(families.get('ltx2')?.comfyui_older_inference_bytes_per_token_channel, ltx2Older);
+  measured.add('ltx2');
   for (const [name, f] of families) {
     if (f.comfyui_inference_bytes_per_token_channel) assert.ok(measured.has(name), `${name} has a ComfyUI figure no run gives`);
   }

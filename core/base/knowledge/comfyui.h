@@ -107,6 +107,7 @@ struct NodeType {
   // node, of each image input it encodes itself (TextEncodeQwenImageEdit's); 0: its input's size.
   double imagePixels = 0;
   bool packsLatents = false;  // joins latents into one [B, 1, N] tensor (LTXVConcatAVLatent): ComfyUI's guess counts channels
+  bool noiseMask = false;     // sets a noise mask on the latent (LTXVImgToVideo, LTXVAddGuide): per-token timesteps
   // Node packs that manage their own memory (kijai's wrappers), as their source does it:
   PackLoader loader;
   PackBlockSwap blockSwap;
@@ -147,7 +148,7 @@ template <class V> void fields(V& v, NodeType& x) {
   v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled, x.loader,
     x.blockSwap, x.vae, x.sequentialGuidance, x.encodesClip, x.imagePixels, x.packsLatents, x.olderBlockBytesPerTokenChannel,
     x.olderBlockReleases, x.cacheTokenMaps, x.cacheOrdersWidget, x.cacheOrdersDefault, x.cacheMapsWidget, x.cacheMapsByValue,
-    x.wholeModelWidget, x.wholeModelValues, x.wholeModelUnlessLinked, x.gpuOverFrames, x.videoSource);
+    x.wholeModelWidget, x.wholeModelValues, x.wholeModelUnlessLinked, x.gpuOverFrames, x.videoSource, x.noiseMask);
 }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.

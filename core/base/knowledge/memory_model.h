@@ -131,6 +131,7 @@ struct ActivationCoefficients {
   double comfyUiOlderInferenceBytesPerTokenChannel = 0;  // older releases' heavier block (the range's top); 0: none
   std::string comfyUiOlderReleases{};                     // which releases, for the range's reason
   std::string comfyUiOlderUntil{};                        // the first release with the lighter block ("0.3.60")
+  bool comfyUiOlderNeedsNoiseMask = false;  // heavier only under a noise mask (LTX-2's per-token timesteps)
 
   // The LoRA path's figures for a trainer whose adapted Linears keep fp32 inputs (AI Toolkit) or run under
   // autocast (bf16 inputs: sd-scripts, musubi-tuner).
@@ -143,7 +144,7 @@ struct ActivationCoefficients {
   }
 };
 
-template <class V> void fields(V& v, ActivationCoefficients& x) { v(x.family, x.blockBytesPerTokenChannel, x.recomputeBytesPerTokenChannel, x.inferenceBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare, x.measuredOnGpu, x.comfyUiInferenceBytesPerTokenChannel, x.comfyUiOlderInferenceBytesPerTokenChannel, x.comfyUiOlderReleases, x.comfyUiOlderUntil); }
+template <class V> void fields(V& v, ActivationCoefficients& x) { v(x.family, x.blockBytesPerTokenChannel, x.recomputeBytesPerTokenChannel, x.inferenceBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare, x.measuredOnGpu, x.comfyUiInferenceBytesPerTokenChannel, x.comfyUiOlderInferenceBytesPerTokenChannel, x.comfyUiOlderReleases, x.comfyUiOlderUntil, x.comfyUiOlderNeedsNoiseMask); }
 
 struct MemoryModel {
   std::vector<WeightFormat> weightFormats;

@@ -248,6 +248,9 @@ class SetupBuilder {
       }
     }
     if (s.sampler == nullptr) s.sampler = fallback;
+    // A noise mask anywhere (image-to-video, guides) gives per-token timesteps; with several passes, any counts.
+    s.generation.noiseMask = std::any_of(w_.nodes.begin(), w_.nodes.end(),
+                                         [](const WorkflowNode& n) { return n.active() && n.known && n.known->noiseMask; });
     // A wrapper's sampler that takes the size itself (HyVideoSampler, MochiSampler) is its own latent node.
     if (s.latent == nullptr && s.sampler != nullptr && s.sampler->value("width") != nullptr) s.latent = s.sampler;
     if (s.latent == nullptr) s.latent = firstActive(w_, {NodeRole::Latent});

@@ -65,6 +65,8 @@ class Estimator {
     const bool comfyOwn = comfyBlocks() && s_.olderBlockBytesPerTokenChannel <= 0 && s_.blockBytesPerTokenChannel <= 0;
     const double heavier = comfyOwn ? family.comfyUiOlderInferenceBytesPerTokenChannel : s_.olderBlockBytesPerTokenChannel;
     if (heavier <= 0) return;
+    // A block heavier only under a noise mask (LTX-2's per-token timesteps) when nothing sets one.
+    if (comfyOwn && family.comfyUiOlderNeedsNoiseMask && !s_.noiseMask) return;
     // A workflow saved by the release that lightened the block, or a later one, never ran the heavier one.
     const auto lighterSince = ReleaseVersion::parse(family.comfyUiOlderUntil);
     if (comfyOwn && s_.comfyRelease && lighterSince && *s_.comfyRelease >= *lighterSince) return;

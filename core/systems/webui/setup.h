@@ -120,6 +120,7 @@ struct GenerationSetup {
   // VRAM is the default on from v0.16.0 (NVIDIA's; a card known only by its size is taken as one): the flags then
   // choose between dynamic VRAM and the older manager (applyLaunchFlags).
   std::optional<ReleaseVersion> comfyRelease;
+  bool noiseMask = false;  // a node sets a noise mask on the latent (image-to-video, guides): per-token timesteps
   bool comfyDynamicVramCard = true;
   // A ComfyUI sampler's cfg where the workflow writes one: 1.0 skips the unconditional pass (comfy/samplers.py's
   // cfg1 optimisation), any other value runs it. Unset: the architecture's habit (cfg_in_sampling).

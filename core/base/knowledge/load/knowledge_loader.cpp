@@ -368,6 +368,7 @@ class Loader {
         f.comfyUiOlderInferenceBytesPerTokenChannel = num(e, "comfyui_older_inference_bytes_per_token_channel", 0);
         f.comfyUiOlderReleases = str(e, "comfyui_older_releases");
         if (!str(e, "comfyui_older_until").empty()) f.comfyUiOlderUntil = release(e, "comfyui_older_until", "memory.yaml: activations.families");
+        f.comfyUiOlderNeedsNoiseMask = flag(e, "comfyui_older_needs_noise_mask");
         m.activationFamilies.push_back(std::move(f));
       }
     }
@@ -492,6 +493,7 @@ class Loader {
       n.wholeModelUnlessLinked = str(e, "whole_model_unless_linked");
       n.gpuOverFrames = flag(e, "gpu_over_frames");
       n.videoSource = flag(e, "video_source");
+      n.noiseMask = flag(e, "noise_mask");
       if (n.wholeModelWidget.empty() != n.wholeModelValues.empty()) {
         error("comfyui.yaml: node " + n.type + ": whole_model_widget and whole_model_values go together");
       }
