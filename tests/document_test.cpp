@@ -382,3 +382,24 @@ TEST_CASE("the YAML reader refuses what PyYAML refuses, at the place, in PyYAML'
   auto tagged = readDocument("%TAG !e! tag:example.com,2000:\n---\na: !e!x 1\n");
   CHECK_FALSE(tagged->fatal());
 }
+
+TEST_CASE("a key glued to its value by a colon is named, not the line after it") {
+  // `batch_size:4` is one plain word to YAML; PyYAML stops at the next line's `:` or at the end of the mapping.
+  for (const char* text : {"train:\n  batch_size:4\n  steps: 100\n", "train:\n  steps: 100\n  batch_size:4\n"}) {
+    auto doc = readDocument(text);
+    INFO(text);
+    REQUIRE(doc->fatal());
+    const ReadProblem& p = doc->problems().front();
+    CHECK(slice(*doc, p.range) == "batch_size:4");
+    CHECK(p.message.find("needs a space after its colon (`batch_size: 4`)") != std::string::npos);
+  }
+  // A URL's colons are not a key's: the message stays PyYAML's.
+  auto url = readDocument("a:\n  url: http://x:8080/y\n   b: 1\n");
+  REQUIRE(url->fatal());
+  CHECK(url->problems().front().message.find("needs a space") == std::string::npos);
+  CHECK(url->problems().front().message.find("mapping values are not allowed here") != std::string::npos);
+  // An unclosed `{` names the line it opened on.
+  auto flow = readDocument("config:\n  train: {lr: 1e-4, steps: 100\n  save: {}\n");
+  REQUIRE(flow->fatal());
+  CHECK(flow->problems().front().message.find("the `{` mapping opened on line 2") != std::string::npos);
+}

@@ -65,8 +65,8 @@ class YamlParser {
 
  private:
   // `found` where the grammar wants `expected` (PyYAML's words), said the way a user can act on.
-  [[noreturn]] static void unexpected(std::string_view advice, std::string_view expected, const Token& found) {
-    throw YamlSyntaxError{std::string(advice) + " (PyYAML: expected " + std::string(expected) + ", but found " +
+  [[noreturn]] static void unexpected(const std::string& advice, std::string_view expected, const Token& found) {
+    throw YamlSyntaxError{advice + " (PyYAML: expected " + std::string(expected) + ", but found " +
                               std::string(describe(found.kind)) + ")",
                           found.start, std::max(found.end, found.start)};
   }
@@ -408,7 +408,10 @@ Node& YamlParser::parseFlowSequence(Node& node) {
   scanner_.take();  // [
   for (bool first = true; !scanner_.check(YamlToken::FlowSequenceEnd); first = false) {
     if (!first) {
-      if (!scanner_.check(YamlToken::FlowEntry)) unexpected("a `[` list continues with `,` or ends with `]`", "',' or ']'", scanner_.peek());
+      if (!scanner_.check(YamlToken::FlowEntry)) {
+        unexpected("the `[` list opened on line " + std::to_string(node.range.start.line) + " continues with `,` or ends with `]`",
+                   "',' or ']'", scanner_.peek());
+      }
       scanner_.take();
       if (scanner_.check(YamlToken::FlowSequenceEnd)) break;
     }
@@ -423,7 +426,10 @@ Node& YamlParser::parseFlowMapping(Node& node) {
   KeyIndex keys;
   for (bool first = true; !scanner_.check(YamlToken::FlowMappingEnd); first = false) {
     if (!first) {
-      if (!scanner_.check(YamlToken::FlowEntry)) unexpected("a `{` mapping continues with `,` or ends with `}`", "',' or '}'", scanner_.peek());
+      if (!scanner_.check(YamlToken::FlowEntry)) {
+        unexpected("the `{` mapping opened on line " + std::to_string(node.range.start.line) + " continues with `,` or ends with `}`",
+                   "',' or '}'", scanner_.peek());
+      }
       scanner_.take();
       if (scanner_.check(YamlToken::FlowMappingEnd)) break;
     }

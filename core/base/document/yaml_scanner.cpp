@@ -3,6 +3,7 @@
 #include "base/document/yaml_scanner.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "base/text/source_text.h"
 
@@ -237,10 +238,37 @@ YamlScanner::SimpleKey& YamlScanner::keyAtLevel() {
   return simpleKeys_[static_cast<std::size_t>(flowLevel_)];
 }
 
+// `batch_size:4` is one plain word to YAML: where a plain scalar holds a key-like word glued to its value by a
+// colon, that is the mistake to point at (a URL's or a time's colons are not).
+void YamlScanner::failOnColonWithoutSpace(const Token& scalar, std::string_view pyyaml) const {
+  if (scalar.kind != YamlToken::Scalar || scalar.style != ScalarStyle::Plain) return;
+  const std::string_view written = text_.substr(scalar.start, scalar.end - scalar.start);
+  const auto keyChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; };
+  for (std::size_t begin = 0; begin < written.size();) {
+    std::size_t end = written.find_first_of(" \t\r\n", begin);
+    if (end == std::string_view::npos) end = written.size();
+    const std::string_view word = written.substr(begin, end - begin);
+    const std::size_t colon = word.find(':');
+    const bool keyLike = colon != std::string_view::npos && colon > 0 && colon + 1 < word.size() && word.size() <= 40 &&
+                         (std::isalpha(static_cast<unsigned char>(word[0])) || word[0] == '_') &&
+                         std::all_of(word.begin(), word.begin() + static_cast<long>(colon), keyChar) &&
+                         word[colon + 1] != '/' && word[colon + 1] != ':';
+    if (keyLike) {
+      fail("`" + std::string(word) + "` needs a space after its colon (`" + std::string(word.substr(0, colon)) + ": " +
+               std::string(word.substr(colon + 1)) + "`): without one YAML reads it as one word (PyYAML: " + std::string(pyyaml) +
+               ")",
+           scalar.start + begin, scalar.start + end);
+    }
+    begin = written.find_first_not_of(" \t\r\n", end);
+    if (begin == std::string_view::npos) break;
+  }
+}
+
 void YamlScanner::failMissingColon(const SimpleKey& key) const {
   const std::size_t index = key.tokenNumber - tokensTaken_;
   if (index < tokens_.size() && tokens_[index].kind == YamlToken::Scalar) {
     const Token& word = tokens_[index];
+    failOnColonWithoutSpace(word, "could not find expected ':'");
     const std::size_t length = word.end - word.start;
     const std::string what = length <= 40 ? "`" + std::string(text_.substr(word.start, length)) + "`" : "this key";
     fail(what + " is not a `key: value` entry: every line of a mapping needs a colon after its key "
@@ -440,6 +468,10 @@ void YamlScanner::fetchValue() {
   } else {
     if (flowLevel_ == 0) {
       if (!allowSimpleKey_) {
+        // The token before this `:` a plain scalar (perhaps taken already): `batch_size:4` and the line after it.
+        if (lastPlain_.number == tokensTaken_ + tokens_.size()) {
+          failOnColonWithoutSpace(tokenAt(YamlToken::Scalar, lastPlain_.start, lastPlain_.end), "mapping values are not allowed here");
+        }
         failHere("a `:` is not allowed here (quote a value that contains `: `, or check the indentation) "
                  "(PyYAML: mapping values are not allowed here)");
       }
@@ -564,6 +596,7 @@ void YamlScanner::fetchPlain() {
   saveSimpleKey();
   allowSimpleKey_ = false;
   tokens_.push_back(scanPlain());
+  lastPlain_ = {tokens_.back().start, tokens_.back().end, tokensTaken_ + tokens_.size()};
 }
 
 }  // namespace oomlint

@@ -103,6 +103,7 @@ class YamlScanner {
   void removeSimpleKey();
   std::size_t nextSimpleKeyToken() const;
   [[noreturn]] void failMissingColon(const SimpleKey& key) const;
+  void failOnColonWithoutSpace(const Token& scalar, std::string_view pyyaml) const;
 
   bool documentIndicator(char c) const;
   void fetchStreamEnd();
@@ -144,6 +145,10 @@ class YamlScanner {
   std::vector<long> indents_;
   bool allowSimpleKey_ = true;
   std::vector<SimpleKey> simpleKeys_;  // one per flow level
+  struct {
+    std::size_t start = 0, end = 0;
+    std::size_t number = 0;  // tokens fetched once it was: the last token while this equals the count
+  } lastPlain_;
 };
 
 }  // namespace oomlint
