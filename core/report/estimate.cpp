@@ -1,5 +1,6 @@
 #include "report/estimate.h"
 
+#include <charconv>
 #include <cstdio>
 
 namespace oomlint {
@@ -29,10 +30,17 @@ std::string HostEstimate::describeRam() const {
   return "a " + fixedText(g, g == static_cast<double>(static_cast<long long>(g)) ? 0 : 1) + " GiB machine";
 }
 
+// std::to_chars rounds the exact binary value as printf's "%.*f" does, without printf's format parsing and locale
+// (a tenth of a check's instructions); Emscripten's libc++ has no floating-point to_chars, so the module keeps printf.
 std::string fixedText(double value, int digits) {
-  char buf[64];
+  char buf[352];  // DBL_MAX in fixed notation is 309 digits, and `digits` more after the point
+#if defined(__cpp_lib_to_chars)
+  const auto [end, error] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, digits);
+  return error == std::errc() ? std::string(buf, end) : std::string("?");
+#else
   std::snprintf(buf, sizeof buf, "%.*f", digits, value);
   return buf;
+#endif
 }
 
 std::string gib(double bytes) { return fixedText(bytes / kGiB, 1); }
