@@ -286,10 +286,19 @@ int run(int argc, char** argv) {
 }  // namespace oomlint::cli
 
 int main(int argc, char** argv) {
+  int code = 3;
   try {
-    return oomlint::cli::run(argc, argv);
+    code = oomlint::cli::run(argc, argv);
   } catch (const std::exception& error) {
     std::cerr << "oomlint: internal error (a bug in oomlint; please report it): " << error.what() << "\n";
-    return 3;
   }
+#if defined(__SANITIZE_ADDRESS__)
+  return code;  // LeakSanitizer checks at a normal exit
+#else
+  // The knowledge and the analysis are thousands of small objects, and the system takes the process's memory back
+  // at once: freeing them one by one at exit was 7 % of a check's instructions. Output is flushed first.
+  std::cout.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
+#endif
 }
