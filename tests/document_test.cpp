@@ -359,6 +359,7 @@ TEST_CASE("the YAML reader refuses what PyYAML refuses, at the place, in PyYAML'
       {"a: b: c\n", 1, 5, "mapping values are not allowed here"},
       {"a:\n  - 1\n - 2\n", 3, 2, "expected <block end>"},
       {"a: \"\\q\"\n", 1, 5, "found unknown escape character"},
+      {"a: \"\\\xC3\xA9\"\n", 1, 5, "followed by `\xC3\xA9` is not an escape"},  // the character whole, not its first byte
       {"a: @b\n", 1, 4, "found character that cannot start any token"},
       {"a: [1, 2\n", 2, 1, "expected ',' or ']'"},
       {"%YAML 2.0\n---\na: 1\n", 1, 1, "found incompatible YAML document"},
@@ -375,6 +376,7 @@ TEST_CASE("the YAML reader refuses what PyYAML refuses, at the place, in PyYAML'
     CHECK(p.range.start.line == c.line);
     CHECK(p.range.start.column == c.column);
     CHECK(p.message.find(c.words) != std::string::npos);
+    CHECK_FALSE(firstInvalidUtf8(p.message).has_value());
   }
   // A key longer than 1024 characters is not a simple key: its `:` is then out of place.
   auto longKey = readDocument(std::string(1100, 'k') + ": 1\n");

@@ -181,8 +181,9 @@ void YamlScanner::scanQuotedNonSpaces(bool isDouble, std::size_t start, std::str
         scanLineBreak();
         scanQuotedBreaks(start, out);
       } else {
-        fail("`\\" + std::string(e == '\0' ? "" : std::string(1, e)) +
-                 "` is not an escape in a double-quoted string: write `\\\\` for a backslash, or use single quotes "
+        // The character whole (a UTF-8 sequence, not its first byte): the message must stay valid text.
+        fail("`\\` followed by " + shownAt(text_, pos_) +
+                 " is not an escape in a double-quoted string: write `\\\\` for a backslash, or use single quotes "
                  "(PyYAML: found unknown escape character)",
              escape, std::min(pos_ + 1, text_.size()));
       }
