@@ -1,6 +1,8 @@
 // YAML → Document: PyYAML's grammar (what AI Toolkit's loader reads) as a recursive-descent parser
 // over YamlScanner's tokens, composing nodes as it goes. Every node keeps the exact range of its
 // text; anchors are shared, never copied, so an alias bomb stays small.
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -77,6 +79,12 @@ class YamlParser {
   const Node* parseNode(bool block, bool indentlessSequence);
   Node& parseScalar(const Properties& props);
   Node& emptyNode(std::size_t at);
+  // The node after `mark` (a KEY, `:` or `-`), or an empty one just after it when an `enders` token comes next.
+  const Node* nodeAfter(const Token& mark, std::initializer_list<YamlToken> enders, bool block);
+  // After a key: the value after its `:`, or an empty one where no `:` follows.
+  const Node* valueAfterKey(std::initializer_list<YamlToken> enders, bool block);
+  // Before each flow entry but the first, its `,`: false where the collection closes instead (after a trailing comma too).
+  bool flowContinues(const Node& node, bool first);
   Node& parseBlockSequence(Node& node);
   Node& parseIndentlessSequence(Node& node);
   Node& parseBlockMapping(Node& node);
@@ -323,22 +331,46 @@ void YamlParser::addEntry(Node& mapping, KeyIndex& keys, const Node* key, const 
   }
 }
 
+const Node* YamlParser::nodeAfter(const Token& mark, std::initializer_list<YamlToken> enders, bool block) {
+  const YamlToken next = scanner_.peek().kind;
+  if (std::find(enders.begin(), enders.end(), next) != enders.end()) return &emptyNode(mark.end);
+  return parseNode(block, block);
+}
+
+const Node* YamlParser::valueAfterKey(std::initializer_list<YamlToken> enders, bool block) {
+  if (!scanner_.check(YamlToken::Value)) return &emptyNode(scanner_.peek().start);
+  const Token colon = scanner_.take();
+  return nodeAfter(colon, enders, block);
+}
+
+bool YamlParser::flowContinues(const Node& node, bool first) {
+  const bool list = node.kind == NodeKind::Sequence;
+  const YamlToken close = list ? YamlToken::FlowSequenceEnd : YamlToken::FlowMappingEnd;
+  if (scanner_.check(close)) return false;
+  if (first) return true;
+  if (!scanner_.check(YamlToken::FlowEntry)) {
+    unexpected(std::string(list ? "the `[` list" : "the `{` mapping") + " opened on line " + std::to_string(node.range.start.line) +
+                   " continues with `,` or ends with " + (list ? "`]`" : "`}`"),
+               list ? "',' or ']'" : "',' or '}'", scanner_.peek());
+  }
+  scanner_.take();
+  return !scanner_.check(close);  // a trailing comma
+}
+
 Node& YamlParser::parseBlockSequence(Node& node) {
   scanner_.take();  // BLOCK-SEQUENCE-START
-  for (;;) {
-    if (scanner_.check(YamlToken::BlockEntry)) {
-      const Token entry = scanner_.take();
-      const bool empty = scanner_.check(YamlToken::BlockEntry) || scanner_.check(YamlToken::BlockEnd);
-      addItem(node, empty ? &emptyNode(entry.end) : parseNode(true, false));
-      continue;
-    }
-    if (!scanner_.check(YamlToken::BlockEnd)) {
-      unexpected("this line does not continue the `- ` list above it: check its indentation", "<block end>", scanner_.peek());
-    }
-    scanner_.take();
-    closeCollection(node, node.range.end.offset);
-    return node;
+  while (scanner_.check(YamlToken::BlockEntry)) {
+    const Token entry = scanner_.take();
+    // An item's own collection is a block node, never an indentless list: `- - x` nests through BLOCK-SEQUENCE-START.
+    const YamlToken next = scanner_.peek().kind;
+    addItem(node, next == YamlToken::BlockEntry || next == YamlToken::BlockEnd ? &emptyNode(entry.end) : parseNode(true, false));
   }
+  if (!scanner_.check(YamlToken::BlockEnd)) {
+    unexpected("this line does not continue the `- ` list above it: check its indentation", "<block end>", scanner_.peek());
+  }
+  scanner_.take();
+  closeCollection(node, node.range.end.offset);
+  return node;
 }
 
 Node& YamlParser::parseIndentlessSequence(Node& node) {
@@ -355,66 +387,34 @@ Node& YamlParser::parseIndentlessSequence(Node& node) {
 
 Node& YamlParser::parseBlockMapping(Node& node) {
   scanner_.take();  // BLOCK-MAPPING-START
+  static constexpr std::initializer_list<YamlToken> kEnders = {YamlToken::Key, YamlToken::Value, YamlToken::BlockEnd};
   KeyIndex keys;
-  for (;;) {
-    const Node* key = nullptr;
-    if (scanner_.check(YamlToken::Key)) {
-      const Token mark = scanner_.take();
-      const YamlToken next = scanner_.peek().kind;
-      key = next == YamlToken::Key || next == YamlToken::Value || next == YamlToken::BlockEnd ? &emptyNode(mark.end)
-                                                                                             : parseNode(true, true);
-    } else if (scanner_.check(YamlToken::BlockEnd)) {
-      scanner_.take();
-      closeCollection(node, node.range.end.offset);
-      return node;
-    } else {
-      unexpected("this line does not continue the mapping above it: check its indentation", "<block end>", scanner_.peek());
-    }
-    const Node* value = nullptr;
-    if (scanner_.check(YamlToken::Value)) {
-      const Token colon = scanner_.take();
-      const YamlToken next = scanner_.peek().kind;
-      value = next == YamlToken::Key || next == YamlToken::Value || next == YamlToken::BlockEnd ? &emptyNode(colon.end)
-                                                                                               : parseNode(true, true);
-    } else {
-      value = &emptyNode(scanner_.peek().start);
-    }
-    addEntry(node, keys, key, value);
+  while (scanner_.check(YamlToken::Key)) {
+    const Token mark = scanner_.take();
+    const Node* key = nodeAfter(mark, kEnders, true);
+    addEntry(node, keys, key, valueAfterKey(kEnders, true));
   }
+  if (!scanner_.check(YamlToken::BlockEnd)) {
+    unexpected("this line does not continue the mapping above it: check its indentation", "<block end>", scanner_.peek());
+  }
+  scanner_.take();
+  closeCollection(node, node.range.end.offset);
+  return node;
 }
 
 const Node* YamlParser::parseSinglePair() {
   const Token mark = scanner_.take();  // KEY
   Node& pair = openCollection(NodeKind::Mapping, true, Properties{}, mark.start);
-  const YamlToken next = scanner_.peek().kind;
-  const Node* key = next == YamlToken::Value || next == YamlToken::FlowEntry || next == YamlToken::FlowSequenceEnd
-                        ? &emptyNode(mark.end)
-                        : parseNode(false, false);
-  const Node* value = nullptr;
-  if (scanner_.check(YamlToken::Value)) {
-    const Token colon = scanner_.take();
-    value = scanner_.check(YamlToken::FlowEntry) || scanner_.check(YamlToken::FlowSequenceEnd) ? &emptyNode(colon.end)
-                                                                                                : parseNode(false, false);
-  } else {
-    value = &emptyNode(scanner_.peek().start);
-  }
+  const Node* key = nodeAfter(mark, {YamlToken::Value, YamlToken::FlowEntry, YamlToken::FlowSequenceEnd}, false);
   KeyIndex keys;
-  addEntry(pair, keys, key, value);
+  addEntry(pair, keys, key, valueAfterKey({YamlToken::FlowEntry, YamlToken::FlowSequenceEnd}, false));
   closeCollection(pair, pair.range.end.offset);
   return &pair;
 }
 
 Node& YamlParser::parseFlowSequence(Node& node) {
   scanner_.take();  // [
-  for (bool first = true; !scanner_.check(YamlToken::FlowSequenceEnd); first = false) {
-    if (!first) {
-      if (!scanner_.check(YamlToken::FlowEntry)) {
-        unexpected("the `[` list opened on line " + std::to_string(node.range.start.line) + " continues with `,` or ends with `]`",
-                   "',' or ']'", scanner_.peek());
-      }
-      scanner_.take();
-      if (scanner_.check(YamlToken::FlowSequenceEnd)) break;
-    }
+  for (bool first = true; flowContinues(node, first); first = false) {
     addItem(node, scanner_.check(YamlToken::Key) ? parseSinglePair() : parseNode(false, false));
   }
   closeCollection(node, scanner_.take().end);
@@ -424,36 +424,16 @@ Node& YamlParser::parseFlowSequence(Node& node) {
 Node& YamlParser::parseFlowMapping(Node& node) {
   scanner_.take();  // {
   KeyIndex keys;
-  for (bool first = true; !scanner_.check(YamlToken::FlowMappingEnd); first = false) {
-    if (!first) {
-      if (!scanner_.check(YamlToken::FlowEntry)) {
-        unexpected("the `{` mapping opened on line " + std::to_string(node.range.start.line) + " continues with `,` or ends with `}`",
-                   "',' or '}'", scanner_.peek());
-      }
-      scanner_.take();
-      if (scanner_.check(YamlToken::FlowMappingEnd)) break;
-    }
-    const Node* key = nullptr;
-    bool explicitKey = false;
+  for (bool first = true; flowContinues(node, first); first = false) {
     if (scanner_.check(YamlToken::Key)) {
       const Token mark = scanner_.take();
-      explicitKey = true;
-      const YamlToken next = scanner_.peek().kind;
-      key = next == YamlToken::Value || next == YamlToken::FlowEntry || next == YamlToken::FlowMappingEnd
-                ? &emptyNode(mark.end)
-                : parseNode(false, false);
+      const Node* key = nodeAfter(mark, {YamlToken::Value, YamlToken::FlowEntry, YamlToken::FlowMappingEnd}, false);
+      addEntry(node, keys, key, valueAfterKey({YamlToken::FlowEntry, YamlToken::FlowMappingEnd}, false));
     } else {
-      key = parseNode(false, false);
+      // A key with no KEY token (`{a, b: 1}`'s `a`, or one that spans lines) has no value.
+      const Node* key = parseNode(false, false);
+      addEntry(node, keys, key, &emptyNode(scanner_.peek().start));
     }
-    const Node* value = nullptr;
-    if (explicitKey && scanner_.check(YamlToken::Value)) {
-      const Token colon = scanner_.take();
-      value = scanner_.check(YamlToken::FlowEntry) || scanner_.check(YamlToken::FlowMappingEnd) ? &emptyNode(colon.end)
-                                                                                                 : parseNode(false, false);
-    } else {
-      value = &emptyNode(scanner_.peek().start);
-    }
-    addEntry(node, keys, key, value);
   }
   closeCollection(node, scanner_.take().end);
   return node;

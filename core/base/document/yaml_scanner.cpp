@@ -428,14 +428,18 @@ void YamlScanner::fetchFlowEntry() {
   forward();
 }
 
+// `-`, `?` or a `:` with no key before it, in block context: allowed only where a key could start, and the start of
+// a collection where the column grows.
+void YamlScanner::blockIndicator(YamlToken collection, const char* refusal) {
+  if (flowLevel_ > 0) return;
+  if (!allowSimpleKey_) failHere(refusal);
+  if (addIndent(column_)) push(collection, pos_, pos_);
+}
+
 void YamlScanner::fetchBlockEntry() {
-  if (flowLevel_ == 0) {
-    if (!allowSimpleKey_) {
-      failHere("a `- ` list item is not allowed here: start it on its own line, indented under its key "
-               "(PyYAML: sequence entries are not allowed here)");
-    }
-    if (addIndent(column_)) push(YamlToken::BlockSequenceStart, pos_, pos_);
-  }
+  blockIndicator(YamlToken::BlockSequenceStart,
+                 "a `- ` list item is not allowed here: start it on its own line, indented under its key "
+                 "(PyYAML: sequence entries are not allowed here)");
   allowSimpleKey_ = true;
   removeSimpleKey();
   push(YamlToken::BlockEntry, pos_, pos_ + 1);
@@ -443,10 +447,7 @@ void YamlScanner::fetchBlockEntry() {
 }
 
 void YamlScanner::fetchKey() {
-  if (flowLevel_ == 0) {
-    if (!allowSimpleKey_) failHere("a `? ` key is not allowed here (PyYAML: mapping keys are not allowed here)");
-    if (addIndent(column_)) push(YamlToken::BlockMappingStart, pos_, pos_);
-  }
+  blockIndicator(YamlToken::BlockMappingStart, "a `? ` key is not allowed here (PyYAML: mapping keys are not allowed here)");
   allowSimpleKey_ = flowLevel_ == 0;
   removeSimpleKey();
   push(YamlToken::Key, pos_, pos_ + 1);
@@ -461,22 +462,17 @@ void YamlScanner::fetchValue() {
     const auto index = static_cast<std::ptrdiff_t>(key.tokenNumber - tokensTaken_);
     tokens_.insert(tokens_.begin() + index, tokenAt(YamlToken::Key, key.offset, key.offset));
     if (flowLevel_ == 0 && addIndent(key.column)) {
-      tokens_.insert(tokens_.begin() + index,
-                     tokenAt(YamlToken::BlockMappingStart, key.offset, key.offset));
+      tokens_.insert(tokens_.begin() + index, tokenAt(YamlToken::BlockMappingStart, key.offset, key.offset));
     }
     allowSimpleKey_ = false;
   } else {
-    if (flowLevel_ == 0) {
-      if (!allowSimpleKey_) {
-        // The token before this `:` a plain scalar (perhaps taken already): `batch_size:4` and the line after it.
-        if (lastPlain_.number == tokensTaken_ + tokens_.size()) {
-          failOnColonWithoutSpace(tokenAt(YamlToken::Scalar, lastPlain_.start, lastPlain_.end), "mapping values are not allowed here");
-        }
-        failHere("a `:` is not allowed here (quote a value that contains `: `, or check the indentation) "
-                 "(PyYAML: mapping values are not allowed here)");
-      }
-      if (addIndent(column_)) push(YamlToken::BlockMappingStart, pos_, pos_);
+    // A plain scalar just before a refused `:` (perhaps taken already): `batch_size:4` and the line after it.
+    if (flowLevel_ == 0 && !allowSimpleKey_ && lastPlain_.number == tokensTaken_ + tokens_.size()) {
+      failOnColonWithoutSpace(tokenAt(YamlToken::Scalar, lastPlain_.start, lastPlain_.end), "mapping values are not allowed here");
     }
+    blockIndicator(YamlToken::BlockMappingStart,
+                   "a `:` is not allowed here (quote a value that contains `: `, or check the indentation) "
+                   "(PyYAML: mapping values are not allowed here)");
     allowSimpleKey_ = flowLevel_ == 0;
     removeSimpleKey();
   }

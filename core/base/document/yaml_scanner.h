@@ -96,6 +96,7 @@ class YamlScanner {
   // Indentation: a block collection starts where the column grows and ends where it shrinks.
   void unwindIndent(long column);
   bool addIndent(long column);
+  void blockIndicator(YamlToken collection, const char* refusal);
 
   SimpleKey& keyAtLevel();
   void staleSimpleKeys();
