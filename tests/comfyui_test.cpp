@@ -39,6 +39,15 @@ Read corpusSetup(const std::string& name) { return readSetup(test::readFile(test
 // A fixture of tests/fixtures/comfyui, as text.
 std::string comfyFixture(const std::string& name) { return test::readFile(test::sourceDir() / "tests/fixtures/comfyui" / name); }
 
+// A workflow's denoise phase on a card large enough that nothing is streamed (48 GiB).
+PhaseEstimate denoiseOn48GiB(const std::string& text) {
+  AnalyzeOptions options;
+  options.vramGib = 48;
+  const FileReport report = analyzeInput(Input{"workflow.json", text}, options);
+  REQUIRE(report.estimate.has_value());
+  return test::phase(*report.estimate, "denoise");
+}
+
 std::string valueText(const Workflow& w, const NodeValue* v) {
   REQUIRE(v != nullptr);
   return w.doc->source().text().substr(v->value->range.start.offset, v->value->range.end.offset - v->value->range.start.offset);
@@ -1708,15 +1717,8 @@ TEST_CASE("ComfyUI's own Qwen-Image block: 26 B per token·channel, the older bl
   OOMLINT_REQUIRE_SHARED();
   const std::string saved = test::readFile(test::sharedDir() / "corpus/comfyui/qwen-image-fp8-ui__image_qwen_image.json");
   REQUIRE(saved.find(R"("ver":"0.3.49")") != std::string::npos);  // the release that saved it, before the clean-up
-  AnalyzeOptions options;
-  options.vramGib = 48;
-  const auto denoiseOf = [&](const std::string& text) {
-    const FileReport report = analyzeInput(Input{"qwen.json", text}, options);
-    REQUIRE(report.estimate.has_value());
-    return test::phase(*report.estimate, "denoise");
-  };
   const double tokens = 80 * 45 + 512;
-  const PhaseEstimate older = denoiseOf(saved);
+  const PhaseEstimate older = denoiseOn48GiB(saved);
   CHECK(test::component(older, "transformer activations") == Approx(tokens * 3072 * 26 * 2));
   const auto* heavier = test::rangeReason(older, "1c7eaeca");
   REQUIRE(heavier != nullptr);
@@ -1724,7 +1726,7 @@ TEST_CASE("ComfyUI's own Qwen-Image block: 26 B per token·channel, the older bl
 
   std::string current = saved;
   for (std::size_t at; (at = current.find(R"("ver":"0.3.4)")) != std::string::npos;) current.replace(at, 14, R"("ver":"0.3.69")");  // "ver":"0.3.48" and "0.3.49"
-  const PhaseEstimate lighter = denoiseOf(current);
+  const PhaseEstimate lighter = denoiseOn48GiB(current);
   CHECK(test::component(lighter, "transformer activations") == Approx(tokens * 3072 * 26 * 2));
   CHECK(test::rangeReason(lighter, "1c7eaeca") == nullptr);
   CHECK(lighter.highBytes < older.highBytes);
@@ -1738,16 +1740,9 @@ TEST_CASE("ComfyUI's own LTX-2 block: older releases were heavier only under a n
   REQUIRE(textToVideo.find("LTXVImgToVideo") == std::string::npos);
   const std::string imageToVideo = textToVideo.substr(0, textToVideo.rfind('}')) +
                                    R"(, "99": {"class_type": "LTXVImgToVideoInplace", "inputs": {"strength": 1.0, "bypass": false}}})";
-  AnalyzeOptions options;
-  options.vramGib = 48;
-  const auto denoiseOf = [&](const std::string& text) {
-    const FileReport report = analyzeInput(Input{"ltx2.json", text}, options);
-    REQUIRE(report.estimate.has_value());
-    return test::phase(*report.estimate, "denoise");
-  };
-  const PhaseEstimate unmasked = denoiseOf(textToVideo);
+  const PhaseEstimate unmasked = denoiseOn48GiB(textToVideo);
   CHECK(test::rangeReason(unmasked, "55bd606e") == nullptr);
-  const PhaseEstimate masked = denoiseOf(imageToVideo);
+  const PhaseEstimate masked = denoiseOn48GiB(imageToVideo);
   const auto* heavier = test::rangeReason(masked, "55bd606e");
   REQUIRE(heavier != nullptr);
   CHECK(heavier->aboveBytes > 0);
