@@ -7,88 +7,83 @@
 #include <vector>
 
 #include "base/document/reader.h"
+#include "base/text/json_writer.h"
 
 using namespace oomlint;
 
 namespace {
 
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    const auto b = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (b < 0x20) {
-      static const char* hex = "0123456789abcdef";
-      out += "\\u00";
-      out += hex[b >> 4];
-      out += hex[b & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+class TreeDump {
+ public:
+  explicit TreeDump(const std::string& source) : source_(source) {}
 
-void dumpNode(const std::string& source, const Node& n, std::ostream& out, std::vector<const Node*>& ancestors);
-
-std::string position(const Position& p) { return "[" + std::to_string(p.line) + "," + std::to_string(p.column) + "]"; }
-
-void dump(const std::string& source, const Node* node, std::ostream& out, std::vector<const Node*>& ancestors) {
-  const Node& n = *node->resolved();
-  // `&a [*a]`: PyYAML composes a cycle; the script writes it so too.
-  if (std::find(ancestors.begin(), ancestors.end(), &n) != ancestors.end()) {
-    out << "{\"kind\":\"recursive\"}";
-    return;
-  }
-  ancestors.push_back(&n);
-  dumpNode(source, n, out, ancestors);
-  ancestors.pop_back();
-}
-
-void dumpNode(const std::string& source, const Node& n, std::ostream& out, std::vector<const Node*>& ancestors) {
-  const std::string range = "\"start\":" + position(n.range.start) + ",\"end\":" + position(n.range.end);
-  switch (n.kind) {
-    case NodeKind::Null:
-    {
-      // A null word (`~`, `null`) has its text; an empty value, or one with only `&anchor`, has none.
-      const std::string_view text = std::string_view(source).substr(n.range.start.offset, n.range.end.offset - n.range.start.offset);
-      const bool word = text == "~" || text == "null" || text == "Null" || text == "NULL";
-      out << "{\"kind\":\"null\",\"empty\":" << (word ? "false" : "true") << "," << range << "}";
-    }
+  void node(const Node* node) {
+    const Node& n = *node->resolved();
+    // `&a [*a]`: PyYAML composes a cycle; the script writes it so too.
+    if (std::find(ancestors_.begin(), ancestors_.end(), &n) != ancestors_.end()) {
+      out_.beginObject().field("kind", "recursive").endObject();
       return;
-    case NodeKind::Scalar:
-    {
-      // The style from the text: a node keeps whether it is typed from its text, not how it was written.
-      const char first = source[n.range.start.offset];
-      const bool plain = first != '"' && first != '\'' && first != '|' && first != '>';
-      out << "{\"kind\":\"scalar\",\"value\":" << quoted(n.text) << ",\"plain\":" << (plain ? "true" : "false") << ",\"tag\":null," << range << "}";
     }
-      return;
-    case NodeKind::Sequence: {
-      out << "{\"kind\":\"sequence\",\"flow\":" << (n.flowStyle ? "true" : "false") << ",\"items\":[";
-      for (std::size_t i = 0; i < n.items.size(); ++i) {
-        if (i) out << ",";
-        dump(source, n.items[i], out, ancestors);
+    ancestors_.push_back(&n);
+    out_.beginObject();
+    contents(n);
+    out_.key("start");
+    position(n.range.start);
+    out_.key("end");
+    position(n.range.end);
+    out_.endObject();
+    ancestors_.pop_back();
+  }
+
+  JsonWriter& out() { return out_; }
+
+ private:
+  void contents(const Node& n) {
+    switch (n.kind) {
+      case NodeKind::Null: {
+        // A null word (`~`, `null`) has its text; an empty value, or one with only `&anchor`, has none.
+        const std::string_view text = std::string_view(source_).substr(n.range.start.offset, n.range.end.offset - n.range.start.offset);
+        out_.field("kind", "null").field("empty", !(text == "~" || text == "null" || text == "Null" || text == "NULL"));
+        return;
       }
-      out << "]," << range << "}";
-      return;
-    }
-    case NodeKind::Mapping: {
-      out << "{\"kind\":\"mapping\",\"flow\":" << (n.flowStyle ? "true" : "false") << ",\"entries\":[";
-      for (std::size_t i = 0; i < n.entries.size(); ++i) {
-        out << (i ? ",[" : "[");
-        dump(source, n.entries[i].key, out, ancestors);
-        out << ",";
-        dump(source, n.entries[i].value, out, ancestors);
-        out << "]";
+      case NodeKind::Scalar: {
+        // The style from the text: a node keeps whether it is typed from its text, not how it was written.
+        const char first = source_[n.range.start.offset];
+        out_.field("kind", "scalar").field("value", n.text);
+        out_.field("plain", first != '"' && first != '\'' && first != '|' && first != '>').field("tag", nullptr);
+        return;
       }
-      out << "]," << range << "}";
-      return;
+      case NodeKind::Sequence:
+        out_.field("kind", "sequence").field("flow", n.flowStyle).key("items").beginArray();
+        for (const Node* item : n.items) node(item);
+        out_.endArray();
+        return;
+      case NodeKind::Mapping:
+        out_.field("kind", "mapping").field("flow", n.flowStyle).key("entries").beginArray();
+        for (const MapEntry& entry : n.entries) {
+          out_.beginArray();
+          node(entry.key);
+          node(entry.value);
+          out_.endArray();
+        }
+        out_.endArray();
+        return;
+      case NodeKind::Alias: out_.field("kind", "alias"); return;  // an alias to nothing: the reader refuses those
     }
-    case NodeKind::Alias: out << "null"; return;  // an alias to nothing: the reader refuses those
   }
+
+  void position(const Position& p) { out_.beginArray().value(p.line).value(p.column).endArray(); }
+
+  const std::string& source_;
+  JsonWriter out_;
+  std::vector<const Node*> ancestors_;
+};
+
+void printError(const Position& at, std::string_view message) {
+  JsonWriter out;
+  out.beginObject().key("error").beginObject().field("line", at.line).field("column", at.column).field("message", message);
+  out.endObject().endObject();
+  std::cout << out.take() << "\n";
 }
 
 }  // namespace
@@ -104,27 +99,26 @@ int main(int argc, char** argv) {
   // Read as YAML even when the text starts like JSON: JSON is YAML, and PyYAML is the reference here.
   auto source = std::make_shared<const SourceText>(text.str());
   if (const auto bad = firstInvalidUtf8(source->text())) {
-    const Position at = source->positionAt(*bad);
-    std::cout << "{\"error\":{\"line\":" << at.line << ",\"column\":" << at.column << ",\"message\":\"invalid UTF-8\"}}\n";
+    printError(source->positionAt(*bad), "invalid UTF-8");
     return 0;
   }
   auto doc = readYaml(source, ReadLimits{});
   for (const auto& problem : doc->problems()) {
     if (problem.fatal || problem.code == RuleId::OL106) {
-      std::cout << "{\"error\":{\"line\":" << problem.range.start.line << ",\"column\":" << problem.range.start.column
-                << ",\"message\":" << quoted(problem.message) << "}}\n";
+      printError(problem.range.start, problem.message);
       return 0;
     }
   }
-  std::cout << "{\"root\":";
-  if (doc->root() != nullptr && doc->root()->expandedSize > 200'000) {
-    std::cout << "\"too large\"";  // aliases copied out: the script compares the verdict alone
-  } else if (doc->root() == nullptr) {
-    std::cout << "null";
+  TreeDump dump(source->text());
+  dump.out().beginObject().key("root");
+  if (doc->root() == nullptr) {
+    dump.out().value(nullptr);
+  } else if (doc->root()->expandedSize > 200'000) {
+    dump.out().value("too large");  // aliases copied out: the script compares the verdict alone
   } else {
-    std::vector<const Node*> ancestors;
-    dump(source->text(), doc->root(), std::cout, ancestors);
+    dump.node(doc->root());
   }
-  std::cout << "}\n";
+  dump.out().endObject();
+  std::cout << dump.out().take() << "\n";
   return 0;
 }
