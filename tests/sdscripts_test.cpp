@@ -160,7 +160,7 @@ TEST_CASE("HunyuanImage 2.1: fp8_scaled (its fp8_base is ignored), block swap ov
   const GpuTarget small{"12 GiB", 12ull << 30};
   const SdSetup swapped = setupOf({Input{"t.sh", base + " --fp8_scaled --blocks_to_swap 32\n"}});
   CHECK(estimateSdScripts(swapped, m, small).peak().phase == Phase::TeCache);
-  const SdPlan plan = sdRollbackPlan(swapped, m, knowledge().advice, small);
+  const SdPlan plan = sdRollbackPlan(swapped, estimateSdScripts(swapped, m, small), m, knowledge().advice, small);
   REQUIRE_FALSE(plan.steps.empty());
   CHECK(plan.steps.front().fix.path.toString() == "fp8_vl");
   CHECK(plan.steps.back().fitsAfter);
@@ -168,7 +168,7 @@ TEST_CASE("HunyuanImage 2.1: fp8_scaled (its fp8_base is ignored), block swap ov
   // On 8 GiB fp8 is not enough for Qwen2.5-VL: the encoders then run on the CPU, and nothing of them is on the GPU.
   const GpuTarget tiny{"8 GiB", 8ull << 30};
   const SdSetup most = setupOf({Input{"t.sh", base + " --fp8_scaled --blocks_to_swap 37\n"}});
-  const SdPlan eight = sdRollbackPlan(most, m, knowledge().advice, tiny);
+  const SdPlan eight = sdRollbackPlan(most, estimateSdScripts(most, m, tiny), m, knowledge().advice, tiny);
   REQUIRE(eight.steps.size() == 2);
   CHECK(eight.steps[1].fix.path.toString() == "text_encoder_cpu");
   CHECK(eight.steps[1].fitsAfter);

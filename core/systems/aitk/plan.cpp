@@ -231,10 +231,10 @@ std::vector<TrainingLever> rampUpLevers(const TrainerProcess& p, const TrainingS
 
 }  // namespace
 
-std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup& setup, const MemoryModel& m,
-                                   const Advice& advice, const GpuTarget& gpu, std::optional<Phase> failedPhase) {
+std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup& setup, const Estimate& before,
+                                   const MemoryModel& m, const Advice& advice, const GpuTarget& gpu,
+                                   std::optional<Phase> failedPhase) {
   std::vector<PlanStep> plan;
-  const Estimate before = estimate(setup, m, gpu);
   if (fits(before)) {
     // Room to spare: what can be added back, each on its own, and still fit.
     for (auto& lever : rampUpLevers(p, setup, advice)) {

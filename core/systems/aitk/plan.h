@@ -15,11 +15,11 @@
 
 namespace oomlint {
 
-// `advice` gives the resolution steps a bucket moves by. `failedPhase` (from a crash log) puts the levers
-// of that phase first: sampling settings for a sampling OOM, quantization and low_vram for a load OOM;
-// the guide's order otherwise.
-std::vector<PlanStep> rollbackPlan(const TrainerProcess& process, const TrainingSetup& setup, const MemoryModel& model,
-                                   const Advice& advice, const GpuTarget& gpu,
+// `before` is the setup's own estimate on `gpu`. `advice` gives the resolution steps a bucket moves by.
+// `failedPhase` (from a crash log) puts the levers of that phase first: sampling settings for a sampling OOM,
+// quantization and low_vram for a load OOM; the guide's order otherwise.
+std::vector<PlanStep> rollbackPlan(const TrainerProcess& process, const TrainingSetup& setup, const Estimate& before,
+                                   const MemoryModel& model, const Advice& advice, const GpuTarget& gpu,
                                    std::optional<Phase> failedPhase = std::nullopt);
 
 }  // namespace oomlint

@@ -145,7 +145,7 @@ FileReport AitkSystem::analyze(const Input& input, const SystemContext& context)
       const MemoryModel& model = context.knowledge.memory;
       file.estimate = estimate(*setup, model, *gpu);
       file.estimate->assumes = context.knowledge.architectures.assumes();
-      file.plan = rollbackPlan(process, *setup, model, context.knowledge.advice, *gpu,
+      file.plan = rollbackPlan(process, *setup, *file.estimate, model, context.knowledge.advice, *gpu,
                                log ? std::optional(log->phase) : std::nullopt);
       if (file.gpuGiven) reportEstimate(process, root, file, findings);
       if (log) compareWithLog(*log, *file.estimate, root, context.knowledge.advice, findings);

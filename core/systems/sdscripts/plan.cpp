@@ -113,10 +113,10 @@ bool fits(const Estimate& e) { return e.verdict == Verdict::Fits; }
 
 }  // namespace
 
-SdPlan sdRollbackPlan(const SdSetup& setup, const MemoryModel& m, const Advice& advice, const GpuTarget& gpu) {
+SdPlan sdRollbackPlan(const SdSetup& setup, const Estimate& before, const MemoryModel& m, const Advice& advice,
+                      const GpuTarget& gpu) {
   SdPlan plan;
   if (setup.arch == nullptr || (setup.script && setup.script->caches())) return plan;
-  const Estimate before = estimateSdScripts(setup, m, gpu);
   if (fits(before)) return plan;
   SdSetup current = setup;
   double peak = before.peak().peakBytes;

@@ -28,6 +28,8 @@ struct SdPlan {
   std::vector<SdChange> changes;  // one per step
 };
 
-SdPlan sdRollbackPlan(const SdSetup& setup, const MemoryModel& model, const Advice& advice, const GpuTarget& gpu);
+// `before` is the setup's own estimate on `gpu`.
+SdPlan sdRollbackPlan(const SdSetup& setup, const Estimate& before, const MemoryModel& model, const Advice& advice,
+                      const GpuTarget& gpu);
 
 }  // namespace oomlint

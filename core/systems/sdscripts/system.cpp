@@ -132,7 +132,7 @@ FileReport TrainerSystem::analyze(const Input& input, const SystemContext& conte
     }
     if (setup.arch != nullptr && gpu) {
       file.estimate = estimateSdScripts(setup, context.knowledge.memory, *gpu);
-      SdPlan plan = sdRollbackPlan(setup, context.knowledge.memory, context.knowledge.advice, *gpu);
+      SdPlan plan = sdRollbackPlan(setup, *file.estimate, context.knowledge.memory, context.knowledge.advice, *gpu);
       for (std::size_t i = 0; i < plan.steps.size(); ++i) placeChange(job, index, plan.changes[i], plan.steps[i].fix);
       file.plan = std::move(plan.steps);
       const Range fallback = current.scriptRange.end.offset > 0 ? current.scriptRange : current.source->rangeOf(0, 0);
