@@ -14,6 +14,7 @@
 #include "systems/comfyui/system.h"
 #include "systems/logs/log_analysis.h"
 #include "systems/logs/system.h"
+#include "systems/other_trainers/system.h"
 #include "systems/sdscripts/system.h"
 #include "systems/webui/system.h"
 
@@ -25,6 +26,7 @@ namespace {
 struct Systems {
   ComfyUiSystem comfyui;
   AitkSystem aitk;
+  OtherTrainerSystem otherTrainers;
   TrainerSystem sdScripts = sdScriptsSystem();
   TrainerSystem musubiTuner = musubiTunerSystem();
   WebUiSystem webui;
@@ -37,9 +39,10 @@ struct Systems {
 // job, whose syntax errors may still show it to be a log (analyzeText).
 const System& systemFor(const Systems& systems, std::string_view head) {
   // A workflow first: its markers (`class_type`, a PNG signature) are no other kind's.
+  // Another trainer's config before sd-scripts' and musubi-tuner's, which take any TOML or JSON of settings for theirs.
   for (const System* system : {static_cast<const System*>(&systems.comfyui), static_cast<const System*>(&systems.aitk),
-                               static_cast<const System*>(&systems.sdScripts), static_cast<const System*>(&systems.musubiTuner),
-                               static_cast<const System*>(&systems.webui)}) {
+                               static_cast<const System*>(&systems.otherTrainers), static_cast<const System*>(&systems.sdScripts),
+                               static_cast<const System*>(&systems.musubiTuner), static_cast<const System*>(&systems.webui)}) {
     if (system->recognise(head) == Recognition::Certain) return *system;
   }
   // A shell script (a shebang) that runs a trainer, though its echo lines read as console output; a log

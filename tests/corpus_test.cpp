@@ -109,3 +109,30 @@ TEST_CASE("one flipped setting in the FLUX 24 GB example, and fix undoes it", "[
     }
   }
 }
+
+// OneTrainer's built-in presets are OneTrainer's, not AI Toolkit jobs: each gets the one finding that says so, at its
+// `training_method`, and none of the AI Toolkit schema's (a preset once read as a job had two missing-key errors and
+// an unknown key per line).
+TEST_CASE("OneTrainer's presets are named as OneTrainer configs", "[shared]") {
+  OOMLINT_REQUIRE_SHARED();
+  int checked = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(test::sharedDir() / "corpus/onetrainer/training_presets")) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string text = test::readFile(entry.path());
+    DYNAMIC_SECTION(entry.path().filename().string()) {
+      const FileReport report = analyzeInput(Input{entry.path().filename().string(), text});
+      CHECK(report.kind == InputKind::OtherTrainer);
+      CHECK(report.unreadable);
+      CHECK_FALSE(report.estimate);
+      REQUIRE(report.diagnostics.size() == 1);
+      const auto& d = report.diagnostics.front();
+      CHECK(d.code == "OL110");
+      CHECK(d.message.find("OneTrainer") != std::string::npos);
+      const std::size_t at = text.find("\"training_method\"");
+      REQUIRE(at != std::string::npos);
+      CHECK(d.range.start.line == 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')));
+    }
+    ++checked;
+  }
+  CHECK(checked == 60);  // every built-in preset (../shared/corpus/onetrainer/README.md)
+}

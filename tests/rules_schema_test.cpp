@@ -18,7 +18,7 @@ using namespace oomlint;
 
 namespace {
 
-const char* const kRulesFiles[] = {"catalog", "ai-toolkit/schema", "ai-toolkit/architectures", "gpus", "memory", "webui", "comfyui", "advice", "logs"};
+const char* const kRulesFiles[] = {"catalog", "ai-toolkit/schema", "ai-toolkit/architectures", "gpus", "memory", "webui", "comfyui", "advice", "logs", "other-trainers"};
 
 std::string slurp(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -57,7 +57,7 @@ Run compile(const std::string& data, const std::string& file = "memory.yaml") {
   std::filesystem::copy(test::sourceDir() / "rules", dir / "rules", std::filesystem::copy_options::recursive);
   std::ofstream(dir / "rules" / file, std::ios::binary | std::ios::trunc) << data;
   const std::string command = "cd \"" + dir.string() + "\" && \"" OOMLINT_RULES_COMPILER "\" --tables out.cpp catalog ai-toolkit/schema "
-                              "ai-toolkit/architectures gpus memory webui comfyui sd-scripts musubi-tuner advice logs 2> errors.txt";
+                              "ai-toolkit/architectures gpus memory webui comfyui sd-scripts musubi-tuner advice logs other-trainers 2> errors.txt";
   Run run{std::system(command.c_str()), slurp(dir / "errors.txt")};
   CHECK(std::filesystem::exists(dir / "out.cpp") == (run.status == 0));
   std::filesystem::remove_all(dir);

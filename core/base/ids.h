@@ -63,13 +63,14 @@ constexpr bool runsOnce(Phase phase) {
 }
 
 // What an input is, as the JSON report's `kind` names it.
-enum class InputKind { AiToolkitJob, Log, WebUiArgs, ComfyUiWorkflow, SdScripts, MusubiTuner };
+enum class InputKind { AiToolkitJob, Log, WebUiArgs, ComfyUiWorkflow, SdScripts, MusubiTuner, OtherTrainer };
 
 inline constexpr std::array kInputKindIds = {std::string_view("ai-toolkit-job"), std::string_view("log"),
                                              std::string_view("webui-args"), std::string_view("comfyui-workflow"),
-                                             std::string_view("sd-scripts"), std::string_view("musubi-tuner")};
+                                             std::string_view("sd-scripts"), std::string_view("musubi-tuner"),
+                                             std::string_view("other-trainer-config")};
 
-static_assert(kInputKindIds.size() == static_cast<std::size_t>(InputKind::MusubiTuner) + 1, "one id per kind");
+static_assert(kInputKindIds.size() == static_cast<std::size_t>(InputKind::OtherTrainer) + 1, "one id per kind");
 
 constexpr std::string_view toString(InputKind kind) { return kInputKindIds[static_cast<std::size_t>(kind)]; }
 

@@ -13,6 +13,7 @@
 #include "base/knowledge/lazy_part.h"
 #include "base/knowledge/logs.h"
 #include "base/knowledge/memory_model.h"
+#include "base/knowledge/other_trainers.h"
 #include "base/knowledge/schema.h"
 #include "base/knowledge/trainer_args.h"
 #include "base/knowledge/webui.h"
@@ -32,6 +33,7 @@ struct Knowledge {
   LazyPart<TrainerTool> musubiTuner;  // kohya-ss musubi-tuner (rules/musubi-tuner.yaml)
   Advice advice;
   LazyPart<LogMarkers> logs;
+  LazyPart<OtherTrainers> otherTrainers;  // configs oomlint does not read (rules/other-trainers.yaml)
   // What the start-up read makes of default values outside the lazy parts (KeySpec::defaultValue points into
   // its own section's part: none are left here, but a new one would be kept).
   std::deque<Node> defaults;
@@ -39,7 +41,7 @@ struct Knowledge {
 
 // Its fields for the rules compiler's tables (knowledge_tape.h); a default value is written with its key.
 template <class V> void fields(V& v, Knowledge& x) {
-  v(x.catalog, x.schema, x.architectures, x.gpus, x.memory, x.webui, x.comfyui, x.sdScripts, x.musubiTuner, x.advice, x.logs);
+  v(x.catalog, x.schema, x.architectures, x.gpus, x.memory, x.webui, x.comfyui, x.sdScripts, x.musubiTuner, x.advice, x.logs, x.otherTrainers);
 }
 
 // Built on first use (thread-safe), immutable afterwards.

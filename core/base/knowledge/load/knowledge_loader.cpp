@@ -826,6 +826,20 @@ class Loader {
     for (auto& problem : readLogMarkers(root, k_.logs.value())) error("logs.yaml: " + problem);
   }
 
+  void otherTrainers() {
+    const Node* root = load("rules/other-trainers.yaml");
+    if (root == nullptr) return;
+    for (const Node* entry : items(root->find("trainers"))) {
+      OtherTrainer& t = k_.otherTrainers.value().trainers.emplace_back();
+      t.name = str(entry, "name");
+      t.what = str(entry, "what");
+      for (const Node* signature : items(entry->find("signatures"))) {
+        t.signatures.push_back(strings(signature));
+        if (t.signatures.back().empty()) error("other-trainers.yaml: " + t.name + ": an empty signature would match every file");
+      }
+    }
+  }
+
   void advice() {
     const Node* root = load("rules/advice.yaml");
     if (root == nullptr) return;
@@ -866,6 +880,7 @@ std::unique_ptr<Knowledge> loadKnowledge(const RulesFile& file, std::vector<std:
   loader.trainerTool("musubi-tuner", k->musubiTuner.value());
   loader.advice();
   loader.logs();
+  loader.otherTrainers();
   loader.schema();
   return k;
 }

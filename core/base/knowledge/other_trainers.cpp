@@ -1,0 +1,49 @@
+#include "base/knowledge/other_trainers.h"
+
+#include <algorithm>
+
+#include "base/document/node.h"
+
+namespace oomlint {
+
+namespace {
+
+// The key of `map` named `name`, or null.
+const Node* keyNamed(const Node* map, const std::string& name) {
+  for (const MapEntry& e : map->entries) {
+    if (e.key->resolved()->text == name) return e.key;
+  }
+  return nullptr;
+}
+
+// The first key of `signature` in `map` when all of them are there.
+const Node* signatureIn(const Node* map, const std::vector<std::string>& signature) {
+  if (!map->isMapping() || signature.empty()) return nullptr;
+  const bool all = std::all_of(signature.begin(), signature.end(), [&](const std::string& key) { return keyNamed(map, key) != nullptr; });
+  return all ? keyNamed(map, signature.front()) : nullptr;
+}
+
+}  // namespace
+
+std::optional<OtherTrainerMatch> OtherTrainers::match(const Node* root) const {
+  if (root == nullptr) return std::nullopt;
+  root = root->resolved();
+  for (const OtherTrainer& trainer : trainers) {
+    for (const auto& signature : trainer.signatures) {
+      if (root->isMapping()) {
+        if (const Node* key = signatureIn(root, signature)) return OtherTrainerMatch{&trainer, &signature, key};
+      } else if (root->isSequence() && !root->items.empty()) {
+        const Node* first = nullptr;
+        const bool every = std::all_of(root->items.begin(), root->items.end(), [&](const Node* item) {
+          const Node* key = signatureIn(item->resolved(), signature);
+          if (first == nullptr) first = key;
+          return key != nullptr;
+        });
+        if (every) return OtherTrainerMatch{&trainer, &signature, first};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace oomlint
