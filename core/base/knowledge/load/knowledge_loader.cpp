@@ -761,21 +761,21 @@ class Loader {
     const std::string where = std::string(file) + ".yaml";
     const Node* root = load("rules/" + std::string(file) + ".yaml");
     if (root == nullptr) return;
-    const auto items = [&](std::string_view key) {
+    const auto requiredList = [&](std::string_view key) {
       const Node* l = root->find(key);
       if (l == nullptr || !l->isSequence()) error(where + ": no " + std::string(key) + " list");
-      return l != nullptr && l->isSequence() ? l->resolved()->items : std::vector<const Node*>{};
+      return items(l);
     };
-    for (const Node* e : items("groups")) {
+    for (const Node* e : requiredList("groups")) {
       TrainerArgGroup group{str(e, "id"), {}};
-      for (const Node* a : items_of(e->find("args"))) {
+      for (const Node* a : items(e->find("args"))) {
         TrainerArg arg{str(a, "name"), strings(a->find("aliases")), flag(a, "flag"), flag(a, "list"), {}};
         if (const Node* d = a->find("default"); d != nullptr && d->isScalar()) arg.defaultText = d->resolved()->text;
         group.args.push_back(std::move(arg));
       }
       tool.groups.push_back(std::move(group));
     }
-    for (const Node* e : items("scripts")) {
+    for (const Node* e : requiredList("scripts")) {
       const std::string role = str(e, "training");
       TrainerScript script;
       script.name = str(e, "name");
@@ -784,7 +784,7 @@ class Loader {
                     : role == "cache_latents"      ? TrainerRole::CacheLatents
                     : role == "cache_text_encoder" ? TrainerRole::CacheTextEncoder
                                                    : TrainerRole::Lora;
-      for (const Node* c : items_of(e->find("fp8_changes"))) {
+      for (const Node* c : items(e->find("fp8_changes"))) {
         script.fp8Changes.push_back({str(c, "until"), str(c, "why"), figure(c, "fp8_bf16_params", where + ": fp8_changes")});
       }
       if (const Node* arg = e->find("task_arg")) script.taskArg = arg->resolved()->text;
@@ -793,7 +793,7 @@ class Loader {
         const std::string at = where + ": script " + script.name + ": sections";
         script.sections = TrainerSections{str(sec, "window_key"), integer(sec, "window", at), integer(sec, "context_latent_frames", at)};
       }
-      for (const Node* t : items_of(e->find("task_archs"))) {
+      for (const Node* t : items(e->find("task_archs"))) {
         script.taskArchs.emplace_back(str(t, "task"), str(t, "arch"));
         if (k_.architectures.byId(str(t, "arch")) == nullptr) error(where + ": script " + script.name + ": unknown arch " + str(t, "arch"));
       }
@@ -812,13 +812,10 @@ class Loader {
     tool.datasetKeys = strings(recognise ? recognise->find("dataset_keys") : nullptr);
     tool.configKeys = strings(recognise ? recognise->find("config_keys") : nullptr);
     tool.foreignKeys = strings(recognise ? recognise->find("foreign_keys") : nullptr);
-    for (const Node* e : items_of(root->find("gui_keys"))) tool.guiKeys.emplace_back(str(e, "key"), str(e, "arg"));
-    for (const Node* e : items_of(root->find("gui_scripts"))) tool.guiScripts.push_back({str(e, "key"), str(e, "lora"), str(e, "finetune")});
+    for (const Node* e : items(root->find("gui_keys"))) tool.guiKeys.emplace_back(str(e, "key"), str(e, "arg"));
+    for (const Node* e : items(root->find("gui_scripts"))) tool.guiScripts.push_back({str(e, "key"), str(e, "lora"), str(e, "finetune")});
   }
 
-  static std::vector<const Node*> items_of(const Node* list) {
-    return list != nullptr && list->isSequence() ? list->resolved()->items : std::vector<const Node*>{};
-  }
 
   void logs() {
     const Node* root = load("rules/logs.yaml");
