@@ -336,6 +336,22 @@ test('a musubi-tuner command line: out of memory on 24 GB, the plan adds --fp8_b
   await page.context().close();
 });
 
+test('a OneTrainer config: named as one, underlined at its key, and neither checked nor estimated', async () => {
+  const page = await openPage(server.url);
+  await started(page);
+  const preset = fs.readFileSync(path.join(sourceDir, 'tests/fixtures/other-trainers/OL110-onetrainer-lora.json'), 'utf8');
+  await analysisAfter(page, () => paste(page, 'config-editor', preset));
+  const findings = page.locator('.results .finding');
+  assert.equal(await findings.count(), 1);
+  assert.equal(await findings.first().getAttribute('data-code'), 'OL110');
+  assert.equal(await findings.first().getAttribute('data-line'), '5');
+  assert.match(await findings.first().textContent(), /OneTrainer/);
+  assert.equal(await page.locator('.results .verdict').count(), 0);
+  assert.equal(await page.locator('.results .phases').count(), 0);
+  await page.screenshot({ path: path.join(artifacts, 'page-onetrainer.png'), fullPage: true });
+  await page.context().close();
+});
+
 test('a command line and its dataset TOML opened together are one job; taking the TOML out changes the estimate', async () => {
   const page = await openPage(server.url);
   await started(page);
