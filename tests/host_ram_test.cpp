@@ -225,10 +225,16 @@ TEST_CASE("host RAM, modules kept on the CPU while training") {
     CHECK(component(phase(hostRamEstimate(s, m, std::nullopt), Phase::TrainStep), "idle expert in RAM") == Approx(5e8));
   }
   SECTION("low_vram's aggressive sampling parks the transformer") {
-    arch.lowVramKinds = {"park_modules"};
+    arch.lowVramKinds = {"park_modules", "decodes_alone"};
     s.lowVram = true;
     s.periodicSample = true;
     CHECK(component(phase(hostRamEstimate(s, m, std::nullopt), Phase::Sample), "transformer parked in RAM") == Approx(1e9));
+  }
+  SECTION("a class that parks only at load samples with the transformer on the GPU") {
+    arch.lowVramKinds = {"park_modules"};
+    s.lowVram = true;
+    s.periodicSample = true;
+    CHECK(component(phase(hostRamEstimate(s, m, std::nullopt), Phase::Sample), "transformer parked in RAM") == 0);
   }
   SECTION("no workers: the data loader runs in the trainer") {
     s.numWorkers = 0;

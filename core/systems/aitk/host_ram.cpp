@@ -37,7 +37,12 @@ constexpr double kHostBf16 = 2.0;
 bool quantizesThroughCpu(const TrainingSetup& s) {
   return s.lowVram && (s.arch->lowVramDoes("quantize_on_cpu") || s.arch->lowVramDoes("park_modules"));
 }
-bool parksForSampling(const TrainingSetup& s) { return s.lowVram && s.arch->lowVramDoes("park_modules"); }
+// Sampling waits with the transformer on the CPU only where low_vram's pipeline sends it away (the Wan classes' stages:
+// before the decode, or while the prompts are encoded). Every other class samples under BaseModel's 'generate' device
+// preset, transformer, text encoder and VAE on the GPU, whatever low_vram parked at load.
+bool parksForSampling(const TrainingSetup& s) {
+  return s.lowVram && (s.arch->lowVramDoes("decodes_alone") || s.arch->lowVramDoes("encodes_prompts_alone"));
+}
 
 // A size as people read it: small figures (a latent, a prefetched batch) in MiB.
 std::string hostSizeText(double bytes) { return bytes < kGiB / 4 ? fixedText(bytes / (1024.0 * 1024.0), 1) + " MiB" : formatGiB(bytes); }
