@@ -118,6 +118,7 @@ struct Architecture {
   std::vector<TextEncoder> textEncoders;
   Vae vae;
   std::vector<std::string> lowVramKinds;  // the schema's low_vram_kind values (quantize_on_cpu, park_modules, …)
+  std::string lowVramTilesSince;          // "fe824871 (2026-07-10)": tiled_vae only from that commit; empty: always
   std::vector<ArchVariant> variants;
   bool coarse = true;                     // dimensions not reliable: the estimate widens its uncertainty
   // The network_kwargs.ignore_if_contains of AI Toolkit's UI preset, which denoiser.loraParamsPerRank already
@@ -132,7 +133,7 @@ struct Architecture {
   bool isVideo() const { return kind == "video"; }
 };
 
-template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.trainerOnly, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.variants, x.coarse, x.loraIgnoreIfContains); }
+template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.trainerOnly, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.lowVramTilesSince, x.variants, x.coarse, x.loraIgnoreIfContains); }
 
 class Architectures {
  public:

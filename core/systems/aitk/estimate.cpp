@@ -43,8 +43,9 @@ struct Behaviour {
   // Since cac3815b (2026-06-08) the preservation prediction's graph and the main one go through one backward
   // (SDTrainer.py), so both graphs' activations are alive together; before, each had its own backward.
   bool preservationInOneBackward = true;
-  // Wan's sampling decode is tiled (low_vram, model_kwargs.vae_tiling) since 883d60eb / 886c2aec (2026-07-10).
-  bool wanLowVramTiles = true;
+  // The sampling decode tiled under low_vram by the classes that began to on 2026-07-10: Wan's (883d60eb / 886c2aec, with
+  // model_kwargs.vae_tiling) and those whose tiles_since names that day's commit (Qwen-Image's fe824871).
+  bool recentLowVramTiles = true;
   // Empty where torch runs bf16 3D convolutions through cuDNN (the torch AI Toolkit installs, on Ampere or later); else
   // why not: the torch 2.9.1 its Docker image and README pinned from 2025-12-23 (ed36edd8; README a802014e) to
   // 2026-07-27 (1e58c9a0), or a card before Ampere (GpuTarget::bf16ConvolutionsWithoutCudnn). memory.yaml vol2col_channels.
@@ -58,11 +59,17 @@ bool stagesSampling(const TrainingSetup& s) {
   return samplingDoes(s, "denoises_alone") || samplingDoes(s, "decodes_alone") || samplingDoes(s, "encodes_prompts_alone");
 }
 // low_vram tiles the sampling decode where the class does (tiled_vae); Wan's only since 883d60eb / 886c2aec, which
-// also lets model_kwargs.vae_tiling ask for it without low_vram.
-bool tilesSamplingDecode(const TrainingSetup& s, bool wanTiles) {
-  if (!s.arch->wanFamily) return samplingDoes(s, "tiled_vae");
-  return wanTiles && s.arch->lowVramDoes("tiled_vae") && (s.lowVram || s.vaeTilingAsked);
+// also lets model_kwargs.vae_tiling ask for it without low_vram, and a class with a tiles_since only from that commit.
+bool tilesSamplingDecode(const TrainingSetup& s, bool recentTiles) {
+  if (!s.arch->wanFamily) return samplingDoes(s, "tiled_vae") && (recentTiles || s.arch->lowVramTilesSince.empty());
+  return recentTiles && s.arch->lowVramDoes("tiled_vae") && (s.lowVram || s.vaeTilingAsked);
 }
+// The commit from which this job's sampling decode is tiled ("886c2aec (2026-07-10)"), where that is recent; else empty.
+std::string recentTilingCommit(const TrainingSetup& s) {
+  if (!tilesSamplingDecode(s, true) || tilesSamplingDecode(s, false) || !(s.baselineSample || s.periodicSample)) return {};
+  return s.arch->wanFamily ? "886c2aec (2026-07-10)" : s.arch->lowVramTilesSince;
+}
+std::string whoseSamples(const TrainingSetup& s) { return s.arch->wanFamily ? "Wan's" : s.arch->label + "'s"; }
 double textEmbeddingParams(const TrainingSetup& s, const MemoryModel& m) {
   double embeddings = 0;
   for (const auto& te : s.arch->textEncoders) embeddings += m.embeddingParams(te.name);
@@ -627,7 +634,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
   auto samplingPhase = [&](Phase phase, bool withTrainingState) {
     PhaseEstimate sp{phase};
     const Component act = samplingActivations(s, m);
-    const bool tiled = tilesSamplingDecode(s, behaviour.wanLowVramTiles);
+    const bool tiled = tilesSamplingDecode(s, behaviour.recentLowVramTiles);
     const Component decode = vaeWork(s, m, behaviour, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, tiled);
     Component te = encoder;
     if (s.cacheTextEmbeddings) te = {"text encoder weights", 0, "", Term::Weights};
@@ -718,12 +725,13 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   if (s.ema && m.emaResident) {
     olderRelease([](Behaviour& b) { b.emaBuilt = false; }, "AI Toolkit before 82190b41 (2026-06-07) keeps no EMA copy");
   }
-  if (s.arch->wanFamily && tilesSamplingDecode(s, true) && (s.baselineSample || s.periodicSample)) {
-    olderRelease([](Behaviour& b) { b.wanLowVramTiles = false; },
-                 "AI Toolkit before 886c2aec (2026-07-10) decodes Wan's samples untiled");
+  const std::string tilingCommit = recentTilingCommit(s);
+  if (!tilingCommit.empty()) {
+    olderRelease([](Behaviour& b) { b.recentLowVramTiles = false; },
+                 "AI Toolkit before " + tilingCommit + " decodes " + whoseSamples(s) + " samples untiled");
   }
   // torch 2.9 with its own cuDNN (before 9.15) runs half-precision 3D convolutions without cuDNN. AI Toolkit pinned
-  // torch 2.9.1 for months, whose releases before 886c2aec also decoded Wan's samples untiled; another trainer's
+  // torch 2.9.1 for months, whose releases before 2026-07-10 also decoded Wan's and Qwen-Image's samples untiled; another trainer's
   // job may run on such a torch too (musubi-tuner's cu130 extra asks for torch >= 2.9.1), its releases not in question.
   // (On a card before Ampere no torch runs them through cuDNN: the assumed estimate holds the columns already.)
   if (const VaeConstants* v = m.vae(s.arch->vae.family);
@@ -732,10 +740,10 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
     torch29.conv3dWithoutCudnn = "torch 2.9 without cuDNN for half-precision 3D convolutions";
     std::string why = "torch 2.9 with cuDNN before 9.15 runs bf16 3D convolutions without cuDNN (slow_conv3d's vol2col buffer)";
     if (s.aiToolkitHistory) {
-      torch29.wanLowVramTiles = false;
+      torch29.recentLowVramTiles = false;
       why = "AI Toolkit installed with torch 2.9.1 (2025-12-23 to 2026-07-27) runs bf16 3D convolutions without cuDNN "
             "(slow_conv3d's vol2col buffer)";
-      if (s.arch->wanFamily && (s.baselineSample || s.periodicSample)) why += " and, before 886c2aec, decodes Wan's samples untiled";
+      if (!tilingCommit.empty()) why += " and, before " + tilingCommit.substr(0, tilingCommit.find(' ')) + ", decodes " + whoseSamples(s) + " samples untiled";
     }
     // What removes it, in the reason the borderline finding quotes: a torch whose cuDNN runs them again.
     why += "; not with cuDNN 9.15 or later (torch 2.10 on, or a newer nvidia-cudnn-cu12 / -cu13 wheel)";

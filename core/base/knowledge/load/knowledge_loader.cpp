@@ -265,6 +265,8 @@ class Loader {
     if (const Node* low = entry->find("low_vram_effect"); low && low->isMapping()) {
       const Node* kind = low->find("kind");
       a.lowVramKinds = kind && kind->isSequence() ? strings(kind) : std::vector<std::string>{str(low, "kind")};
+      a.lowVramTilesSince = str(low, "tiles_since");
+      if (!a.lowVramTilesSince.empty() && !a.lowVramDoes("tiled_vae")) error("architectures.yaml: " + a.arch + ": tiles_since without tiled_vae");
     }
     a.coarse = flag(entry, "coarse");
   }
