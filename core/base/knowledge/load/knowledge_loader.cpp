@@ -818,7 +818,6 @@ class Loader {
     for (const Node* e : items(root->find("gui_scripts"))) tool.guiScripts.push_back({str(e, "key"), str(e, "lora"), str(e, "finetune")});
   }
 
-
   void logs() {
     const Node* root = load("rules/logs.yaml");
     if (root == nullptr) return;
