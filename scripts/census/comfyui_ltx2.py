@@ -206,6 +206,19 @@ def get_ada_values(table, timestep, indices=slice(None, None)):
             + timestep.reshape(1, timestep.shape[1], table.shape[0], -1)[:, :, indices, :]).unbind(dim=2)
 
 
+def gated_residual(x, module, table, timestep, first):
+    """x += module(rms_adaln(x, scale, shift)) * gate in place, the shift and scale at `first` in the table and the gate
+    after them, each freed where 55bd606e's `del`s free it (the gate and the output when this returns, right after the
+    add). The audio stream writes the same ops inline."""
+    shift, scale = get_ada_values(table, timestep, slice(first, first + 2))
+    normed = rms_adaln(x, scale, shift)
+    del shift, scale
+    out = module(normed)
+    del normed
+    gate = get_ada_values(table, timestep, slice(first + 2, first + 3))[0]
+    x.addcmul_(out, gate)
+
+
 class Block(nn.Module):
     """BasicAVTransformerBlock.forward (LTX-2: no cross-attention AdaLN, no gated attention) in a Form."""
 
@@ -235,24 +248,10 @@ class Block(nn.Module):
                                     a_cross_pe, v_cross_ss, a_cross_ss, v_cross_gate, a_cross_gate)
         table, a_table = self.scale_shift_table, self.audio_scale_shift_table
         # video self-attention, then text cross-attention (55bd606e's `del`s)
-        vshift_msa, vscale_msa = get_ada_values(table, v_timestep, slice(0, 2))
-        norm_vx = rms_adaln(vx, vscale_msa, vshift_msa)
-        del vshift_msa, vscale_msa
-        attn1_out = self.attn1(norm_vx, pe=v_pe)
-        del norm_vx
-        vgate_msa = get_ada_values(table, v_timestep, slice(2, 3))[0]
-        vx.addcmul_(attn1_out, vgate_msa)
-        del vgate_msa, attn1_out
+        gated_residual(vx, lambda n: self.attn1(n, pe=v_pe), table, v_timestep, 0)
         vx.add_(self.attn2(rms(vx), context=v_context))
         # audio self-attention, then text cross-attention
-        ashift_msa, ascale_msa = get_ada_values(a_table, a_timestep, slice(0, 2))
-        norm_ax = rms(ax) * (1 + ascale_msa) + ashift_msa
-        del ashift_msa, ascale_msa
-        attn1_out = self.audio_attn1(norm_ax, pe=a_pe)
-        del norm_ax
-        agate_msa = get_ada_values(a_table, a_timestep, slice(2, 3))[0]
-        ax.addcmul_(attn1_out, agate_msa)
-        del agate_msa, attn1_out
+        gated_residual(ax, lambda n: self.audio_attn1(n, pe=a_pe), a_table, a_timestep, 0)
         ax.add_(self.audio_attn2(rms(ax), context=a_context))
         # audio -> video, then video -> audio; before 15989f87 vx normalised once for both and kept through them
         vx_norm3 = None if self.form.fused else rms(vx)
@@ -284,24 +283,9 @@ class Block(nn.Module):
         del gate_out_v2a, v2a_out
         if not self.form.fused:
             del vx_norm3, ax_norm3
-        # video FFN
-        vshift_mlp, vscale_mlp = get_ada_values(table, v_timestep, slice(3, 5))
-        vx_scaled = rms_adaln(vx, vscale_mlp, vshift_mlp)
-        del vshift_mlp, vscale_mlp
-        ff_out = self.ff(vx_scaled)
-        del vx_scaled
-        vgate_mlp = get_ada_values(table, v_timestep, slice(5, 6))[0]
-        vx.addcmul_(ff_out, vgate_mlp)
-        del vgate_mlp, ff_out
-        # audio FFN
-        ashift_mlp, ascale_mlp = get_ada_values(a_table, a_timestep, slice(3, 5))
-        ax_scaled = rms(ax) * (1 + ascale_mlp) + ashift_mlp
-        del ashift_mlp, ascale_mlp
-        ff_out = self.audio_ff(ax_scaled)
-        del ax_scaled
-        agate_mlp = get_ada_values(a_table, a_timestep, slice(5, 6))[0]
-        ax.addcmul_(ff_out, agate_mlp)
-        del agate_mlp, ff_out
+        # the video FFN, then the audio's
+        gated_residual(vx, self.ff, table, v_timestep, 3)
+        gated_residual(ax, self.audio_ff, a_table, a_timestep, 3)
         return vx, ax
 
     def forward_f2b(self, vx, ax, v_context, a_context, v_timestep, a_timestep, v_pe, a_pe, v_cross_pe, a_cross_pe,
