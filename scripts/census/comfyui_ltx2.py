@@ -209,7 +209,7 @@ def get_ada_values(table, timestep, indices=slice(None, None)):
 def gated_residual(x, module, table, timestep, first):
     """x += module(rms_adaln(x, scale, shift)) * gate in place, the shift and scale at `first` in the table and the gate
     after them, each freed where 55bd606e's `del`s free it (the gate and the output when this returns, right after the
-    add). The audio stream writes the same ops inline."""
+    add). Upstream writes the audio stream's norm inline: the same ops as rms_adaln."""
     shift, scale = get_ada_values(table, timestep, slice(first, first + 2))
     normed = rms_adaln(x, scale, shift)
     del shift, scale
