@@ -8,19 +8,11 @@ namespace oomlint {
 
 namespace {
 
-// The key of `map` named `name`, or null.
-const Node* keyNamed(const Node* map, const std::string& name) {
-  for (const MapEntry& e : map->entries) {
-    if (e.key->resolved()->text == name) return e.key;
-  }
-  return nullptr;
-}
-
 // The first key of `signature` in `map` when all of them are there.
 const Node* signatureIn(const Node* map, const std::vector<std::string>& signature) {
   if (!map->isMapping() || signature.empty()) return nullptr;
-  const bool all = std::all_of(signature.begin(), signature.end(), [&](const std::string& key) { return keyNamed(map, key) != nullptr; });
-  return all ? keyNamed(map, signature.front()) : nullptr;
+  const bool all = std::all_of(signature.begin(), signature.end(), [&](const std::string& key) { return map->findEntry(key) != nullptr; });
+  return all ? map->findEntry(signature.front())->key : nullptr;
 }
 
 }  // namespace
