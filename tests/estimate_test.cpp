@@ -90,6 +90,7 @@ Architecture tiledVideoModel() {
   video.wanFamily = true;
   video.vae = {"vid", 1e8, 16, 8, 4};
   video.lowVramKinds = {"tiled_vae"};
+  video.lowVramTilesSince = "886c2aec (2026-07-10)";  // as architectures.yaml's Wan classes: untiled before it
   return video;
 }
 

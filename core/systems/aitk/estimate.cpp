@@ -43,8 +43,8 @@ struct Behaviour {
   // Since cac3815b (2026-06-08) the preservation prediction's graph and the main one go through one backward
   // (SDTrainer.py), so both graphs' activations are alive together; before, each had its own backward.
   bool preservationInOneBackward = true;
-  // The sampling decode tiled under low_vram by the classes that began to on 2026-07-10: Wan's (883d60eb / 886c2aec, with
-  // model_kwargs.vae_tiling) and those whose tiles_since names that day's commit (Qwen-Image's fe824871).
+  // The sampling decode tiled by the classes whose tiles_since names a recent commit (architectures.yaml: Wan's and
+  // Qwen-Image's, all of 2026-07-10); before it, untiled.
   bool recentLowVramTiles = true;
   // Empty where torch runs bf16 3D convolutions through cuDNN (the torch AI Toolkit installs, on Ampere or later); else
   // why not: the torch 2.9.1 its Docker image and README pinned from 2025-12-23 (ed36edd8; README a802014e) to
@@ -58,18 +58,17 @@ bool samplingDoes(const TrainingSetup& s, std::string_view kind) { return s.lowV
 bool stagesSampling(const TrainingSetup& s) {
   return samplingDoes(s, "denoises_alone") || samplingDoes(s, "decodes_alone") || samplingDoes(s, "encodes_prompts_alone");
 }
-// low_vram tiles the sampling decode where the class does (tiled_vae); Wan's only since 883d60eb / 886c2aec, which
-// also lets model_kwargs.vae_tiling ask for it without low_vram, and a class with a tiles_since only from that commit.
+// low_vram tiles the sampling decode where the class does (tiled_vae), a class with a tiles_since only from that commit;
+// Wan's model_kwargs.vae_tiling asks for it without low_vram (886c2aec).
 bool tilesSamplingDecode(const TrainingSetup& s, bool recentTiles) {
-  if (!s.arch->wanFamily) return samplingDoes(s, "tiled_vae") && (recentTiles || s.arch->lowVramTilesSince.empty());
-  return recentTiles && s.arch->lowVramDoes("tiled_vae") && (s.lowVram || s.vaeTilingAsked);
+  const bool asked = s.lowVram || (s.arch->wanFamily && s.vaeTilingAsked);
+  return asked && s.arch->lowVramDoes("tiled_vae") && (recentTiles || s.arch->lowVramTilesSince.empty());
 }
 // The commit from which this job's sampling decode is tiled ("886c2aec (2026-07-10)"), where that is recent; else empty.
 std::string recentTilingCommit(const TrainingSetup& s) {
   if (!tilesSamplingDecode(s, true) || tilesSamplingDecode(s, false) || !(s.baselineSample || s.periodicSample)) return {};
-  return s.arch->wanFamily ? "886c2aec (2026-07-10)" : s.arch->lowVramTilesSince;
+  return s.arch->lowVramTilesSince;
 }
-std::string whoseSamples(const TrainingSetup& s) { return s.arch->wanFamily ? "Wan's" : s.arch->label + "'s"; }
 double textEmbeddingParams(const TrainingSetup& s, const MemoryModel& m) {
   double embeddings = 0;
   for (const auto& te : s.arch->textEncoders) embeddings += m.embeddingParams(te.name);
@@ -728,10 +727,10 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
   const std::string tilingCommit = recentTilingCommit(s);
   if (!tilingCommit.empty()) {
     olderRelease([](Behaviour& b) { b.recentLowVramTiles = false; },
-                 "AI Toolkit before " + tilingCommit + " decodes " + whoseSamples(s) + " samples untiled");
+                 "AI Toolkit before " + tilingCommit + " decodes " + s.arch->label + " samples untiled");
   }
   // torch 2.9 with its own cuDNN (before 9.15) runs half-precision 3D convolutions without cuDNN. AI Toolkit pinned
-  // torch 2.9.1 for months, whose releases before 2026-07-10 also decoded Wan's and Qwen-Image's samples untiled; another trainer's
+  // torch 2.9.1 for months, whose releases before 2026-07-10 also decoded Wan and Qwen-Image samples untiled; another trainer's
   // job may run on such a torch too (musubi-tuner's cu130 extra asks for torch >= 2.9.1), its releases not in question.
   // (On a card before Ampere no torch runs them through cuDNN: the assumed estimate holds the columns already.)
   if (const VaeConstants* v = m.vae(s.arch->vae.family);
@@ -743,7 +742,7 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
       torch29.recentLowVramTiles = false;
       why = "AI Toolkit installed with torch 2.9.1 (2025-12-23 to 2026-07-27) runs bf16 3D convolutions without cuDNN "
             "(slow_conv3d's vol2col buffer)";
-      if (!tilingCommit.empty()) why += " and, before " + tilingCommit.substr(0, tilingCommit.find(' ')) + ", decodes " + whoseSamples(s) + " samples untiled";
+      if (!tilingCommit.empty()) why += " and, before " + tilingCommit.substr(0, tilingCommit.find(' ')) + ", decodes " + s.arch->label + " samples untiled";
     }
     // What removes it, in the reason the borderline finding quotes: a torch whose cuDNN runs them again.
     why += "; not with cuDNN 9.15 or later (torch 2.10 on, or a newer nvidia-cudnn-cu12 / -cu13 wheel)";
