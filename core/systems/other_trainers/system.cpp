@@ -1,6 +1,7 @@
 #include "systems/other_trainers/system.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "base/document/reader.h"
 #include "report/findings.h"
@@ -23,6 +24,41 @@ bool mentionsASignatureKey(std::string_view head, const OtherTrainers& others) {
   });
 }
 
+// Where `key` starts a line as a key (`key = …`, `"key": …`, `[key]`, `[[key]]`), or npos: how a file that does not
+// parse still shows whose it is.
+std::size_t keyStartingALine(std::string_view text, std::string_view key) {
+  for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
+    std::size_t begin = at;
+    while (begin > 0 && (text[begin - 1] == '"' || text[begin - 1] == '[')) --begin;
+    while (begin > 0 && (text[begin - 1] == ' ' || text[begin - 1] == '\t')) --begin;
+    if (begin > 0 && text[begin - 1] != '\n') continue;
+    std::size_t end = at + key.size();
+    while (end < text.size() && (text[end] == '"' || text[end] == ']' || text[end] == ' ' || text[end] == '\t')) ++end;
+    if (end < text.size() && (text[end] == '=' || text[end] == ':' || text[end] == '\n' || text[end] == '\r')) return at;
+  }
+  return std::string_view::npos;
+}
+
+struct LineMatch {
+  const OtherTrainer* trainer;
+  const std::vector<std::string>* signature;
+  std::size_t begin, end;  // the signature's first key, its quotes included (as a parsed JSON key's range)
+};
+
+// The trainer whose signature's keys all start lines of a text that does not parse.
+std::optional<LineMatch> matchByLines(std::string_view text, const OtherTrainers& others) {
+  for (const OtherTrainer& t : others.trainers) {
+    for (const auto& keys : t.signatures) {
+      if (std::all_of(keys.begin(), keys.end(), [&](const std::string& key) { return keyStartingALine(text, key) != std::string_view::npos; })) {
+        const std::size_t at = keyStartingALine(text, keys.front());
+        const bool quoted = at > 0 && text[at - 1] == '"';
+        return LineMatch{&t, &keys, at - quoted, at + keys.front().size() + quoted};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 std::string keyList(const std::vector<std::string>& keys) {
   std::string out;
   for (std::size_t i = 0; i < keys.size(); ++i) out += (i == 0 ? "`" : i + 1 == keys.size() ? " and `" : ", `") + keys[i] + "`";
@@ -35,7 +71,10 @@ Recognition OtherTrainerSystem::recognise(std::string_view head) const {
   const OtherTrainers& others = *knowledge().otherTrainers;
   if (!mentionsASignatureKey(head, others)) return Recognition::No;
   const auto doc = readConfig(std::string(head), ReadLimits{});
-  return !doc->fatal() && others.match(doc->root()) ? Recognition::Certain : Recognition::No;
+  // A file that does not parse is still the trainer's when a signature's keys start its lines: its syntax error is
+  // then reported where it is, not as an AI Toolkit job's.
+  const bool named = doc->fatal() ? matchByLines(head, others).has_value() : others.match(doc->root()).has_value();
+  return named ? Recognition::Certain : Recognition::No;
 }
 
 FileReport OtherTrainerSystem::analyze(const Input& input, const SystemContext& context) const {
@@ -48,13 +87,17 @@ FileReport OtherTrainerSystem::analyze(const Input& input, const SystemContext& 
   file.source = doc->sharedSource();
   Findings findings;
   for (const auto& problem : doc->problems()) findings.report(problem.code, problem.range, {}, problem.message);
+  const OtherTrainers& others = *context.knowledge.otherTrainers;
+  const auto report = [&](const OtherTrainer& trainer, const std::vector<std::string>& signature, Range at) {
+    findings.report(RuleId::OL110, at, {},
+                    trainer.what + " (" + keyList(signature) + " at the top level): oomlint does not read " + trainer.name +
+                        " configs, so nothing in it was checked or estimated; it reads AI Toolkit jobs, sd-scripts and "
+                        "musubi-tuner command lines and configs, WebUI launch lines and ComfyUI workflows");
+  };
   if (!doc->fatal()) {
-    if (const auto m = context.knowledge.otherTrainers->match(doc->root())) {
-      findings.report(RuleId::OL110, m->key->range, {},
-                      m->trainer->what + " (" + keyList(*m->signature) + " at the top level): oomlint does not read " +
-                          m->trainer->name + " configs, so nothing in it was checked or estimated; it reads AI Toolkit jobs, "
-                          "sd-scripts and musubi-tuner command lines and configs, WebUI launch lines and ComfyUI workflows");
-    }
+    if (const auto m = others.match(doc->root())) report(*m->trainer, *m->signature, m->key->range);
+  } else if (const auto m = matchByLines(input.text, others)) {
+    report(*m->trainer, *m->signature, file.source->rangeOf(m->begin, m->end));
   }
   file.diagnostics = std::move(findings.all());
   return file;
