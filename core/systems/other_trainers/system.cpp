@@ -10,9 +10,20 @@ namespace oomlint {
 
 namespace {
 
-// A trainer's config is JSON (OneTrainer, SimpleTuner) or TOML (diffusion-pipe, SimpleTuner's config.toml).
+// A trainer's config is JSON (OneTrainer, SimpleTuner) or TOML (diffusion-pipe, SimpleTuner's config.toml); a TOML file
+// may open with a `[table]` or `[[array]]` header, which looksLikeJson takes for a JSON array.
+bool readsAsJson(std::string_view text) {
+  if (!looksLikeJson(text)) return false;
+  text.remove_prefix(text.find_first_of("{["));
+  if (text.front() == '{') return true;
+  const std::size_t name = text.find_first_not_of("[ \t");
+  if (name == std::string_view::npos) return true;
+  const char c = text[name];
+  return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_');  // a bare key names a table
+}
+
 std::unique_ptr<Document> readConfig(std::string text, const ReadLimits& limits) {
-  return looksLikeJson(text) ? readDocument(std::move(text), limits) : readTomlDocument(std::move(text), limits);
+  return readsAsJson(text) ? readDocument(std::move(text), limits) : readTomlDocument(std::move(text), limits);
 }
 
 // Whether any signature key occurs in the text at all: most inputs are not parsed a second time.
@@ -24,17 +35,26 @@ bool mentionsASignatureKey(std::string_view head, const OtherTrainers& others) {
   });
 }
 
-// Where `key` starts a line as a key (`key = …`, `"key": …`, `[key]`, `[[key]]`), or npos: how a file that does not
-// parse still shows whose it is.
-std::size_t keyStartingALine(std::string_view text, std::string_view key) {
+// Where `key` starts a line as a key of the text's own format, or npos: `"key": …` in JSON; `key = …`, `[key]` or
+// `[[key]]` in TOML. How a file that does not parse still shows whose it is (a log that echoes a config is not one:
+// its lines are neither).
+std::size_t keyStartingALine(std::string_view text, std::string_view key, bool json) {
   for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
-    std::size_t begin = at;
-    while (begin > 0 && (text[begin - 1] == '"' || text[begin - 1] == '[')) --begin;
+    std::size_t begin = at, end = at + key.size();
+    const auto take = [&](char open, char close) {
+      if (begin == 0 || text[begin - 1] != open || end >= text.size() || text[end] != close) return false;
+      --begin, ++end;
+      return true;
+    };
+    const bool quoted = take('"', '"');
+    const bool bracketed = !json && take('[', ']');
+    if (bracketed) take('[', ']');  // [[key]], an array of tables
+    if (json != quoted) continue;
     while (begin > 0 && (text[begin - 1] == ' ' || text[begin - 1] == '\t')) --begin;
     if (begin > 0 && text[begin - 1] != '\n') continue;
-    std::size_t end = at + key.size();
-    while (end < text.size() && (text[end] == '"' || text[end] == ']' || text[end] == ' ' || text[end] == '\t')) ++end;
-    if (end < text.size() && (text[end] == '=' || text[end] == ':' || text[end] == '\n' || text[end] == '\r')) return at;
+    while (end < text.size() && (text[end] == ' ' || text[end] == '\t')) ++end;
+    const char next = end < text.size() ? text[end] : '\n';
+    if (bracketed ? next == '\n' || next == '\r' || next == '#' : next == (json ? ':' : '=')) return at;
   }
   return std::string_view::npos;
 }
@@ -47,10 +67,11 @@ struct LineMatch {
 
 // The trainer whose signature's keys all start lines of a text that does not parse.
 std::optional<LineMatch> matchByLines(std::string_view text, const OtherTrainers& others) {
+  const bool json = readsAsJson(text);
   for (const OtherTrainer& t : others.trainers) {
     for (const auto& keys : t.signatures) {
-      if (std::all_of(keys.begin(), keys.end(), [&](const std::string& key) { return keyStartingALine(text, key) != std::string_view::npos; })) {
-        const std::size_t at = keyStartingALine(text, keys.front());
+      if (std::all_of(keys.begin(), keys.end(), [&](const std::string& key) { return keyStartingALine(text, key, json) != std::string_view::npos; })) {
+        const std::size_t at = keyStartingALine(text, keys.front(), json);
         const bool quoted = at > 0 && text[at - 1] == '"';
         return LineMatch{&t, &keys, at - quoted, at + keys.front().size() + quoted};
       }
