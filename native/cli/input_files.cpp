@@ -28,7 +28,7 @@ std::variant<LogAnalysis, ReadFailure> scanLog(const std::string& path) {
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) return ReadFailure{path, std::strerror(errno)};
   LogScanner scanner(*knowledge().logs);
-  std::vector<char> buffer(1 << 20);
+  std::vector<char> buffer(1 << 17);
   while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get())) {
     scanner.feed(std::string_view(buffer.data(), n));
   }
