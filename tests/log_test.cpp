@@ -8,6 +8,7 @@
 #include "base/knowledge/load/log_markers.h"
 #include "format/formatters.h"
 #include "systems/logs/log_analysis.h"
+#include "systems/logs/progress_bar.h"
 #include "test_support.h"
 
 #include <filesystem>
@@ -212,6 +213,13 @@ TEST_CASE("progress-bar redraws: the shortcut gives what parsing every line give
     CHECK(shortcut.step == reference.step);
     CHECK(shortcut.continuedAfterOom == reference.continuedAfterOom);
     CHECK(shortcut.phase == reference.phase);
+    // Chunk edges cut redraws and their breaks: a redraw known by its length must not be taken across one.
+    for (const std::size_t chunk : {1u, 7u, 97u, 4096u}) {
+      INFO("chunk " << chunk);
+      LogScanner scanner(*knowledge().logs);
+      for (std::size_t i = 0; i < text.size(); i += chunk) scanner.feed(std::string_view(text).substr(i, chunk));
+      CHECK(scanner.finish() == reference);
+    }
   }
   const LogAnalysis skipped = analyzeLog(logs[3].second);
   CHECK(skipped.continuedAfterOom);
@@ -219,6 +227,36 @@ TEST_CASE("progress-bar redraws: the shortcut gives what parsing every line give
   CHECK(analyzeLog(logs[4].second).step == 31);
   CHECK(analyzeLog(logs[0].second).step == 81);
   CHECK(analyzeLog(logs[0].second).oomLine == 82);
+}
+
+TEST_CASE("a redraw is told from another line byte for byte, at every length and fixed prefix") {
+  // The byte-by-byte definition the wide comparison (sixteen or eight bytes at a time) must agree with.
+  const auto reference = [](std::string_view drawn, std::string_view line, std::size_t fixed) {
+    if (drawn.size() != line.size()) return false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (drawn[i] != line[i] && (i < fixed || !isDigit(drawn[i]) || !isDigit(line[i]))) return false;
+    }
+    return true;
+  };
+  std::mt19937 random(11);
+  const std::string alphabet = "0123456789/|#: a\r\xe2\x96";
+  int redraws = 0;
+  for (std::size_t n = 0; n <= 70; ++n) {
+    for (int trial = 0; trial < 200; ++trial) {
+      std::string drawn(n, ' ');
+      for (auto& c : drawn) c = alphabet[random() % alphabet.size()];
+      std::string line = drawn;
+      for (int edits = static_cast<int>(random() % 3); edits > 0 && n > 0; --edits) {
+        line[random() % n] = alphabet[random() % alphabet.size()];
+      }
+      const std::size_t fixed = n == 0 ? 0 : random() % (n + 1);
+      INFO("drawn \"" << drawn << "\" line \"" << line << "\" fixed " << fixed);
+      REQUIRE(isRedraw(drawn, line, fixed) == reference(drawn, line, fixed));
+      redraws += reference(drawn, line, fixed);
+    }
+  }
+  CHECK(redraws > 2000);  // both answers were asked often
+  CHECK_FALSE(isRedraw("abc", "abcd", 0));
 }
 
 namespace {

@@ -30,6 +30,14 @@ void LogScanner::feed(std::string_view chunk) {
     // memchr-speed searches rather than byte by byte; the next '\n' is found once per chunk region,
     // not once per '\r'-ended progress line (a tqdm log has millions of those between newlines).
     const char* begin = chunk.data() + pos;
+    // A redraw of the remembered bar ends where that bar ended: a line equal to it but for digits holds
+    // no break, so the byte at its length is the break, and no search is needed to find it.
+    if (const std::size_t n = redrawn_.line.size(); n != 0 && n < chunk.size() - pos && begin[n] == '\r' &&
+                                                   pending_.empty() && onRedraw(std::string_view(begin, n))) {
+      lastWasCr_ = true;
+      pos += n + 1;
+      continue;
+    }
     if (nextNewline_ == nullptr || nextNewline_ < begin) {
       nextNewline_ = static_cast<const char*>(std::memchr(begin, '\n', static_cast<std::size_t>(end - begin)));
       if (nextNewline_ == nullptr) nextNewline_ = end;
@@ -86,7 +94,7 @@ LogAnalysis LogScanner::finish() {
 // was printed where its cursor stood), the traceback is read before an OOM message asks it where it
 // failed, markers before the OOM message that records the phase they set.
 void LogScanner::onLine(std::string_view raw) {
-  if (redraws_ == Redraws::Shortcut && onRedraw(raw)) return;
+  if (onRedraw(raw)) return;
   redrawn_.line.clear();
   ++result_.lines;
   std::string cleaned;
@@ -130,7 +138,7 @@ bool LogScanner::readContinuation(std::string_view line) {
 }
 
 bool LogScanner::onRedraw(std::string_view raw) {
-  if (redrawn_.line.empty() || !isRedraw(redrawn_.line, raw, redrawn_.descriptionEnd)) return false;
+  if (redraws_ != Redraws::Shortcut || redrawn_.line.empty() || !isRedraw(redrawn_.line, raw, redrawn_.descriptionEnd)) return false;
   // A redraw counting to another total is another bar: parsed.
   for (std::size_t i = redrawn_.totalAt, end = i + redrawn_.totalDigits; i < end; ++i) {
     if (raw[i] != redrawn_.line[i]) return false;  // a few digits: no call to memcmp
