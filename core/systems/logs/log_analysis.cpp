@@ -138,7 +138,8 @@ bool LogScanner::readContinuation(std::string_view line) {
 }
 
 bool LogScanner::onRedraw(std::string_view raw) {
-  if (redraws_ != Redraws::Shortcut || redrawn_.line.empty() || !isRedraw(redrawn_.line, raw, redrawn_.descriptionEnd)) return false;
+  // Nothing is remembered line by line (readBar): every line is parsed.
+  if (redrawn_.line.empty() || !isRedraw(redrawn_.line, raw, redrawn_.descriptionEnd)) return false;
   // A redraw counting to another total is another bar: parsed.
   for (std::size_t i = redrawn_.totalAt, end = i + redrawn_.totalDigits; i < end; ++i) {
     if (raw[i] != redrawn_.line[i]) return false;  // a few digits: no call to memcmp
