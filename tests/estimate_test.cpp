@@ -136,6 +136,30 @@ TEST_CASE("a preservation loss keeps a second graph's block inputs until the one
   CHECK(older->aboveBytes == 0);
 }
 
+TEST_CASE("a dense attention mask: built at each forward's start, then a bool mask and SDPA's bias beside the work") {
+  Architecture arch = paperModel();
+  arch.denoiser.heads = 1;
+  arch.denoiser.denseAttentionMask = true;
+  MemoryModel m = paperConstants();
+  m.vaes = {{"sd", 1, 1, 1}};  // a decode too small to be a sample's peak
+  TrainingSetup s = paperSetup(arch);
+  const double square = 4196.0 * 4196;  // S² for batch 1 × 1 head
+  // Checkpointed: the bool mask (1 B) and the bf16 bias of the block in backward (2 B). Building it (8 B per element
+  // and the [S, S] float32: 12 S²) comes before the activations 4196 × 1000 × 68, which leave it under 3 S².
+  CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == Approx(square * 3));
+  // Without checkpointing each of the 10 blocks saves its bias for the backward: 1 + 10 × 2 B.
+  s.gradientCheckpointing = false;
+  CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == Approx(square * 21));
+  // Sampling with CFG batched (guidance 4): two masks; building them, 2 × 8 B + the [S, S]'s 4 B per element, less the
+  // sampling activations 2 × 4196 × 1000 × 12 it comes before, outweighs holding them (2 × 3 B).
+  const Estimate e = estimate(s, m, kLargeCard);
+  CHECK(component(phase(e, "sample"), "sampling activations") == Approx(2 * 4196.0 * 1000 * 12));
+  CHECK(component(phase(e, "sample"), "attention mask") == Approx(square * 20 - 2 * 4196.0 * 1000 * 12));
+  // An architecture without one has none.
+  arch.denoiser.denseAttentionMask = false;
+  CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == 0);
+}
+
 TEST_CASE("narrowed LoRA targets keep the default figure and reach an adapter on no layer") {
   const Architecture arch = paperModel();
   MemoryModel m = paperConstants();

@@ -274,61 +274,101 @@ Term loraPathTerm(const Denoiser& d, const ActivationCoefficients& a) {
   return a.measuredOnGpu ? Term::ActivationsMeasuredOnGpu : Term::Activations;
 }
 
-// `graphs`: forward graphs alive until one backward (2 with a preservation loss): each keeps its blocks'
-// inputs or saved sets; the backward still recomputes one block at a time.
-Component trainingActivations(const TrainingSetup& s, const MemoryModel& m, int graphs) {
+// One dataset's activations at its batch and largest size. `graphs`: forward graphs alive until one backward (2 with a
+// preservation loss): each keeps its blocks' inputs or saved sets; the backward still recomputes one block at a time.
+Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int graphs, const DatasetShape& shape) {
   const Denoiser& d = s.arch->denoiser;
   const ActivationCoefficients a = m.activations(d.activationFamily);
   const std::string census = a.family.empty() ? "" : " (" + a.family + " census)";
-  Component best{"activations", 0, "no dataset", Term::Activations};
+  Component c{"activations", 0, "", Term::Activations};
+  const int frames = s.isVideo() ? shape.frames : 1;
+  if (d.blocks > 0 && d.hidden > 0) {
+    c.term = loraPathTerm(d, a);
+    std::string seqHow;
+    const double seq = sequenceLength(s, shape.resolution, shape.resolution, frames, shape.controls, seqHow);
+    const double perBlock = shape.batch * seq * d.hidden;
+    const std::string head = std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × (";
+    // The block being run backward peaks at `recompute`; the others keep their input (checkpointing) or
+    // everything they saved for backward.
+    const auto path = a.loraPath(s.loraInputsFp32);
+    const double frozen = s.noLayerAdapted ? a.frozenBlockShare : 1;  // no adapted Linear keeps its input
+    const double saved = path.block * frozen, recompute = path.recompute * frozen;
+    const double kept = s.gradientCheckpointing ? m.checkpointBytesPerTokenChannel : saved;
+    c.bytes = (graphs * (d.blocks - 1) * kept + recompute) * perBlock;
+    c.how = head + (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(d.blocks - 1) +
+            " blocks × " + fixedText(kept, s.gradientCheckpointing ? 0 : 1) +
+            (s.gradientCheckpointing ? " B checkpointed input" : " B saved for backward (no gradient checkpointing)") +
+            " + " + fixedText(recompute, 1) + " B the block in backward" + census +
+            (s.loraInputsFp32 ? "" : ", autocast") + (s.noLayerAdapted ? ", no adapted layer" : "") + ")";
+  } else {
+    // UNets: bytes per latent pixel per sample, from the census of the whole UNet.
+    const double latent = std::pow(shape.resolution / static_cast<double>(s.arch->vae.spatial), 2) * frames;
+    const double k = s.gradientCheckpointing ? a.unetBytesPerLatentPixelCheckpointed : a.unetBytesPerLatentPixelFull;
+    c.bytes = graphs * shape.batch * latent * k;
+    c.how = (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(shape.batch) + " × " +
+            fixedText(latent, 0) + " latent px × " + fixedText(k, 0) + " B/px (UNet" +
+            (s.gradientCheckpointing ? ", checkpointed" : ", no checkpointing") + census + ")";
+  }
+  c.bytes *= m.activationMultiplier * s.activationBytes / kBf16;
+  if (s.activationBytes != kBf16) c.how += " × " + fixedText(s.activationBytes / kBf16, 0) + " (fp32, no half precision)";
+  c.how += " × " + fixedText(m.activationMultiplier, 2) + " (GPU kernels' extra working memory); largest: datasets[" +
+           std::to_string(shape.index) + "] at " + std::to_string(shape.resolution) + " px" +
+           (frames > 1 ? ", " + std::to_string(frames) + " frames" : "");
+  return c;
+}
+
+// A dense attention mask (Denoiser::denseAttentionMask, Chroma's): each forward starts by building it, a float32 [S, S]
+// outer product repeated for every batch element and head, then int32, then bool (8 B per element at once, before
+// any block runs); then every attention call hands the bool mask to SDPA, which makes an additive bias of it in the
+// compute dtype (ATen convert_boolean_attn_mask). `biases`: those alive at once (one under gradient checkpointing or
+// while sampling; every block's, saved for backward, without checkpointing). `beside`: the activations the forward's
+// start does not hold yet.
+Component attentionMask(const TrainingSetup& s, int batch, double seq, int biases, double beside) {
+  const Denoiser& d = s.arch->denoiser;
+  if (!d.denseAttentionMask || d.heads <= 0) return {"attention mask", 0, "", Term::Activations};
+  const double elements = batch * static_cast<double>(d.heads) * seq * seq;
+  const double built = 8 * elements + 4 * seq * seq;
+  const double held = elements * (1 + biases * s.activationBytes);
+  const std::string size = std::to_string(batch) + " × " + std::to_string(d.heads) + " heads × " + fixedText(seq, 0) + "²";
+  if (built - beside > held) {
+    return {"attention mask", built - beside,
+            size + " × 8 B (float32 and int32 at once, as each forward builds it) + the [S, S] float32, less the activations not yet there",
+            Term::Activations};
+  }
+  return {"attention mask", held,
+          size + " × (1 B bool + " + std::to_string(biases) + " × " + fixedText(s.activationBytes, 0) +
+              " B: the bias SDPA makes of it" + (biases > 1 ? " in every block, saved for backward)" : ")"),
+          Term::Activations};
+}
+
+// The training step's activations and attention mask for the dataset whose pair is the largest.
+std::pair<Component, Component> trainingActivations(const TrainingSetup& s, const MemoryModel& m, int graphs) {
   std::vector<DatasetShape> shapes = s.datasets;
   if (shapes.empty()) shapes.push_back({});
+  std::pair<Component, Component> best{{"activations", 0, "no dataset", Term::Activations}, {"attention mask", 0, "", Term::Activations}};
   for (const auto& shape : shapes) {
-    Component c{"activations", 0, "", Term::Activations};
+    Component act = datasetActivations(s, m, graphs, shape);
+    std::string seqHow;
     const int frames = s.isVideo() ? shape.frames : 1;
-    if (d.blocks > 0 && d.hidden > 0) {
-      c.term = loraPathTerm(d, a);
-      std::string seqHow;
-      const double seq = sequenceLength(s, shape.resolution, shape.resolution, frames, shape.controls, seqHow);
-      const double perBlock = shape.batch * seq * d.hidden;
-      const std::string head = std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × (";
-      // The block being run backward peaks at `recompute`; the others keep their input (checkpointing) or
-      // everything they saved for backward.
-      const auto path = a.loraPath(s.loraInputsFp32);
-      const double frozen = s.noLayerAdapted ? a.frozenBlockShare : 1;  // no adapted Linear keeps its input
-      const double saved = path.block * frozen, recompute = path.recompute * frozen;
-      const double kept = s.gradientCheckpointing ? m.checkpointBytesPerTokenChannel : saved;
-      c.bytes = (graphs * (d.blocks - 1) * kept + recompute) * perBlock;
-      c.how = head + (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(d.blocks - 1) +
-              " blocks × " + fixedText(kept, s.gradientCheckpointing ? 0 : 1) +
-              (s.gradientCheckpointing ? " B checkpointed input" : " B saved for backward (no gradient checkpointing)") +
-              " + " + fixedText(recompute, 1) + " B the block in backward" + census +
-              (s.loraInputsFp32 ? "" : ", autocast") + (s.noLayerAdapted ? ", no adapted layer" : "") + ")";
-    } else {
-      // UNets: bytes per latent pixel per sample, from the census of the whole UNet.
-      const double latent = std::pow(shape.resolution / static_cast<double>(s.arch->vae.spatial), 2) * frames;
-      const double k = s.gradientCheckpointing ? a.unetBytesPerLatentPixelCheckpointed : a.unetBytesPerLatentPixelFull;
-      c.bytes = graphs * shape.batch * latent * k;
-      c.how = (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(shape.batch) + " × " +
-              fixedText(latent, 0) + " latent px × " + fixedText(k, 0) + " B/px (UNet" +
-              (s.gradientCheckpointing ? ", checkpointed" : ", no checkpointing") + census + ")";
-    }
-    c.bytes *= m.activationMultiplier * s.activationBytes / kBf16;
-    if (s.activationBytes != kBf16) c.how += " × " + fixedText(s.activationBytes / kBf16, 0) + " (fp32, no half precision)";
-    c.how += " × " + fixedText(m.activationMultiplier, 2) + " (GPU kernels' extra working memory); largest: datasets[" +
-             std::to_string(shape.index) + "] at " + std::to_string(shape.resolution) + " px" +
-             (frames > 1 ? ", " + std::to_string(frames) + " frames" : "");
-    if (c.bytes > best.bytes) best = c;
+    const double seq = sequenceLength(s, shape.resolution, shape.resolution, frames, shape.controls, seqHow);
+    const int biases = s.gradientCheckpointing ? 1 : graphs * s.arch->denoiser.blocks;
+    Component mask = attentionMask(s, shape.batch, seq, biases, act.bytes);
+    if (act.bytes + mask.bytes > best.first.bytes + best.second.bytes) best = {std::move(act), std::move(mask)};
   }
   return best;
+}
+
+// The conditional and unconditional passes share one batch while sampling unless the pipeline runs them in turn.
+int samplingBatch(const TrainingSetup& s) {
+  const Denoiser& d = s.arch->denoiser;
+  return d.cfgInSampling && d.cfgBatched && s.guidanceScale > 1 ? 2 : 1;
 }
 
 Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
   const Denoiser& d = s.arch->denoiser;
   const ActivationCoefficients a = m.activations(d.activationFamily);
   const int frames = s.isVideo() ? s.sampleFrames : 1;
-  // The conditional and unconditional passes share one batch unless the pipeline runs them in turn.
-  const int cfg = d.cfgInSampling && d.cfgBatched && s.guidanceScale > 1 ? 2 : 1;
+  const int cfg = samplingBatch(s);
   // A LoRA network stays active while sampling: every adapted Linear runs its fp32 LoRA path beside the base.
   const bool lora = !s.fullFinetune && !s.noLayerAdapted;
   std::string seqHow;
@@ -633,6 +673,9 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
   auto samplingPhase = [&](Phase phase, bool withTrainingState) {
     PhaseEstimate sp{phase};
     const Component act = samplingActivations(s, m);
+    std::string seqHow;
+    const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, s.sampleControls, seqHow);
+    const Component mask = attentionMask(s, samplingBatch(s), seq, 1, act.bytes);
     const bool tiled = tilesSamplingDecode(s, behaviour.recentLowVramTiles);
     const Component decode = vaeWork(s, m, behaviour, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, tiled);
     Component te = encoder;
@@ -655,11 +698,15 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
       // parks the others first; the text encoder then leaves for the denoising, the VAE too where the pipeline
       // sends it away, and the transformer before the decode where it does.
       stages.push_back(samplingDoes(s, "encodes_prompts_alone") ? stage({te}) : stage({denoiser, extras, te, vae}));
-      stages.push_back(samplingDoes(s, "denoises_alone") ? stage({denoiser, extras, act}) : stage({denoiser, extras, vae, act}));
+      stages.push_back(samplingDoes(s, "denoises_alone") ? stage({denoiser, extras, act, mask}) : stage({denoiser, extras, vae, act, mask}));
       stages.push_back(samplingDoes(s, "decodes_alone") ? stage({vae, decode}) : stage({denoiser, extras, vae, decode}));
     } else {
       // Denoising and decoding run one after the other: the larger of the two sets the peak.
-      stages.push_back(stage({denoiser, extras, te, vae, act.bytes >= decode.bytes ? act : decode}));
+      if (act.bytes + mask.bytes >= decode.bytes) {
+        stages.push_back(stage({denoiser, extras, te, vae, act, mask}));
+      } else {
+        stages.push_back(stage({denoiser, extras, te, vae, decode}));
+      }
     }
     auto worst = std::max_element(stages.begin(), stages.end(),
                                   [](const PhaseEstimate& a, const PhaseEstimate& b) { return a.peakBytes < b.peakBytes; });
@@ -682,16 +729,17 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     addComponent(t, embeddingGrads(s, m, dtype));
     addComponent(t, optState);
     addComponent(t, ema);
-    const Component act = trainingActivations(s, m, s.preservationLoss && behaviour.preservationInOneBackward ? 2 : 1);
+    const auto [act, mask] = trainingActivations(s, m, s.preservationLoss && behaviour.preservationInOneBackward ? 2 : 1);
     const Component dequantized = dequantizedForBackward(s, m);
     const Component slack{"allocator slack", act.bytes * m.allocatorFraction,
                           fixedText(m.allocatorFraction * 100, 0) + "% of activations (caching-allocator fragmentation)", Term::Activations};
     // The in-step encode and the forward and backward run one after the other: the larger sets the peak.
     const Component encode = inStepEncode(s, m, behaviour);
-    if (encode.bytes > act.bytes + dequantized.bytes + slack.bytes) {
+    if (encode.bytes > act.bytes + mask.bytes + dequantized.bytes + slack.bytes) {
       addComponent(t, encode);
     } else {
       addComponent(t, act);
+      addComponent(t, mask);
       addComponent(t, dequantized);
       addComponent(t, slack);
     }
