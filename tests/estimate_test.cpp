@@ -147,6 +147,10 @@ TEST_CASE("a dense attention mask: built at each forward's start, then a bool ma
   // Checkpointed: the bool mask (1 B) and the bf16 bias of the block in backward (2 B). Building it (8 B per element
   // and the [S, S] float32: 12 S²) comes before the activations 4196 × 1000 × 68, which leave it under 3 S².
   CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == Approx(square * 3));
+  // A preservation loss's second graph holds its own bool mask until the one backward: 2 × 1 + 2 B.
+  s.preservationLoss = true;
+  CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == Approx(square * 4));
+  s.preservationLoss = false;
   // Without checkpointing each of the 10 blocks saves its bias for the backward: 1 + 10 × 2 B.
   s.gradientCheckpointing = false;
   CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == Approx(square * 21));

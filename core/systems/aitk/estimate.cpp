@@ -320,15 +320,15 @@ Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int g
 // A dense attention mask (Denoiser::denseAttentionMask, Chroma's): each forward starts by building it, a float32 [S, S]
 // outer product repeated for every batch element and head, then int32, then bool (8 B per element at once, before
 // any block runs); then every attention call hands the bool mask to SDPA, which makes an additive bias of it in the
-// compute dtype (ATen convert_boolean_attn_mask). `biases`: those alive at once (one under gradient checkpointing or
-// while sampling; every block's, saved for backward, without checkpointing). `beside`: the activations the forward's
-// start does not hold yet.
-Component attentionMask(const TrainingSetup& s, int batch, double seq, int biases, double beside) {
+// compute dtype (ATen convert_boolean_attn_mask). `graphs`: forward graphs alive, each holding its own mask; `biases`:
+// those alive at once (one under gradient checkpointing or while sampling; every block's, saved for backward, without
+// checkpointing). `beside`: the activations the forward's start does not hold yet.
+Component attentionMask(const TrainingSetup& s, int batch, double seq, int graphs, int biases, double beside) {
   const Denoiser& d = s.arch->denoiser;
   if (!d.denseAttentionMask || d.heads <= 0) return {"attention mask", 0, "", Term::Activations};
   const double elements = batch * static_cast<double>(d.heads) * seq * seq;
   const double built = 8 * elements + 4 * seq * seq;
-  const double held = elements * (1 + biases * s.activationBytes);
+  const double held = elements * (graphs + biases * s.activationBytes);
   const std::string size = std::to_string(batch) + " × " + std::to_string(d.heads) + " heads × " + fixedText(seq, 0) + "²";
   if (built - beside > held) {
     return {"attention mask", built - beside,
@@ -336,7 +336,7 @@ Component attentionMask(const TrainingSetup& s, int batch, double seq, int biase
             Term::Activations};
   }
   return {"attention mask", held,
-          size + " × (1 B bool + " + std::to_string(biases) + " × " + fixedText(s.activationBytes, 0) +
+          size + " × (" + (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + "1 B bool + " + std::to_string(biases) + " × " + fixedText(s.activationBytes, 0) +
               " B: the bias SDPA makes of it" + (biases > 1 ? " in every block, saved for backward)" : ")"),
           Term::Activations};
 }
@@ -352,7 +352,7 @@ std::pair<Component, Component> trainingActivations(const TrainingSetup& s, cons
     const int frames = s.isVideo() ? shape.frames : 1;
     const double seq = sequenceLength(s, shape.resolution, shape.resolution, frames, shape.controls, seqHow);
     const int biases = s.gradientCheckpointing ? 1 : graphs * s.arch->denoiser.blocks;
-    Component mask = attentionMask(s, shape.batch, seq, biases, act.bytes);
+    Component mask = attentionMask(s, shape.batch, seq, graphs, biases, act.bytes);
     if (act.bytes + mask.bytes > best.first.bytes + best.second.bytes) best = {std::move(act), std::move(mask)};
   }
   return best;
@@ -675,7 +675,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     const Component act = samplingActivations(s, m);
     std::string seqHow;
     const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, s.sampleControls, seqHow);
-    const Component mask = attentionMask(s, samplingBatch(s), seq, 1, act.bytes);
+    const Component mask = attentionMask(s, samplingBatch(s), seq, 1, 1, act.bytes);
     const bool tiled = tilesSamplingDecode(s, behaviour.recentLowVramTiles);
     const Component decode = vaeWork(s, m, behaviour, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, tiled);
     Component te = encoder;
