@@ -335,17 +335,18 @@ Component attentionMask(const TrainingSetup& s, int batch, double seq, int graph
             size + " × 8 B (float32 and int32 at once, as each forward builds it) + the [S, S] float32, less the activations not yet there",
             Term::Activations};
   }
-  return {"attention mask", held,
-          size + " × (" + (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + "1 B bool + " + std::to_string(biases) + " × " + fixedText(s.activationBytes, 0) +
-              " B: the bias SDPA makes of it" + (biases > 1 ? " in every block, saved for backward)" : ")"),
-          Term::Activations};
+  const std::string bools = (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + "1 B bool";
+  const std::string bias = std::to_string(biases) + " × " + fixedText(s.activationBytes, 0) + " B: the bias SDPA makes of it" +
+                           (biases > 1 ? " in every block, saved for backward" : "");
+  return {"attention mask", held, size + " × (" + bools + " + " + bias + ")", Term::Activations};
 }
 
 // The training step's activations and attention mask for the dataset whose pair is the largest.
 std::pair<Component, Component> trainingActivations(const TrainingSetup& s, const MemoryModel& m, int graphs) {
   std::vector<DatasetShape> shapes = s.datasets;
   if (shapes.empty()) shapes.push_back({});
-  std::pair<Component, Component> best{{"activations", 0, "no dataset", Term::Activations}, {"attention mask", 0, "", Term::Activations}};
+  std::pair<Component, Component> best{{"activations", 0, "no dataset", Term::Activations},
+                                       {"attention mask", 0, "", Term::Activations}};
   for (const auto& shape : shapes) {
     Component act = datasetActivations(s, m, graphs, shape);
     std::string seqHow;
