@@ -136,10 +136,10 @@ TEST_CASE("a preservation loss keeps a second graph's block inputs until the one
   CHECK(older->aboveBytes == 0);
 }
 
-TEST_CASE("a dense attention mask: built at each forward's start, then a bool mask and SDPA's bias beside the work") {
+TEST_CASE("a mask SDPA gets in full: built at each forward's start (Chroma) or expanded in each call (PRX), made a bias") {
   Architecture arch = paperModel();
   arch.denoiser.heads = 1;
-  arch.denoiser.denseAttentionMask = true;
+  arch.denoiser.attentionMask = "built_per_forward";
   MemoryModel m = paperConstants();
   m.vaes = {{"sd", 1, 1, 1}};  // a decode too small to be a sample's peak
   TrainingSetup s = paperSetup(arch);
@@ -159,8 +159,15 @@ TEST_CASE("a dense attention mask: built at each forward's start, then a bool ma
   const Estimate e = estimate(s, m, kLargeCard);
   CHECK(component(phase(e, "sample"), "sampling activations") == Approx(2 * 4196.0 * 1000 * 12));
   CHECK(component(phase(e, "sample"), "attention mask") == Approx(square * 20 - 2 * 4196.0 * 1000 * 12));
+  // Expanded in each call instead (PRX): only the bias, over the 4096 image tokens as queries and the 100 text tokens
+  // too as keys when text is no query: 4096 × 4196 × 2 B, every block's without checkpointing.
+  arch.denoiser.attentionMask = "expanded_per_call";
+  arch.denoiser.jointAttention = false;
+  CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == Approx(4096.0 * 4196 * 2 * 10));
+  s.gradientCheckpointing = true;
+  CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == Approx(4096.0 * 4196 * 2));
   // An architecture without one has none.
-  arch.denoiser.denseAttentionMask = false;
+  arch.denoiser.attentionMask.clear();
   CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == 0);
 }
 

@@ -39,9 +39,11 @@ struct Denoiser {
   double controlMaxPixels = 0;
   bool cfgInSampling = false;
   bool cfgBatched = true;  // false: the unconditional pass runs after the conditional one, not beside it
-  // Each forward builds a [batch, heads, S, S] mask of the joint sequence (float32, then int32, then bool) and every
-  // attention call hands it to SDPA, which makes an additive bias of it in the compute dtype (Chroma's src/model.py).
-  bool denseAttentionMask = false;
+  // A boolean attention mask SDPA makes an additive bias of, in the compute dtype, in every attention call:
+  // "built_per_forward": each forward builds [batch, heads, S, S] (float32, then int32, then bool; Chroma's src/model.py);
+  // "expanded_per_call": a key-padding mask expanded to [batch, heads, image tokens, S] in each call (PRX's
+  // transformer_prx.py); empty: none, or one SDPA broadcasts (a key-padding mask).
+  std::string attentionMask;
   bool quantizeWholeOnGpu = false;
   double residentBf16Params = 0;       // beside the transformer in bf16, never quantized nor offloaded
   bool quantizeTeOnCpu = false;        // the text encoder is quantized before it moves to the GPU
@@ -67,7 +69,7 @@ struct Denoiser {
   double largestTensor() const { return largestTensorParams > 0 ? largestTensorParams : largestLinearParams(); }
 };
 
-template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.denseAttentionMask, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams); }
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams); }
 
 struct TextEncoder {
   std::string name;

@@ -317,27 +317,33 @@ Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int g
   return c;
 }
 
-// A dense attention mask (Denoiser::denseAttentionMask, Chroma's): each forward starts by building it, a float32 [S, S]
-// outer product repeated for every batch element and head, then int32, then bool (8 B per element at once, before
-// any block runs); then every attention call hands the bool mask to SDPA, which makes an additive bias of it in the
-// compute dtype (ATen convert_boolean_attn_mask). `graphs`: forward graphs alive, each holding its own mask; `biases`:
-// those alive at once (one under gradient checkpointing or while sampling; every block's, saved for backward, without
-// checkpointing). `beside`: the activations the forward's start does not hold yet.
+// A boolean attention mask the model hands SDPA in full (Denoiser::attentionMask), which SDPA turns into an additive bias
+// in the compute dtype in every attention call (ATen convert_boolean_attn_mask). "built_per_forward" (Chroma): each
+// forward starts by building [batch, heads, S, S], a float32 [S, S] outer product repeated per batch element and head,
+// then int32, then bool (8 B per element at once, before any block runs), and holds the bool mask through the forward
+// and backward. "expanded_per_call" (PRX): a key-padding mask expanded to [batch, heads, image tokens, S + text] in each
+// call, nothing held between calls but the bias. `graphs`: forward graphs alive, each holding its own mask; `biases`:
+// the biases alive at once (one under gradient checkpointing or while sampling; every block's, saved for backward,
+// without checkpointing). `beside`: the activations the forward's start does not hold yet.
 Component attentionMask(const TrainingSetup& s, int batch, double seq, int graphs, int biases, double beside) {
   const Denoiser& d = s.arch->denoiser;
-  if (!d.denseAttentionMask || d.heads <= 0) return {"attention mask", 0, "", Term::Activations};
-  const double elements = batch * static_cast<double>(d.heads) * seq * seq;
-  const double built = 8 * elements + 4 * seq * seq;
+  const bool built = d.attentionMask == "built_per_forward";
+  if ((!built && d.attentionMask != "expanded_per_call") || d.heads <= 0) return {"attention mask", 0, "", Term::Activations};
+  const double keys = seq + (d.jointAttention ? 0 : d.textTokens);  // text that is no query still is a key
+  const double elements = batch * static_cast<double>(d.heads) * seq * keys;
+  const std::string size = std::to_string(batch) + " × " + std::to_string(d.heads) + " heads × " + fixedText(seq, 0) +
+                           (keys == seq ? "²" : " × " + fixedText(keys, 0));
+  const std::string bias = std::to_string(biases) + " × " + fixedText(s.activationBytes, 0) + " B: the bias SDPA makes of it" +
+                           (biases > 1 ? " in every block, saved for backward" : "");
+  if (!built) return {"attention mask", elements * biases * s.activationBytes, size + " × " + bias, Term::Activations};
+  const double building = 8 * elements + 4 * seq * seq;
   const double held = elements * (graphs + biases * s.activationBytes);
-  const std::string size = std::to_string(batch) + " × " + std::to_string(d.heads) + " heads × " + fixedText(seq, 0) + "²";
-  if (built - beside > held) {
-    return {"attention mask", built - beside,
+  if (building - beside > held) {
+    return {"attention mask", building - beside,
             size + " × 8 B (float32 and int32 at once, as each forward builds it) + the [S, S] float32, less the activations not yet there",
             Term::Activations};
   }
   const std::string bools = (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + "1 B bool";
-  const std::string bias = std::to_string(biases) + " × " + fixedText(s.activationBytes, 0) + " B: the bias SDPA makes of it" +
-                           (biases > 1 ? " in every block, saved for backward" : "");
   return {"attention mask", held, size + " × (" + bools + " + " + bias + ")", Term::Activations};
 }
 
