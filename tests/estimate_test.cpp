@@ -171,6 +171,17 @@ TEST_CASE("a mask SDPA gets in full: built at each forward's start (Chroma) or e
   CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == 0);
 }
 
+TEST_CASE("an audio model's tokens come from the planned clip length, not a bucket's pixels") {
+  Architecture audio = paperModel();
+  audio.kind = "audio";
+  audio.denoiser.jointAttention = false;
+  audio.denoiser.tokensPerSecond = 12.5;
+  audio.denoiser.planningSeconds = 180;
+  const Estimate e = estimate(paperSetup(audio), paperConstants(), kLargeCard);
+  // 180 s × 12.5 = 2250 tokens whatever the dataset's resolution (1024 would be 4096 image tokens): 2250 × 1000 × 68.
+  CHECK(component(phase(e, "train_step"), "activations") == Approx(2250.0 * 1000 * 68));
+}
+
 TEST_CASE("narrowed LoRA targets keep the default figure and reach an adapter on no layer") {
   const Architecture arch = paperModel();
   MemoryModel m = paperConstants();

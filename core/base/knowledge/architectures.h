@@ -44,6 +44,10 @@ struct Denoiser {
   // "expanded_per_call": a key-padding mask expanded to [batch, heads, image tokens, S] in each call (PRX's
   // transformer_prx.py); empty: none, or one SDPA broadcasts (a key-padding mask).
   std::string attentionMask;
+  // An audio model's tokens: per second of audio (its latent rate over its patch), and the clip length planned for, which
+  // no config states (the dataset's longest clip sets it). 0: tokens come from the image's size.
+  double tokensPerSecond = 0;
+  double planningSeconds = 0;
   bool quantizeWholeOnGpu = false;
   double residentBf16Params = 0;       // beside the transformer in bf16, never quantized nor offloaded
   bool quantizeTeOnCpu = false;        // the text encoder is quantized before it moves to the GPU
@@ -69,7 +73,7 @@ struct Denoiser {
   double largestTensor() const { return largestTensorParams > 0 ? largestTensorParams : largestLinearParams(); }
 };
 
-template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams); }
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.tokensPerSecond, x.planningSeconds, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams); }
 
 struct TextEncoder {
   std::string name;

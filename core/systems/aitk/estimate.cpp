@@ -245,6 +245,15 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
 // Sequence length the denoiser runs for one sample of a dataset shape.
 double sequenceLength(const TrainingSetup& s, long w, long h, int frames, int controls, std::string& how) {
   const Denoiser& d = s.arch->denoiser;
+  if (d.tokensPerSecond > 0) {
+    // Audio: a clip's length, not a bucket's size, sets the tokens; the config does not give it.
+    const double tokens = d.tokensPerSecond * d.planningSeconds;
+    how = fixedText(tokens, 0) + " audio tokens (" + fixedText(d.planningSeconds, 0) + " s planned × " + fixedText(d.tokensPerSecond, 1) +
+          " per s; the dataset's longest clip sets them)";
+    if (!d.jointAttention || d.textTokens <= 0) return tokens;
+    how += " + " + std::to_string(d.textTokens) + " text";
+    return tokens + d.textTokens;
+  }
   const double img = static_cast<double>(imageTokens(*s.arch, w, h, frames));
   double seq = img;
   how = fixedText(img, 0) + " image tokens";

@@ -213,6 +213,8 @@ class Loader {
     if (const Node* v = d ? d->find("cfg_in_sampling") : nullptr) n.cfgInSampling = v->truthy();
     if (const Node* v = d ? d->find("cfg_batched") : nullptr) n.cfgBatched = v->truthy();
     if (const std::string mask = str(d, "attention_mask"); !mask.empty()) n.attentionMask = mask;
+    n.tokensPerSecond = num(d, "tokens_per_second", n.tokensPerSecond);
+    n.planningSeconds = num(d, "planning_seconds", n.planningSeconds);
     if (const Node* v = d ? d->find("quantize_whole_on_gpu") : nullptr) n.quantizeWholeOnGpu = v->truthy();
     n.residentBf16Params = num(d, "resident_bf16_params", n.residentBf16Params);
     if (const Node* v = d ? d->find("quantize_te_on_cpu") : nullptr) n.quantizeTeOnCpu = v->truthy();
