@@ -70,11 +70,14 @@ std::optional<LineMatch> matchByLines(std::string_view text, const OtherTrainers
   const bool json = readsAsJson(text);
   for (const OtherTrainer& t : others.trainers) {
     for (const auto& keys : t.signatures) {
-      if (std::all_of(keys.begin(), keys.end(), [&](const std::string& key) { return keyStartingALine(text, key, json) != std::string_view::npos; })) {
-        const std::size_t at = keyStartingALine(text, keys.front(), json);
-        const bool quoted = at > 0 && text[at - 1] == '"';
-        return LineMatch{&t, &keys, at - quoted, at + keys.front().size() + quoted};
+      if (keys.empty()) continue;
+      const std::size_t at = keyStartingALine(text, keys.front(), json);
+      if (at == std::string_view::npos ||
+          !std::all_of(keys.begin() + 1, keys.end(), [&](const std::string& key) { return keyStartingALine(text, key, json) != std::string_view::npos; })) {
+        continue;
       }
+      const bool quoted = at > 0 && text[at - 1] == '"';
+      return LineMatch{&t, &keys, at - quoted, at + keys.front().size() + quoted};
     }
   }
   return std::nullopt;
