@@ -380,15 +380,13 @@ int samplingBatch(const TrainingSetup& s) {
   return d.cfgInSampling && d.cfgBatched && s.guidanceScale > 1 ? 2 : 1;
 }
 
-Component samplingActivations(const TrainingSetup& s, const MemoryModel& m) {
+// `seq`: the sample's tokens (sequenceLength), `seqHow` how they were counted.
+Component samplingActivations(const TrainingSetup& s, const MemoryModel& m, double seq, const std::string& seqHow) {
   const Denoiser& d = s.arch->denoiser;
   const ActivationCoefficients a = m.activations(d.activationFamily);
-  const int frames = s.isVideo() ? s.sampleFrames : 1;
   const int cfg = samplingBatch(s);
   // A LoRA network stays active while sampling: every adapted Linear runs its fp32 LoRA path beside the base.
   const bool lora = !s.fullFinetune && !s.noLayerAdapted;
-  std::string seqHow;
-  const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, frames, s.sampleControls, seqHow);
   const std::string cfgHow = std::to_string(cfg) + (cfg == 2 ? " (CFG) × " : " × ");
   const double precision = s.activationBytes / kBf16;  // the census's figures are for bf16
   if (d.blocks <= 0 || d.hidden <= 0) {
@@ -688,9 +686,9 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
                            "sampling with EMA weights stores the live trainable weights first", Term::Trainable};
   auto samplingPhase = [&](Phase phase, bool withTrainingState) {
     PhaseEstimate sp{phase};
-    const Component act = samplingActivations(s, m);
     std::string seqHow;
     const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, s.sampleControls, seqHow);
+    const Component act = samplingActivations(s, m, seq, seqHow);
     const Component mask = attentionMask(s, samplingBatch(s), seq, 1, 1, act.bytes);
     const bool tiled = tilesSamplingDecode(s, behaviour.recentLowVramTiles);
     const Component decode = vaeWork(s, m, behaviour, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, tiled);
