@@ -283,9 +283,11 @@ Term loraPathTerm(const Denoiser& d, const ActivationCoefficients& a) {
   return a.measuredOnGpu ? Term::ActivationsMeasuredOnGpu : Term::Activations;
 }
 
-// One dataset's activations at its batch and largest size. `graphs`: forward graphs alive until one backward (2 with a
-// preservation loss): each keeps its blocks' inputs or saved sets; the backward still recomputes one block at a time.
-Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int graphs, const DatasetShape& shape) {
+// One dataset's activations at its batch and largest size, of `seq` tokens (sequenceLength; `seqHow` how they were
+// counted). `graphs`: forward graphs alive until one backward (2 with a preservation loss): each keeps its blocks'
+// inputs or saved sets; the backward still recomputes one block at a time.
+Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int graphs, const DatasetShape& shape, double seq,
+                             const std::string& seqHow) {
   const Denoiser& d = s.arch->denoiser;
   const ActivationCoefficients a = m.activations(d.activationFamily);
   const std::string census = a.family.empty() ? "" : " (" + a.family + " census)";
@@ -293,8 +295,6 @@ Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int g
   const int frames = s.isVideo() ? shape.frames : 1;
   if (d.blocks > 0 && d.hidden > 0) {
     c.term = loraPathTerm(d, a);
-    std::string seqHow;
-    const double seq = sequenceLength(s, shape.resolution, shape.resolution, frames, shape.controls, seqHow);
     const double perBlock = shape.batch * seq * d.hidden;
     const std::string head = std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × (";
     // The block being run backward peaks at `recompute`; the others keep their input (checkpointing) or
@@ -363,10 +363,10 @@ std::pair<Component, Component> trainingActivations(const TrainingSetup& s, cons
   std::pair<Component, Component> best{{"activations", 0, "no dataset", Term::Activations},
                                        {"attention mask", 0, "", Term::Activations}};
   for (const auto& shape : shapes) {
-    Component act = datasetActivations(s, m, graphs, shape);
     std::string seqHow;
     const int frames = s.isVideo() ? shape.frames : 1;
     const double seq = sequenceLength(s, shape.resolution, shape.resolution, frames, shape.controls, seqHow);
+    Component act = datasetActivations(s, m, graphs, shape, seq, seqHow);
     const int biases = s.gradientCheckpointing ? 1 : graphs * s.arch->denoiser.blocks;
     Component mask = attentionMask(s, shape.batch, seq, graphs, biases, act.bytes);
     if (act.bytes + mask.bytes > best.first.bytes + best.second.bytes) best = {std::move(act), std::move(mask)};
