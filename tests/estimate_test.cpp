@@ -532,6 +532,48 @@ TEST_CASE("a video VAE decodes an image with its image figure, a clip with its v
   CHECK(decode(81) == Approx(832.0 * 480 * 3000 * 2 + 2 * 3.0 * 81 * 832 * 480 * 2));
 }
 
+TEST_CASE("a pipeline that upcasts an fp16 VAE decodes samples in fp32, its weights too") {
+  Architecture sdxlLike = paperModel();
+  sdxlLike.vae.upcastsFp16SampleDecode = true;
+  const MemoryModel m = paperConstants();
+  TrainingSetup s = paperSetup(sdxlLike);
+  const auto decode = [&] { return component(phase(estimate(s, m, kLargeCard), "sample"), "VAE decode"); };
+  // bf16 (the setup's dtype): 1024² × 2000 × 2 B, no upcast.
+  CHECK(decode() == Approx(1024.0 * 1024 * 2000 * 2));
+  // fp16: 1024² × 2000 × 4 B, + 1e8 params × 2 B, the fp32 weights' excess over the fp16 ones.
+  s.sampleDecodeUpcast = true;
+  CHECK(decode() == Approx(1024.0 * 1024 * 2000 * 4 + 1e8 * 2));
+  // The training step's encode of uncached latents is the trainer's own call: no upcast.
+  s.datasets[0].cachesLatents = false;
+  CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "VAE encode") == Approx(1024.0 * 1024 * 1000 * 2));
+  // model.vae_dtype fp32: weights 4 B/param, each pass in fp32.
+  s.sampleDecodeUpcast = false;
+  s.vaeDtype = "fp32";
+  CHECK(component(phase(estimate(s, m, kLargeCard), "sample"), "VAE weights") == Approx(1e8 * 4));
+  CHECK(decode() == Approx(1024.0 * 1024 * 2000 * 4));
+}
+
+// AI Toolkit samples SDXL through diffusers' StableDiffusionXLPipeline, which upcasts an fp16 VAE with force_upcast for
+// its decode; the VAE's dtype is model.vae_dtype, else train.dtype.
+TEST_CASE("SDXL's samples decode in fp32 when the VAE is fp16, in its dtype otherwise") {
+  const auto decode = [](const std::string& dtype, const std::string& model) {
+    const std::string config = "job: extension\nconfig:\n  name: vae\n  process:\n    - type: sd_trainer\n"
+                               "      network: {type: lora, linear: 16, linear_alpha: 16}\n"
+                               "      datasets: [{folder_path: /d, resolution: [1024], cache_latents_to_disk: true}]\n"
+                               "      train: {batch_size: 1, steps: 10, dtype: " + dtype + ", gradient_checkpointing: true}\n"
+                               "      model: {arch: sdxl, name_or_path: stabilityai/stable-diffusion-xl-base-1.0" + model + "}\n"
+                               "      sample: {sample_every: 5, width: 1024, height: 1024, prompts: [a cat]}\n";
+    const FileReport report = test::check(config);
+    REQUIRE(report.estimate);
+    return component(phase(*report.estimate, "sample"), "VAE decode");
+  };
+  const double bf16 = decode("bf16", ""), fp16 = decode("fp16", "");
+  const double vaeParams = knowledge().architectures.find("sdxl")->vae.params;
+  CHECK(bf16 > 0);
+  CHECK(fp16 == Approx(2 * bf16 + vaeParams * 2));
+  CHECK(decode("fp16", ", vae_dtype: bf16") == Approx(bf16));
+}
+
 TEST_CASE("low_vram's tiled decode holds one tile of the VAE's own tile size") {
   const Architecture video = tiledVideoModel();
   MemoryModel m = tiledVideoConstants();

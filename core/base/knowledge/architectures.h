@@ -93,9 +93,11 @@ struct Vae {
   int latentChannels = 4;
   int spatial = 8;
   int temporal = 1;
+  // AI Toolkit samples through a diffusers pipeline that decodes an fp16 VAE in fp32 (force_upcast: SDXL, AuraFlow).
+  bool upcastsFp16SampleDecode = false;
 };
 
-template <class V> void fields(V& v, Vae& x) { v(x.family, x.params, x.latentChannels, x.spatial, x.temporal); }
+template <class V> void fields(V& v, Vae& x) { v(x.family, x.params, x.latentChannels, x.spatial, x.temporal, x.upcastsFp16SampleDecode); }
 
 // A smaller model sharing an arch string (Wan 2.1 1.3B under wan21), with the dimensions that differ.
 struct ArchVariant {

@@ -148,7 +148,7 @@ Component residentExtras(const TrainingSetup& s) {
 }
 
 Component vaeWeights(const TrainingSetup& s, const MemoryModel& m) {
-  return weights(m, "VAE weights", s.arch->vae.params, false, "", s.trainDtype);
+  return weights(m, "VAE weights", s.arch->vae.params, false, "", s.vaeWeightDtype());
 }
 
 // A quantized backend that dequantizes in its training forward leaves autograd the bf16 weight of every
@@ -166,13 +166,16 @@ Component dequantizedForBackward(const TrainingSetup& s, const MemoryModel& m) {
           Term::Activations};
 }
 
-// Working memory of one VAE pass over `batch` samples of width×height (×frames for video): pixels × K × bf16 each, and
-// a video's decoded RGB clips the pipeline holds on the GPU beside it (memory.yaml rgb_clip_copies).
+// Working memory of one VAE pass over `batch` samples of width×height (×frames for video): pixels × K × bf16 each (fp32
+// where the VAE is, or where the sampling pipeline upcasts it), and a video's decoded RGB clips the pipeline holds on the
+// GPU beside it (memory.yaml rgb_clip_copies).
 Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour& b, bool decode, long w, long h, int frames,
                   bool tiled = false, int batch = 1) {
   const std::string name = decode ? "VAE decode" : "VAE encode";
   const VaeConstants* v = m.vae(s.arch->vae.family);
   if (v == nullptr || s.arch->vae.family == "identity") return {name, 0, "pixel-space model: no VAE", Term::Vae};
+  const bool upcast = decode && s.sampleDecodeUpcast;
+  const double elemBytes = upcast || canonicalDtype(s.vaeDtype) == "float32" ? 4 : s.activationBytes;
   // An image pass from the coder's structure is what a GPU needs at least: a floor, its range above only.
   const bool floor = frames <= 1 && v->imageFloorK(decode) > 0;
   const double k = floor ? v->imageFloorK(decode) : v->k(decode, frames);
@@ -182,10 +185,10 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
                              : decode ? " (the decoder's structure, memory.yaml image_decode_floor_k)"
                                       : " (the encoder's structure, memory.yaml image_encode_floor_k)");
   const int inFlight = frames > 1 ? std::min(frames, std::max(1, v->videoFramesInFlight)) : 1;
-  const double clip = 3.0 * frames * static_cast<double>(w) * h * s.activationBytes;  // the decoded RGB, all frames
+  const double clip = 3.0 * frames * static_cast<double>(w) * h * elemBytes;  // the decoded RGB, all frames
   const double clips = decode && frames > 1 ? v->rgbClipCopies * clip : 0;
   const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(frames) + " frames" : "";
-  const std::string elem = " × " + fixedText(s.activationBytes, 0) + " B";
+  const std::string elem = " × " + fixedText(elemBytes, 0) + " B";
   std::string how = std::to_string(w) + "×" + std::to_string(h) + " px";
   double px = static_cast<double>(w) * h, exactPx = px;
   double overlap = 0;  // a tiled decode's decoded tiles, in clips (diffusers' tiled_decode keeps them all)
@@ -218,14 +221,14 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
                 (after > during ? ", then their blended rows and " + std::to_string(v->rgbClipCopies) + " RGB clips)" : ")"),
             term};
   };
-  Component c = withTiles(batch * px * inFlight * k * s.activationBytes, batchHow + how + " × " + kText + elem);
+  Component c = withTiles(batch * px * inFlight * k * elemBytes, batchHow + how + " × " + kText + elem);
   // A 3D-convolution coder in half precision without cuDNN runs slow_conv3d: at its widest full-resolution 3×3×3
   // convolution, vol2col's column buffer (C·27 × the chunk's output frames, one sample at a time) beside the resnet's
   // input, its normed activation, the convolution's input with the 2 cached frames and its output (C·(4T + 2) each
   // sample), and what is decoded so far (at most one clip). A clip's chunks after the first are `temporal` frames.
-  if (!b.conv3dWithoutCudnn.empty() && s.activationBytes < 4 && v->vol2colChannels > 0) {
+  if (!b.conv3dWithoutCudnn.empty() && elemBytes < 4 && v->vol2colChannels > 0) {
     const auto [columns, maps] = vol2colPerPixel(v->vol2colChannels, s.arch->vae.temporal, frames);
-    const double work = (columns + batch * maps) * exactPx * s.activationBytes;
+    const double work = (columns + batch * maps) * exactPx * elemBytes;
     const std::string workHow =
         how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow + fixedText(maps, 0) + " maps beside it)" + elem;
     Component slow = withTiles(work, workHow);
@@ -238,6 +241,11 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
       slow.term = Term::VaeFloor;  // the structure's count: its range reaches above only
       c = std::move(slow);
     }
+  }
+  if (upcast) {
+    // upcast_vae() is vae.to(float32): each fp16 weight replaced by an fp32 one until the decode is done.
+    c.bytes += s.arch->vae.params * 2;
+    c.how += " + " + paramsText(s.arch->vae.params) + " × 2 B: the pipeline upcasts the fp16 VAE to fp32 for its decode (force_upcast)";
   }
   return c;
 }

@@ -71,6 +71,8 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   const Section& m = p.model;
   const Section& t = p.train;
   s.trainDtype = t.string("dtype");
+  if (m.has("vae_dtype")) s.vaeDtype = m.string("vae_dtype");
+  s.sampleDecodeUpcast = s.arch->vae.upcastsFp16SampleDecode && canonicalDtype(s.vaeWeightDtype()) == "float16";
   s.quantize = m.flag("quantize");
   s.quantizeTe = m.has("quantize_te") ? m.flag("quantize_te") : s.quantize;
   s.qtype = m.string("qtype");

@@ -29,6 +29,10 @@ struct TrainingSetup {
   // The model trained: the catalog entry, or a copy with a variant's dimensions (Wan 2.1 1.3B).
   std::shared_ptr<const Architecture> arch;
   std::string trainDtype = "fp32";
+  // model.vae_dtype where written; empty: the model's, which is train.dtype (config_modules.py:680, BaseSDTrainProcess.py:117).
+  std::string vaeDtype;
+  // The sampling pipeline decodes this fp16 VAE in fp32 (diffusers' force_upcast; Vae::upcastsFp16SampleDecode).
+  bool sampleDecodeUpcast = false;
   bool quantize = false;
   std::string qtype = "qfloat8";
   bool quantizeTe = false;
@@ -78,7 +82,7 @@ struct TrainingSetup {
   bool loraInputsFp32 = true;
   // Bytes per element of activations and VAE work: 2 in bf16/fp16 (AI Toolkit; autocast), 4 when nothing runs
   // in half precision (sd-scripts without --mixed_precision). The census's figures are for 2.
-  double activationBytes = 2;  // DOP or blank-prompt preservation: a second prediction through the network
+  double activationBytes = 2;
   // sampling
   bool baselineSample = true;
   bool periodicSample = true;
@@ -99,6 +103,7 @@ struct TrainingSetup {
   // condition_noisy_latents, qwen_image_edit_plus.py, flux2_model.py encode_image_refs).
   bool encodesControlsInStep(const DatasetShape& d) const;
   bool vaeStaysResident() const;  // some dataset encodes latents or control images every step
+  const std::string& vaeWeightDtype() const { return vaeDtype.empty() ? trainDtype : vaeDtype; }
 };
 
 // A non-owning handle on a catalog entry (the catalog outlives every setup).

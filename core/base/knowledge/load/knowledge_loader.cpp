@@ -265,6 +265,7 @@ class Loader {
     a.vae.latentChannels = integer(vae, "latent_channels", where);
     a.vae.spatial = std::max(1, integer(vae, "spatial", where));
     a.vae.temporal = std::max(1, integer(vae, "temporal", where));
+    a.vae.upcastsFp16SampleDecode = flag(vae, "upcasts_fp16_sample_decode");
     if (const Node* low = entry->find("low_vram_effect"); low && low->isMapping()) {
       const Node* kind = low->find("kind");
       a.lowVramKinds = kind && kind->isSequence() ? strings(kind) : std::vector<std::string>{str(low, "kind")};
