@@ -574,6 +574,30 @@ TEST_CASE("SDXL's samples decode in fp32 when the VAE is fp16, in its dtype othe
   CHECK(decode("fp16", ", vae_dtype: bf16") == Approx(bf16));
 }
 
+// TrainConfig's dtype defaults to fp32 and AI Toolkit trains without autocast: the model runs in fp32, every activation
+// too. An adapted Linear's fp32 input is no longer an extra: its activations are the autocast figures doubled.
+TEST_CASE("a job without train.dtype runs in fp32: its activations twice the bf16 ones, less the LoRA inputs' cast") {
+  const auto activations = [](const std::string& arch, const std::string& model, const std::string& dtype) {
+    const std::string config = "job: extension\nconfig:\n  name: fp32\n  process:\n    - type: sd_trainer\n"
+                               "      network: {type: lora, linear: 16, linear_alpha: 16}\n"
+                               "      datasets: [{folder_path: /d, resolution: [1024], cache_latents_to_disk: true}]\n"
+                               "      train: {batch_size: 1, steps: 10, gradient_checkpointing: true" + dtype + "}\n"
+                               "      model: {arch: " + arch + ", name_or_path: " + model + "}\n";
+    const FileReport report = test::check(config);
+    REQUIRE(report.estimate);
+    return component(phase(*report.estimate, "train_step"), "activations");
+  };
+  // A UNet's per-pixel figure: exactly twice.
+  const std::string sdxl = "stabilityai/stable-diffusion-xl-base-1.0";
+  CHECK(activations("sdxl", sdxl, "") == Approx(2 * activations("sdxl", sdxl, ", dtype: bf16")));
+  CHECK(activations("sdxl", sdxl, ", dtype: float32") == Approx(activations("sdxl", sdxl, "")));
+  // A DiT with LoRA: its bf16 figure already keeps the adapted Linears' inputs in fp32, so less than twice.
+  const std::string flux = "black-forest-labs/FLUX.1-dev";
+  const double bf16 = activations("flux", flux, ", dtype: bf16"), fp32 = activations("flux", flux, "");
+  CHECK(fp32 > 1.2 * bf16);
+  CHECK(fp32 < 2 * bf16);
+}
+
 TEST_CASE("low_vram's tiled decode holds one tile of the VAE's own tile size") {
   const Architecture video = tiledVideoModel();
   MemoryModel m = tiledVideoConstants();

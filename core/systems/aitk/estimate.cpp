@@ -166,16 +166,16 @@ Component dequantizedForBackward(const TrainingSetup& s, const MemoryModel& m) {
           Term::Activations};
 }
 
-// Working memory of one VAE pass over `batch` samples of width×height (×frames for video): pixels × K × bf16 each (fp32
-// where the VAE is, or where the sampling pipeline upcasts it), and a video's decoded RGB clips the pipeline holds on the
-// GPU beside it (memory.yaml rgb_clip_copies).
+// Working memory of one VAE pass over `batch` samples of width×height (×frames for video): pixels × K × the VAE's
+// element bytes each (4 where the sampling pipeline upcasts it), and a video's decoded RGB clips the pipeline holds on
+// the GPU beside it (memory.yaml rgb_clip_copies).
 Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour& b, bool decode, long w, long h, int frames,
                   bool tiled = false, int batch = 1) {
   const std::string name = decode ? "VAE decode" : "VAE encode";
   const VaeConstants* v = m.vae(s.arch->vae.family);
   if (v == nullptr || s.arch->vae.family == "identity") return {name, 0, "pixel-space model: no VAE", Term::Vae};
   const bool upcast = decode && s.sampleDecodeUpcast;
-  const double elemBytes = upcast || canonicalDtype(s.vaeDtype) == "float32" ? 4 : s.activationBytes;
+  const double elemBytes = upcast ? 4 : s.vaeElementBytes();
   // An image pass from the coder's structure is what a GPU needs at least: a floor, its range above only.
   const bool floor = frames <= 1 && v->imageFloorK(decode) > 0;
   const double k = floor ? v->imageFloorK(decode) : v->k(decode, frames);

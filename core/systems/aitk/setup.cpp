@@ -71,6 +71,8 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   const Section& m = p.model;
   const Section& t = p.train;
   s.trainDtype = t.string("dtype");
+  // No autocast: the model runs in train.dtype (TrainConfig's default fp32), its activations too.
+  if (canonicalDtype(s.trainDtype) == "float32") s.activationBytes = 4;
   if (m.has("vae_dtype")) s.vaeDtype = m.string("vae_dtype");
   s.sampleDecodeUpcast = s.arch->vae.upcastsFp16SampleDecode && canonicalDtype(s.vaeWeightDtype()) == "float16";
   s.quantize = m.flag("quantize");
@@ -103,8 +105,9 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   s.trainTextEncoder = t.flag("train_text_encoder");
   s.fullFinetune = !p.network.present() && !p.process.has("adapter");
   // Without a network no Linear casts its input to fp32: a trained bf16 Linear saves its bf16 input, which
-  // the census's bf16-LoRA run (the autocast_* figures) is closest to.
-  s.loraInputsFp32 = !s.fullFinetune;
+  // the census's bf16-LoRA run (the autocast_* figures) is closest to. An fp32 model has no cast to add: every
+  // tensor is fp32, the autocast figures doubled.
+  s.loraInputsFp32 = !s.fullFinetune && s.activationBytes < 4;
   s.networkType = p.network.string("type");
   if (s.networkType.empty()) s.networkType = "lora";
   s.rank = p.network.has("linear") ? p.network.number("linear", 4) : p.network.number("rank", 4);
@@ -181,6 +184,11 @@ void quantizeModel(TrainingSetup& t, bool encoderFollows) {
     t.quantizeTe = true;
     if (t.qtypeTe.empty()) t.qtypeTe = "qfloat8";
   }
+}
+
+double TrainingSetup::vaeElementBytes() const {
+  if (vaeDtype.empty()) return activationBytes;
+  return canonicalDtype(vaeDtype) == "float32" ? 4 : 2;
 }
 
 std::string canonicalDtype(std::string_view dtype) {

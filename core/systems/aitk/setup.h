@@ -104,6 +104,7 @@ struct TrainingSetup {
   bool encodesControlsInStep(const DatasetShape& d) const;
   bool vaeStaysResident() const;  // some dataset encodes latents or control images every step
   const std::string& vaeWeightDtype() const { return vaeDtype.empty() ? trainDtype : vaeDtype; }
+  double vaeElementBytes() const;  // of the VAE's own passes: its written dtype's, else the activations'
 };
 
 // A non-owning handle on a catalog entry (the catalog outlives every setup).
