@@ -9,7 +9,7 @@ void checkDtypeDefaultsToFp32(const AitkCheckContext& c, Findings& findings) {
   if (t.has("dtype")) return;
   findings.report(RuleId::OL401, t.present() ? t.anchorRange() : p.typeRange, t.pathOf("dtype"),
                   "train.dtype is not set, so AI Toolkit trains and loads the model in fp32 (its default, forced into "
-                  "model.dtype too): twice the weight memory of bf16; add dtype: bf16",
+                  "model.dtype too): twice the weight and activation memory of bf16; add dtype: bf16",
                   std::nullopt, Fix{t.pathOf("dtype"), "null", "\"bf16\""});
 }
 
