@@ -1268,6 +1268,38 @@ TEST_CASE("a wrapper's bf16 VAE on a card before Ampere: its 3-D convolutions un
   CHECK_FALSE(fp32.setup->generation.vaeBf16);
 }
 
+// comfy/sd.py: the KL VAE of SD, SDXL, SD3 and FLUX.1 works in bf16 or fp32 only; model_management.vae_dtype picks bf16
+// from compute capability 8 on, else fp32. Wan's VAE lists fp16 too. --fp16-vae / --bf16-vae / --fp32-vae decide instead.
+TEST_CASE("ComfyUI's own KL VAE on a card before Ampere runs in fp32: its weights and decode twice the bf16 ones") {
+  const auto vae = [](const char* gpu, const std::string& text, const char* component) {
+    return test::component(test::phase(*analyzeOn(gpu, text).estimate, "vae_decode"), component);
+  };
+  CHECK(readSetup(kApi).setup->generation.vaeWithoutFp16);
+  CHECK(vae("RTX 2080 Ti", kApi, "VAE weights") == Approx(2 * vae("RTX 3090", kApi, "VAE weights")));
+  CHECK(vae("RTX 2080 Ti", kApi, "VAE decode") == Approx(2 * vae("RTX 3090", kApi, "VAE decode")));
+  // Wan's VAE class lists fp16: no fp32 for it.
+  CHECK_FALSE(readSetup(kWanApi).setup->generation.vaeWithoutFp16);
+  // A launch line's --fp16-vae chooses the dtype: 2 B on Turing too.
+  AnalyzeOptions turing;
+  turing.gpu = "RTX 2080 Ti";
+  const Report flagged = analyze({Input{"workflow.json", kApi}, Input{"run.sh", "python main.py --fp16-vae\n"}}, turing);
+  REQUIRE(flagged.files[0].estimate.has_value());
+  CHECK(test::component(test::phase(*flagged.files[0].estimate, "vae_decode"), "VAE weights") ==
+        Approx(vae("RTX 3090", kApi, "VAE weights")));
+  // A ComfyUI generation profile alike; A1111's own VAE handling is its own.
+  const std::string profile = "generation:\n  tool: comfyui\n  model: sdxl\n  width: 1024\n  height: 1024\n";
+  const auto profileVae = [](const char* gpu, const std::string& text) {
+    AnalyzeOptions options;
+    options.gpu = gpu;
+    const FileReport report = analyzeInput(Input{"profile.yaml", text}, options);
+    REQUIRE(report.estimate.has_value());
+    return test::component(test::phase(*report.estimate, "vae_decode"), "VAE weights");
+  };
+  CHECK(profileVae("RTX 2060", profile) == Approx(2 * profileVae("RTX 3060 12GB", profile)));
+  const std::string a1111 = "generation:\n  tool: a1111\n  model: sd15\n  width: 512\n  height: 512\n";
+  CHECK(profileVae("RTX 2060", a1111) == Approx(profileVae("RTX 3060 12GB", a1111)));
+}
+
 TEST_CASE("WanVideoDecode's older releases read its tiles as latent pixels: the range's top is the untiled decode") {
   const std::string text = replaced(comfyFixture("wan-wrapper-vace-blockswap-api.json"), R"("enable_vae_tiling": false)", R"("enable_vae_tiling": true)");
   const Read r = readSetup(text);

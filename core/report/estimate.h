@@ -63,9 +63,11 @@ struct GpuTarget {
   double computeCapability = 0;  // a catalog NVIDIA card's; 0: not known (a size given, another vendor)
   std::string vendor{};          // the catalog's ("nvidia", "amd", "apple"); empty when only a size was given
 
-  // PyTorch runs bf16 convolutions through cuDNN from compute capability 8.0 (Ampere) on; before, it unfolds each
-  // input into a column buffer (slow_conv2d / slow_conv3d). Unknown cards are taken to have it.
-  bool bf16ConvolutionsWithoutCudnn() const { return computeCapability > 0 && computeCapability < 8.0; }
+  // An NVIDIA card before compute capability 8.0 (Ampere) has no native bf16. Unknown cards are taken to have it.
+  bool predatesBf16() const { return computeCapability > 0 && computeCapability < 8.0; }
+  // PyTorch runs bf16 convolutions through cuDNN from compute capability 8.0 on; before, it unfolds each input into a
+  // column buffer (slow_conv2d / slow_conv3d).
+  bool bf16ConvolutionsWithoutCudnn() const { return predatesBf16(); }
 
   // "RTX 4090 (23.5 GiB)", or "a 24 GiB card" when only a size was given.
   std::string describe() const;

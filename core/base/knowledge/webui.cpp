@@ -169,6 +169,10 @@ const VaeResnetStyle* WebUiKnowledge::vaeResnetStyle(std::string_view id) const 
   return nullptr;
 }
 
+bool WebUiKnowledge::comfyVaeWithoutFp16(std::string_view vaeFamily) const {
+  return std::find(comfyVaeFamiliesWithoutFp16.begin(), comfyVaeFamiliesWithoutFp16.end(), vaeFamily) != comfyVaeFamiliesWithoutFp16.end();
+}
+
 double WebUiKnowledge::vaeDecodeBytesPerPixel(WebUiTool tool) const {
   const VaeResnetStyle* style = vaeResnetStyle(vaeResnetStyleByTool[static_cast<std::size_t>(tool)]);
   if (style == nullptr) return 0;  // the loader checks every tool's style

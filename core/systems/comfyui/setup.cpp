@@ -588,12 +588,15 @@ class SetupBuilder {
 
 
   // A node pack's VAE loader (its `precision` widget: WanVideoVAELoader, HyVideoVAELoader, MochiVAELoader) keeps the
-  // VAE in that dtype whatever the card; ComfyUI's VAELoader leaves it to vae_dtype.
+  // VAE in that dtype whatever the card; ComfyUI's own VAE class (VAELoader's, a checkpoint's) leaves it to vae_dtype.
   void vaePrecision(WorkflowSetup& s) const {
     const WorkflowNode* node = s.decode != nullptr ? s.decode : s.generation.clipEncode ? s.latent : nullptr;
     const WorkflowNode* loader = node != nullptr ? w_.upstream(*node, "vae") : nullptr;
-    if (!isRole(loader, {NodeRole::Vae})) return;
-    const std::string precision = loader->text("precision");
+    const std::string precision = isRole(loader, {NodeRole::Vae}) ? loader->text("precision") : "";
+    if (precision.empty()) {
+      s.generation.vaeWithoutFp16 = webui_.comfyVaeWithoutFp16(s.arch.vae.family);
+      return;
+    }
     s.generation.vaeBf16 = precision == "bf16";
     if (precision == "fp32") s.generation.fp32Vae = true;
   }

@@ -93,10 +93,14 @@ class FlagReader {
       case FlagEffect::NoHalfVae:
       case FlagEffect::VaeFp32:
         s_.fp32Vae = true;
+        s_.vaeDtypeFlag = true;
         if (s_.fp32VaeFlag == nullptr) s_.fp32VaeFlag = &f;
         break;
       case FlagEffect::VaeFp16:
-      case FlagEffect::VaeBf16: s_.fp32Vae = false; break;
+      case FlagEffect::VaeBf16:
+        s_.fp32Vae = false;
+        s_.vaeDtypeFlag = true;
+        break;
       case FlagEffect::Upcast: s_.upcastSampling = true; break;
       case FlagEffect::ForgeLowVram: return loadMode(LoadMode::Low);
       case FlagEffect::ForgeNoVram:
@@ -375,6 +379,7 @@ class SetupReader {
       s_.offload = Offload::Normal;
       s_.offloadFlag = nullptr;
     }
+    s_.vaeWithoutFp16 = s_.tool == WebUiTool::ComfyUi && w_.comfyVaeWithoutFp16(s_.arch->vae.family);
     if (s_.tool == WebUiTool::A1111 && s_.family->vaeFp16Overflows && !s_.vaeFp16Fix) {
       // The SDXL VAE NaNs in fp16; A1111 reverts it to fp32 after the first image (auto_vae_precision).
       s_.fp32Vae = true;

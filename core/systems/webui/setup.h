@@ -101,6 +101,8 @@ struct GenerationSetup {
   bool fp32Weights = false;      // --no-half / --precision full / --all-in-fp32 / --force-fp32
   bool fp32Vae = false;          // --no-half-vae, --vae-in-fp32, A1111's SDXL fp32 fallback, or a pack VAE loader's fp32
   bool vaeBf16 = false;          // a pack's VAE loader keeps it in bf16 (ComfyUI's own picks bf16 only where the card has it)
+  bool vaeDtypeFlag = false;     // --fp16-vae, --bf16-vae or --fp32-vae chose the VAE's dtype
+  bool vaeWithoutFp16 = false;   // ComfyUI's own VAE class, of a family it runs in bf16 or fp32 only (fp32 before Ampere)
   bool vaeFp16Fix = false;       // an fp16-safe VAE (madebyollin/sdxl-vae-fp16-fix)
   bool batchCondUncond = true;   // A1111 1.6+ setting (Optimizations › Batch cond/uncond)
   bool upcastSampling = false;   // --upcast-sampling: fp16 weights, fp32 sampling math (no memory cost)

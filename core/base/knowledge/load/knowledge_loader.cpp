@@ -657,6 +657,10 @@ class Loader {
     w.comfyOffloadStreams = static_cast<int>(figure(c, "comfy_offload_streams", kConstants));
     w.comfyDynamicVramSince = release(c, "comfy_dynamic_vram_since", kConstants);
     w.comfyDynamicVramGpuTextEncoderSince = release(c, "comfy_dynamic_vram_gpu_text_encoder_since", kConstants);
+    w.comfyVaeFamiliesWithoutFp16 = strings(c->find("comfy_vae_families_without_fp16"));
+    for (const std::string& f : w.comfyVaeFamiliesWithoutFp16) {
+      if (k_.memory.vae(f) == nullptr) error("webui.yaml: comfy_vae_families_without_fp16: memory.yaml has no vae `" + f + "`");
+    }
     w.unetActSource = str(c, "unet_act_source");
     w.forgePartialLoadDivisor = figure(c, "forge_partial_load_divisor", kConstants);
     w.forgePartialLoadMarginBytes = figure(c, "forge_partial_load_margin_bytes", kConstants);
