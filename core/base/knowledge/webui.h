@@ -162,9 +162,8 @@ struct WebUiKnowledge {
   double comfyReserveBytes = 0;
   int comfyOffloadStreams = 0;  // weights cast onto the GPU at once beside a partial load (its async offload streams)
   std::string comfyDynamicVramSince;                 // the release that made dynamic VRAM the default ("0.16.0")
-  std::vector<std::string> comfyVaeFamiliesWithoutFp16;  // ComfyUI's VAE class works in bf16 or fp32 only: fp32 before Ampere
-  bool comfyVaeWithoutFp16(std::string_view vaeFamily) const;
   std::string comfyDynamicVramGpuTextEncoderSince;  // the release from which it keeps encoders on the GPU under --lowvram
+  std::vector<std::string> comfyVaeFamiliesWithoutFp16;  // ComfyUI's VAE class works in bf16 or fp32 only: fp32 before Ampere
   double forgePartialLoadDivisor = 0;      // Forge's budget for a model that does not fit: max((free − inference)
   double forgePartialLoadMarginBytes = 0;  //   / divisor, free − inference − margin)
   double controlnetActivationShare = 0;    // a transformer ControlNet's activations, as a share of the model's
@@ -196,8 +195,9 @@ struct WebUiKnowledge {
   // The decoder's largest live set in `tool`, in bytes per output pixel per element byte (the decode's K):
   // every stage's ResnetBlock steps and the upsample into it.
   double vaeDecodeBytesPerPixel(WebUiTool tool) const;
+  bool comfyVaeWithoutFp16(std::string_view vaeFamily) const;
 };
 
-template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyVaeFamiliesWithoutFp16, x.comfyDynamicVramGpuTextEncoderSince, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
+template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyDynamicVramGpuTextEncoderSince, x.comfyVaeFamiliesWithoutFp16, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
 
 }  // namespace oomlint

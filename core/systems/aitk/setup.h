@@ -81,7 +81,7 @@ struct TrainingSetup {
   // census's autocast_* figures.
   bool loraInputsFp32 = true;
   // Bytes per element of activations and VAE work: 2 in bf16/fp16 (AI Toolkit; autocast), 4 when nothing runs
-  // in half precision (sd-scripts without --mixed_precision). The census's figures are for 2.
+  // in half precision (an AI Toolkit job in fp32, sd-scripts without --mixed_precision). The census's figures are for 2.
   double activationBytes = 2;
   // sampling
   bool baselineSample = true;
