@@ -198,6 +198,29 @@ TEST_CASE("sd-scripts' activations: bf16 LoRA inputs under autocast, fp32 everyt
   CHECK(activations("") == Approx(2 * activations(" --mixed_precision bf16")));
 }
 
+TEST_CASE("sd-scripts keeps the VAE at the mixed precision's dtype, fp32 with --no_half_vae, whatever the trained weights keep") {
+  const GpuTarget card{"24 GiB", 24ull << 30};
+  const std::string base = "accelerate launch sdxl_train_network.py --mixed_precision fp16 --gradient_checkpointing "
+                           "--network_module networks.lora --resolution 1024";
+  const auto vae = [&](const std::string& extra, Phase phase, std::string_view name) {
+    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + extra + "\n"}}), knowledge().memory, card);
+    const Component* c = component(e, phase, name);
+    REQUIRE(c != nullptr);
+    return c->bytes;
+  };
+  const double vaeParams = knowledge().architectures.find("sdxl")->vae.params;
+  CHECK(vae("", Phase::TrainStep, "VAE weights") == Approx(vaeParams * 2));
+  CHECK(vae(" --no_half_vae", Phase::TrainStep, "VAE weights") == Approx(vaeParams * 4));
+  // Latents encoded in the step: the encode in fp32 too.
+  CHECK(vae(" --no_half_vae", Phase::TrainStep, "VAE encode") == Approx(2 * vae("", Phase::TrainStep, "VAE encode")));
+  // A fine-tune keeps fp32 weights, its VAE still at weight_dtype.
+  const std::string finetune = "accelerate launch sdxl_train.py --mixed_precision fp16 --gradient_checkpointing --resolution 1024\n";
+  const Estimate ft = estimateSdScripts(setupOf({Input{"t.sh", finetune}}), knowledge().memory, card);
+  const Component* w = component(ft, Phase::TrainStep, "VAE weights");
+  REQUIRE(w != nullptr);
+  CHECK(w->bytes == Approx(vaeParams * 2));
+}
+
 TEST_CASE("sd-scripts' fused backward pass: one tensor's grad and the step's fp32 copies; Adafactor's factored state") {
   const MemoryModel& m = knowledge().memory;
   const GpuTarget card{"80 GiB", 80ull << 30};

@@ -74,6 +74,9 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   // musubi-tuner keeps the DiT in bf16 (fp16 with --mixed_precision fp16) whatever else is asked.
   if (s.musubi) t.trainDtype = s.mixedPrecision.value == "fp16" ? "fp16" : "bf16";
   if (s.finetune()) t.trainDtype = s.fullBf16.value ? "bf16" : s.fullFp16.value ? "fp16" : "fp32";
+  // sd-scripts keeps the VAE at weight_dtype, fp32 with --no_half_vae (train_network.py, sdxl_train.py: vae_dtype),
+  // whatever dtype the trained weights keep.
+  if (!s.musubi) t.vaeDtype = s.noHalfVae.value ? "fp32" : weightDtype(s);
   t.quantize = s.ditFp8();
   t.qtype = "fp8_cast";  // cast (or dequantized) for every call, that copy kept for backward (memory.yaml)
   // fp8_base also casts FLUX's T5-XXL; fp8_base_unet leaves the text encoders in bf16.

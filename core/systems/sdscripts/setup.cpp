@@ -154,6 +154,7 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   s.fp8BaseUnet = flagSetting(job, "fp8_base_unet");
   s.fp8Scaled = flagSetting(job, "fp8_scaled");
   s.textEncoderCpu = flagSetting(job, "text_encoder_cpu");
+  s.noHalfVae = flagSetting(job, "no_half_vae");
   s.gradientCheckpointing = flagSetting(job, "gradient_checkpointing");
   s.cpuOffloadCheckpointing = flagSetting(job, "cpu_offload_checkpointing");
   s.splitMode = flagSetting(job, "split_mode");
