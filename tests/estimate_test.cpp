@@ -572,6 +572,8 @@ TEST_CASE("SDXL's samples decode in fp32 when the VAE is fp16, in its dtype othe
   CHECK(bf16 > 0);
   CHECK(fp16 == Approx(2 * bf16 + vaeParams * 2));
   CHECK(decode("fp16", ", vae_dtype: bf16") == Approx(bf16));
+  // A vae_dtype the schema refuses is reported (OL203) and leaves train.dtype's VAE.
+  CHECK(decode("fp16", ", vae_dtype: banana") == Approx(fp16));
 }
 
 // TrainConfig's dtype defaults to fp32 and AI Toolkit trains without autocast: the model runs in fp32, every activation

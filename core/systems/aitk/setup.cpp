@@ -73,7 +73,8 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& p) {
   s.trainDtype = t.string("dtype");
   // No autocast: the model runs in train.dtype (TrainConfig's default fp32), its activations too.
   if (canonicalDtype(s.trainDtype) == "float32") s.activationBytes = 4;
-  if (m.has("vae_dtype")) s.vaeDtype = m.string("vae_dtype");
+  // A value the schema refuses (OL203, said at its position) leaves the model's dtype in place.
+  if (const std::string vae = m.string("vae_dtype"); isTorchDtype(vae)) s.vaeDtype = vae;
   s.sampleDecodeUpcast = s.arch->vae.upcastsFp16SampleDecode && canonicalDtype(s.vaeWeightDtype()) == "float16";
   s.quantize = m.flag("quantize");
   s.quantizeTe = m.has("quantize_te") ? m.flag("quantize_te") : s.quantize;
@@ -184,6 +185,11 @@ void quantizeModel(TrainingSetup& t, bool encoderFollows) {
     t.quantizeTe = true;
     if (t.qtypeTe.empty()) t.qtypeTe = "qfloat8";
   }
+}
+
+bool isTorchDtype(std::string_view dtype) {
+  const std::string d = canonicalDtype(dtype);
+  return d == "float32" || d == "float16" || d == "bfloat16" || d == "float8";
 }
 
 double TrainingSetup::vaeElementBytes() const {

@@ -117,6 +117,8 @@ std::optional<TrainingSetup> setupFrom(const TrainerProcess& process);
 
 // train.dtype spellings that name the same torch dtype ("bf16" and "bfloat16": toolkit/train_tools.py get_torch_dtype).
 std::string canonicalDtype(std::string_view dtype);
+// A dtype spelling AI Toolkit's get_torch_dtype knows (fp32, half, bfloat16, e4m3fn, …).
+bool isTorchDtype(std::string_view dtype);
 
 // `model.quantize: true` applied to a setup (qfloat8 unless a qtype is set); the text encoder follows it
 // when `quantize_te` is not written. The plan and the host plan both offer it.

@@ -22,8 +22,8 @@ class Estimator {
       : s_(s), gpu_(gpu), m_(memory), w_(webui) {
     unetBytes_ = s.unetBytesPerParam > 0 ? s.unetBytesPerParam : s.unetFp8 ? 1 : s.fp32Weights ? 4 : 2;
     teBytes_ = s.textEncoderBytesPerParam > 0 ? s.textEncoderBytesPerParam : s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
-    vaePredatesBf16_ = s.vaeWithoutFp16 && !s.vaeDtypeFlag && gpu.predatesBf16();
-    vaeBytes_ = s.fp32Vae || s.fp32Weights || vaePredatesBf16_ ? 4 : 2;
+    vaeFp32ForCard_ = s.vaeWithoutFp16 && !s.vaeDtypeFlag && gpu.predatesBf16();
+    vaeBytes_ = s.fp32Vae || s.fp32Weights || vaeFp32ForCard_ ? 4 : 2;
     // ComfyUI loads a ControlNet in 16 bits whatever stores the diffusion model (a loader's fp8 weight_dtype, a
     // GGUF file) or the ControlNet file (comfy/controlnet.py); the WebUIs cast it to the model's dtype.
     cnBytes_ = s.tool == WebUiTool::ComfyUi ? (s.fp32Weights ? 4 : 2) : unetBytes_;
@@ -220,7 +220,7 @@ class Estimator {
   Component vaeWeights() const {
     const double p = s_.arch->vae.params;
     const std::string dtype = s_.vaeBf16 && vaeBytes_ == 2 ? "bf16" : dtypeName(vaeBytes_);
-    const std::string why = vaePredatesBf16_ ? ": ComfyUI runs this VAE in bf16 or fp32 only, and the card has no bf16" : "";
+    const std::string why = vaeFp32ForCard_ ? ": ComfyUI runs this VAE in bf16 or fp32 only, and the card has no bf16" : "";
     return {"VAE weights", p * vaeBytes_, paramsText(p) + " × " + fixedText(vaeBytes_, 0) + " B (" + dtype + why + ")",
             Term::Weights};
   }
@@ -787,7 +787,7 @@ class Estimator {
   const MemoryModel& m_;
   const WebUiKnowledge& w_;
   double unetBytes_ = 2, teBytes_ = 2, vaeBytes_ = 2, cnBytes_ = 2;
-  bool vaePredatesBf16_ = false;  // ComfyUI runs this VAE in fp32: bf16 or fp32 only, and the card has no bf16
+  bool vaeFp32ForCard_ = false;  // ComfyUI runs this VAE in fp32: bf16 or fp32 only, and the card has no bf16
   int elements_ = 2;
   int guidancePasses_ = 2;
   bool cnLowVram_ = false;
