@@ -1300,6 +1300,59 @@ TEST_CASE("ComfyUI's own KL VAE on a card before Ampere runs in fp32: its weight
   CHECK(profileVae("RTX 2060", a1111) == Approx(profileVae("RTX 3060 12GB", a1111)));
 }
 
+// comfy/model_management.py unet_dtype: an fp8 file whose loader leaves the dtype to ComfyUI stays fp8 on a card that
+// computes in fp8 (compute capability 8.9+) or where 16 bits would exceed 0.88 × the card less 0.8 GiB and the reserve;
+// elsewhere it loads in 16 bits. Scaled files stay quantized; the loader's weight_dtype and the flags decide instead.
+TEST_CASE("ComfyUI loads a plain fp8 file in 16 bits on a card without fp8 compute where the 16-bit weights fit") {
+  const std::string fp8 = replaced(kApi, "flux1-dev.safetensors", "flux1-dev-fp8.safetensors");
+  const auto weights = [](const char* gpu, const std::string& text) {
+    return test::component(test::phase(*analyzeOn(gpu, text).estimate, "denoise"), "transformer weights");
+  };
+  const Read r = readSetup(fp8);
+  CHECK(r.setup->generation.unetFp8);
+  CHECK(r.setup->generation.unetFp8File);
+  const double params = r.setup->arch.denoiser.params;
+  // Hopper and Ada keep fp8; an A100 (8.0) loads 2 B × 11.9 B = 23.8 GB, under 0.88 × 80 GiB − 1.2 GiB.
+  CHECK(weights("H100 SXM", fp8) == Approx(params));
+  CHECK(weights("RTX 4090", fp8) == Approx(params));
+  CHECK(weights("A100 80GB", fp8) == Approx(2 * params));
+  const auto fp8Reason = [](const FileReport& report) {
+    const auto& range = test::phase(*report.estimate, "denoise").range;
+    return std::any_of(range.begin(), range.end(), [](const RangeReason& r) { return r.why.find("fp8 compute") != std::string::npos; });
+  };
+  CHECK_FALSE(fp8Reason(analyzeOn("A100 80GB", fp8)));
+  // On a 3090 (8.6) the 16-bit weights would exceed 0.88 × 24 GiB − 1.2 GiB = 19.9 GiB: fp8 stays.
+  CHECK(weights("RTX 3090", fp8) == Approx(params));
+  // The AMD card has no fp8 compute for ComfyUI.
+  CHECK(weights("RX 7900 XTX", replaced(fp8, "flux1-dev-fp8", "sd3.5_medium_fp8_e4m3fn")) ==
+        Approx(2 * readSetup(replaced(fp8, "flux1-dev-fp8", "sd3.5_medium_fp8_e4m3fn")).setup->arch.denoiser.params));
+  // A scaled file keeps its quantized layers; so does the loader's own fp8 weight_dtype.
+  const std::string scaled = replaced(fp8, "flux1-dev-fp8", "flux1-dev-kontext_fp8_scaled");
+  CHECK_FALSE(readSetup(scaled).setup->generation.unetFp8File);
+  CHECK(weights("A100 80GB", scaled) == Approx(params));
+  const std::string chosen = replaced(fp8, R"("weight_dtype": "default")", R"("weight_dtype": "fp8_e4m3fn")");
+  CHECK(weights("A100 80GB", chosen) == Approx(params));
+  // Launch flags: --supports-fp8-compute keeps fp8, --fp16-unet loads 16 bits on any card.
+  const auto flagged = [&](const char* gpu, const char* line) {
+    AnalyzeOptions options;
+    options.gpu = gpu;
+    const Report report = analyze({Input{"workflow.json", fp8}, Input{"run.sh", line}}, options);
+    REQUIRE(report.files[0].estimate.has_value());
+    return test::component(test::phase(*report.files[0].estimate, "denoise"), "transformer weights");
+  };
+  CHECK(flagged("A100 80GB", "python main.py --supports-fp8-compute\n") == Approx(params));
+  CHECK(flagged("H100 SXM", "python main.py --fp16-unet\n") == Approx(2 * params));
+  // A card known only by its size may be either: fp8 expected, the 16-bit weights the range's top.
+  AnalyzeOptions sized;
+  sized.vramGib = 80;
+  const FileReport bySize = analyzeInput(Input{"workflow.json", fp8}, sized);
+  REQUIRE(bySize.estimate.has_value());
+  const PhaseEstimate& denoise = test::phase(*bySize.estimate, "denoise");
+  CHECK(test::component(denoise, "transformer weights") == Approx(params));
+  CHECK(denoise.highBytes - denoise.peakBytes >= params);
+  CHECK(fp8Reason(bySize));
+}
+
 TEST_CASE("WanVideoDecode's older releases read its tiles as latent pixels: the range's top is the untiled decode") {
   const std::string text = replaced(comfyFixture("wan-wrapper-vace-blockswap-api.json"), R"("enable_vae_tiling": false)", R"("enable_vae_tiling": true)");
   const Read r = readSetup(text);

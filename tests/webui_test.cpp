@@ -356,6 +356,9 @@ TEST_CASE("each flag's effect on the estimate") {
       {"vae_fp16", {"forge", "sd15", "--vae-in-fp32", "vae_decode", Expect::Lower}},
       {"vae_bf16", {"forge", "sd15", "--vae-in-fp32", "vae_decode", Expect::Lower}},
       {"unet_fp8", {"comfyui", "sdxl", "", "denoise", Expect::Lower}},
+      // They decide how ComfyUI loads an fp8 file, which a profile does not name: tests/comfyui_test.cpp has their effect.
+      {"unet_16bit", {"comfyui", "sdxl", "", "denoise", Expect::Same}},
+      {"comfy_fp8_compute", {"comfyui", "sdxl", "", "denoise", Expect::Same}},
       {"text_encoder_fp8", {"comfyui", "sdxl", "", "text_encode", Expect::Lower}},
       {"vae_cpu", {"comfyui", "sdxl", "", "vae_decode", Expect::Lower}},
       {"forge_offload", {"comfyui", "sdxl", "", "denoise", Expect::Same}},

@@ -124,9 +124,19 @@ const GgufQuant* ComfyUiKnowledge::ggufQuant(std::string_view fileName) const {
   return nullptr;
 }
 
-bool ComfyUiKnowledge::namesFp8(std::string_view fileName) const {
+namespace {
+
+bool namesAny(std::string_view fileName, const std::vector<std::string>& marks) {
   const std::string bare = bareFileName(fileName);
-  return std::any_of(fp8NameMarks.begin(), fp8NameMarks.end(), [&](const std::string& m) { return bare.find(m) != std::string::npos; });
+  return std::any_of(marks.begin(), marks.end(), [&](const std::string& m) { return bare.find(m) != std::string::npos; });
+}
+
+}  // namespace
+
+bool ComfyUiKnowledge::namesFp8(std::string_view fileName) const { return namesAny(fileName, fp8NameMarks); }
+
+bool ComfyUiKnowledge::namesScaledFp8(std::string_view fileName) const {
+  return namesFp8(fileName) && namesAny(fileName, fp8ScaledNameMarks);
 }
 
 }  // namespace oomlint

@@ -202,6 +202,7 @@ struct ComfyUiKnowledge {
   std::vector<NameMatch> vaeChannels;         // value: the channels
   std::vector<std::pair<std::string, double>> weightDtypes;  // (weight_dtype, bytes; 0 = the file's own)
   std::vector<std::string> fp8NameMarks;
+  std::vector<std::string> fp8ScaledNameMarks;  // fp8 files whose layers carry scales: quantized on any card
   std::vector<GgufQuant> ggufQuants;
   std::vector<std::pair<std::string, std::string>> ggufStepDown;  // (quant, the next smaller as written)
   int fallbackTileImage = 0;  // px: the tile ComfyUI retries a decode in after an OOM (images)
@@ -219,11 +220,12 @@ struct ComfyUiKnowledge {
   // The GGUF quantization a file name carries, or nullptr.
   const GgufQuant* ggufQuant(std::string_view fileName) const;
   bool namesFp8(std::string_view fileName) const;
+  bool namesScaledFp8(std::string_view fileName) const;  // an fp8 file with scales ("_fp8_scaled", "fp8mixed")
   // The first side model of `role` whose match the lowercase text satisfies, or nullptr.
   const SideModel* sideModel(NodeRole role, std::string_view lowercaseText) const;
 };
 
-template <class V> void fields(V& v, ComfyUiKnowledge& x) { v(x.nodes, x.modelFamilies, x.unmodelledFamilies, x.generationFamilies, x.generationArchitectures, x.generationModels, x.vaeChannels, x.weightDtypes, x.fp8NameMarks, x.ggufQuants, x.ggufStepDown, x.fallbackTileImage, x.fallbackTileVideo, x.sideModels, x.upscaleTile, x.upscaleSmallestTile, x.assumes, x.assumesDynamic); }
+template <class V> void fields(V& v, ComfyUiKnowledge& x) { v(x.nodes, x.modelFamilies, x.unmodelledFamilies, x.generationFamilies, x.generationArchitectures, x.generationModels, x.vaeChannels, x.weightDtypes, x.fp8NameMarks, x.fp8ScaledNameMarks, x.ggufQuants, x.ggufStepDown, x.fallbackTileImage, x.fallbackTileVideo, x.sideModels, x.upscaleTile, x.upscaleSmallestTile, x.assumes, x.assumesDynamic); }
 
 // A file name as ComfyUI lists it, without its folders (either slash) and lowercased.
 std::string bareFileName(std::string_view name);

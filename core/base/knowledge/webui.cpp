@@ -35,6 +35,8 @@ constexpr std::pair<FlagEffect, std::string_view> kFlagEffects[] = {
     {FlagEffect::ComfyDisableDynamicVram, "comfy_disable_dynamic_vram"},
     {FlagEffect::ForgeOffload, "forge_offload"},
     {FlagEffect::UnetFp8, "unet_fp8"},
+    {FlagEffect::Unet16Bit, "unet_16bit"},
+    {FlagEffect::ComfyFp8Compute, "comfy_fp8_compute"},
     {FlagEffect::TextEncoderFp8, "text_encoder_fp8"},
     {FlagEffect::VaeCpu, "vae_cpu"},
     {FlagEffect::ComfyReserve, "comfy_reserve"},

@@ -42,6 +42,8 @@ enum class FlagEffect {
   ComfyDisableDynamicVram,  // the memory manager before v0.16.0, where dynamic VRAM is the default
   ForgeOffload,   // unload every model after use
   UnetFp8,
+  Unet16Bit,      // --fp16-unet / --bf16-unet: an fp8 file the loader leaves to ComfyUI loads in 16 bits
+  ComfyFp8Compute,  // --supports-fp8-compute: ComfyUI keeps an fp8 file in fp8 whatever the card
   TextEncoderFp8,
   VaeCpu,
   ComfyReserve,   // GB kept free (its value)
@@ -196,8 +198,10 @@ struct WebUiKnowledge {
   // every stage's ResnetBlock steps and the upsample into it.
   double vaeDecodeBytesPerPixel(WebUiTool tool) const;
   bool comfyVaeWithoutFp16(std::string_view vaeFamily) const;
+  double comfyFp8ComputeCapability = 0;  // from this compute capability on, ComfyUI keeps an fp8 file in fp8
+  double comfyWeightsVramShare = 0;      // maximum_vram_for_weights: this share of the card less the inference minimum
 };
 
-template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyDynamicVramGpuTextEncoderSince, x.comfyVaeFamiliesWithoutFp16, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
+template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyDynamicVramGpuTextEncoderSince, x.comfyVaeFamiliesWithoutFp16, x.comfyFp8ComputeCapability, x.comfyWeightsVramShare, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
 
 }  // namespace oomlint

@@ -139,10 +139,14 @@ class Planner {
 
   void weightLevers() {
     const GenerationSetup& g = s_.generation;
-    if (s_.weightDtype != nullptr && !g.unetFp8 && g.unetBytesPerParam == 0) {
+    // An fp8 file ComfyUI may load in 16 bits stays fp8 when the loader says so (the planner keeps what saves).
+    if (s_.weightDtype != nullptr && (!g.unetFp8 || g.unetFp8File) && g.unetBytesPerParam == 0) {
       changes_.push_back(valueChange(*s_.weightDtype, jsonString("fp8_e4m3fn"),
                                      s_.model->type + " stores the weights in fp8: half the memory, a small loss in quality",
-                                     [](GenerationSetup& x) { x.unetFp8 = true; }));
+                                     [](GenerationSetup& x) {
+                                       x.unetFp8 = true;
+                                       x.unetFp8File = false;
+                                     }));
     } else if (s_.weightDtype == nullptr && s_.gguf == nullptr && !g.unetFp8 && !s_.packPlacesModel) {
       changes_.push_back(launchFlag("--fp8_e4m3fn-unet", "ComfyUI stores the model's weights in fp8: half the memory",
                                     [](GenerationSetup& x) { x.unetFp8 = true; }));
@@ -265,8 +269,8 @@ class Planner {
 
 }  // namespace
 
-std::optional<Fix> fp8WeightsFix(const Workflow& w, const WorkflowSetup& s, bool editable) {
-  if (s.weightDtype == nullptr || s.generation.unetFp8 || s.generation.unetBytesPerParam > 0) return std::nullopt;
+std::optional<Fix> fp8WeightsFix(const Workflow& w, const WorkflowSetup& s, bool fileIn16Bits, bool editable) {
+  if (s.weightDtype == nullptr || (s.generation.unetFp8 && !fileIn16Bits) || s.generation.unetBytesPerParam > 0) return std::nullopt;
   const Node& value = *s.weightDtype->value;
   const std::string& text = w.doc->source().text();
   Fix fix(s.weightDtype->path, text.substr(value.range.start.offset, value.range.end.offset - value.range.start.offset),

@@ -19,9 +19,10 @@ namespace oomlint {
 std::vector<PlanStep> workflowPlan(const Workflow& workflow, const WorkflowSetup& setup, const GpuTarget& gpu, const Knowledge& knowledge,
                                    bool editable);
 
-// UNETLoader's weight_dtype set to fp8_e4m3fn, where the model is stored in 16 bits: half the weights to
-// stream when ComfyUI loads it partially. nullopt when the workflow has no such value.
-std::optional<Fix> fp8WeightsFix(const Workflow& workflow, const WorkflowSetup& setup, bool editable);
+// UNETLoader's weight_dtype set to fp8_e4m3fn, where the model is stored in 16 bits (an fp8 file too, where ComfyUI
+// loads it in 16 bits: `fileIn16Bits`, the estimate's): half the weights to stream when ComfyUI loads it partially.
+// nullopt when the workflow has no such value.
+std::optional<Fix> fp8WeightsFix(const Workflow& workflow, const WorkflowSetup& setup, bool fileIn16Bits, bool editable);
 
 // VAEDecode made VAE Decode (Tiled) in the workflow's text: its type, and its tile settings at their
 // defaults (API inputs or UI widgets_values). nullopt for another node.

@@ -418,6 +418,9 @@ class SetupBuilder {
     // The value an fp8 lever writes: the loader's first dtype widget (weight_dtype, a wrapper's quantization).
     if (s.gguf == nullptr) s.weightDtype = s.model->value(s.model->known->storageWidgets().front());
     s.generation.unetFp8 = bytes == 1;
+    // ComfyUI's own loader with the dtype left to it (a pack's places its model itself; scaled fp8 stays quantized).
+    s.generation.unetFp8File = s.generation.unetFp8 && s.gguf == nullptr && !s.packPlacesModel && storage(*s.model).first == nullptr &&
+                               !c_.namesScaledFp8(name);
     // Q8_0 is 1.06 bytes, Q4_0 0.56, a wrapper's fp32 base precision 4: neither fp8 nor 16-bit
     if (bytes != 1 && bytes != 2) s.generation.unetBytesPerParam = bytes;
     // Text encoders: the loaders' files where the workflow has any (LTX-2's Gemma beside its checkpoint); else a

@@ -20,7 +20,8 @@ class Estimator {
  public:
   Estimator(const GenerationSetup& s, const WebUiKnowledge& webui, const MemoryModel& memory, const GpuTarget& gpu)
       : s_(s), gpu_(gpu), m_(memory), w_(webui) {
-    unetBytes_ = s.unetBytesPerParam > 0 ? s.unetBytesPerParam : s.unetFp8 ? 1 : s.fp32Weights ? 4 : 2;
+    unetFp8FileIn16Bits_ = s.unetFp8File && cardComputesFp8() == false && fp8FileFitsIn16Bits();
+    unetBytes_ = s.unetBytesPerParam > 0 ? s.unetBytesPerParam : s.unetFp8 && !unetFp8FileIn16Bits_ ? 1 : s.fp32Weights ? 4 : 2;
     teBytes_ = s.textEncoderBytesPerParam > 0 ? s.textEncoderBytesPerParam : s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
     vaeFp32ForCard_ = s.vaeWithoutFp16 && !s.vaeDtypeFlag && gpu.predatesBf16();
     vaeBytes_ = s.fp32Vae || s.fp32Weights || vaeFp32ForCard_ ? 4 : 2;
@@ -50,9 +51,11 @@ class Estimator {
     widenForConvolutionsWithoutCudnn(e);
     widenForOlderReleases(e);
     widenForUntiledDecodeReleases(e);
+    widenForFp8ComputeUnknown(e);
     concludeEstimate(e);
     if (out.attentionTooLarge) e.verdict = Verdict::Oom;  // split attention stops before it allocates
     out.streamedBytes = streamed_;
+    out.unetFp8FileIn16Bits = unetFp8FileIn16Bits_;
     return out;
   }
 
@@ -71,11 +74,19 @@ class Estimator {
     // A workflow saved by the release that lightened the block, or a later one, never ran the heavier one.
     const auto lighterSince = ReleaseVersion::parse(family.comfyUiOlderUntil);
     if (comfyOwn && s_.comfyRelease && lighterSince && *s_.comfyRelease >= *lighterSince) return;
-    GenerationSetup older = s_;
+    GenerationSetup older = decided();
     older.blockBytesPerTokenChannel = heavier;
     older.olderBlockBytesPerTokenChannel = 0;
     older.decodeUntiledReleases.clear();  // each older release's top stands on its own
     widenWith(e, Estimator(older, w_, m_, gpu_).run().estimate, comfyOwn ? family.comfyUiOlderReleases : s_.olderBlockReleases);
+  }
+
+  // The setup with the weights' dtype as this card has it: an alternative estimate then widens for its own reason only.
+  GenerationSetup decided() const {
+    GenerationSetup g = s_;
+    g.unetFp8 = g.unetFp8 && !unetFp8FileIn16Bits_;
+    g.unetFp8File = false;
+    return g;
   }
 
   // ComfyUI's own model code runs the blocks (a pack's whole-model sampler runs the pack's).
@@ -85,12 +96,36 @@ class Estimator {
   // the range's top, the reason naming the releases.
   void widenForUntiledDecodeReleases(Estimate& e) const {
     if (s_.decodeUntiledReleases.empty() || s_.vaeDecode != VaeDecode::Tiled) return;
-    GenerationSetup older = s_;
+    GenerationSetup older = decided();
     older.vaeDecode = VaeDecode::Full;
     older.decodeOutputBytesPerPixel = s_.decodeUntiledOutputBytesPerPixel;
     older.decodeUntiledReleases.clear();
     older.olderBlockBytesPerTokenChannel = 0;  // each older release's top stands on its own
     widenWith(e, Estimator(older, w_, m_, gpu_).run().estimate, s_.decodeUntiledReleases);
+  }
+
+  // ComfyUI's supports_fp8_compute for the card: NVIDIA's from a compute capability on, no other vendor's; nullopt
+  // when only its size is known.
+  std::optional<bool> cardComputesFp8() const {
+    if (gpu_.computeCapability > 0) return gpu_.computeCapability >= w_.comfyFp8ComputeCapability;
+    if (gpu_.vendor.empty() || gpu_.vendor == "nvidia") return std::nullopt;
+    return false;
+  }
+
+  // unet_dtype's other test: the model in 16 bits within maximum_vram_for_weights (its share of the card less the
+  // inference minimum and the reserve).
+  bool fp8FileFitsIn16Bits() const {
+    const double forWeights = w_.comfyWeightsVramShare * static_cast<double>(gpu_.vramBytes) - w_.comfyInferenceBytes - comfyReserve();
+    return 2 * s_.arch->denoiser.params <= forWeights;
+  }
+
+  // A card known only by its size may lack fp8 compute: the fp8 file in 16 bits is the range's top.
+  void widenForFp8ComputeUnknown(Estimate& e) const {
+    if (!s_.unetFp8File || cardComputesFp8().has_value() || !fp8FileFitsIn16Bits()) return;
+    GenerationSetup wide = s_;  // its own older releases' top too: their reason is already in the range
+    wide.unetFp8 = wide.unetFp8File = false;
+    widenWith(e, Estimator(wide, w_, m_, gpu_).run().estimate,
+              "ComfyUI loads an fp8 file in 16 bits on a card without fp8 compute (before RTX 40 / Ada) where they fit");
   }
 
   void addGpuPhases(GenerationEstimate& out) {
@@ -201,8 +236,9 @@ class Estimator {
   Component unetWeights(double fraction = 1.0, std::string note = "") const {
     const Denoiser& d = s_.arch->denoiser;
     const double p = d.params * fraction;
+    const std::string why = unetFp8FileIn16Bits_ ? ": ComfyUI loads the fp8 file in 16 bits on a card without fp8 compute" : "";
     return {s_.family->unetActBytesPerLatentPixel > 0 ? "UNet weights" : "transformer weights", p * unetBytes_,
-            paramsText(p) + " × " + fixedText(unetBytes_, 0) + " B (" + dtypeName(unetBytes_) + ")" + note, Term::Weights};
+            paramsText(p) + " × " + fixedText(unetBytes_, 0) + " B (" + dtypeName(unetBytes_) + why + ")" + note, Term::Weights};
   }
 
   double textEncoderParams() const {
@@ -787,6 +823,7 @@ class Estimator {
   const MemoryModel& m_;
   const WebUiKnowledge& w_;
   double unetBytes_ = 2, teBytes_ = 2, vaeBytes_ = 2, cnBytes_ = 2;
+  bool unetFp8FileIn16Bits_ = false;  // ComfyUI's unet_dtype loads the fp8 file in 16 bits on this card
   bool vaeFp32ForCard_ = false;  // ComfyUI runs this VAE in fp32: bf16 or fp32 only, and the card has no bf16
   int elements_ = 2;
   int guidancePasses_ = 2;

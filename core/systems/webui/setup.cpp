@@ -118,7 +118,14 @@ class FlagReader {
         return FlagChoice::LoadMode;
       case FlagEffect::ComfyDisableDynamicVram: legacyManager_ = true; break;
       case FlagEffect::ForgeOffload: s_.alwaysOffload = true; break;
-      case FlagEffect::UnetFp8: s_.unetFp8 = true; break;
+      case FlagEffect::UnetFp8:
+        s_.unetFp8 = true;
+        s_.unetFp8File = false;
+        break;
+      case FlagEffect::Unet16Bit:
+        if (s_.unetFp8File) s_.unetFp8 = s_.unetFp8File = false;
+        break;
+      case FlagEffect::ComfyFp8Compute: s_.unetFp8File = false; break;
       case FlagEffect::TextEncoderFp8: s_.textEncoderFp8 = true; break;
       case FlagEffect::VaeCpu: s_.vaeDecode = VaeDecode::Cpu; break;
       case FlagEffect::ComfyReserve: {

@@ -113,6 +113,9 @@ struct GenerationSetup {
   LoadMode loadMode = LoadMode::Normal;
   bool alwaysOffload = false;
   bool unetFp8 = false;
+  // fp8 by its file alone, its loader leaving the dtype to ComfyUI, whose unet_dtype decides with the card: 16 bits on
+  // one without fp8 compute where they fit its share for weights (GenerationEstimate's unetFp8FileIn16Bits)
+  bool unetFp8File = false;
   bool textEncoderFp8 = false;
   bool textEncoderOnCpu = false;   // ComfyUI --lowvram
   double gpuWeightsBytes = 0;      // Forge's GPU Weights slider; 0: its default (total − 1024 MB)

@@ -569,6 +569,7 @@ class Loader {
     }
     for (const Node* e : items(root->find("weight_dtypes"))) c.weightDtypes.emplace_back(str(e, "value"), figure(e, "bytes", "comfyui.yaml: weight_dtypes"));
     c.fp8NameMarks = strings(root->find("fp8_name_marks"));
+    c.fp8ScaledNameMarks = strings(root->find("fp8_scaled_name_marks"));
     for (const Node* e : items(root->find("gguf_quants"))) c.ggufQuants.push_back({str(e, "name"), figure(e, "bits", "comfyui.yaml: gguf_quants")});
     for (const Node* e : items(root->find("gguf_step_down"))) c.ggufStepDown.emplace_back(str(e, "from"), str(e, "to"));
     const Node* tile = root->find("decode_fallback_tile");
@@ -661,6 +662,8 @@ class Loader {
     for (const std::string& f : w.comfyVaeFamiliesWithoutFp16) {
       if (k_.memory.vae(f) == nullptr) error("webui.yaml: comfy_vae_families_without_fp16: memory.yaml has no vae `" + f + "`");
     }
+    w.comfyFp8ComputeCapability = figure(c, "comfy_fp8_compute_capability", kConstants);
+    w.comfyWeightsVramShare = figure(c, "comfy_weights_vram_share", kConstants);
     w.unetActSource = str(c, "unet_act_source");
     w.forgePartialLoadDivisor = figure(c, "forge_partial_load_divisor", kConstants);
     w.forgePartialLoadMarginBytes = figure(c, "forge_partial_load_margin_bytes", kConstants);

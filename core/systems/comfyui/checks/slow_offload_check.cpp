@@ -11,7 +11,7 @@ void checkWorkflowSlowOffload(const WorkflowEstimateContext& c, Findings& findin
   const WorkflowSetup& s = c.setup;
   if (c.estimate.streamedBytes > c.advice.negligibleBytes && s.model != nullptr) {
     // Stored in 16 bits where the loader can store fp8: half the weights to stream (the fix).
-    std::optional<Fix> fp8 = fp8WeightsFix(c.workflow, s, c.editable);
+    std::optional<Fix> fp8 = fp8WeightsFix(c.workflow, s, c.estimate.unetFp8FileIn16Bits, c.editable);
     // Dynamic VRAM caches what the work leaves and copies the rest in each step; the older manager loads to a budget.
     const std::string streamed = formatGiB(c.estimate.streamedBytes);
     const std::string how = s.generation.loadMode == LoadMode::Dynamic
