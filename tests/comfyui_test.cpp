@@ -1310,7 +1310,7 @@ TEST_CASE("ComfyUI loads a plain fp8 file in 16 bits on a card without fp8 compu
   };
   const Read r = readSetup(fp8);
   CHECK(r.setup->generation.unetFp8);
-  CHECK(r.setup->generation.unetFp8File);
+  CHECK(r.setup->generation.unetDtypeByComfy);
   const double params = r.setup->arch.denoiser.params;
   // Hopper and Ada keep fp8; an A100 (8.0) loads 2 B × 11.9 B = 23.8 GB, under 0.88 × 80 GiB − 1.2 GiB.
   CHECK(weights("H100 SXM", fp8) == Approx(params));
@@ -1328,7 +1328,7 @@ TEST_CASE("ComfyUI loads a plain fp8 file in 16 bits on a card without fp8 compu
         Approx(2 * readSetup(replaced(fp8, "flux1-dev-fp8", "sd3.5_medium_fp8_e4m3fn")).setup->arch.denoiser.params));
   // A scaled file keeps its quantized layers; so does the loader's own fp8 weight_dtype.
   const std::string scaled = replaced(fp8, "flux1-dev-fp8", "flux1-dev-kontext_fp8_scaled");
-  CHECK_FALSE(readSetup(scaled).setup->generation.unetFp8File);
+  CHECK_FALSE(readSetup(scaled).setup->generation.unetDtypeByComfy);
   CHECK(weights("A100 80GB", scaled) == Approx(params));
   const std::string chosen = replaced(fp8, R"("weight_dtype": "default")", R"("weight_dtype": "fp8_e4m3fn")");
   CHECK(weights("A100 80GB", chosen) == Approx(params));
@@ -1351,6 +1351,70 @@ TEST_CASE("ComfyUI loads a plain fp8 file in 16 bits on a card without fp8 compu
   CHECK(test::component(denoise, "transformer weights") == Approx(params));
   CHECK(denoise.highBytes - denoise.peakBytes >= params);
   CHECK(fp8Reason(bySize));
+}
+
+// comfy/model_management.py should_use_fp16 is false on the GTX 16 cards it lists and, under Linux, on Pascal: its own
+// model code then computes in fp32 (unet_manual_cast), its own VAE runs in fp32 (vae_dtype), and on a GTX 16 card
+// unet_dtype keeps the weights in fp32 where 4 B per parameter fit 0.88 of the card less 1.2 GiB.
+TEST_CASE("ComfyUI on a card it runs no fp16 on: fp32 compute and VAE, and a small model's weights in fp32 on a GTX 16") {
+  const std::string sd15 = replaced(comfyFixture("sd15-2048-decode-retried-api.json"), R"("width": 2048, "height": 2048)",
+                                    R"("width": 512, "height": 512)");
+  const auto component = [](const char* gpu, const std::string& text, const char* phase, const char* name) {
+    return test::component(test::phase(*analyzeOn(gpu, text).estimate, phase), name);
+  };
+  // The weights' dtype, where a partial load keeps only part of them on the card.
+  const auto how = [](const char* gpu, const std::string& text, const char* name) {
+    const FileReport report = analyzeOn(gpu, text);
+    for (const Component& c : test::phase(*report.estimate, "denoise").components) {
+      if (c.name == name) return c.how;
+    }
+    FAIL("no " << name);
+    return std::string();
+  };
+  const double params = readSetup(sd15).setup->arch.denoiser.params;
+  // SD 1.5's 0.86 B × 4 B = 3.4 GB fit the 1660 Super's 0.88 × 5.81 GiB − 1.2 GiB: fp32 weights, activations, VAE.
+  CHECK(component("GTX 1660 Super", sd15, "denoise", "UNet weights") == Approx(4 * params));
+  CHECK(component("RTX 2060", sd15, "denoise", "UNet weights") == Approx(2 * params));
+  CHECK(component("GTX 1660 Super", sd15, "denoise", "UNet activations") ==
+        Approx(2 * component("RTX 2060", sd15, "denoise", "UNet activations")));
+  // SDXL's 2.57 B would not: 16-bit weights, fp32 compute.
+  const std::string sdxl = replaced(sd15, "v1-5-pruned-emaonly", "sd_xl_base_1.0");
+  CHECK_THAT(how("GTX 1660 Super", sdxl, "UNet weights"), Catch::Contains("× 2 B"));
+  CHECK(component("GTX 1660 Super", sdxl, "denoise", "UNet activations") ==
+        Approx(2 * component("RTX 2060", sdxl, "denoise", "UNet activations")));
+  // Pascal (Linux): 16-bit weights, fp32 compute; Wan's VAE, which ComfyUI runs in fp16 on Turing, in fp32.
+  CHECK(component("GTX 1070", sd15, "denoise", "UNet weights") == Approx(2 * params));
+  CHECK(component("GTX 1070", sd15, "denoise", "UNet activations") ==
+        Approx(2 * component("RTX 2060", sd15, "denoise", "UNet activations")));
+  const std::string wan = replaced(kWanApi, "wan2.1_t2v_14B_bf16", "wan2.1_t2v_1.3B_bf16");
+  CHECK(component("GTX 1070", wan, "vae_decode", "VAE weights") == Approx(2 * component("RTX 2060", wan, "vae_decode", "VAE weights")));
+  // The loader's chosen dtype is cast to fp32 on the card all the same; a pack's loader picks its own compute dtype.
+  const std::string chosen = replaced(replaced(kApi, "flux1-dev", "sd3.5_medium"), R"("weight_dtype": "default")", R"("weight_dtype": "fp16")");
+  CHECK_THAT(how("GTX 1660 Super", chosen, "transformer weights"), Catch::Contains("× 2 B"));
+  CHECK(component("GTX 1660 Super", chosen, "denoise", "transformer activations") ==
+        Approx(2 * component("RTX 2060", chosen, "denoise", "transformer activations")));
+  const std::string pack = comfyFixture("wan-wrapper-vace-blockswap-api.json");
+  REQUIRE(component("RTX 2060", pack, "denoise", "transformer activations") > 0);
+  CHECK(component("GTX 1070", pack, "denoise", "transformer activations") ==
+        Approx(component("RTX 2060", pack, "denoise", "transformer activations")));
+  // A launch flag chooses the VAE's dtype; an A1111 profile on the same card keeps its own rules.
+  AnalyzeOptions pascal;
+  pascal.gpu = "GTX 1070";
+  const Report flagged = analyze({Input{"workflow.json", wan}, Input{"run.sh", "python main.py --fp16-vae\n"}}, pascal);
+  REQUIRE(flagged.files[0].estimate.has_value());
+  CHECK(test::component(test::phase(*flagged.files[0].estimate, "vae_decode"), "VAE weights") ==
+        Approx(component("RTX 2060", wan, "vae_decode", "VAE weights")));
+  const auto profile = [](const char* gpu, const char* tool) {
+    AnalyzeOptions options;
+    options.gpu = gpu;
+    const FileReport report = analyzeInput(
+        Input{"profile.yaml", std::string("generation:\n  tool: ") + tool + "\n  model: sd15\n  width: 512\n  height: 512\n"}, options);
+    REQUIRE(report.estimate.has_value());
+    return test::component(test::phase(*report.estimate, "denoise"), "UNet activations");
+  };
+  CHECK(profile("GTX 1070", "comfyui") == Approx(2 * profile("RTX 2060", "comfyui")));
+  REQUIRE(profile("RTX 2060", "a1111") > 0);
+  CHECK(profile("GTX 1070", "a1111") == Approx(profile("RTX 2060", "a1111")));
 }
 
 TEST_CASE("WanVideoDecode's older releases read its tiles as latent pixels: the range's top is the untiled decode") {

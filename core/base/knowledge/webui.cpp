@@ -175,6 +175,14 @@ bool WebUiKnowledge::comfyVaeWithoutFp16(std::string_view vaeFamily) const {
   return std::find(comfyVaeFamiliesWithoutFp16.begin(), comfyVaeFamiliesWithoutFp16.end(), vaeFamily) != comfyVaeFamiliesWithoutFp16.end();
 }
 
+bool WebUiKnowledge::comfyFp16Broken(std::string_view name) const {
+  return std::find(comfyFp16BrokenCards.begin(), comfyFp16BrokenCards.end(), name) != comfyFp16BrokenCards.end();
+}
+
+bool WebUiKnowledge::comfyWithoutFp16(std::string_view name, double computeCapability) const {
+  return (computeCapability > 0 && computeCapability < comfyFp16OnLinuxSinceCapability) || comfyFp16Broken(name);
+}
+
 double WebUiKnowledge::vaeDecodeBytesPerPixel(WebUiTool tool) const {
   const VaeResnetStyle* style = vaeResnetStyle(vaeResnetStyleByTool[static_cast<std::size_t>(tool)]);
   if (style == nullptr) return 0;  // the loader checks every tool's style

@@ -20,10 +20,19 @@ class Estimator {
  public:
   Estimator(const GenerationSetup& s, const WebUiKnowledge& webui, const MemoryModel& memory, const GpuTarget& gpu)
       : s_(s), gpu_(gpu), m_(memory), w_(webui) {
-    unetFp8FileIn16Bits_ = s.unetFp8File && cardComputesFp8() == false && fp8FileFitsIn16Bits();
-    unetBytes_ = s.unetBytesPerParam > 0 ? s.unetBytesPerParam : s.unetFp8 && !unetFp8FileIn16Bits_ ? 1 : s.fp32Weights ? 4 : 2;
+    cardWithoutFp16_ = s.tool == WebUiTool::ComfyUi && webui.comfyWithoutFp16(gpu.name, gpu.computeCapability);
+    unetFp8FileIn16Bits_ = s.unetFp8 && s.unetDtypeByComfy && cardComputesFp8() == false && fitsForWeights(2);
+    unetFp32ForCard_ = s.unetDtypeByComfy && s.unetBytesPerParam == 0 && (!s.unetFp8 || unetFp8FileIn16Bits_) &&
+                       s.tool == WebUiTool::ComfyUi && webui.comfyFp16Broken(gpu.name) && fitsForWeights(4);
+    unetBytes_ = s.unetBytesPerParam > 0 ? s.unetBytesPerParam
+                 : unetFp32ForCard_       ? 4
+                 : s.unetFp8 && !unetFp8FileIn16Bits_ ? 1
+                 : s.fp32Weights ? 4 : 2;
     teBytes_ = s.textEncoderBytesPerParam > 0 ? s.textEncoderBytesPerParam : s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
-    vaeFp32ForCard_ = s.vaeWithoutFp16 && !s.vaeDtypeFlag && gpu.predatesBf16();
+    // ComfyUI's own model code computes in fp32 where the card runs no fp16 for it (unet_manual_cast).
+    computeFp32ForCard_ = cardWithoutFp16_ && !s.packModel;
+    computeBytes_ = s.fp32Weights || computeFp32ForCard_ || unetFp32ForCard_ ? 4 : 2;
+    vaeFp32ForCard_ = s.comfyVae && !s.vaeDtypeFlag && ((s.vaeWithoutFp16 && gpu.predatesBf16()) || cardWithoutFp16_);
     vaeBytes_ = s.fp32Vae || s.fp32Weights || vaeFp32ForCard_ ? 4 : 2;
     // ComfyUI loads a ControlNet in 16 bits whatever stores the diffusion model (a loader's fp8 weight_dtype, a
     // GGUF file) or the ControlNet file (comfy/controlnet.py); the WebUIs cast it to the model's dtype.
@@ -85,7 +94,7 @@ class Estimator {
   GenerationSetup decided() const {
     GenerationSetup g = s_;
     g.unetFp8 = g.unetFp8 && !unetFp8FileIn16Bits_;
-    g.unetFp8File = false;
+    g.unetDtypeByComfy = false;
     return g;
   }
 
@@ -112,18 +121,18 @@ class Estimator {
     return false;
   }
 
-  // unet_dtype's other test: the model in 16 bits within maximum_vram_for_weights (its share of the card less the
-  // inference minimum and the reserve).
-  bool fp8FileFitsIn16Bits() const {
+  // unet_dtype's other test: the model at these bytes per parameter within maximum_vram_for_weights (its share of the
+  // card less the inference minimum and the reserve).
+  bool fitsForWeights(double bytesPerParam) const {
     const double forWeights = w_.comfyWeightsVramShare * static_cast<double>(gpu_.vramBytes) - w_.comfyInferenceBytes - comfyReserve();
-    return 2 * s_.arch->denoiser.params <= forWeights;
+    return bytesPerParam * s_.arch->denoiser.params <= forWeights;
   }
 
   // A card known only by its size may lack fp8 compute: the fp8 file in 16 bits is the range's top.
   void widenForFp8ComputeUnknown(Estimate& e) const {
-    if (!s_.unetFp8File || cardComputesFp8().has_value() || !fp8FileFitsIn16Bits()) return;
+    if (!s_.unetFp8 || !s_.unetDtypeByComfy || cardComputesFp8().has_value() || !fitsForWeights(2)) return;
     GenerationSetup wide = s_;  // its own older releases' top too: their reason is already in the range
-    wide.unetFp8 = wide.unetFp8File = false;
+    wide.unetFp8 = wide.unetDtypeByComfy = false;
     widenWith(e, Estimator(wide, w_, m_, gpu_).run().estimate,
               "ComfyUI loads an fp8 file in 16 bits on a card without fp8 compute (before RTX 40 / Ada) where they fit");
   }
@@ -236,7 +245,9 @@ class Estimator {
   Component unetWeights(double fraction = 1.0, std::string note = "") const {
     const Denoiser& d = s_.arch->denoiser;
     const double p = d.params * fraction;
-    const std::string why = unetFp8FileIn16Bits_ ? ": ComfyUI loads the fp8 file in 16 bits on a card without fp8 compute" : "";
+    const std::string why = unetFp32ForCard_       ? ": ComfyUI keeps a model that fits in fp32 on a card it runs no fp16 on"
+                            : unetFp8FileIn16Bits_ ? ": ComfyUI loads the fp8 file in 16 bits on a card without fp8 compute"
+                                                   : "";
     return {s_.family->unetActBytesPerLatentPixel > 0 ? "UNet weights" : "transformer weights", p * unetBytes_,
             paramsText(p) + " × " + fixedText(unetBytes_, 0) + " B (" + dtypeName(unetBytes_) + why + ")" + note, Term::Weights};
   }
@@ -256,7 +267,9 @@ class Estimator {
   Component vaeWeights() const {
     const double p = s_.arch->vae.params;
     const std::string dtype = s_.vaeBf16 && vaeBytes_ == 2 ? "bf16" : dtypeName(vaeBytes_);
-    const std::string why = vaeFp32ForCard_ ? ": ComfyUI runs this VAE in bf16 or fp32 only, and the card has no bf16" : "";
+    const std::string why = !vaeFp32ForCard_                                   ? ""
+                            : s_.vaeWithoutFp16 && gpu_.predatesBf16() && !cardWithoutFp16_ ? ": ComfyUI runs this VAE in bf16 or fp32 only, and the card has no bf16"
+                                                                                               : ": ComfyUI runs no fp16 on this card";
     return {"VAE weights", p * vaeBytes_, paramsText(p) + " × " + fixedText(vaeBytes_, 0) + " B (" + dtype + why + ")",
             Term::Weights};
   }
@@ -282,12 +295,12 @@ class Estimator {
 
   // The denoiser's activations for `elements` images in one forward (batch × the guidance passes run together).
   Component activations(long w, long h, int elements) const {
-    const double scale = s_.fp32Weights ? 2 : 1;
+    const double scale = computeBytes_ / 2;
     if (s_.family->unetActBytesPerLatentPixel > 0) {
       const double k = s_.family->unetActBytesPerLatentPixel;
       return {"UNet activations", k * latentPixels(w, h) * elements * scale,
               fixedText(latentPixels(w, h), 0) + " latent px × " + std::to_string(elements) + " (batch × cond/uncond) × " +
-                  fixedText(k * scale / 1000, 0) + " KB (" + w_.unetActSource + ")",
+                  fixedText(k * scale / 1000, 0) + " KB (" + w_.unetActSource + computeNote() + ")",
               Term::Activations};
     }
     const Denoiser& d = s_.arch->denoiser;
@@ -303,11 +316,18 @@ class Estimator {
                                           (s_.referenceSizeAssumed ? ", one taken at the output's size: the workflow does not set it)" : ")")
                                     : "";
     return {"transformer activations", tokens * d.hidden * k * elements * scale,
-            fixedText(tokens, 0) + " tokens" + of + " × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 0) +
-                " B × " + std::to_string(elements) + " (batch × guidance passes)",
+            fixedText(tokens, 0) + " tokens" + of + " × " + std::to_string(d.hidden) + " ch × " + fixedText(k * scale, 0) +
+                " B × " + std::to_string(elements) + " (batch × guidance passes)" + (scale > 1 ? " (" + computeNote().substr(2) + ")" : ""),
             Term::Activations};
   }
   Component activations(long w, long h) const { return activations(w, h, elements_); }
+
+  // Why the activations are fp32 (the coefficients are 16-bit figures), for the components' text.
+  std::string computeNote() const {
+    if (computeBytes_ == 2) return "";
+    return computeFp32ForCard_ && !s_.fp32Weights && !unetFp32ForCard_ ? ", fp32: ComfyUI computes in fp32 on a card it runs no fp16 on"
+                                                                       : ", fp32";
+  }
 
   // The reference images' latent tokens, which every forward carries beside the image's.
   double referenceTokens() const {
@@ -322,7 +342,7 @@ class Estimator {
     const int heads = s_.family->attentionHeads;
     if (b == nullptr || heads == 0 || b->scoreFactor == 0) return {"attention scores", 0, "", Term::Activations};
     const double tokens = static_cast<double>(w / s_.family->attentionDownsample) * static_cast<double>(h / s_.family->attentionDownsample);
-    const double score = elements_ * heads * tokens * tokens * (s_.fp32Weights ? 4 : 2);
+    const double score = elements_ * heads * tokens * tokens * computeBytes_;
     std::string how = b->label + ": " + fixedText(b->scoreFactor, 1) + " × score matrix " + std::to_string(elements_) + " × " +
                       std::to_string(heads) + " heads × " + fixedText(tokens, 0) + "² tokens";
     double bytes = b->scoreFactor * score;
@@ -462,7 +482,7 @@ class Estimator {
                             static_cast<double>(h / spatial) * channels +
                         references * s_.referencePixels / static_cast<double>(spatial * spatial);
     const AttentionBackend* b = w_.backend(s_.attention);
-    const double mibPerPixel = b == nullptr || b->comfyGuessByDtype ? (s_.fp32Weights ? 4 : 2) * 0.01 : 0.15;
+    const double mibPerPixel = b == nullptr || b->comfyGuessByDtype ? computeBytes_ * 0.01 : 0.15;
     const GenerationFamily& f = *s_.family;
     const double factor = f.comfyMemoryFactorPerWidth > 0 ? f.comfyMemoryFactorPerWidth * s_.arch->denoiser.hidden : f.comfyMemoryFactor;
     return area * mibPerPixel * factor * 1024 * 1024;
@@ -591,7 +611,7 @@ class Estimator {
     if (units == 0) return {"ControlNet residuals", 0, "", Term::Activations};
     if (s_.family->unetActBytesPerLatentPixel > 0) {
       const double k = w_.controlnetUnetResidualElements;
-      const double elementBytes = s_.fp32Weights ? 4 : 2;
+      const double elementBytes = computeBytes_;
       return {"ControlNet residuals", k * latentPixels(w, h) * elements * elementBytes * units,
               fixedText(latentPixels(w, h), 0) + " latent px × " + fixedText(k, 0) + " elements (its residual maps) × " +
                   std::to_string(elements) + " (batch × cond/uncond) × " + fixedText(elementBytes, 0) + " B × " +
@@ -600,7 +620,7 @@ class Estimator {
     }
     const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames));
     const int hidden = s_.arch->denoiser.hidden;
-    const double elementBytes = s_.fp32Weights ? 4 : 2;
+    const double elementBytes = computeBytes_;
     double maps = 0, guessed = 0;
     for (const auto& unit : s_.controlnets) {
       if (unit.model != nullptr && unit.model->residualMaps > 0) maps += unit.model->residualMaps;
@@ -686,7 +706,7 @@ class Estimator {
       if (s_.tool == WebUiTool::ComfyUi && comfyBudget() && loaded < models && !whole) {
         // A layer left in RAM runs on its weight cast onto the GPU in the compute dtype, one per offload stream
         // (webui.yaml comfy_offload_streams).
-        const double layer = s_.arch->denoiser.largestTensor() * (s_.fp32Weights ? 4 : 2);
+        const double layer = s_.arch->denoiser.largestTensor() * computeBytes_;
         p.components.push_back({"streamed layers", w_.comfyOffloadStreams * layer,
                                 std::to_string(w_.comfyOffloadStreams) + " × the largest weight, cast onto the GPU as it runs (one per offload stream)",
                                 Term::Weights});
@@ -824,6 +844,10 @@ class Estimator {
   const WebUiKnowledge& w_;
   double unetBytes_ = 2, teBytes_ = 2, vaeBytes_ = 2, cnBytes_ = 2;
   bool unetFp8FileIn16Bits_ = false;  // ComfyUI's unet_dtype loads the fp8 file in 16 bits on this card
+  bool unetFp32ForCard_ = false;      // ... and the weights in fp32 on a GTX 16 card where they fit
+  bool cardWithoutFp16_ = false;      // ComfyUI runs no fp16 on this card (should_use_fp16: GTX 16, Pascal under Linux)
+  bool computeFp32ForCard_ = false;   // ... so its own model code computes in fp32
+  double computeBytes_ = 2;           // the activations' element bytes
   bool vaeFp32ForCard_ = false;  // ComfyUI runs this VAE in fp32: bf16 or fp32 only, and the card has no bf16
   int elements_ = 2;
   int guidancePasses_ = 2;

@@ -120,12 +120,14 @@ class FlagReader {
       case FlagEffect::ForgeOffload: s_.alwaysOffload = true; break;
       case FlagEffect::UnetFp8:
         s_.unetFp8 = true;
-        s_.unetFp8File = false;
+        s_.unetDtypeByComfy = false;
         break;
       case FlagEffect::Unet16Bit:
-        if (s_.unetFp8File) s_.unetFp8 = s_.unetFp8File = false;
+        if (s_.unetDtypeByComfy) s_.unetFp8 = s_.unetDtypeByComfy = false;
         break;
-      case FlagEffect::ComfyFp8Compute: s_.unetFp8File = false; break;
+      case FlagEffect::ComfyFp8Compute:
+        if (s_.unetFp8) s_.unetDtypeByComfy = false;  // an fp8 file stays fp8; a 16-bit one is still the card's to decide
+        break;
       case FlagEffect::TextEncoderFp8: s_.textEncoderFp8 = true; break;
       case FlagEffect::VaeCpu: s_.vaeDecode = VaeDecode::Cpu; break;
       case FlagEffect::ComfyReserve: {
@@ -185,6 +187,7 @@ class SetupReader {
     readControlNets();
     readVae();
     readSettings();
+    s_.unetDtypeByComfy = s_.comfyVae = s_.tool == WebUiTool::ComfyUi;  // its own loaders, unless a flag chooses
     FlagReader(s_, w_).read(in_.flags);
     finish();
     return s_;
@@ -358,6 +361,7 @@ class SetupReader {
     if (!vae->isMapping()) return settingProblem(vae, KeyPath::of({"generation", "vae"}), "`vae` is a mapping: {precision: fp16, decode: full, fp16_fix: false}");
     if (const Node* p = vae->find("precision"); p && p->isScalar()) {
       const std::string v = lowercase(p->resolved()->text);
+      s_.vaeDtypeFlag = true;  // chosen: no card rule of ComfyUI's
       if (v == "fp32" || v == "float32") s_.fp32Vae = true;
       else if (v != "fp16" && v != "bf16" && v != "float16" && v != "bfloat16")
         settingProblem(p, KeyPath::of({"generation", "vae", "precision"}), "`vae.precision` is fp16, bf16 or fp32");
@@ -386,7 +390,7 @@ class SetupReader {
       s_.offload = Offload::Normal;
       s_.offloadFlag = nullptr;
     }
-    s_.vaeWithoutFp16 = s_.tool == WebUiTool::ComfyUi && w_.comfyVaeWithoutFp16(s_.arch->vae.family);
+    s_.vaeWithoutFp16 = s_.comfyVae && w_.comfyVaeWithoutFp16(s_.arch->vae.family);
     if (s_.tool == WebUiTool::A1111 && s_.family->vaeFp16Overflows && !s_.vaeFp16Fix) {
       // The SDXL VAE NaNs in fp16; A1111 reverts it to fp32 after the first image (auto_vae_precision).
       s_.fp32Vae = true;

@@ -664,6 +664,12 @@ class Loader {
     }
     w.comfyFp8ComputeCapability = figure(c, "comfy_fp8_compute_capability", kConstants);
     w.comfyWeightsVramShare = figure(c, "comfy_weights_vram_share", kConstants);
+    w.comfyFp16BrokenCards = strings(c->find("comfy_fp16_broken_cards"));
+    for (const std::string& card : w.comfyFp16BrokenCards) {
+      const Gpu* gpu = k_.gpus.find(card);
+      if (gpu == nullptr || gpu->name != card) error("webui.yaml: comfy_fp16_broken_cards: gpus.yaml has no card named `" + card + "`");
+    }
+    w.comfyFp16OnLinuxSinceCapability = figure(c, "comfy_fp16_on_linux_since_capability", kConstants);
     w.unetActSource = str(c, "unet_act_source");
     w.forgePartialLoadDivisor = figure(c, "forge_partial_load_divisor", kConstants);
     w.forgePartialLoadMarginBytes = figure(c, "forge_partial_load_margin_bytes", kConstants);
