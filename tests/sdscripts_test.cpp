@@ -100,6 +100,28 @@ TEST_CASE("musubi-tuner: the argument that picks the model, and FramePack's sect
   CHECK(setupOf({command, window}, musubi).frames == (5 + 3 - 1) * 4 + 1);
 }
 
+// musubi-tuner's VAE dtype (rules/musubi-tuner.yaml vae_dtype): --vae_dtype, else the script's default; FLUX.2's is
+// float32 (flux_2_cache_latents.py, flux_2_train_network.py), FLUX.1 Kontext's load_ae is float32 whatever is asked.
+TEST_CASE("musubi-tuner: the VAE's dtype in the latent cache, from --vae_dtype or the script's own") {
+  const Input dataset{"ds.toml", "[general]\nresolution = [1024, 1024]\n[[datasets]]\nimage_directory = \"img\"\n"};
+  const auto vae = [&](const std::string& args, const char* component) {
+    AnalyzeOptions options;
+    options.vramGib = 24;
+    const Report report = analyze({Input{"t.sh", "python " + args + " --dataset_config ds.toml --vae ae.safetensors\n"}, dataset}, options);
+    REQUIRE(report.files[0].estimate.has_value());
+    return test::component(test::phase(*report.files[0].estimate, "latent_cache"), component);
+  };
+  const double flux2 = knowledge().architectures.byId("flux2")->vae.params;
+  CHECK(vae("flux_2_cache_latents.py", "VAE weights") == Approx(4 * flux2));
+  CHECK(vae("flux_2_cache_latents.py --vae_dtype bfloat16", "VAE weights") == Approx(2 * flux2));
+  CHECK(vae("flux_2_cache_latents.py", "VAE encode") == Approx(2 * vae("flux_2_cache_latents.py --vae_dtype bfloat16", "VAE encode")));
+  const double kontext = knowledge().architectures.byId("flux_kontext")->vae.params;
+  CHECK(vae("flux_kontext_cache_latents.py --vae_dtype bfloat16", "VAE weights") == Approx(4 * kontext));
+  const double wan = knowledge().architectures.byId("wan21")->vae.params;
+  CHECK(vae("wan_cache_latents.py", "VAE weights") == Approx(2 * wan));
+  CHECK(vae("wan_cache_latents.py --vae_dtype float32", "VAE weights") == Approx(4 * wan));
+}
+
 TEST_CASE("files given together are one job only where one names the other") {
   const Input command{"run/train.sh", "accelerate launch sdxl_train_network.py --dataset_config \"C:\\jobs\\ds.toml\" --train_batch_size 1\n"};
   const Input named{"ds.toml", "[general]\nbatch_size = 4\n[[datasets]]\n  [[datasets.subsets]]\n  image_dir = \"x\"\n"};

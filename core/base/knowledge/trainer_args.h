@@ -62,12 +62,15 @@ struct TrainerScript {
   };
   std::vector<Fp8Change> fp8Changes;
   std::optional<TrainerSections> sections;
+  // musubi-tuner: the VAE's dtype without --vae_dtype ("float32"; empty: the trainer's), and whether the script ignores it.
+  std::string vaeDtype;
+  bool vaeDtypeFixed = false;
   bool finetune() const { return role == TrainerRole::Finetune; }
   bool caches() const { return role == TrainerRole::CacheLatents || role == TrainerRole::CacheTextEncoder; }
 };
 
 template <class V> void fields(V& v, TrainerScript::Fp8Change& x) { v(x.until, x.why, x.bf16Params); }
-template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArg, x.taskDefault, x.taskArchs, x.fp8Changes, x.sections); }
+template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArg, x.taskDefault, x.taskArchs, x.fp8Changes, x.sections, x.vaeDtype, x.vaeDtypeFixed); }
 
 struct TrainerTool {
   std::string id;  // "sd-scripts", "musubi-tuner"

@@ -77,6 +77,9 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   // sd-scripts keeps the VAE at weight_dtype, fp32 with --no_half_vae (train_network.py, sdxl_train.py: vae_dtype),
   // whatever dtype the trained weights keep.
   if (!s.musubi) t.vaeDtype = s.noHalfVae.value ? "fp32" : weightDtype(s);
+  // musubi-tuner's: --vae_dtype or the script's (FLUX.2, FLUX.1 Kontext and Z-Image fp32), a value torch does not name
+  // left to the DiT's.
+  if (s.musubi && isTorchDtype(s.vaeDtype.value)) t.vaeDtype = s.vaeDtype.value;
   t.quantize = s.ditFp8();
   t.qtype = "fp8_cast";  // cast (or dequantized) for every call, that copy kept for backward (memory.yaml)
   // fp8_base also casts FLUX's T5-XXL; fp8_base_unet leaves the text encoders in bf16.

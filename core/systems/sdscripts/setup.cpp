@@ -155,6 +155,11 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   s.fp8Scaled = flagSetting(job, "fp8_scaled");
   s.textEncoderCpu = flagSetting(job, "text_encoder_cpu");
   s.noHalfVae = flagSetting(job, "no_half_vae");
+  // musubi-tuner's VAE, for the latent cache and sampling: --vae_dtype unless the script fixes its own.
+  if (s.musubi && job.script && !job.script->vaeDtype.empty()) {
+    s.vaeDtype = job.script->vaeDtypeFixed ? SdSetting<std::string>{job.script->vaeDtype, nullptr}
+                                           : textSetting(job, "vae_dtype", job.script->vaeDtype);
+  }
   s.gradientCheckpointing = flagSetting(job, "gradient_checkpointing");
   s.cpuOffloadCheckpointing = flagSetting(job, "cpu_offload_checkpointing");
   s.splitMode = flagSetting(job, "split_mode");

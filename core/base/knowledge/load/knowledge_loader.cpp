@@ -806,6 +806,8 @@ class Loader {
       for (const Node* c : items(e->find("fp8_changes"))) {
         script.fp8Changes.push_back({str(c, "until"), str(c, "why"), figure(c, "fp8_bf16_params", where + ": fp8_changes")});
       }
+      script.vaeDtype = str(e, "vae_dtype");
+      script.vaeDtypeFixed = flag(e, "vae_dtype_fixed");
       if (const Node* arg = e->find("task_arg")) script.taskArg = arg->resolved()->text;
       script.taskDefault = str(e, "task_default");
       if (const Node* sec = e->find("sections"); sec && sec->isMapping()) {
