@@ -147,9 +147,12 @@ class Planner {
                                        x.unetFp8 = true;
                                        x.unetDtypeByComfy = false;
                                      }));
-    } else if (s_.weightDtype == nullptr && s_.gguf == nullptr && !g.unetFp8 && !s_.packPlacesModel) {
+    } else if (s_.weightDtype == nullptr && s_.gguf == nullptr && (!g.unetFp8 || g.unetDtypeByComfy) && !s_.packPlacesModel) {
       changes_.push_back(launchFlag("--fp8_e4m3fn-unet", "ComfyUI stores the model's weights in fp8: half the memory",
-                                    [](GenerationSetup& x) { x.unetFp8 = true; }));
+                                    [](GenerationSetup& x) {
+                                      x.unetFp8 = true;
+                                      x.unetDtypeByComfy = false;
+                                    }));
     }
     if (s_.gguf != nullptr) ggufLever();
   }

@@ -23,7 +23,7 @@ class Estimator {
     cardWithoutFp16_ = s.tool == WebUiTool::ComfyUi && webui.comfyWithoutFp16(gpu.name, gpu.computeCapability);
     unetFp8FileIn16Bits_ = s.unetFp8 && s.unetDtypeByComfy && cardComputesFp8() == false && fitsForWeights(2);
     unetFp32ForCard_ = s.unetDtypeByComfy && s.unetBytesPerParam == 0 && (!s.unetFp8 || unetFp8FileIn16Bits_) &&
-                       s.tool == WebUiTool::ComfyUi && webui.comfyFp16Broken(gpu.name) && fitsForWeights(4);
+                       webui.comfyFp16Broken(gpu.name) && fitsForWeights(4);
     unetBytes_ = s.unetBytesPerParam > 0 ? s.unetBytesPerParam
                  : unetFp32ForCard_       ? 4
                  : s.unetFp8 && !unetFp8FileIn16Bits_ ? 1
@@ -94,6 +94,7 @@ class Estimator {
   GenerationSetup decided() const {
     GenerationSetup g = s_;
     g.unetFp8 = g.unetFp8 && !unetFp8FileIn16Bits_;
+    if (unetFp32ForCard_) g.unetBytesPerParam = 4;
     g.unetDtypeByComfy = false;
     return g;
   }
