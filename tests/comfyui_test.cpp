@@ -1310,7 +1310,7 @@ TEST_CASE("ComfyUI loads a plain fp8 file in 16 bits on a card without fp8 compu
   };
   const Read r = readSetup(fp8);
   CHECK(r.setup->generation.unetFp8);
-  CHECK(r.setup->generation.unetDtypeByComfy);
+  CHECK(r.setup->generation.unetDtypeByTool);
   const double params = r.setup->arch.denoiser.params;
   // Hopper and Ada keep fp8; an A100 (8.0) loads 2 B × 11.9 B = 23.8 GB, under 0.88 × 80 GiB − 1.2 GiB.
   CHECK(weights("H100 SXM", fp8) == Approx(params));
@@ -1328,7 +1328,7 @@ TEST_CASE("ComfyUI loads a plain fp8 file in 16 bits on a card without fp8 compu
         Approx(2 * readSetup(replaced(fp8, "flux1-dev-fp8", "sd3.5_medium_fp8_e4m3fn")).setup->arch.denoiser.params));
   // A scaled file keeps its quantized layers; so does the loader's own fp8 weight_dtype.
   const std::string scaled = replaced(fp8, "flux1-dev-fp8", "flux1-dev-kontext_fp8_scaled");
-  CHECK_FALSE(readSetup(scaled).setup->generation.unetDtypeByComfy);
+  CHECK_FALSE(readSetup(scaled).setup->generation.unetDtypeByTool);
   CHECK(weights("A100 80GB", scaled) == Approx(params));
   const std::string chosen = replaced(fp8, R"("weight_dtype": "default")", R"("weight_dtype": "fp8_e4m3fn")");
   CHECK(weights("A100 80GB", chosen) == Approx(params));
@@ -1399,6 +1399,14 @@ TEST_CASE("ComfyUI on a card it runs no fp16 on: fp32 compute and VAE, and a sma
         Approx(2 * component("RTX 2060", sd15, "denoise", "UNet activations")));
   const std::string wan = replaced(kWanApi, "wan2.1_t2v_14B_bf16", "wan2.1_t2v_1.3B_bf16");
   CHECK(component("GTX 1070", wan, "vae_decode", "VAE weights") == Approx(2 * component("RTX 2060", wan, "vae_decode", "VAE weights")));
+  // text_encoder_device: the encoders run on the CPU there, unless --gpu-only.
+  REQUIRE(component("RTX 2060", sd15, "text_encode", "text encoder weights") > 0);
+  CHECK(component("GTX 1660 Super", sd15, "text_encode", "text encoder weights") == 0);
+  AnalyzeOptions sixteen;
+  sixteen.gpu = "GTX 1660 Super";
+  const Report gpuOnly = analyze({Input{"workflow.json", sd15}, Input{"run.sh", "python main.py --gpu-only\n"}}, sixteen);
+  REQUIRE(gpuOnly.files[0].estimate.has_value());
+  CHECK(test::component(test::phase(*gpuOnly.files[0].estimate, "text_encode"), "text encoder weights") > 0);
   // The loader's chosen dtype is cast to fp32 on the card all the same; a pack's loader picks its own compute dtype.
   const std::string chosen = replaced(replaced(kApi, "flux1-dev", "sd3.5_medium"), R"("weight_dtype": "default")", R"("weight_dtype": "fp16")");
   CHECK_THAT(how("GTX 1660 Super", chosen, "transformer weights"), Catch::Contains("× 2 B"));

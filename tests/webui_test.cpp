@@ -358,6 +358,8 @@ TEST_CASE("each flag's effect on the estimate") {
       {"unet_fp8", {"comfyui", "sdxl", "", "denoise", Expect::Lower}},
       // They decide how ComfyUI loads an fp8 file, which a profile does not name: tests/comfyui_test.cpp has their effect.
       {"unet_16bit", {"comfyui", "sdxl", "", "denoise", Expect::Same}},
+      // Forge keeps SD 1.5's weights in fp32 on a Pascal card where they fit; --unet-in-fp16 / -bf16 store them in 16 bits.
+      {"unet_16bit", {"forge", "sd15", "", "denoise", Expect::Lower, "GTX 1070"}},
       {"comfy_fp8_compute", {"comfyui", "sdxl", "", "denoise", Expect::Same}},
       {"text_encoder_fp8", {"comfyui", "sdxl", "", "text_encode", Expect::Lower}},
       {"vae_cpu", {"comfyui", "sdxl", "", "vae_decode", Expect::Lower}},
@@ -504,4 +506,40 @@ TEST_CASE("the VAE decoder's structural K is the CPU-measured one") {
   }
   CHECK(w.vaeDecodeBytesPerPixel(WebUiTool::A1111) == 768);  // 3 × 256 channels at full resolution
   CHECK(w.vaeDecodeBytesPerPixel(WebUiTool::ComfyUi) == 640);  // 2 × 256 + conv1's 128
+}
+
+// Forge's backend/memory_management.py (498dfcae) on a card its should_use_fp16 fails (Pascal on any OS, GTX 16):
+// computation fp32, the VAE fp32, the text encoders on the CPU unless --always-gpu, and the weights fp32 where 4 B per
+// parameter fit 0.9 of the free memory less its 1 GiB minimum (SD 1.5 on a GTX 1070: 3.4 GB of 0.9 × 7.1 − 1 = 5.4 GiB).
+TEST_CASE("Forge on a Pascal or GTX 16 card: fp32 compute and VAE, text encoders on the CPU, small weights in fp32") {
+  const auto estimateOn = [](const char* gpu, const std::string& model, const std::string& args = "") {
+    AnalyzeOptions options;
+    options.gpu = gpu;
+    const FileReport r = analyzeInput(
+        Input{"forge.yaml", "generation:\n  tool: forge\n  model: " + model + "\n  args: \"" + args + "\"\n  width: 512\n  height: 512\n"}, options);
+    REQUIRE(r.estimate.has_value());
+    return *r.estimate;
+  };
+  const auto part = [](const Estimate& e, const char* phase, const char* component) {
+    return test::component(test::phase(e, phase), component);
+  };
+  const Estimate pascal = estimateOn("GTX 1070", "sd15"), turing = estimateOn("RTX 2060", "sd15");
+  const double unet = knowledge().architectures.byId("sd1")->denoiser.params;
+  CHECK(part(pascal, "denoise", "UNet weights") == Approx(4 * unet));
+  CHECK(part(turing, "denoise", "UNet weights") == Approx(2 * unet));
+  REQUIRE(part(turing, "denoise", "UNet activations") > 0);
+  CHECK(part(pascal, "denoise", "UNet activations") == Approx(2 * part(turing, "denoise", "UNet activations")));
+  CHECK(part(pascal, "vae_decode", "VAE weights") == Approx(2 * part(turing, "vae_decode", "VAE weights")));
+  REQUIRE(part(turing, "text_encode", "text encoder weights") > 0);
+  CHECK(part(pascal, "text_encode", "text encoder weights") == 0);
+  CHECK(part(estimateOn("GTX 1070", "sd15", "--always-gpu"), "text_encode", "text encoder weights") > 0);
+  // SDXL's 2.57 B × 4 B would not fit: 16-bit weights, still fp32 compute. A GTX 1660 Super alike.
+  CHECK(part(estimateOn("GTX 1070", "sdxl"), "denoise", "UNet weights") == Approx(2 * knowledge().architectures.byId("sdxl")->denoiser.params));
+  CHECK(part(estimateOn("GTX 1660 Super", "sd15"), "denoise", "UNet weights") == Approx(4 * unet));
+  // A1111 has no such rule.
+  AnalyzeOptions options;
+  options.gpu = "GTX 1070";
+  const FileReport a1111 = analyzeInput(Input{"a.yaml", "generation:\n  tool: a1111\n  model: sd15\n  width: 512\n  height: 512\n"}, options);
+  REQUIRE(a1111.estimate.has_value());
+  CHECK(part(*a1111.estimate, "denoise", "UNet weights") == Approx(2 * unet));
 }

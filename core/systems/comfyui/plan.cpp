@@ -140,18 +140,18 @@ class Planner {
   void weightLevers() {
     const GenerationSetup& g = s_.generation;
     // An fp8 file ComfyUI may load in 16 bits stays fp8 when the loader says so (the planner keeps what saves).
-    if (s_.weightDtype != nullptr && (!g.unetFp8 || g.unetDtypeByComfy) && g.unetBytesPerParam == 0) {
+    if (s_.weightDtype != nullptr && (!g.unetFp8 || g.unetDtypeByTool) && g.unetBytesPerParam == 0) {
       changes_.push_back(valueChange(*s_.weightDtype, jsonString("fp8_e4m3fn"),
                                      s_.model->type + " stores the weights in fp8: half the memory, a small loss in quality",
                                      [](GenerationSetup& x) {
                                        x.unetFp8 = true;
-                                       x.unetDtypeByComfy = false;
+                                       x.unetDtypeByTool = false;
                                      }));
-    } else if (s_.weightDtype == nullptr && s_.gguf == nullptr && (!g.unetFp8 || g.unetDtypeByComfy) && !s_.packPlacesModel) {
+    } else if (s_.weightDtype == nullptr && s_.gguf == nullptr && (!g.unetFp8 || g.unetDtypeByTool) && !s_.packPlacesModel) {
       changes_.push_back(launchFlag("--fp8_e4m3fn-unet", "ComfyUI stores the model's weights in fp8: half the memory",
                                     [](GenerationSetup& x) {
                                       x.unetFp8 = true;
-                                      x.unetDtypeByComfy = false;
+                                      x.unetDtypeByTool = false;
                                     }));
     }
     if (s_.gguf != nullptr) ggufLever();

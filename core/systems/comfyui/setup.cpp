@@ -420,7 +420,7 @@ class SetupBuilder {
     s.generation.unetFp8 = bytes == 1;
     // ComfyUI's own loader with the dtype left to it (a pack's builds its model itself; GGUF and scaled fp8 stay quantized).
     s.generation.packModel = s.packPlacesModel;
-    s.generation.unetDtypeByComfy = s.gguf == nullptr && !s.packPlacesModel && storage(*s.model).first == nullptr &&
+    s.generation.unetDtypeByTool = s.gguf == nullptr && !s.packPlacesModel && storage(*s.model).first == nullptr &&
                                     !(s.generation.unetFp8 && c_.namesScaledFp8(name));
     // Q8_0 is 1.06 bytes, Q4_0 0.56, a wrapper's fp32 base precision 4: neither fp8 nor 16-bit
     if (bytes != 1 && bytes != 2) s.generation.unetBytesPerParam = bytes;
@@ -598,7 +598,7 @@ class SetupBuilder {
     const WorkflowNode* loader = node != nullptr ? w_.upstream(*node, "vae") : nullptr;
     const std::string precision = isRole(loader, {NodeRole::Vae}) ? loader->text("precision") : "";
     if (precision.empty()) {
-      s.generation.comfyVae = true;
+      s.generation.vaeDtypeByTool = true;
       s.generation.vaeWithoutFp16 = webui_.comfyVaeWithoutFp16(s.arch.vae.family);
       return;
     }

@@ -20,10 +20,13 @@ class Estimator {
  public:
   Estimator(const GenerationSetup& s, const WebUiKnowledge& webui, const MemoryModel& memory, const GpuTarget& gpu)
       : s_(s), gpu_(gpu), m_(memory), w_(webui) {
-    cardWithoutFp16_ = s.tool == WebUiTool::ComfyUi && webui.comfyWithoutFp16(gpu.name, gpu.computeCapability);
-    unetFp8FileIn16Bits_ = s.unetFp8 && s.unetDtypeByComfy && cardComputesFp8() == false && fitsForWeights(2);
-    unetFp32ForCard_ = s.unetDtypeByComfy && s.unetBytesPerParam == 0 && (!s.unetFp8 || unetFp8FileIn16Bits_) &&
-                       webui.comfyFp16Broken(gpu.name) && fitsForWeights(4);
+    cardWithoutFp16_ = managed() && webui.comfyWithoutFp16(gpu.name, gpu.computeCapability);
+    unetFp8FileIn16Bits_ = s.tool == WebUiTool::ComfyUi && s.unetFp8 && s.unetDtypeByTool && cardComputesFp8() == false && fitsForWeights(2);
+    // fp32 weights where 4 B fit: ComfyUI's on a GTX 16 card, Forge's on Pascal too (their unet_dtype's manual_cast candidates).
+    const bool fp32Storage = s.tool == WebUiTool::Forge ? cardWithoutFp16_ : webui.comfyFp16Broken(gpu.name);
+    unetFp32ForCard_ = s.unetDtypeByTool && s.unetBytesPerParam == 0 && (!s.unetFp8 || unetFp8FileIn16Bits_) && fp32Storage && fitsForWeights(4);
+    // text_encoder_device: the CPU where should_use_fp16 fails, unless every model stays on the GPU.
+    textEncoderOnCpuForCard_ = cardWithoutFp16_ && s.loadMode != LoadMode::GpuOnly;
     unetBytes_ = s.unetBytesPerParam > 0 ? s.unetBytesPerParam
                  : unetFp32ForCard_       ? 4
                  : s.unetFp8 && !unetFp8FileIn16Bits_ ? 1
@@ -32,7 +35,7 @@ class Estimator {
     // ComfyUI's own model code computes in fp32 where the card runs no fp16 for it (unet_manual_cast).
     computeFp32ForCard_ = cardWithoutFp16_ && !s.packModel;
     computeBytes_ = s.fp32Weights || computeFp32ForCard_ || unetFp32ForCard_ ? 4 : 2;
-    vaeFp32ForCard_ = s.comfyVae && !s.vaeDtypeFlag && ((s.vaeWithoutFp16 && gpu.predatesBf16()) || cardWithoutFp16_);
+    vaeFp32ForCard_ = s.vaeDtypeByTool && !s.vaeDtypeFlag && ((s.vaeWithoutFp16 && gpu.predatesBf16()) || cardWithoutFp16_);
     vaeBytes_ = s.fp32Vae || s.fp32Weights || vaeFp32ForCard_ ? 4 : 2;
     // ComfyUI loads a ControlNet in 16 bits whatever stores the diffusion model (a loader's fp8 weight_dtype, a
     // GGUF file) or the ControlNet file (comfy/controlnet.py); the WebUIs cast it to the model's dtype.
@@ -95,7 +98,7 @@ class Estimator {
     GenerationSetup g = s_;
     g.unetFp8 = g.unetFp8 && !unetFp8FileIn16Bits_;
     if (unetFp32ForCard_) g.unetBytesPerParam = 4;
-    g.unetDtypeByComfy = false;
+    g.unetDtypeByTool = false;
     return g;
   }
 
@@ -122,18 +125,20 @@ class Estimator {
     return false;
   }
 
-  // unet_dtype's other test: the model at these bytes per parameter within maximum_vram_for_weights (its share of the
-  // card less the inference minimum and the reserve).
+  // unet_dtype's other test: the model at these bytes per parameter within ComfyUI's maximum_vram_for_weights (its share
+  // of the card less the inference minimum and the reserve), or Forge's share of the free memory less its minimum.
   bool fitsForWeights(double bytesPerParam) const {
-    const double forWeights = w_.comfyWeightsVramShare * static_cast<double>(gpu_.vramBytes) - w_.comfyInferenceBytes - comfyReserve();
+    const double card = static_cast<double>(gpu_.vramBytes);
+    const double forWeights = s_.tool == WebUiTool::Forge ? w_.forgeWeightsFreeShare * (card - fixed().bytes) - w_.forgeInferenceBytes
+                                                          : w_.comfyWeightsVramShare * card - w_.comfyInferenceBytes - comfyReserve();
     return bytesPerParam * s_.arch->denoiser.params <= forWeights;
   }
 
   // A card known only by its size may lack fp8 compute: the fp8 file in 16 bits is the range's top.
   void widenForFp8ComputeUnknown(Estimate& e) const {
-    if (!s_.unetFp8 || !s_.unetDtypeByComfy || cardComputesFp8().has_value() || !fitsForWeights(2)) return;
+    if (!s_.unetFp8 || !s_.unetDtypeByTool || cardComputesFp8().has_value() || !fitsForWeights(2)) return;
     GenerationSetup wide = s_;  // its own older releases' top too: their reason is already in the range
-    wide.unetFp8 = wide.unetDtypeByComfy = false;
+    wide.unetFp8 = wide.unetDtypeByTool = false;
     widenWith(e, Estimator(wide, w_, m_, gpu_).run().estimate,
               "ComfyUI loads an fp8 file in 16 bits on a card without fp8 compute (before RTX 40 / Ada) where they fit");
   }
@@ -235,6 +240,7 @@ class Estimator {
   }
 
   bool managed() const { return s_.tool != WebUiTool::A1111; }
+  std::string tool() const { return std::string(displayName(s_.tool)); }
 
   Component fixed() const {
     return {"CUDA context and display", m_.cudaContextBytes + w_.displayBytes,
@@ -246,7 +252,7 @@ class Estimator {
   Component unetWeights(double fraction = 1.0, std::string note = "") const {
     const Denoiser& d = s_.arch->denoiser;
     const double p = d.params * fraction;
-    const std::string why = unetFp32ForCard_       ? ": ComfyUI keeps a model that fits in fp32 on a card it runs no fp16 on"
+    const std::string why = unetFp32ForCard_       ? ": " + tool() + " keeps a model that fits in fp32 on a card it runs no fp16 on"
                             : unetFp8FileIn16Bits_ ? ": ComfyUI loads the fp8 file in 16 bits on a card without fp8 compute"
                                                    : "";
     return {s_.family->unetActBytesPerLatentPixel > 0 ? "UNet weights" : "transformer weights", p * unetBytes_,
@@ -270,7 +276,7 @@ class Estimator {
     const std::string dtype = s_.vaeBf16 && vaeBytes_ == 2 ? "bf16" : dtypeName(vaeBytes_);
     const std::string why = !vaeFp32ForCard_                                   ? ""
                             : s_.vaeWithoutFp16 && gpu_.predatesBf16() && !cardWithoutFp16_ ? ": ComfyUI runs this VAE in bf16 or fp32 only, and the card has no bf16"
-                                                                                               : ": ComfyUI runs no fp16 on this card";
+                                                                                               : ": " + tool() + " runs no fp16 on this card";
     return {"VAE weights", p * vaeBytes_, paramsText(p) + " × " + fixedText(vaeBytes_, 0) + " B (" + dtype + why + ")",
             Term::Weights};
   }
@@ -326,7 +332,7 @@ class Estimator {
   // Why the activations are fp32 (the coefficients are 16-bit figures), for the components' text.
   std::string computeNote() const {
     if (computeBytes_ == 2) return "";
-    return computeFp32ForCard_ && !s_.fp32Weights && !unetFp32ForCard_ ? ", fp32: ComfyUI computes in fp32 on a card it runs no fp16 on"
+    return computeFp32ForCard_ && !s_.fp32Weights && !unetFp32ForCard_ ? ", fp32: " + tool() + " computes in fp32 on a card it runs no fp16 on"
                                                                        : ", fp32";
   }
 
@@ -530,9 +536,9 @@ class Estimator {
         resident = model.bytes;
         p.components.push_back(model);
       }
-      if (s_.textEncoderOnCpu) {
+      if (s_.textEncoderOnCpu || textEncoderOnCpuForCard_) {
         te.bytes = 0;
-        te.how = "on the CPU (--lowvram)";
+        te.how = s_.textEncoderOnCpu ? "on the CPU (--lowvram)" : "on the CPU: " + tool() + " runs no fp16 on this card";
       } else if (s_.textEncoderWhole) {
         te.how += "; its encode node moves all of it onto the GPU (no partial loading)";
       } else {
@@ -846,7 +852,8 @@ class Estimator {
   double unetBytes_ = 2, teBytes_ = 2, vaeBytes_ = 2, cnBytes_ = 2;
   bool unetFp8FileIn16Bits_ = false;  // ComfyUI's unet_dtype loads the fp8 file in 16 bits on this card
   bool unetFp32ForCard_ = false;      // ... and the weights in fp32 on a GTX 16 card where they fit
-  bool cardWithoutFp16_ = false;      // ComfyUI runs no fp16 on this card (should_use_fp16: GTX 16, Pascal under Linux)
+  bool cardWithoutFp16_ = false;      // ComfyUI or Forge runs no fp16 on this card (should_use_fp16: GTX 16, Pascal)
+  bool textEncoderOnCpuForCard_ = false;  // ... so it runs the text encoders on the CPU
   bool computeFp32ForCard_ = false;   // ... so its own model code computes in fp32
   double computeBytes_ = 2;           // the activations' element bytes
   bool vaeFp32ForCard_ = false;  // ComfyUI runs this VAE in fp32: bf16 or fp32 only, and the card has no bf16

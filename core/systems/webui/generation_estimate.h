@@ -15,7 +15,7 @@ struct GenerationEstimate {
   double streamedBytes = 0;        // weights a memory manager leaves in system RAM (slow, not an OOM)
   bool attentionTooLarge = false;  // Doggettx would need more than 64 slices: "Not enough memory"
   bool decodeFallsBackToTiled = false;
-  bool unetFp8FileIn16Bits = false;  // ComfyUI loads the model's fp8 file in 16 bits on this card (GenerationSetup::unetDtypeByComfy)
+  bool unetFp8FileIn16Bits = false;  // ComfyUI loads the model's fp8 file in 16 bits on this card (GenerationSetup::unetDtypeByTool)
 };
 
 // The tools' constants (webui) and the memory model's (memory) are passed in, so the arithmetic can be

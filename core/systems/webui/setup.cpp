@@ -120,13 +120,13 @@ class FlagReader {
       case FlagEffect::ForgeOffload: s_.alwaysOffload = true; break;
       case FlagEffect::UnetFp8:
         s_.unetFp8 = true;
-        s_.unetDtypeByComfy = false;
+        s_.unetDtypeByTool = false;
         break;
       case FlagEffect::Unet16Bit:
-        if (s_.unetDtypeByComfy) s_.unetFp8 = s_.unetDtypeByComfy = false;
+        if (s_.unetDtypeByTool) s_.unetFp8 = s_.unetDtypeByTool = false;
         break;
       case FlagEffect::ComfyFp8Compute:
-        if (s_.unetFp8) s_.unetDtypeByComfy = false;  // an fp8 file stays fp8; a 16-bit one is still the card's to decide
+        if (s_.unetFp8) s_.unetDtypeByTool = false;  // an fp8 file stays fp8; a 16-bit one is still the card's to decide
         break;
       case FlagEffect::TextEncoderFp8: s_.textEncoderFp8 = true; break;
       case FlagEffect::VaeCpu: s_.vaeDecode = VaeDecode::Cpu; break;
@@ -187,7 +187,8 @@ class SetupReader {
     readControlNets();
     readVae();
     readSettings();
-    s_.unetDtypeByComfy = s_.comfyVae = s_.tool == WebUiTool::ComfyUi;  // its own loaders, unless a flag chooses
+    // ComfyUI's and Forge's own loaders pick the dtypes by the card, unless a flag chooses.
+    s_.unetDtypeByTool = s_.vaeDtypeByTool = s_.tool == WebUiTool::ComfyUi || s_.tool == WebUiTool::Forge;
     FlagReader(s_, w_).read(in_.flags);
     finish();
     return s_;
@@ -390,7 +391,7 @@ class SetupReader {
       s_.offload = Offload::Normal;
       s_.offloadFlag = nullptr;
     }
-    s_.vaeWithoutFp16 = s_.comfyVae && w_.comfyVaeWithoutFp16(s_.arch->vae.family);
+    s_.vaeWithoutFp16 = s_.tool == WebUiTool::ComfyUi && w_.comfyVaeWithoutFp16(s_.arch->vae.family);
     if (s_.tool == WebUiTool::A1111 && s_.family->vaeFp16Overflows && !s_.vaeFp16Fix) {
       // The SDXL VAE NaNs in fp16; A1111 reverts it to fp32 after the first image (auto_vae_precision).
       s_.fp32Vae = true;

@@ -113,12 +113,12 @@ struct GenerationSetup {
   LoadMode loadMode = LoadMode::Normal;
   bool alwaysOffload = false;
   bool unetFp8 = false;
-  // The loader leaves the diffusion model's dtype to ComfyUI's unet_dtype, which decides it with the card: an fp8 file in
-  // 16 bits on one without fp8 compute where they fit its share for weights (GenerationEstimate's unetFp8FileIn16Bits),
-  // fp32 on a GTX 16 card where that fits
-  bool unetDtypeByComfy = false;
+  // The loader leaves the diffusion model's dtype to ComfyUI's (or Forge's) unet_dtype, which decides it with the card: a
+  // ComfyUI fp8 file in 16 bits on one without fp8 compute where they fit its share for weights (GenerationEstimate's
+  // unetFp8FileIn16Bits), fp32 where the card runs no fp16 for them and that fits
+  bool unetDtypeByTool = false;
   bool packModel = false;  // a node pack's loader builds the model in its own dtypes (kijai's wrappers): no card rule
-  bool comfyVae = false;   // ComfyUI's own VAE class (not a pack's loader with a precision): vae_dtype decides by the card
+  bool vaeDtypeByTool = false;  // ComfyUI's own VAE class or Forge's (not a pack's loader with a precision): vae_dtype decides
   bool textEncoderFp8 = false;
   bool textEncoderOnCpu = false;   // ComfyUI --lowvram
   double gpuWeightsBytes = 0;      // Forge's GPU Weights slider; 0: its default (total − 1024 MB)

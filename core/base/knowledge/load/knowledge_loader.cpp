@@ -670,6 +670,7 @@ class Loader {
       if (gpu == nullptr || gpu->name != card) error("webui.yaml: comfy_fp16_broken_cards: gpus.yaml has no card named `" + card + "`");
     }
     w.comfyFp16OnLinuxSinceCapability = figure(c, "comfy_fp16_on_linux_since_capability", kConstants);
+    w.forgeWeightsFreeShare = figure(c, "forge_weights_free_share", kConstants);
     w.unetActSource = str(c, "unet_act_source");
     w.forgePartialLoadDivisor = figure(c, "forge_partial_load_divisor", kConstants);
     w.forgePartialLoadMarginBytes = figure(c, "forge_partial_load_margin_bytes", kConstants);
