@@ -1407,6 +1407,19 @@ TEST_CASE("ComfyUI on a card it runs no fp16 on: fp32 compute and VAE, and a sma
   const Report gpuOnly = analyze({Input{"workflow.json", sd15}, Input{"run.sh", "python main.py --gpu-only\n"}}, sixteen);
   REQUIRE(gpuOnly.files[0].estimate.has_value());
   CHECK(test::component(test::phase(*gpuOnly.files[0].estimate, "text_encode"), "text encoder weights") > 0);
+  // should_use_fp16's own flags: --force-fp16 holds it on any card (16-bit weights and compute, encoders on the GPU),
+  // --force-fp32 fails it on any card (the encoders on the CPU).
+  const auto launched = [&](const char* gpu, const char* line) {
+    AnalyzeOptions options;
+    options.gpu = gpu;
+    const Report report = analyze({Input{"workflow.json", sd15}, Input{"run.sh", line}}, options);
+    REQUIRE(report.files[0].estimate.has_value());
+    return *report.files[0].estimate;
+  };
+  const Estimate forced = launched("GTX 1660 Super", "python main.py --force-fp16\n");
+  CHECK(test::component(test::phase(forced, "denoise"), "UNet weights") == Approx(2 * params));
+  CHECK(test::component(test::phase(forced, "text_encode"), "text encoder weights") > 0);
+  CHECK(test::component(test::phase(launched("RTX 3090", "python main.py --force-fp32\n"), "text_encode"), "text encoder weights") == 0);
   // The loader's chosen dtype is cast to fp32 on the card all the same; a pack's loader picks its own compute dtype.
   const std::string chosen = replaced(replaced(kApi, "flux1-dev", "sd3.5_medium"), R"("weight_dtype": "default")", R"("weight_dtype": "fp16")");
   CHECK_THAT(how("GTX 1660 Super", chosen, "transformer weights"), Catch::Contains("× 2 B"));

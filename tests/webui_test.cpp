@@ -361,6 +361,9 @@ TEST_CASE("each flag's effect on the estimate") {
       // Forge keeps SD 1.5's weights in fp32 on a Pascal card where they fit; --unet-in-fp16 / -bf16 store them in 16 bits.
       {"unet_16bit", {"forge", "sd15", "", "denoise", Expect::Lower, "GTX 1070"}},
       {"comfy_fp8_compute", {"comfyui", "sdxl", "", "denoise", Expect::Same}},
+      // should_use_fp16 forced: fp16 compute on a card that would run fp32.
+      {"force_fp16", {"comfyui", "sd15", "", "denoise", Expect::Lower, "GTX 1070"}},
+      {"force_fp16", {"forge", "sd15", "", "denoise", Expect::Lower, "GTX 1070"}},
       {"text_encoder_fp8", {"comfyui", "sdxl", "", "text_encode", Expect::Lower}},
       {"vae_cpu", {"comfyui", "sdxl", "", "vae_decode", Expect::Lower}},
       {"forge_offload", {"comfyui", "sdxl", "", "denoise", Expect::Same}},

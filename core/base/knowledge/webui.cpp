@@ -37,6 +37,7 @@ constexpr std::pair<FlagEffect, std::string_view> kFlagEffects[] = {
     {FlagEffect::UnetFp8, "unet_fp8"},
     {FlagEffect::Unet16Bit, "unet_16bit"},
     {FlagEffect::ComfyFp8Compute, "comfy_fp8_compute"},
+    {FlagEffect::ForceFp16, "force_fp16"},
     {FlagEffect::TextEncoderFp8, "text_encoder_fp8"},
     {FlagEffect::VaeCpu, "vae_cpu"},
     {FlagEffect::ComfyReserve, "comfy_reserve"},

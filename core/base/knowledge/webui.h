@@ -44,6 +44,7 @@ enum class FlagEffect {
   UnetFp8,
   Unet16Bit,      // --fp16-unet / --bf16-unet: an fp8 file the loader leaves to ComfyUI loads in 16 bits
   ComfyFp8Compute,  // --supports-fp8-compute: ComfyUI keeps an fp8 file in fp8 whatever the card
+  ForceFp16,      // --force-fp16 / --all-in-fp16: should_use_fp16 holds on any card (no fp32 card rule)
   TextEncoderFp8,
   VaeCpu,
   ComfyReserve,   // GB kept free (its value)

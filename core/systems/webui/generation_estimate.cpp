@@ -20,13 +20,16 @@ class Estimator {
  public:
   Estimator(const GenerationSetup& s, const WebUiKnowledge& webui, const MemoryModel& memory, const GpuTarget& gpu)
       : s_(s), gpu_(gpu), m_(memory), w_(webui) {
-    cardWithoutFp16_ = managed() && webui.comfyWithoutFp16(gpu.name, gpu.computeCapability);
+    // should_use_fp16 (ComfyUI's, and Forge's copy): forced on by --force-fp16, else off under --force-fp32 or on a card
+    // it lists.
+    cardWithoutFp16_ = managed() && !s.forceFp16 && webui.comfyWithoutFp16(gpu.name, gpu.computeCapability);
+    noFp16_ = managed() && !s.forceFp16 && (s.fp32Weights || cardWithoutFp16_);
     unetFp8FileIn16Bits_ = s.tool == WebUiTool::ComfyUi && s.unetFp8 && s.unetDtypeByTool && cardComputesFp8() == false && fitsForWeights(2);
     // fp32 weights where 4 B fit: ComfyUI's on a GTX 16 card, Forge's on Pascal too (their unet_dtype's manual_cast candidates).
-    const bool fp32Storage = s.tool == WebUiTool::Forge ? cardWithoutFp16_ : webui.comfyFp16Broken(gpu.name);
+    const bool fp32Storage = cardWithoutFp16_ && (s.tool == WebUiTool::Forge || webui.comfyFp16Broken(gpu.name));
     unetFp32ForCard_ = s.unetDtypeByTool && s.unetBytesPerParam == 0 && (!s.unetFp8 || unetFp8FileIn16Bits_) && fp32Storage && fitsForWeights(4);
     // text_encoder_device: the CPU where should_use_fp16 fails, unless every model stays on the GPU.
-    textEncoderOnCpuForCard_ = cardWithoutFp16_ && s.loadMode != LoadMode::GpuOnly;
+    textEncoderOnCpuNoFp16_ = noFp16_ && s.loadMode != LoadMode::GpuOnly;
     unetBytes_ = s.unetBytesPerParam > 0 ? s.unetBytesPerParam
                  : unetFp32ForCard_       ? 4
                  : s.unetFp8 && !unetFp8FileIn16Bits_ ? 1
@@ -536,9 +539,11 @@ class Estimator {
         resident = model.bytes;
         p.components.push_back(model);
       }
-      if (s_.textEncoderOnCpu || textEncoderOnCpuForCard_) {
+      if (s_.textEncoderOnCpu || textEncoderOnCpuNoFp16_) {
         te.bytes = 0;
-        te.how = s_.textEncoderOnCpu ? "on the CPU (--lowvram)" : "on the CPU: " + tool() + " runs no fp16 on this card";
+        te.how = s_.textEncoderOnCpu ? "on the CPU (--lowvram)"
+                 : cardWithoutFp16_  ? "on the CPU: " + tool() + " runs no fp16 on this card"
+                                     : "on the CPU: " + tool() + " runs no fp16 under its fp32 flag";
       } else if (s_.textEncoderWhole) {
         te.how += "; its encode node moves all of it onto the GPU (no partial loading)";
       } else {
@@ -853,7 +858,8 @@ class Estimator {
   bool unetFp8FileIn16Bits_ = false;  // ComfyUI's unet_dtype loads the fp8 file in 16 bits on this card
   bool unetFp32ForCard_ = false;      // ... and the weights in fp32 on a GTX 16 card where they fit
   bool cardWithoutFp16_ = false;      // ComfyUI or Forge runs no fp16 on this card (should_use_fp16: GTX 16, Pascal)
-  bool textEncoderOnCpuForCard_ = false;  // ... so it runs the text encoders on the CPU
+  bool noFp16_ = false;               // should_use_fp16 fails: the card's, or --force-fp32 / --all-in-fp32
+  bool textEncoderOnCpuNoFp16_ = false;  // ... so it runs the text encoders on the CPU
   bool computeFp32ForCard_ = false;   // ... so its own model code computes in fp32
   double computeBytes_ = 2;           // the activations' element bytes
   bool vaeFp32ForCard_ = false;  // ComfyUI runs this VAE in fp32: bf16 or fp32 only, and the card has no bf16

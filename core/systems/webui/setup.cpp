@@ -125,6 +125,7 @@ class FlagReader {
       case FlagEffect::Unet16Bit:
         if (s_.unetDtypeByTool) s_.unetFp8 = s_.unetDtypeByTool = false;
         break;
+      case FlagEffect::ForceFp16: s_.forceFp16 = true; break;
       case FlagEffect::ComfyFp8Compute:
         if (s_.unetFp8) s_.unetDtypeByTool = false;  // an fp8 file stays fp8; a 16-bit one is still the card's to decide
         break;

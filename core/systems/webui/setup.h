@@ -119,6 +119,7 @@ struct GenerationSetup {
   bool unetDtypeByTool = false;
   bool packModel = false;  // a node pack's loader builds the model in its own dtypes (kijai's wrappers): no card rule
   bool vaeDtypeByTool = false;  // ComfyUI's own VAE class or Forge's (not a pack's loader with a precision): vae_dtype decides
+  bool forceFp16 = false;       // --force-fp16 / --all-in-fp16: should_use_fp16 holds whatever the card
   bool textEncoderFp8 = false;
   bool textEncoderOnCpu = false;   // ComfyUI --lowvram
   double gpuWeightsBytes = 0;      // Forge's GPU Weights slider; 0: its default (total − 1024 MB)
