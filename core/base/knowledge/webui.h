@@ -42,7 +42,7 @@ enum class FlagEffect {
   ComfyDisableDynamicVram,  // the memory manager before v0.16.0, where dynamic VRAM is the default
   ForgeOffload,   // unload every model after use
   UnetFp8,
-  Unet16Bit,      // --fp16-unet / --bf16-unet: an fp8 file the loader leaves to ComfyUI loads in 16 bits
+  Unet16Bit,      // --fp16-unet / --bf16-unet, Forge's --unet-in-fp16 / -bf16: 16-bit weights where the loader leaves the dtype
   ComfyFp8Compute,  // --supports-fp8-compute: ComfyUI keeps an fp8 file in fp8 whatever the card
   ForceFp16,      // --force-fp16 / --all-in-fp16: should_use_fp16 holds on any card (no fp32 card rule)
   TextEncoderFp8,
@@ -201,7 +201,7 @@ struct WebUiKnowledge {
   bool comfyVaeWithoutFp16(std::string_view vaeFamily) const;
   double comfyFp8ComputeCapability = 0;  // from this compute capability on, ComfyUI keeps an fp8 file in fp8
   double comfyWeightsVramShare = 0;      // maximum_vram_for_weights: this share of the card less the inference minimum
-  std::vector<std::string> comfyFp16BrokenCards;  // catalog names where ComfyUI runs no fp16 (GTX 16)
+  std::vector<std::string> comfyFp16BrokenCards;  // catalog names where ComfyUI and Forge run no fp16 (GTX 16)
   double comfyFp16OnLinuxSinceCapability = 0;     // before it (Pascal), ComfyUI on Linux runs no fp16 either
   double forgeWeightsFreeShare = 0;  // Forge keeps fp32 weights where they fit this share of the free memory less 1 GiB
   // ComfyUI's should_use_fp16 is false on the card (Linux assumed; Forge's too, on any OS); `name` is the catalog's.

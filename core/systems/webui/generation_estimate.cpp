@@ -35,7 +35,8 @@ class Estimator {
                  : s.unetFp8 && !unetFp8FileIn16Bits_ ? 1
                  : s.fp32Weights ? 4 : 2;
     teBytes_ = s.textEncoderBytesPerParam > 0 ? s.textEncoderBytesPerParam : s.textEncoderFp8 ? 1 : s.fp32Weights ? 4 : 2;
-    // ComfyUI's own model code computes in fp32 where the card runs no fp16 for it (unet_manual_cast).
+    // ComfyUI's and Forge's own model code computes in fp32 where the card runs no fp16 for it (unet_manual_cast,
+    // get_computation_dtype).
     computeFp32ForCard_ = cardWithoutFp16_ && !s.packModel;
     computeBytes_ = s.fp32Weights || computeFp32ForCard_ || unetFp32ForCard_ ? 4 : 2;
     vaeFp32ForCard_ = s.vaeDtypeByTool && !s.vaeDtypeFlag && ((s.vaeWithoutFp16 && gpu.predatesBf16()) || cardWithoutFp16_);
@@ -856,13 +857,13 @@ class Estimator {
   const WebUiKnowledge& w_;
   double unetBytes_ = 2, teBytes_ = 2, vaeBytes_ = 2, cnBytes_ = 2;
   bool unetFp8FileIn16Bits_ = false;  // ComfyUI's unet_dtype loads the fp8 file in 16 bits on this card
-  bool unetFp32ForCard_ = false;      // ... and the weights in fp32 on a GTX 16 card where they fit
+  bool unetFp32ForCard_ = false;      // the weights in fp32 where they fit: ComfyUI on a GTX 16 card, Forge on Pascal too
   bool cardWithoutFp16_ = false;      // ComfyUI or Forge runs no fp16 on this card (should_use_fp16: GTX 16, Pascal)
   bool noFp16_ = false;               // should_use_fp16 fails: the card's, or --force-fp32 / --all-in-fp32
   bool textEncoderOnCpuNoFp16_ = false;  // ... so it runs the text encoders on the CPU
   bool computeFp32ForCard_ = false;   // ... so its own model code computes in fp32
   double computeBytes_ = 2;           // the activations' element bytes
-  bool vaeFp32ForCard_ = false;  // ComfyUI runs this VAE in fp32: bf16 or fp32 only, and the card has no bf16
+  bool vaeFp32ForCard_ = false;  // the tool's own VAE in fp32: no fp16 on the card, or (ComfyUI) bf16 or fp32 only and no bf16
   int elements_ = 2;
   int guidancePasses_ = 2;
   bool cnLowVram_ = false;
