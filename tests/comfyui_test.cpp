@@ -1449,6 +1449,20 @@ TEST_CASE("ComfyUI on a card it runs no fp16 on: fp32 compute and VAE, and a sma
   CHECK(profile("GTX 1070", "a1111") == Approx(profile("RTX 2060", "a1111")));
 }
 
+// comfy/controlnet.py asks unet_dtype with model_params -1 and the file's weight dtype: 16 bits for a 16- or 32-bit file
+// (as before), its fp8 for an fp8 file, which 16 bits are never said to fit.
+TEST_CASE("ComfyUI keeps an fp8 ControlNet file in fp8; a 16-bit one in 16 bits whatever stores the model") {
+  const std::string text = comfyFixture("flux-union-pro-controlnet-api.json");
+  const std::string fp8 = replaced(text, "FLUX.1-dev-ControlNet-Union-Pro.safetensors", "FLUX.1-dev-ControlNet-Union-Pro-fp8.safetensors");
+  // The manager loads the ControlNet with the model: its bytes join the weights' component.
+  const auto weights = [](const std::string& workflow) { return test::component(denoiseOn48GiB(workflow), "transformer weights"); };
+  const Read r = readSetup(fp8);
+  REQUIRE(r.setup->generation.controlnets.size() == 1);
+  CHECK(r.setup->generation.controlnets.front().fp8File);
+  CHECK_FALSE(readSetup(text).setup->generation.controlnets.front().fp8File);
+  CHECK(weights(text) - weights(fp8) == Approx(r.setup->generation.controlnets.front().model->params));
+}
+
 TEST_CASE("WanVideoDecode's older releases read its tiles as latent pixels: the range's top is the untiled decode") {
   const std::string text = replaced(comfyFixture("wan-wrapper-vace-blockswap-api.json"), R"("enable_vae_tiling": false)", R"("enable_vae_tiling": true)");
   const Read r = readSetup(text);

@@ -650,7 +650,9 @@ class SetupBuilder {
       const std::string name = file ? lowercase(file->value->resolved()->text) : "";
       const ControlNetModel* model = webui_.controlnet(name, s.generation.family->id);
       if (model != nullptr || !applied) costed_.push_back(&n);  // without an apply node nothing runs it
-      if (applied && model != nullptr) s.generation.controlnets.push_back({name, model, false, nullptr, n.known->fp32UntilSampled});
+      // comfy/controlnet.py asks unet_dtype with model_params -1, which never fits 16 bits: an fp8 file stays fp8.
+      const bool fp8 = c_.namesFp8(name) && !n.known->fp32UntilSampled;
+      if (applied && model != nullptr) s.generation.controlnets.push_back({name, model, false, nullptr, n.known->fp32UntilSampled, fp8});
     }
   }
 

@@ -42,7 +42,8 @@ class Estimator {
     vaeFp32ForCard_ = s.vaeDtypeByTool && !s.vaeDtypeFlag && ((s.vaeWithoutFp16 && gpu.predatesBf16()) || cardWithoutFp16_);
     vaeBytes_ = s.fp32Vae || s.fp32Weights || vaeFp32ForCard_ ? 4 : 2;
     // ComfyUI loads a ControlNet in 16 bits whatever stores the diffusion model (a loader's fp8 weight_dtype, a
-    // GGUF file) or the ControlNet file (comfy/controlnet.py); the WebUIs cast it to the model's dtype.
+    // GGUF file) or a 16- or 32-bit ControlNet file (comfy/controlnet.py; an fp8 file stays fp8: ControlNetUnit::fp8File);
+    // the WebUIs cast it to the model's dtype.
     cnBytes_ = s.tool == WebUiTool::ComfyUi ? (s.fp32Weights ? 4 : 2) : unetBytes_;
     const bool cfg = s.unconditionalPass.value_or(s.arch->denoiser.cfgInSampling);
     // A1111 1.6+ batches cond and uncond unless the setting is off; Forge and ComfyUI always do; a wrapper's
@@ -285,20 +286,20 @@ class Estimator {
             Term::Weights};
   }
 
-  double controlnetParams(bool onlyResident) const {
-    if (s_.controlnetOnCpu) return 0;  // --use-cpu controlnet
-    double p = 0;
-    for (const auto& unit : s_.controlnets) {
-      if (unit.model && !(onlyResident && cnLowVram_)) p += unit.model->params;
-    }
-    return p;
-  }
-
   Component cnWeights(bool onlyResident) const {
-    const double p = controlnetParams(onlyResident);
-    return {"ControlNet weights", p * cnBytes_,
+    double p = 0, bytes = 0, fp8 = 0;
+    if (!s_.controlnetOnCpu) {  // --use-cpu controlnet: none on the GPU
+      for (const auto& unit : s_.controlnets) {
+        if (!unit.model || (onlyResident && cnLowVram_)) continue;
+        p += unit.model->params;
+        bytes += unit.model->params * (unit.fp8File ? 1 : cnBytes_);
+        if (unit.fp8File) fp8 += unit.model->params;
+      }
+    }
+    const std::string stored = fp8 <= 0 ? ", not the files' storage" : "; " + paramsText(fp8) + " of them kept in their fp8 files' 1 B";
+    return {"ControlNet weights", bytes,
             std::to_string(s_.controlnets.size()) + " unit(s), " + paramsText(p) + " × " + fixedText(cnBytes_, 0) +
-                (s_.tool == WebUiTool::ComfyUi ? " B (ComfyUI's inference dtype, not the files' storage)" : " B (cast to the model's dtype)"),
+                (s_.tool == WebUiTool::ComfyUi ? " B (ComfyUI's inference dtype" + stored + ")" : " B (cast to the model's dtype)"),
             Term::Weights};
   }
 

@@ -25,6 +25,7 @@ struct ControlNetUnit {
   bool lowVram = false;
   const Preprocessor* preprocessor = nullptr;  // the annotator its module runs, if any
   bool fp32UntilSampled = false;  // on the GPU in fp32 until the sampler casts it (XLabs' loader)
+  bool fp8File = false;  // ComfyUI: an fp8 file, which its unet_dtype keeps fp8 (a ControlNet's size is never said to fit)
 };
 
 // A model loaded beside the diffusion model (a ComfyUI workflow's CLIP vision encoder, IP-Adapter or
