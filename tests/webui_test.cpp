@@ -546,3 +546,34 @@ TEST_CASE("Forge on a Pascal or GTX 16 card: fp32 compute and VAE, text encoders
   REQUIRE(a1111.estimate.has_value());
   CHECK(part(*a1111.estimate, "denoise", "UNet weights") == Approx(2 * unet));
 }
+
+// The ComfyUI and Forge profiles' dtype levers: the fp8 flag chooses the dtype (the card's rules no longer apply: an SDXL
+// that fits 16 bits on an RTX 3060 8 GB still halves), and a written fp32 flag is dropped before any quantization.
+TEST_CASE("a ComfyUI or Forge profile's plan: the fp8 flag halves the weights whatever the card; an fp32 flag goes first") {
+  const auto stepFor = [](const FileReport& r, std::string_view text) -> const PlanStep* {
+    for (const auto& step : r.plan) {
+      if (step.fix.toJson.find(text) != std::string::npos) return &step;
+    }
+    return nullptr;
+  };
+  // SDXL with two ControlNets under --gpu-only: 16-bit weights (5.1 GB fit 0.88 × 7.8 GiB − 1.2 GiB), out of memory; the
+  // fp8 flag saves half the UNet's weights.
+  const FileReport comfy = checkOn(
+      "generation:\n  tool: comfyui\n  model: sdxl\n  width: 1024\n  height: 1024\n  args: \"--gpu-only\"\n  controlnet:\n"
+      "    - model: controlnet-canny-sdxl-1.0\n    - model: controlnet-depth-sdxl-1.0\n",
+      "RTX 3060 8GB");
+  REQUIRE(comfy.estimate);
+  REQUIRE(comfy.estimate->verdict != Verdict::Fits);
+  const PlanStep* fp8 = stepFor(comfy, "--fp8_e4m3fn-unet");
+  REQUIRE(fp8 != nullptr);
+  CHECK(fp8->savesBytes == Approx(knowledge().architectures.byId("sdxl")->denoiser.params).epsilon(0.05));
+  // Forge with --all-in-fp32: dropping it is the first dtype step.
+  const FileReport forge = checkOn(
+      "generation:\n  tool: forge\n  model: sdxl\n  width: 1024\n  height: 1024\n  args: \"--all-in-fp32 --always-gpu\"\n", "RTX 3060 8GB");
+  REQUIRE(forge.estimate);
+  REQUIRE(forge.estimate->verdict != Verdict::Fits);
+  const PlanStep* drop = stepFor(forge, "\"--always-gpu\"");
+  REQUIRE(drop != nullptr);
+  CHECK(drop->savesBytes > 0);
+  CHECK(stepFor(forge, "--unet-in-fp8-e4m3fn") == nullptr);
+}

@@ -254,10 +254,21 @@ class Planner {
                    [](GenerationSetup& g) { g.controlnetOnCpu = true; });
       }
     } else {
+      // As A1111's --upcast-sampling for its fp32 flags: the precision flag goes before any quantization.
+      if (s_.fp32Weights) {
+        flagChange("", flagsWith({FlagEffect::AllFp32}),
+                   "drop the fp32 flag: weights and work in 16 bits where the card runs them, half the memory (fp32 is a fix for "
+                   "black images on some cards)",
+                   [](GenerationSetup& g) { g.fp32Weights = false; });
+      }
       if (!s_.unetFp8) {
+        // The flag chooses the dtype: the card's rules no longer decide it.
         flagChange(s_.tool == WebUiTool::Forge ? "--unet-in-fp8-e4m3fn" : "--fp8_e4m3fn-unet", {},
                    "store the UNet/transformer weights in fp8: half their memory, a small quality cost",
-                   [](GenerationSetup& g) { g.unetFp8 = true; });
+                   [](GenerationSetup& g) {
+                     g.unetFp8 = true;
+                     g.unetDtypeByTool = false;
+                   });
       }
       if (s_.loadMode == LoadMode::High || s_.loadMode == LoadMode::GpuOnly) {
         flagChange("", flagsWith({FlagEffect::ComfyHighVram, FlagEffect::ComfyGpuOnly}), "let the memory manager offload: weights that do not fit stream from system RAM (slower, no OOM)",
