@@ -120,6 +120,8 @@ TEST_CASE("musubi-tuner: the VAE's dtype in the latent cache, from --vae_dtype o
   const double wan = knowledge().architectures.byId("wan21")->vae.params;
   CHECK(vae("wan_cache_latents.py", "VAE weights") == Approx(2 * wan));
   CHECK(vae("wan_cache_latents.py --vae_dtype float32", "VAE weights") == Approx(4 * wan));
+  // A value torch does not name leaves the DiT's 16 bits (the script would refuse it; the estimate does not guess).
+  CHECK(vae("flux_2_cache_latents.py --vae_dtype float64x", "VAE weights") == Approx(2 * flux2));
 }
 
 TEST_CASE("files given together are one job only where one names the other") {

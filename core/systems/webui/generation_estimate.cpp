@@ -38,7 +38,7 @@ class Estimator {
     // ComfyUI's and Forge's own model code computes in fp32 where the card runs no fp16 for it (unet_manual_cast,
     // get_computation_dtype).
     computeFp32ForCard_ = cardWithoutFp16_ && !s.packModel;
-    computeBytes_ = s.fp32Weights || computeFp32ForCard_ || unetFp32ForCard_ ? 4 : 2;
+    computeBytes_ = s.fp32Weights || computeFp32ForCard_ ? 4 : 2;  // fp32 weights imply it (unetFp32ForCard_)
     vaeFp32ForCard_ = s.vaeDtypeByTool && !s.vaeDtypeFlag && ((s.vaeWithoutFp16 && gpu.predatesBf16()) || cardWithoutFp16_);
     vaeBytes_ = s.fp32Vae || s.fp32Weights || vaeFp32ForCard_ ? 4 : 2;
     // ComfyUI loads a ControlNet in 16 bits whatever stores the diffusion model (a loader's fp8 weight_dtype, a
@@ -337,7 +337,7 @@ class Estimator {
   // Why the activations are fp32 (the coefficients are 16-bit figures), for the components' text.
   std::string computeNote() const {
     if (computeBytes_ == 2) return "";
-    return computeFp32ForCard_ && !s_.fp32Weights && !unetFp32ForCard_ ? ", fp32: " + tool() + " computes in fp32 on a card it runs no fp16 on"
+    return computeFp32ForCard_ && !s_.fp32Weights ? ", fp32: " + tool() + " computes in fp32 on a card it runs no fp16 on"
                                                                        : ", fp32";
   }
 
