@@ -3,8 +3,9 @@
 # tests and the WebAssembly module, then run the whole suite with CTest: unit, fixture and corpus
 # tests (Catch2), the YAML reader against PyYAML, the CLI contract, the WASM-versus-CLI parity over
 # the corpus (Node's test runner), the page and widget in headless
-# Chromium (playwright-core) and a short fuzzing run; then build the native suite again under
-# AddressSanitizer + UndefinedBehaviorSanitizer and run it there (about 5 minutes on 2 cores).
+# Chromium (playwright-core); then build the native suite again with clang under AddressSanitizer +
+# UndefinedBehaviorSanitizer, in the libFuzzer targets' build (scripts/fuzz.sh), and run it there with a
+# short fuzzing run: one sanitized build serves both.
 #
 # Usage: scripts/test.sh [--no-asan]   --no-asan skips the sanitizer stage (a quicker local run)
 set -euo pipefail
@@ -32,8 +33,8 @@ step "tests"
 ctest --preset release -j"$jobs"
 
 if [[ "${1:-}" != "--no-asan" ]]; then
-  step "tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-  cmake --preset debug-asan >/dev/null
-  cmake --build --preset debug-asan -j"$jobs"
-  ctest --preset debug-asan -j"$jobs"
+  step "tests under AddressSanitizer + UndefinedBehaviorSanitizer, and a short fuzzing run"
+  scripts/fuzz.sh --build
+  cmake --build build/fuzz -j"$jobs"
+  ctest --test-dir build/fuzz -j"$jobs" --output-on-failure
 fi
