@@ -171,6 +171,35 @@ TEST_CASE("a mask SDPA gets in full: built at each forward's start (Chroma) or e
   CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == 0);
 }
 
+TEST_CASE("a pixel head (Chroma Radiance's NeRF) runs backward while every block keeps its input, and samples the whole image") {
+  Architecture arch = paperModel();
+  MemoryModel m = paperConstants();
+  m.vaes = {{"sd", 1, 1, 1}};  // a decode too small to be a sample's peak
+  TrainingSetup s = paperSetup(arch);
+  const double perBlock = 4196.0 * 1000, pixels = 1024.0 * 1024;
+  // Without a head the block in backward sets the peak: 9 checkpointed inputs × 2 B + 50 B.
+  CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "activations") == Approx(perBlock * 68));
+  // 300 B per pixel at the head's backward, beside all 10 blocks' inputs: 10 × 2 B per token·channel + 1024² × 300,
+  // above the blocks' 68.
+  arch.denoiser.pixelHeadTrainingBytesPerPixel = 300;
+  arch.denoiser.pixelHeadSamplingBytesPerPixel = 100;
+  Estimate e = estimate(s, m, kLargeCard);
+  CHECK(component(phase(e, "train_step"), "activations") == Approx(perBlock * 20 + pixels * 300));
+  // Sampling, CFG batched (guidance 4): both passes through the head at once, 2 × 1024² × 100 B, above the blocks'
+  // 2 × 4196 × 1000 × 12 B (LoRA path).
+  CHECK(component(phase(e, "sample"), "sampling activations") == Approx(2 * pixels * 100));
+  // A head smaller than the block's work changes nothing: 40 B per pixel sampling, 10 B training.
+  arch.denoiser.pixelHeadTrainingBytesPerPixel = 10;
+  arch.denoiser.pixelHeadSamplingBytesPerPixel = 40;
+  e = estimate(s, m, kLargeCard);
+  CHECK(component(phase(e, "train_step"), "activations") == Approx(perBlock * 68));
+  CHECK(component(phase(e, "sample"), "sampling activations") == Approx(2 * perBlock * 12));
+  // Batch 2 doubles the head's pixels: 2 × (10 × 2 per token·channel + 1024² × 300) against 2 × 9 × 2 + 50.
+  arch.denoiser.pixelHeadTrainingBytesPerPixel = 300;
+  s.datasets[0].batch = 2;
+  CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "activations") == Approx(2 * (perBlock * 20 + pixels * 300)));
+}
+
 TEST_CASE("an audio model's tokens come from the planned clip length, not a bucket's pixels") {
   Architecture audio = paperModel();
   audio.kind = "audio";

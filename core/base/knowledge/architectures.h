@@ -64,6 +64,12 @@ struct Denoiser {
   // What a trainer's blocks_to_swap counts, where not one block each: sd-scripts swaps n/2 double-stream blocks and the
   // rest as pairs of single-stream ones (HunyuanImage 2.1: 20 + 40/2 = 40); 0: blocks.
   int swapUnits = 0;
+  // A head after the blocks that works per output pixel (Chroma Radiance's NeRF blocks: a per-patch MLP whose weights
+  // the transformer's output generates): the CPU census's bytes per pixel of one image in bf16, at its backward in
+  // training (the head's checkpointed blocks' inputs, one block recomputed, its gradients) and in a sampling forward.
+  // 0: no such head.
+  double pixelHeadTrainingBytesPerPixel = 0;
+  double pixelHeadSamplingBytesPerPixel = 0;
 
   // One Linear weight of the largest block, about a sixth of it (attention's q, k, v, out and the MLP's two
   // projections): what a layer-offloading slot holds.
@@ -73,7 +79,7 @@ struct Denoiser {
   double largestTensor() const { return largestTensorParams > 0 ? largestTensorParams : largestLinearParams(); }
 };
 
-template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.tokensPerSecond, x.planningSeconds, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams); }
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.tokensPerSecond, x.planningSeconds, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams, x.pixelHeadTrainingBytesPerPixel, x.pixelHeadSamplingBytesPerPixel); }
 
 struct TextEncoder {
   std::string name;

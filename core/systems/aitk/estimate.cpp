@@ -311,12 +311,23 @@ Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int g
     const double frozen = s.noLayerAdapted ? a.frozenBlockShare : 1;  // no adapted Linear keeps its input
     const double saved = path.block * frozen, recompute = path.recompute * frozen;
     const double kept = s.gradientCheckpointing ? m.checkpointBytesPerTokenChannel : saved;
+    const std::string keptHow = fixedText(kept, s.gradientCheckpointing ? 0 : 1) +
+                                (s.gradientCheckpointing ? " B checkpointed input" : " B saved for backward (no gradient checkpointing)");
+    const std::string graphsHow = graphs > 1 ? std::to_string(graphs) + " graphs × " : "";
     c.bytes = (graphs * (d.blocks - 1) * kept + recompute) * perBlock;
-    c.how = head + (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(d.blocks - 1) +
-            " blocks × " + fixedText(kept, s.gradientCheckpointing ? 0 : 1) +
-            (s.gradientCheckpointing ? " B checkpointed input" : " B saved for backward (no gradient checkpointing)") +
-            " + " + fixedText(recompute, 1) + " B the block in backward" + census +
-            (s.loraInputsFp32 ? "" : ", autocast") + (s.noLayerAdapted ? ", no adapted layer" : "") + ")";
+    c.how = head + graphsHow + std::to_string(d.blocks - 1) + " blocks × " + keptHow + " + " + fixedText(recompute, 1) +
+            " B the block in backward" + census + (s.loraInputsFp32 ? "" : ", autocast") +
+            (s.noLayerAdapted ? ", no adapted layer" : "") + ")";
+    // A pixel head runs backward first, while every block still holds what it kept.
+    const double pixels = shape.batch * std::pow(static_cast<double>(shape.resolution), 2);
+    const double headPath = graphs * d.blocks * kept * perBlock + pixels * d.pixelHeadTrainingBytesPerPixel;
+    if (headPath > c.bytes) {
+      c.bytes = headPath;
+      c.term = Term::Activations;
+      c.how = head + graphsHow + std::to_string(d.blocks) + " blocks × " + keptHow + ") + " + std::to_string(shape.batch) +
+              " × " + std::to_string(shape.resolution) + "² px × " + fixedText(d.pixelHeadTrainingBytesPerPixel, 0) +
+              " B the pixel head in backward (CPU census)";
+    }
   } else {
     // UNets: bytes per latent pixel per sample, from the census of the whole UNet.
     const double latent = std::pow(shape.resolution / static_cast<double>(s.arch->vae.spatial), 2) * frames;
@@ -405,6 +416,15 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m, doub
   const double k = (lora ? a.loraPath(s.loraInputsFp32).inference : a.inferenceBytesPerTokenChannel) * precision;
   // The plain model's sampling figure is the CPU census's for every family.
   const Term term = d.activationFamily.empty() ? Term::ActivationsUnmeasured : lora ? loraPathTerm(d, a) : Term::Activations;
+  // A pixel head runs after the blocks on the whole image at once (AI Toolkit does not tile it, as ComfyUI does).
+  const double head = d.pixelHeadSamplingBytesPerPixel * precision;
+  const double pixels = static_cast<double>(s.sampleWidth) * s.sampleHeight;
+  if (cfg * pixels * head > cfg * seq * d.hidden * k) {
+    return {"sampling activations", cfg * pixels * head,
+            cfgHow + std::to_string(s.sampleWidth) + "×" + std::to_string(s.sampleHeight) + " px × " + fixedText(head, 0) +
+                " B the pixel head (CPU census)",
+            Term::Activations};
+  }
   return {"sampling activations", cfg * seq * d.hidden * k,
           cfgHow + "(" + seqHow + ") × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 1) + " B" +
               (lora ? " (LoRA path active)" : ""),
