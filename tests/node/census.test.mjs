@@ -177,19 +177,23 @@ test("the UNets' Adafactor state and largest tensor are the shape count's", {
   }
 });
 
-// Chroma Radiance's pixel head (scripts/census/chroma_radiance_head.py): architectures.yaml carries the committed run's
-// figures at the real transformer width, and each is a slope every measured size lies on.
-test("Chroma Radiance's pixel-head figures are the committed CPU census", () => {
+// The pixel-space heads (scripts/census/pixel_heads.py: Chroma Radiance's NeRF, Z-Image L2P's local decoder):
+// architectures.yaml carries the committed run's figures at the real transformer width, each a slope every measured size
+// lies on, and every architecture with such a figure has a run.
+test('the pixel-head figures are the committed CPU census', () => {
   const archs = JSON.parse(fs.readFileSync(path.join(sourceDir, 'build/release/core/rules/ai-toolkit/architectures.json'), 'utf8')).architectures;
-  const d = archs.find((a) => a.arch === 'chroma_radiance').denoiser;
-  const run = JSON.parse(fs.readFileSync(path.join(sourceDir, 'tests/census/chroma-radiance-head.json'), 'utf8'));
-  const real = run.at_width_3072;
-  assert.equal(d.pixel_head_training_bytes_per_pixel, Math.round(real.training_bytes_per_pixel));
-  assert.equal(d.pixel_head_sampling_bytes_per_pixel, Math.round(real.sampling_bytes_per_pixel));
-  for (const [width, w] of Object.entries(run.widths)) {
-    for (const r of w.rows) {
-      for (const [peak, slope] of [['training_peak', 'training_bytes_per_pixel'], ['sampling_peak', 'sampling_bytes_per_pixel']]) {
-        assert.ok(Math.abs(r[peak] / (r.pixels * w[slope]) - 1) < 0.05, `width ${width}, ${r.pixels} px: ${peak}`);
+  const run = JSON.parse(fs.readFileSync(path.join(sourceDir, 'tests/census/pixel-heads.json'), 'utf8'));
+  const withHead = archs.filter((a) => a.denoiser.pixel_head_training_bytes_per_pixel !== undefined).map((a) => a.arch);
+  assert.deepEqual(withHead.sort(), Object.keys(run.heads).sort());
+  for (const [arch, head] of Object.entries(run.heads)) {
+    const d = archs.find((a) => a.arch === arch).denoiser;
+    assert.equal(d.pixel_head_training_bytes_per_pixel, Math.round(head.at_real_width.training_bytes_per_pixel), arch);
+    assert.equal(d.pixel_head_sampling_bytes_per_pixel, Math.round(head.at_real_width.sampling_bytes_per_pixel), arch);
+    for (const [width, w] of Object.entries(head.widths)) {
+      for (const r of w.rows) {
+        for (const [peak, slope] of [['training_peak', 'training_bytes_per_pixel'], ['sampling_peak', 'sampling_bytes_per_pixel']]) {
+          assert.ok(Math.abs(r[peak] / (r.pixels * w[slope]) - 1) < 0.05, `${arch} at width ${width}, ${r.pixels} px: ${peak}`);
+        }
       }
     }
   }
