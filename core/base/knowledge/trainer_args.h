@@ -83,6 +83,9 @@ struct TrainerTool {
     std::string key, lora, finetune;  // a GUI checkbox and the scripts it selects
   };
   std::vector<GuiScript> guiScripts;
+  // Arguments whose value the trainer converts with its own dtype table (musubi-tuner's str_to_dtype), and the
+  // strings that table accepts: another value stops the script before training (OL810). Empty: none checked.
+  std::vector<std::string> dtypeArgs, dtypeNames;
   // Every argument's name and aliases, sorted by that spelling for arg()'s binary search (then in the
   // groups' order). Built by index() when the rules are compiled, and compiled in.
   struct Spelling {
@@ -106,7 +109,8 @@ struct TrainerTool {
 template <class V> void fields(V& v, TrainerTool::GuiScript& x) { v(x.key, x.lora, x.finetune); }
 template <class V> void fields(V& v, TrainerTool::Spelling& x) { v(x.group, x.arg, x.alias); }
 template <class V> void fields(V& v, TrainerTool& x) {
-  v(x.id, x.scripts, x.datasetKeys, x.configKeys, x.foreignKeys, x.groups, x.guiKeys, x.guiScripts, x.spellings);
+  v(x.id, x.scripts, x.datasetKeys, x.configKeys, x.foreignKeys, x.groups, x.guiKeys, x.guiScripts, x.spellings, x.dtypeArgs,
+    x.dtypeNames);
 }
 
 }  // namespace oomlint

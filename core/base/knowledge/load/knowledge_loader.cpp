@@ -838,6 +838,9 @@ class Loader {
     tool.foreignKeys = strings(recognise ? recognise->find("foreign_keys") : nullptr);
     for (const Node* e : items(root->find("gui_keys"))) tool.guiKeys.emplace_back(str(e, "key"), str(e, "arg"));
     for (const Node* e : items(root->find("gui_scripts"))) tool.guiScripts.push_back({str(e, "key"), str(e, "lora"), str(e, "finetune")});
+    const Node* dtypes = root->find("dtype_values");
+    tool.dtypeArgs = strings(dtypes ? dtypes->find("args") : nullptr);
+    tool.dtypeNames = strings(dtypes ? dtypes->find("accepted") : nullptr);
   }
 
   void logs() {

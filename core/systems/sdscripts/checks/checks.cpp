@@ -14,6 +14,7 @@ constexpr SdCheckEntry kChecks[] = {
     {"script-from-variables", checkVariableScript},
     {"trainer-model-not-modelled", checkUnmodelledModel},
     {"fused-backward-pass-needs-adafactor", checkFusedBackwardPass},
+    {"unsupported-dtype", checkUnsupportedDtype},
 };
 
 }  // namespace

@@ -42,5 +42,6 @@ void checkLowram(const SdCheckContext&, Findings&);                     // OL806
 void checkVariableScript(const SdCheckContext&, Findings&);             // OL807
 void checkUnmodelledModel(const SdCheckContext&, Findings&);            // OL808
 void checkFusedBackwardPass(const SdCheckContext&, Findings&);          // OL809
+void checkUnsupportedDtype(const SdCheckContext&, Findings&);           // OL810
 
 }  // namespace oomlint
