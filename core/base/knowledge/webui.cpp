@@ -176,12 +176,12 @@ bool WebUiKnowledge::comfyVaeWithoutFp16(std::string_view vaeFamily) const {
   return std::find(comfyVaeFamiliesWithoutFp16.begin(), comfyVaeFamiliesWithoutFp16.end(), vaeFamily) != comfyVaeFamiliesWithoutFp16.end();
 }
 
-bool WebUiKnowledge::comfyFp16Broken(std::string_view name) const {
+bool WebUiKnowledge::fp16BrokenCard(std::string_view name) const {
   return std::find(comfyFp16BrokenCards.begin(), comfyFp16BrokenCards.end(), name) != comfyFp16BrokenCards.end();
 }
 
-bool WebUiKnowledge::comfyWithoutFp16(std::string_view name, double computeCapability) const {
-  return (computeCapability > 0 && computeCapability < comfyFp16OnLinuxSinceCapability) || comfyFp16Broken(name);
+bool WebUiKnowledge::managerWithoutFp16(std::string_view name, double computeCapability) const {
+  return (computeCapability > 0 && computeCapability < comfyFp16OnLinuxSinceCapability) || fp16BrokenCard(name);
 }
 
 double WebUiKnowledge::vaeDecodeBytesPerPixel(WebUiTool tool) const {

@@ -204,9 +204,9 @@ struct WebUiKnowledge {
   std::vector<std::string> comfyFp16BrokenCards;  // catalog names where ComfyUI and Forge run no fp16 (GTX 16)
   double comfyFp16OnLinuxSinceCapability = 0;     // before it (Pascal), ComfyUI on Linux runs no fp16 either
   double forgeWeightsFreeShare = 0;  // Forge keeps fp32 weights where they fit this share of the free memory less 1 GiB
-  // ComfyUI's should_use_fp16 is false on the card (Linux assumed; Forge's too, on any OS); `name` is the catalog's.
-  bool comfyWithoutFp16(std::string_view name, double computeCapability) const;
-  bool comfyFp16Broken(std::string_view name) const;  // one of the GTX 16 cards it lists
+  // should_use_fp16 fails on the card in both memory managers: ComfyUI's (Linux assumed) and Forge's (any OS); `name` is the catalog's.
+  bool managerWithoutFp16(std::string_view name, double computeCapability) const;
+  bool fp16BrokenCard(std::string_view name) const;  // one of the GTX 16 cards it lists
 };
 
 template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyDynamicVramGpuTextEncoderSince, x.comfyVaeFamiliesWithoutFp16, x.comfyFp8ComputeCapability, x.comfyWeightsVramShare, x.comfyFp16BrokenCards, x.comfyFp16OnLinuxSinceCapability, x.forgeWeightsFreeShare, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }

@@ -143,16 +143,10 @@ class Planner {
     if (s_.weightDtype != nullptr && (!g.unetFp8 || g.unetDtypeByTool) && g.unetBytesPerParam == 0) {
       changes_.push_back(valueChange(*s_.weightDtype, jsonString("fp8_e4m3fn"),
                                      s_.model->type + " stores the weights in fp8: half the memory, a small loss in quality",
-                                     [](GenerationSetup& x) {
-                                       x.unetFp8 = true;
-                                       x.unetDtypeByTool = false;
-                                     }));
+                                     [](GenerationSetup& x) { x.storeUnetInFp8(); }));
     } else if (s_.weightDtype == nullptr && s_.gguf == nullptr && (!g.unetFp8 || g.unetDtypeByTool) && !s_.packPlacesModel) {
       changes_.push_back(launchFlag("--fp8_e4m3fn-unet", "ComfyUI stores the model's weights in fp8: half the memory",
-                                    [](GenerationSetup& x) {
-                                      x.unetFp8 = true;
-                                      x.unetDtypeByTool = false;
-                                    }));
+                                    [](GenerationSetup& x) { x.storeUnetInFp8(); }));
     }
     if (s_.gguf != nullptr) ggufLever();
   }

@@ -22,11 +22,11 @@ class Estimator {
       : s_(s), gpu_(gpu), m_(memory), w_(webui) {
     // should_use_fp16 (ComfyUI's, and Forge's copy): forced on by --force-fp16, else off under --force-fp32 or on a card
     // it lists.
-    cardWithoutFp16_ = managed() && !s.forceFp16 && webui.comfyWithoutFp16(gpu.name, gpu.computeCapability);
+    cardWithoutFp16_ = managed() && !s.forceFp16 && webui.managerWithoutFp16(gpu.name, gpu.computeCapability);
     noFp16_ = managed() && !s.forceFp16 && (s.fp32Weights || cardWithoutFp16_);
     unetFp8FileIn16Bits_ = s.tool == WebUiTool::ComfyUi && s.unetFp8 && s.unetDtypeByTool && cardComputesFp8() == false && fitsForWeights(2);
     // fp32 weights where 4 B fit: ComfyUI's on a GTX 16 card, Forge's on Pascal too (their unet_dtype's manual_cast candidates).
-    const bool fp32Storage = cardWithoutFp16_ && (s.tool == WebUiTool::Forge || webui.comfyFp16Broken(gpu.name));
+    const bool fp32Storage = cardWithoutFp16_ && (s.tool == WebUiTool::Forge || webui.fp16BrokenCard(gpu.name));
     unetFp32ForCard_ = s.unetDtypeByTool && s.unetBytesPerParam == 0 && (!s.unetFp8 || unetFp8FileIn16Bits_) && fp32Storage && fitsForWeights(4);
     // text_encoder_device: the CPU where should_use_fp16 fails, unless every model stays on the GPU.
     textEncoderOnCpuNoFp16_ = noFp16_ && s.loadMode != LoadMode::GpuOnly;

@@ -265,10 +265,7 @@ class Planner {
         // The flag chooses the dtype: the card's rules no longer decide it.
         flagChange(s_.tool == WebUiTool::Forge ? "--unet-in-fp8-e4m3fn" : "--fp8_e4m3fn-unet", {},
                    "store the UNet/transformer weights in fp8: half their memory, a small quality cost",
-                   [](GenerationSetup& g) {
-                     g.unetFp8 = true;
-                     g.unetDtypeByTool = false;
-                   });
+                   [](GenerationSetup& g) { g.storeUnetInFp8(); });
       }
       if (s_.loadMode == LoadMode::High || s_.loadMode == LoadMode::GpuOnly) {
         flagChange("", flagsWith({FlagEffect::ComfyHighVram, FlagEffect::ComfyGpuOnly}), "let the memory manager offload: weights that do not fit stream from system RAM (slower, no OOM)",

@@ -118,6 +118,9 @@ struct GenerationSetup {
   // ComfyUI fp8 file in 16 bits on one without fp8 compute where they fit its share for weights (GenerationEstimate's
   // unetFp8FileIn16Bits), fp32 where the card runs no fp16 for them and that fits
   bool unetDtypeByTool = false;
+  // An fp8 lever (a loader's weight_dtype, --fp8_e4m3fn-unet, Forge's --unet-in-fp8-e4m3fn): the weights in fp8, the
+  // card's rules no longer deciding their dtype.
+  void storeUnetInFp8() { unetFp8 = true; unetDtypeByTool = false; }
   bool packModel = false;  // a node pack's loader builds the model in its own dtypes (kijai's wrappers): no card rule
   bool vaeDtypeByTool = false;  // ComfyUI's own VAE class or Forge's (not a pack's loader with a precision): vae_dtype decides
   bool forceFp16 = false;       // --force-fp16 / --all-in-fp16: should_use_fp16 holds whatever the card
