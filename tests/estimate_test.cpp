@@ -200,6 +200,30 @@ TEST_CASE("a pixel head (Chroma Radiance's NeRF) runs backward while every block
   CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "activations") == Approx(2 * (perBlock * 20 + pixels * 300)));
 }
 
+TEST_CASE("a VAE that tiles itself and decodes float32 pixels (MiniMax-H3's ViT): a tile's work beside three float32 clips") {
+  Architecture video = tiledVideoModel();
+  video.lowVramKinds.clear();  // the VAE tiles whatever low_vram says
+  video.vae.family = "vit";
+  MemoryModel m = tiledVideoConstants();
+  m.vaes = {{"vit", 100, 50, 1}};
+  m.vaes[0].tilePx = 256;
+  m.vaes[0].alwaysTiles = true;
+  m.vaes[0].rgbClipCopies = 3;
+  m.vaes[0].outputBytes = 4;
+  m.vaes[0].imageDecodedFrames = 28;
+  TrainingSetup s = tiledVideoSampling(video);
+  s.lowVram = false;
+  // One 256² tile ×1.25 × 100 B/px/elem × 2 B, beside 3 clips of 33 frames of 832×480 RGB in float32 (4 B).
+  const double tile = 256.0 * 256 * 1.25 * 100 * 2;
+  CHECK(component(phase(estimate(s, m, kLargeCard), "sample"), "VAE decode") == Approx(tile + 3 * 3.0 * 33 * 832 * 480 * 4));
+  // An image sample decodes 28 frames all the same.
+  s.sampleFrames = 1;
+  CHECK(component(phase(estimate(s, m, kLargeCard), "sample"), "VAE decode") == Approx(tile + 3 * 3.0 * 28 * 832 * 480 * 4));
+  // A sample within one tile is not tiled: its whole area at 100 B/px/elem.
+  s.sampleWidth = s.sampleHeight = 256;
+  CHECK(component(phase(estimate(s, m, kLargeCard), "sample"), "VAE decode") == Approx(256.0 * 256 * 100 * 2 + 3 * 3.0 * 28 * 256 * 256 * 4));
+}
+
 TEST_CASE("an audio model's tokens come from the planned clip length, not a bucket's pixels") {
   Architecture audio = paperModel();
   audio.kind = "audio";

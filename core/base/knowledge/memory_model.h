@@ -76,6 +76,14 @@ struct VaeConstants {
   // 2.9.1 unless it is >= 9.15: slow_conv3d): the input channels of its widest full-resolution 3×3×3 convolution; 0: no
   // 3D convolutions, or not derived.
   int vol2colChannels = 0;
+  // A VAE that tiles every pass itself, whatever the trainer asks (MiniMax-H3's: 256-px tiles on by default).
+  bool alwaysTiles = false;
+  // A decoder whose pixels come out in this many bytes whatever its dtype (MiniMax-H3's proj_out runs in float32):
+  // the RGB clips count them; 0: the VAE's element size.
+  int outputBytes = 0;
+  // A decoder that decodes this many frames even for one image (MiniMax-H3's ViT decodes a lone latent as the first of a
+  // two-latent clip: 7 latent frames, 28 pixel frames); 0: one.
+  int imageDecodedFrames = 0;
 
   // The floor of one image pass from the coder's structure, 0 where not measured.
   double imageFloorK(bool decode) const { return decode ? imageDecodeFloorK : imageEncodeFloorK; }
@@ -89,7 +97,8 @@ struct VaeConstants {
 
 template <class V> void fields(V& v, VaeConstants& x) {
   v(x.family, x.decodeK, x.encodeK, x.videoFramesInFlight, x.imageDecodeK, x.imageEncodeK, x.rgbClipCopies, x.allFramesDecodeFloorK,
-    x.imageDecodeFloorK, x.imageEncodeFloorK, x.tilePx, x.tileStridePx, x.vol2colChannels);
+    x.imageDecodeFloorK, x.imageEncodeFloorK, x.tilePx, x.tileStridePx, x.vol2colChannels, x.alwaysTiles, x.outputBytes,
+    x.imageDecodedFrames);
 }
 
 // What the host-RAM estimate cannot read from a config (rules/memory.yaml host_ram).

@@ -185,17 +185,22 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
                              : decode ? " (the decoder's structure, memory.yaml image_decode_floor_k)"
                                       : " (the encoder's structure, memory.yaml image_encode_floor_k)");
   const int inFlight = frames > 1 ? std::min(frames, std::max(1, v->videoFramesInFlight)) : 1;
-  const double clip = 3.0 * frames * static_cast<double>(w) * h * elemBytes;  // the decoded RGB, all frames
-  const double clips = decode && frames > 1 ? v->rgbClipCopies * clip : 0;
-  const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(frames) + " frames" : "";
+  // The decoded RGB, all frames (a decoder that decodes a short clip for one image, those), in the decoder's output dtype.
+  const int decoded = decode && frames <= 1 && v->imageDecodedFrames > 1 ? v->imageDecodedFrames : frames;
+  const double outBytes = decode && v->outputBytes > 0 ? v->outputBytes : elemBytes;
+  const double clip = 3.0 * decoded * static_cast<double>(w) * h * outBytes;
+  const double clips = decode && decoded > 1 ? v->rgbClipCopies * clip : 0;
+  const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(decoded) +
+                                               " frames" + (outBytes != elemBytes ? " × " + fixedText(outBytes, 0) + " B" : "")
+                                         : "";
   const std::string elem = " × " + fixedText(elemBytes, 0) + " B";
   std::string how = std::to_string(w) + "×" + std::to_string(h) + " px";
   double px = static_cast<double>(w) * h, exactPx = px;
   double overlap = 0;  // a tiled decode's decoded tiles, in clips (diffusers' tiled_decode keeps them all)
   // diffusers tiles when either side exceeds the tile (tile_sample_min_height / _width).
   const long tile = v->tilePx;
-  if (tiled && tile > 0 && (w > tile || h > tile)) {
-    how = std::to_string(tile) + "×" + std::to_string(tile) + " tiles (tiled decode) ×1.25";
+  if ((tiled || v->alwaysTiles) && tile > 0 && (w > tile || h > tile)) {
+    how = std::to_string(tile) + "×" + std::to_string(tile) + (v->alwaysTiles ? " tiles (the VAE tiles itself)" : " tiles (tiled decode)") + " ×1.25";
     exactPx = static_cast<double>(tile) * tile;
     px = exactPx * 1.25;
     if (decode && v->tileStridePx > 0) {

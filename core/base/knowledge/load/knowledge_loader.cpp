@@ -321,7 +321,8 @@ class Loader {
                           static_cast<int>(num(e, "rgb_clip_copies", 0)), num(e, "all_frames_decode_floor_k", 0),
                           num(e, "image_decode_floor_k", 0), num(e, "image_encode_floor_k", 0),
                           static_cast<int>(num(e, "tile_px", 0)), static_cast<int>(num(e, "tile_stride_px", 0)),
-                          static_cast<int>(num(e, "vol2col_channels", 0))});
+                          static_cast<int>(num(e, "vol2col_channels", 0)), flag(e, "always_tiles"),
+                          static_cast<int>(num(e, "output_bytes", 0)), static_cast<int>(num(e, "image_decoded_frames", 0))});
       }
     }
     if (m.weightFormats.empty() || m.optimizers.empty() || m.vaes.empty()) error("memory.yaml: empty format/optimizer/vae lists");
