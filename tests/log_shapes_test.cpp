@@ -91,6 +91,43 @@ TEST_CASE("a process gone without a word mid-stage is suspected; a finished run 
   CHECK_FALSE(failed.failure.empty());
 
   CHECK_FALSE(analyzeLog("Press any key to continue . . .\n").suspected);  // nothing had started
+
+  // The shell's prompt back mid-stage: cmd's, PowerShell's, bash's, each after an optional environment.
+  for (const std::string prompt : {"(venv) C:\\ai-toolkit>", "C:\\Program Files\\ai toolkit>", "PS D:\\train>",
+                                   "user@box:~/ai-toolkit$", "(base) root@1f2e:/workspace#"}) {
+    DYNAMIC_SECTION(prompt) {
+      const LogAnalysis back = analyzeLog(loading + prompt + "\n");
+      CHECK(back.suspected);
+      CHECK(back.phase == Phase::Load);
+    }
+  }
+  // Lines that only look like one: a state dict's report, an HTML tag, a shell variable.
+  for (const std::string line : {"<All keys matched successfully>", "loading u-net: <All keys matched successfully>", "price: 5$",
+                                 "C:\\models\\flux1-dev.safetensors > out.txt", "user@box: done, cost 2$"}) {
+    DYNAMIC_SECTION(line) { CHECK_FALSE(analyzeLog(loading + line + "\n").suspected); }
+  }
+}
+
+TEST_CASE("an allocator's mapping warning is an OOM's mark only where the run then died of an error") {
+  const std::string warning =
+      "[W831 10:32:25.255074645 CUDACachingAllocator.cpp:508] expandable_segments: memory mapping failed with OOM on device 0 while "
+      "trying to map 20971520 bytes (free: 15663104, total: 33671348224).\n";
+  const LogAnalysis died = analyzeLog("steps:  40%|####      | 400/1000\n" + warning + "RuntimeError: CUDA driver error: unknown error\n");
+  CHECK(died.suspected);
+  CHECK_FALSE(died.oom);
+  CHECK(died.kind == OomKind::CudaAlloc);
+  CHECK(died.numbers.triedToAllocate == 20971520);
+  CHECK(died.numbers.free == 15663104);
+  CHECK(died.numbers.totalCapacity == 33671348224);
+  REQUIRE_FALSE(died.evidence.empty());
+  CHECK(died.evidence[0].line == 2);
+  CHECK_THAT(died.evidence[0].why, Catch::Contains("then died of an error: RuntimeError"));
+  // Survived: the run trains on.
+  CHECK_FALSE(analyzeLog("steps:  40%|####      | 400/1000\n" + warning + "steps: 100%|##########| 1000/1000\n").suspected);
+  // A printed OOM is the failure, the warning before it no more than that.
+  const LogAnalysis printed = analyzeLog(warning + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n");
+  CHECK(printed.oom);
+  CHECK_FALSE(printed.suspected);
 }
 
 TEST_CASE("a bar redrawn to another total is read alike with and without the redraw shortcut") {

@@ -23,9 +23,11 @@ enum class OomEffect { AbortedAfterRetries, AllocationTable };
 inline constexpr std::array kOomEffectIds = {std::string_view("aborted_after_retries"), std::string_view("allocation_table")};
 
 // How sure a message makes an OOM: printed (certain), or inferred from its marks (a kill by SIGKILL, a
-// cache step failing on some images): suspected.
-enum class OomCertainty { Certain, Suspected };
-inline constexpr std::array kOomCertaintyIds = {std::string_view("certain"), std::string_view("suspected")};
+// cache step failing on some images): suspected; or suspected only where the run then died of an error (a
+// warning of memory pressure a run often survives: PyTorch's expandable_segments mapping failure).
+enum class OomCertainty { Certain, Suspected, SuspectedIfFailed };
+inline constexpr std::array kOomCertaintyIds = {std::string_view("certain"), std::string_view("suspected"),
+                                                std::string_view("suspected_if_failed")};
 
 // A figure of an OOM message (the JSON report's `numbers` keys).
 enum class OomFigure { TriedToAllocate, TotalCapacity, Free, AllocatedByPytorch, ReservedUnallocated, ProcessInUse };
@@ -102,9 +104,13 @@ template <class V> void fields(V& v, OomMessage& x) { v(x.test, x.kind, x.kindUn
 struct SilentExit {
   LineTest test;
   std::string evidence;
+  // The shell's prompt back on the console (cmd's `C:\dir>`, PowerShell's `PS C:\dir>`, `user@host:dir$`, each after
+  // an optional `(venv) `): the shape is the scanner's (line_text.h isShellPrompt), not a table's.
+  bool shellPrompt = false;
+  bool matches(std::string_view line, const LiteralSet::Found& found) const;
 };
 
-template <class V> void fields(V& v, SilentExit& x) { v(x.test, x.evidence); }
+template <class V> void fields(V& v, SilentExit& x) { v(x.test, x.evidence, x.shellPrompt); }
 
 // A tool's own words for what failed, printed beside the error ("Could not save model"): the phase of the
 // error next to it.

@@ -77,6 +77,7 @@ LogAnalysis LogScanner::finish() {
   }
   if (!r.oom && !r.suspected) {
     r.phase = Phase::None;
+    suspectMarkedFailure(failureMark_, r);
     suspectSilentExit(silentExit_, r);
     return r;
   }
@@ -395,6 +396,13 @@ bool LogScanner::readOomMessage(std::string_view t) {
     onSuspectedText(t, *message, kind);
     return true;
   }
+  if (message->certainty == OomCertainty::SuspectedIfFailed) {
+    if (failureMark_.line == 0) {
+      failureMark_ = {result_.lines, std::string(t.substr(0, 400)), message->evidence, kind, {}, markerPhase_, stageEvidence(result_)};
+      readOomNumbers(t, kind, failureMark_.numbers);
+    }
+    return true;
+  }
   const std::optional<Phase> previousTraceback = event_.tracebackPhase();
   startEvent(t, *message);
   // A bare repeat ("Error running job: CUDA out of memory…") keeps the traceback of the message it repeats.
@@ -457,7 +465,7 @@ void LogScanner::onSuspectedText(std::string_view t, const OomMessage& message, 
 void LogScanner::readSilentExit(std::string_view t) {
   if (result_.oom || result_.suspected) return;
   const auto& exits = markers_.silentExits;
-  const auto exit = std::find_if(exits.begin(), exits.end(), [&](const SilentExit& e) { return e.test.matches(t, words_); });
+  const auto exit = std::find_if(exits.begin(), exits.end(), [&](const SilentExit& e) { return e.matches(t, words_); });
   if (exit == exits.end()) return;
   silentExit_ = {result_.lines, std::string(t.substr(0, 400)), exit->evidence, markerPhase_, lastStep_, trainingDone_, stageEvidence(result_)};
 }

@@ -95,6 +95,7 @@ class LogScanner {
   };
   Seen failedStage_;                    // a tool's last words for what failed
   std::optional<LogEvidence> suspicionStage_;  // where the run was at a suspected OOM's first mark
+  FailureMarkSeen failureMark_;          // an OOM's mark that counts only if the run died of an error
   SilentExitSeen silentExit_;           // a wrapper's report that the process ended without a message
   bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
   std::optional<long> skipStep_;        // the step of the last skipped batch

@@ -35,10 +35,11 @@ class OomEvent {
   // The message went on over the next line (a hard-wrapped paste): "after it" starts below that.
   void extendTo(std::uint64_t line) { line_ = line; }
 
-  // What the log prints after the message: a tool's failed-stage words and a traceback count up to kNear
-  // lines after it (the except block that printed the error), a redrawn bar whenever it comes.
+  // What the log prints after the message: a tool's failed-stage words up to kNear lines after it, a traceback
+  // up to kTracebackAfter (the except block that printed the error, or the paste a report puts below its quote
+  // of the message, a sentence and blank lines between), a redrawn bar whenever it comes.
   void onFailedStage(Phase phase, std::uint64_t line);
-  void onTracebackHeader(std::uint64_t line) { tracebackAfterOpen_ = line_ != 0 && line > line_ && line <= line_ + kNear; }
+  void onTracebackHeader(std::uint64_t line) { tracebackAfterOpen_ = line_ != 0 && line > line_ && line <= line_ + kTracebackAfter; }
   bool wantsTraceback() const { return tracebackAfterOpen_; }
   void onTracebackFrames(std::optional<Phase> phase) { if (tracebackAfterOpen_ && phase) tracebackAfter_ = phase; }
   // Inline: it runs on every redraw of every bar.
@@ -57,6 +58,7 @@ class OomEvent {
   Resolved resolve(bool aiToolkit, bool generationUi) const;
 
   static constexpr std::uint64_t kNear = 3;  // lines between a tool's failed-stage words and the error
+  static constexpr std::uint64_t kTracebackAfter = 10;  // lines from the message to a traceback that belongs to it
 
  private:
   std::uint64_t line_ = 0;

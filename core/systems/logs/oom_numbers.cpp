@@ -42,6 +42,25 @@ std::optional<std::int64_t> sizeAfter(std::string_view s, std::string_view label
   return at == std::string_view::npos ? std::nullopt : sizeAt(s, at + label.size());
 }
 
+namespace {
+
+// A count of bytes printed without a unit ("free: 15663104").
+std::optional<std::int64_t> bytesAfter(std::string_view s, std::string_view label) {
+  std::size_t at = s.find(label);
+  if (at == std::string_view::npos) return std::nullopt;
+  at += label.size();
+  std::int64_t bytes = 0;
+  std::size_t digits = 0;
+  for (; at + digits < s.size() && digits < 18 && std::isdigit(static_cast<unsigned char>(s[at + digits])); ++digits) {
+    bytes = bytes * 10 + (s[at + digits] - '0');
+  }
+  // A figure of 19 digits or more is no card's (a wrapped free count): garbage, not a size.
+  if (digits == 0 || (at + digits < s.size() && std::isdigit(static_cast<unsigned char>(s[at + digits])))) return std::nullopt;
+  return bytes;
+}
+
+}  // namespace
+
 std::optional<std::int64_t> sizeBefore(std::string_view s, std::string_view label) {
   const std::size_t at = s.find(label);
   if (at == std::string_view::npos) return std::nullopt;
@@ -93,6 +112,11 @@ void readOomNumbers(std::string_view line, OomKind kind, OomNumbers& n) {
     for (std::size_t p = line.find("Process "); p != std::string_view::npos; p = line.find("Process ", p + 8)) {
       if (auto v = sizeAfter(line, " has ", p)) n.otherProcesses += *v;
     }
+  } else if (contains(line, "while trying to map ")) {
+    // PyTorch's expandable segments: "... while trying to map 20971520 bytes (free: 15663104, total: 33671348224)."
+    n.triedToAllocate = sizeAfter(line, "while trying to map ");
+    n.free = bytesAfter(line, "(free: ");
+    n.totalCapacity = bytesAfter(line, "total: ");
   } else if (kind == OomKind::MpsAlloc) {
     // "MPS backend out of memory (MPS allocated: A, other allocations: O, max allowed: M). Tried to allocate T"
     n.allocatedByPytorch = sizeAfter(line, "MPS allocated:");

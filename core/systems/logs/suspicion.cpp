@@ -15,6 +15,18 @@ std::optional<LogEvidence> stageEvidence(const LogAnalysis& sofar) {
                     "the last stage the run announced: " + std::string(toString(sofar.reached)));
 }
 
+void suspectMarkedFailure(const FailureMarkSeen& mark, LogAnalysis& result) {
+  if (mark.line == 0 || result.oom || result.suspected || result.failure.empty()) return;
+  result.suspected = true;
+  result.kind = mark.kind;
+  result.phase = mark.stage.value_or(Phase::Unknown);
+  result.numbers = mark.numbers;
+  result.oomLine = static_cast<int>(mark.line);
+  result.oomText = std::string(trimmed(mark.text).substr(0, 400));
+  result.evidence = {evidenceAt(mark.line, mark.text, mark.why + "; the run then died of an error: " + result.failure.substr(0, 200))};
+  if (mark.stageEvidence) result.evidence.push_back(*mark.stageEvidence);
+}
+
 void suspectSilentExit(const SilentExitSeen& exit, LogAnalysis& result) {
   if (exit.line == 0 || result.oom || result.suspected || !result.failure.empty() || !exit.stage || exit.trainingDone) return;
   result.suspected = true;

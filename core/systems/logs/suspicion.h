@@ -38,4 +38,20 @@ struct SilentExitSeen {
 // Then `result` becomes that suspicion (host RAM, the OOM killer's usual victim).
 void suspectSilentExit(const SilentExitSeen& exit, LogAnalysis& result);
 
+// A line that marks an OOM only where the run then died of an error (PyTorch's expandable_segments mapping
+// warning, which a run often survives by freeing its cache): its kind, the figures it prints, the stage then.
+struct FailureMarkSeen {
+  std::uint64_t line = 0;  // 0: none seen
+  std::string text;
+  std::string why;
+  OomKind kind = OomKind::CudaAlloc;
+  OomNumbers numbers;
+  std::optional<Phase> stage;
+  std::optional<LogEvidence> stageEvidence;
+};
+
+// The mark becomes the suspicion when the log ends with a run that died of an error (`result.failure`) and
+// printed no OOM.
+void suspectMarkedFailure(const FailureMarkSeen& mark, LogAnalysis& result);
+
 }  // namespace oomlint

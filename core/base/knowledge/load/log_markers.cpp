@@ -26,7 +26,9 @@ class Reader {
   std::vector<std::string> read(const Node* root) {
     for (const Node* e : list(root, "oom_messages")) oomMessage(e);
     for (const Node* e : list(root, "silent_exits")) {
-      m_.silentExits.push_back({lineTest(e, "silent_exits"), scalarText(e, "evidence")});
+      const Node* promptNode = e->find("shell_prompt");
+      const bool prompt = promptNode != nullptr && promptNode->truthy();
+      m_.silentExits.push_back({prompt ? LineTest{} : lineTest(e, "silent_exits"), scalarText(e, "evidence"), prompt});
       if (m_.silentExits.back().evidence.empty()) problems_.push_back("silent_exits: an entry that does not say what it shows");
     }
     for (const Node* e : list(root, "failed_stages")) {
@@ -152,7 +154,7 @@ class Reader {
     }
     m.evidence = scalarText(e, "evidence");
     // A suspicion is reported with what it rests on: the entry says it.
-    if (m.certainty == OomCertainty::Suspected && m.evidence.empty()) {
+    if (m.certainty != OomCertainty::Certain && m.evidence.empty()) {
       problems_.push_back("oom_messages: a suspected OOM's entry that does not say what its line shows (evidence)");
     }
     m_.oomMessages.push_back(std::move(m));
