@@ -105,7 +105,7 @@ struct SilentExit {
   LineTest test;
   std::string evidence;
   // The shell's prompt back on the console (cmd's `C:\dir>`, PowerShell's `PS C:\dir>`, `user@host:dir$`, each after
-  // an optional `(venv) `): the shape is the scanner's (line_text.h isShellPrompt), not a table's.
+  // an optional `(venv) `): the shape is the scanner's (logs.cpp isShellPrompt), not a table's.
   bool shellPrompt = false;
   bool matches(std::string_view line, const LiteralSet::Found& found) const;
 };
