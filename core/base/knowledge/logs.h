@@ -105,9 +105,8 @@ struct SilentExit {
   LineTest test;
   std::string evidence;
   // The shell's prompt back on the console (cmd's `C:\dir>`, PowerShell's `PS C:\dir>`, `user@host:dir$`, each after
-  // an optional `(venv) `): the shape is the scanner's (logs.cpp isShellPrompt), not a table's.
+  // an optional `(venv) `): the shape is the scanner's (systems/logs/line_text.h isShellPrompt), not a table's.
   bool shellPrompt = false;
-  bool matches(std::string_view line, const LiteralSet::Found& found) const;
 };
 
 template <class V> void fields(V& v, SilentExit& x) { v(x.test, x.evidence, x.shellPrompt); }

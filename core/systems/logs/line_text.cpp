@@ -1,5 +1,7 @@
 #include "systems/logs/line_text.h"
 
+#include <algorithm>
+
 namespace oomlint {
 
 namespace {
@@ -40,6 +42,33 @@ std::string_view cleanLine(std::string_view raw, std::string& storage) {
     line.remove_prefix(line.find("]: ") + 3);
   }
   return trimmed(line);
+}
+
+namespace {
+
+bool isPathChar(char c) { return c != '<' && c != '>' && c != '|' && c != '"' && c != '*' && c != '?'; }
+
+}  // namespace
+
+bool isShellPrompt(std::string_view line) {
+  if (line.empty() || (line.back() != '>' && line.back() != '$' && line.back() != '#')) return false;  // most lines, at once
+  if (line.starts_with("(")) {
+    const std::size_t close = line.find(") ");
+    if (close == std::string_view::npos) return false;
+    line.remove_prefix(close + 2);
+  }
+  if (line.starts_with("PS ")) line.remove_prefix(3);
+  const auto isLetter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  if (line.size() >= 4 && isLetter(line[0]) && line[1] == ':' && line[2] == '\\' && line.back() == '>') {
+    return std::all_of(line.begin() + 3, line.end() - 1, isPathChar);
+  }
+  // user@host:dir$ — one word before the colon, a path after it (`~` or `/` first, no spaces).
+  const std::size_t at = line.find('@'), colon = line.find(':');
+  if (line.size() < 5 || (line.back() != '$' && line.back() != '#') || at == std::string_view::npos || at == 0 ||
+      colon == std::string_view::npos || colon < at + 2 || (line[colon + 1] != '~' && line[colon + 1] != '/')) {
+    return false;
+  }
+  return line.substr(0, line.size() - 1).find(' ') == std::string_view::npos;
 }
 
 }  // namespace oomlint

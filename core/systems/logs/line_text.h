@@ -32,4 +32,8 @@ inline long digitsAt(std::string_view s, std::size_t digits) {
 // trimmed. Only a line with ANSI codes is copied (into `storage`); the others are viewed in place.
 std::string_view cleanLine(std::string_view raw, std::string& storage);
 
+// The shell's prompt back on the console: cmd's `C:\dir>`, PowerShell's `PS C:\dir>`, bash's `user@host:dir$` (or `#` as
+// root), after an optional `(venv) `.
+bool isShellPrompt(std::string_view line);
+
 }  // namespace oomlint

@@ -465,7 +465,9 @@ void LogScanner::onSuspectedText(std::string_view t, const OomMessage& message, 
 void LogScanner::readSilentExit(std::string_view t) {
   if (result_.oom || result_.suspected) return;
   const auto& exits = markers_.silentExits;
-  const auto exit = std::find_if(exits.begin(), exits.end(), [&](const SilentExit& e) { return e.matches(t, words_); });
+  const auto exit = std::find_if(exits.begin(), exits.end(), [&](const SilentExit& e) {
+    return e.shellPrompt ? isShellPrompt(t) : e.test.matches(t, words_);
+  });
   if (exit == exits.end()) return;
   silentExit_ = {result_.lines, std::string(t.substr(0, 400)), exit->evidence, markerPhase_, lastStep_, trainingDone_, stageEvidence(result_)};
 }
