@@ -124,6 +124,13 @@ TEST_CASE("an allocator's mapping warning is an OOM's mark only where the run th
   CHECK_THAT(died.evidence[0].why, Catch::Contains("then died of an error: RuntimeError"));
   // Survived: the run trains on.
   CHECK_FALSE(analyzeLog("steps:  40%|####      | 400/1000\n" + warning + "steps: 100%|##########| 1000/1000\n").suspected);
+  // A free count wrapped near 2^64 is no card's figure: left out, the others read.
+  std::string wrapped = warning;
+  wrapped.replace(wrapped.find("15663104"), 8, "18446744073666601943");
+  const LogAnalysis garbled = analyzeLog(wrapped + "RuntimeError: CUDA driver error: unknown error\n");
+  CHECK(garbled.suspected);
+  CHECK_FALSE(garbled.numbers.free);
+  CHECK(garbled.numbers.totalCapacity == 33671348224);
   // A printed OOM is the failure, the warning before it no more than that.
   const LogAnalysis printed = analyzeLog(warning + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n");
   CHECK(printed.oom);

@@ -44,18 +44,14 @@ std::optional<std::int64_t> sizeAfter(std::string_view s, std::string_view label
 
 namespace {
 
-// A count of bytes printed without a unit ("free: 15663104").
+// A count of bytes printed without a unit ("free: 15663104"); a figure no card has (a wrapped free count near 2^64,
+// which overflows digitsAt) is garbage, not a size, as in sizeAt.
 std::optional<std::int64_t> bytesAfter(std::string_view s, std::string_view label) {
-  std::size_t at = s.find(label);
-  if (at == std::string_view::npos) return std::nullopt;
-  at += label.size();
-  std::int64_t bytes = 0;
-  std::size_t digits = 0;
-  for (; at + digits < s.size() && digits < 18 && std::isdigit(static_cast<unsigned char>(s[at + digits])); ++digits) {
-    bytes = bytes * 10 + (s[at + digits] - '0');
-  }
-  // A figure of 19 digits or more is no card's (a wrapped free count): garbage, not a size.
-  if (digits == 0 || (at + digits < s.size() && std::isdigit(static_cast<unsigned char>(s[at + digits])))) return std::nullopt;
+  const std::size_t at = s.find(label);
+  if (at == std::string_view::npos || at + label.size() >= s.size() || !isDigit(s[at + label.size()])) return std::nullopt;
+  const long bytes = digitsAt(s, at + label.size());
+  const bool zero = s[at + label.size()] == '0';
+  if ((bytes == 0 && !zero) || bytes >= 1e18) return std::nullopt;
   return bytes;
 }
 
