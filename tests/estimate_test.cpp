@@ -198,6 +198,13 @@ TEST_CASE("a pixel head (Chroma Radiance's NeRF) runs backward while every block
   arch.denoiser.pixelHeadTrainingBytesPerPixel = 300;
   s.datasets[0].batch = 2;
   CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "activations") == Approx(2 * (perBlock * 20 + pixels * 300)));
+  // Without a head, a block that saves more than its recompute peak (no checkpointing) still counts the blocks' path:
+  // 9 × 40 B saved + 30 B in backward, not 10 × 40.
+  arch.denoiser.pixelHeadTrainingBytesPerPixel = 0;
+  s.datasets[0].batch = 1;
+  s.gradientCheckpointing = false;
+  m.recomputeBytesPerTokenChannel = 30;
+  CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "activations") == Approx(perBlock * (9 * 40 + 30)));
 }
 
 TEST_CASE("a VAE that tiles itself and decodes float32 pixels (MiniMax-H3's ViT): a tile's work beside three float32 clips") {

@@ -326,7 +326,7 @@ Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int g
     // A pixel head runs backward first, while every block still holds what it kept.
     const double pixels = shape.batch * std::pow(static_cast<double>(shape.resolution), 2);
     const double headPath = graphs * d.blocks * kept * perBlock + pixels * d.pixelHeadTrainingBytesPerPixel;
-    if (headPath > c.bytes) {
+    if (d.pixelHeadTrainingBytesPerPixel > 0 && headPath > c.bytes) {
       c.bytes = headPath;
       c.term = Term::Activations;
       c.how = head + graphsHow + std::to_string(d.blocks) + " blocks × " + keptHow + ") + " + std::to_string(shape.batch) +
