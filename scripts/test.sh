@@ -7,7 +7,7 @@
 # UndefinedBehaviorSanitizer, in the libFuzzer targets' build (scripts/fuzz.sh), and run it there with a
 # short fuzzing run: one sanitized build serves both.
 #
-# Usage: scripts/test.sh [--no-asan]   --no-asan skips the sanitizer stage (a quicker local run)
+# Usage: scripts/test.sh [--no-asan]   --no-asan skips the sanitizer stage and its fuzzing run (a quicker local run)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
