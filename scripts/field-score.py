@@ -7,7 +7,8 @@ regression, host_ram) are listed but not scored. Groups (AI Toolkit / mapped) ar
 case whose report gave its trainer's own settings also has `native_config`, the same job in that trainer's
 input (an sd-scripts or musubi-tuner command line, or a list: the command line and the TOMLs it names),
 read by that trainer's system: scored as the group "mapped, native", beside "mapped, same cases" (the AI
-Toolkit mapping of exactly those cases).
+Toolkit mapping of exactly those cases). A case with `native_config` and no `config` (a batch of jobs that were
+never mapped to AI Toolkit) is scored in "mapped, native" only.
 
 usage: scripts/field-score.py [--cli build/release/native/oomlint] [--markdown] [--cases FILE] [--named-card]
   --cases: another list in the same format (tests/field/cases-batch2.yaml, the second batch), scored on its own
@@ -129,23 +130,28 @@ def main():
     rows, groups = [], {}
     for c in cases:
         card = named_card(catalog, c.get("gpu", "")) or c["gpu_vram_gib"]
-        verdict, peak, phase = verdict_of(args.cli, [os.path.join(field, c["config"])], card)
         outcome, cause = c["outcome"], c.get("failure_cause")
-        group = "mapped" if c.get("mapped") else "ai-toolkit"
-        result = "not scored (" + cause + ")" if cause else ""
-        if not cause and verdict is not None:
-            result = score(groups, group, c, reviewed, verdict, peak)
-        elif verdict is None:
-            result = "no estimate"
-        rows.append((group, c["id"], card, outcome + (f" ({c['phase']})" if c.get("phase") else ""),
-                     "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
+        labelled = outcome + (f" ({c['phase']})" if c.get("phase") else "")
+        verdict = None
+        if "config" in c:
+            verdict, peak, phase = verdict_of(args.cli, [os.path.join(field, c["config"])], card)
+            group = "mapped" if c.get("mapped") else "ai-toolkit"
+            result = "not scored (" + cause + ")" if cause else ""
+            if not cause and verdict is not None:
+                result = score(groups, group, c, reviewed, verdict, peak)
+            elif verdict is None:
+                result = "no estimate"
+            rows.append((group, c["id"], card, labelled,
+                         "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
+        elif cause:
+            rows.append(("native", c["id"], card, labelled, "-", "not scored (" + cause + ")"))
         if c.get("native_config") and not cause:
             files = c["native_config"] if isinstance(c["native_config"], list) else [c["native_config"]]
             native, npeak, nphase = verdict_of(args.cli, [os.path.join(field, f) for f in files], card)
             if verdict is not None:
                 score(groups, "mapped, same cases", c, reviewed, verdict, peak)
             nresult = "-" if native is None else score(groups, "mapped, native", c, reviewed, native, npeak)
-            rows.append(("native", c["id"], card, outcome,
+            rows.append(("native", c["id"], card, labelled,
                          "-" if native is None else f"{native} {npeak:.1f} GiB in {nphase}", nresult))
     print_rows(rows, args.markdown)
     for (name, labels), g in groups.items():
