@@ -30,7 +30,7 @@ struct Read {
 Read readSetup(std::string text) {
   const Knowledge& k = knowledge();
   Read r{readWorkflow(std::move(text), *k.comfyui, {}), nullptr};
-  r.setup = setupWorkflow(r.workflow, *k.comfyui, k.webui, k.architectures);
+  r.setup = setupWorkflow(r.workflow, *k.comfyui, *k.webui, k.architectures);
   return r;
 }
 
@@ -1237,7 +1237,7 @@ TEST_CASE("WanVideoWrapper's older releases ran a heavier block: the range's top
   GenerationSetup older = g;
   older.blockBytesPerTokenChannel = 40;
   older.olderBlockBytesPerTokenChannel = 0;
-  const Estimate heavier = estimateGeneration(older, knowledge().webui, knowledge().memory, report.estimate->gpu).estimate;
+  const Estimate heavier = estimateGeneration(older, *knowledge().webui, knowledge().memory, report.estimate->gpu).estimate;
   const PhaseEstimate& heavierDenoise = test::phase(heavier, "denoise");
   const double kWan = knowledge().memory.activations("wan").inferenceBytesPerTokenChannel;
   CHECK(test::component(heavierDenoise, "transformer activations") ==
@@ -1481,7 +1481,7 @@ TEST_CASE("WanVideoDecode's older releases read its tiles as latent pixels: the 
   untiled.decodeOutputBytesPerPixel = g.decodeUntiledOutputBytesPerPixel;
   untiled.decodeUntiledReleases.clear();
   untiled.olderBlockBytesPerTokenChannel = 0;
-  const Estimate whole = estimateGeneration(untiled, knowledge().webui, knowledge().memory, report.estimate->gpu).estimate;
+  const Estimate whole = estimateGeneration(untiled, *knowledge().webui, knowledge().memory, report.estimate->gpu).estimate;
   CHECK(decode.highBytes == Approx(test::phase(whole, "vae_decode").highBytes));
   CHECK(decode.peakBytes < test::phase(whole, "vae_decode").peakBytes);
   // A latent over 272 a side was tiled by those releases too: no such reason.

@@ -220,7 +220,7 @@ TEST_CASE("each ComfyUI memory mode a log names is set by a ComfyUI flag the Web
   REQUIRE(markers.vramStateFlags.size() >= 4);
   for (const auto& [state, flag] : markers.vramStateFlags) {
     INFO(state << " → " << flag);
-    const WebUiFlag* known = k.webui.flag(flag);
+    const WebUiFlag* known = k.webui->flag(flag);
     REQUIRE(known != nullptr);
     CHECK(known->existsIn(WebUiTool::ComfyUi));
   }

@@ -305,28 +305,28 @@ TEST_CASE("the tables moved from the C++ into rules/ keep the values the code ha
   CHECK(ComfyUiKnowledge::firstMatch(k.comfyui->vaeChannels, "sdxl_vae.safetensors")->value == "4");
   CHECK(ComfyUiKnowledge::firstMatch(k.comfyui->vaeChannels, "ae.safetensors")->value == "16");
   // rules/webui.yaml: the tiled-VAE decoder tile, checkpoint families, TAESD and the profile's keys.
-  CHECK(k.webui.decoderTile(80e9) == 256);
-  CHECK(k.webui.decoderTile(24e9) == 192);
-  CHECK(k.webui.decoderTile(16e9) == 128);
-  CHECK(k.webui.decoderTile(12e9) == 96);
-  CHECK(k.webui.decoderTile(8e9) == 64);
-  CHECK(k.webui.checkpointFamily("flux1-dev-fp8") == "flux");
-  CHECK(k.webui.checkpointFamily("sd3.5_large") == "sd3");
-  CHECK(k.webui.checkpointFamily("ponydiffusionv6") == "sdxl");
-  CHECK(k.webui.checkpointFamily("v2-1_768-ema-pruned") == "sd2");
-  CHECK(k.webui.checkpointFamily("v1-5-pruned-emaonly") == "sd15");
-  CHECK(k.webui.taesdDecodeBytesPerPixel == 150);
-  CHECK(k.webui.profileKeys.size() == 13);
+  CHECK(k.webui->decoderTile(80e9) == 256);
+  CHECK(k.webui->decoderTile(24e9) == 192);
+  CHECK(k.webui->decoderTile(16e9) == 128);
+  CHECK(k.webui->decoderTile(12e9) == 96);
+  CHECK(k.webui->decoderTile(8e9) == 64);
+  CHECK(k.webui->checkpointFamily("flux1-dev-fp8") == "flux");
+  CHECK(k.webui->checkpointFamily("sd3.5_large") == "sd3");
+  CHECK(k.webui->checkpointFamily("ponydiffusionv6") == "sdxl");
+  CHECK(k.webui->checkpointFamily("v2-1_768-ema-pruned") == "sd2");
+  CHECK(k.webui->checkpointFamily("v1-5-pruned-emaonly") == "sd15");
+  CHECK(k.webui->taesdDecodeBytesPerPixel == 150);
+  CHECK(k.webui->profileKeys.size() == 13);
   // rules/webui.yaml: the default sizes, attention backends, Forge's partial-load budget and the ControlNet
   // activation share the WebUI code had as literals.
-  CHECK(k.webui.family("sd15")->defaultSize == 512);
-  CHECK(k.webui.family("sd2")->defaultSize == 512);
-  CHECK(k.webui.family("sdxl")->defaultSize == 1024);
-  CHECK(k.webui.family("flux")->defaultSize == 1024);
-  CHECK(k.webui.defaultAttention(WebUiTool::A1111) == "doggettx");
-  CHECK(k.webui.defaultAttention(WebUiTool::Forge) == "sdp");
-  CHECK(k.webui.defaultAttention(WebUiTool::ComfyUi) == "sdp");
-  CHECK(k.webui.forgePartialLoadDivisor == 1.3);
-  CHECK(k.webui.forgePartialLoadMarginBytes == 1.25 * (1 << 30));
-  CHECK(k.webui.controlnetActivationShare == 0.5);
+  CHECK(k.webui->family("sd15")->defaultSize == 512);
+  CHECK(k.webui->family("sd2")->defaultSize == 512);
+  CHECK(k.webui->family("sdxl")->defaultSize == 1024);
+  CHECK(k.webui->family("flux")->defaultSize == 1024);
+  CHECK(k.webui->defaultAttention(WebUiTool::A1111) == "doggettx");
+  CHECK(k.webui->defaultAttention(WebUiTool::Forge) == "sdp");
+  CHECK(k.webui->defaultAttention(WebUiTool::ComfyUi) == "sdp");
+  CHECK(k.webui->forgePartialLoadDivisor == 1.3);
+  CHECK(k.webui->forgePartialLoadMarginBytes == 1.25 * (1 << 30));
+  CHECK(k.webui->controlnetActivationShare == 0.5);
 }

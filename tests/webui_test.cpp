@@ -24,11 +24,11 @@ FileReport checkOn(const std::string& text, const char* gpu) {
 }
 
 GenerationSetup setupOf(const WebUiInput& in) {
-  return setupGeneration(in, knowledge().webui, knowledge().architectures);
+  return setupGeneration(in, *knowledge().webui, knowledge().architectures);
 }
 
 GenerationEstimate estimateOf(const GenerationSetup& setup, const GpuTarget& gpu) {
-  return estimateGeneration(setup, knowledge().webui, knowledge().memory, gpu);
+  return estimateGeneration(setup, *knowledge().webui, knowledge().memory, gpu);
 }
 
 using test::phase;
@@ -388,7 +388,7 @@ TEST_CASE("each flag's effect on the estimate") {
     return 0.0;
   };
   int checked = 0;
-  for (const auto& flag : knowledge().webui.flags) {
+  for (const auto& flag : knowledge().webui->flags) {
     if (flag.effect == FlagEffect::None) continue;
     const std::string effect =
         std::string(toString(flag.effect)) + (flag.effect == FlagEffect::Attention ? ":" + flag.backend : std::string());
@@ -497,7 +497,7 @@ TEST_CASE("the VAE decoder's structural K is the CPU-measured one") {
   const auto measured = readDocument(test::readFile(test::sourceDir() / "tests/census/vae-decode.json"));
   const Node* k = measured->root() ? measured->root()->find("k") : nullptr;
   REQUIRE(k != nullptr);
-  const WebUiKnowledge& w = knowledge().webui;
+  const WebUiKnowledge& w = *knowledge().webui;
   for (WebUiTool tool : {WebUiTool::A1111, WebUiTool::Forge, WebUiTool::ComfyUi}) {
     const std::string& style = w.vaeResnetStyleByTool[static_cast<std::size_t>(tool)];
     for (const char* dtype : {"bfloat16", "float32"}) {

@@ -145,11 +145,13 @@ double Architecture::textEncoderParams() const {
 
 namespace {
 
-// Lower-case letters and digits only, less the vendor words in front, into `out`: its length.
+// Lower-case letters and digits only, less the vendor words in front, into `out`: its length. ASCII by hand, not
+// <cctype>'s locale calls: a lookup normalises every name and alias of the catalog.
 std::size_t normalizeInto(std::string_view name, char* out, std::size_t capacity) {
   std::size_t n = 0;
   for (char c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c)) && n < capacity) out[n++] = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const char lower = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if (((lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9')) && n < capacity) out[n++] = lower;
   }
   std::size_t from = 0;
   for (std::string_view vendor : {"nvidia", "geforce", "amd", "radeon", "apple"}) {
@@ -174,7 +176,11 @@ const Gpu* GpuCatalog::find(std::string_view name) const {
   char wanted[kLongest];
   char candidate[kLongest];
   const std::string_view key(wanted, normalizeInto(name, wanted, kLongest));
+  if (key.empty()) return nullptr;
   const auto same = [&](std::string_view other) {
+    // Most names end otherwise: the last letter or digit, which normalising keeps (lower-cased), rules them out first.
+    const auto last = std::find_if(other.rbegin(), other.rend(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+    if (last == other.rend() || (*last | 0x20) != (key.back() | 0x20)) return false;
     return std::string_view(candidate, normalizeInto(other, candidate, kLongest)) == key;
   };
   for (const auto& gpu : all_) {

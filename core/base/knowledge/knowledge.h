@@ -26,8 +26,8 @@ struct Knowledge {
   Architectures architectures;
   GpuCatalog gpus;
   MemoryModel memory;
-  WebUiKnowledge webui;
   // Read on first use (lazy_part.h): the systems that need them pay for them.
+  LazyPart<WebUiKnowledge> webui;  // A1111 / Forge / ComfyUI flags and generation families (rules/webui.yaml)
   LazyPart<ComfyUiKnowledge> comfyui;
   LazyPart<TrainerTool> sdScripts;    // kohya-ss sd-scripts (rules/sd-scripts.yaml)
   LazyPart<TrainerTool> musubiTuner;  // kohya-ss musubi-tuner (rules/musubi-tuner.yaml)

@@ -146,7 +146,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     sortDiagnostics(file.diagnostics);
     return file;
   }
-  const auto setup = setupWorkflow(workflow, *k.comfyui, k.webui, k.architectures);
+  const auto setup = setupWorkflow(workflow, *k.comfyui, *k.webui, k.architectures);
   std::optional<GpuTarget> gpu = context.gpu;
   file.gpuGiven = context.gpuGiven;
   if (const LogAnalysis* log = context.attachedLog) {
@@ -159,7 +159,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
   }
   // The launch line given with the workflow, else the mode the log of its run names (its start-up lines say which
   // manager ran, so the release that saved the nodes decides nothing then).
-  std::optional<LaunchLine> launch = launchLineOf(context, k.webui, k.architectures);
+  std::optional<LaunchLine> launch = launchLineOf(context, *k.webui, k.architectures);
   if (!launch) launch = launchOfLog(context.attachedLog);
   const std::optional<ComfyRelease> release = releaseOf(workflow, context.attachedLog);
   if (setup->estimable()) {
@@ -167,12 +167,12 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     if (release && (!launch || !launch->fromLog)) g.comfyRelease = release->version;
     g.comfyDynamicVramCard = !gpu || gpu->vendor.empty() || gpu->vendor == "nvidia";
     const WebUiInput noLaunchLine;
-    applyLaunchFlags(g, launch ? launch->input : noLaunchLine, k.webui);
+    applyLaunchFlags(g, launch ? launch->input : noLaunchLine, *k.webui);
   }
   const WorkflowCheckContext checkContext{workflow, *setup};
   for (const auto& check : workflowChecks()) check.run(checkContext, findings);
   if (setup->estimable() && gpu) {
-    GenerationEstimate g = estimateGeneration(setup->generation, k.webui, k.memory, *gpu);
+    GenerationEstimate g = estimateGeneration(setup->generation, *k.webui, k.memory, *gpu);
     file.plan = workflowPlan(workflow, *setup, *gpu, k, !png);
     if (file.gpuGiven) {
       reportEstimate(*setup, g, file.plan, findings);

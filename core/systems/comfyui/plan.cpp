@@ -58,7 +58,7 @@ class Planner {
   }
 
  private:
-  GenerationEstimate estimate(const GenerationSetup& g) const { return estimateGeneration(g, k_.webui, k_.memory, gpu_); }
+  GenerationEstimate estimate(const GenerationSetup& g) const { return estimateGeneration(g, *k_.webui, k_.memory, gpu_); }
 
   // A change of one workflow value, its edit placed now.
   Change valueChange(const NodeValue& v, std::string toJson, std::string why, std::function<void(GenerationSetup&)> apply) const {

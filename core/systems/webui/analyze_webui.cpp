@@ -38,11 +38,11 @@ void reportEstimate(const WebUiInput& in, const GenerationSetup& s, const Genera
                                .stepRange = stepRange,
                                .verdictRange = stepRange,
                                .context = "(" + std::string(displayName(s.tool)) + ", " + s.arch->label + " " + sizeText + ")",
-                               .cause = g.attentionTooLarge ? "split attention needs more than " + maxSlices(s, k.webui) + " slices at " +
+                               .cause = g.attentionTooLarge ? "split attention needs more than " + maxSlices(s, *k.webui) + " slices at " +
                                                                   sizeText + " (\"Not enough memory, use lower resolution\"); "
                                                             : ""},
                 findings);
-  const WebUiEstimateContext context{in, s, g, at, k.webui, k.advice};
+  const WebUiEstimateContext context{in, s, g, at, *k.webui, k.advice};
   for (const auto& check : webuiEstimateChecks()) check.run(context, findings);
 }
 
@@ -63,8 +63,8 @@ FileReport analyzeWebUi(const Input& input, const SystemContext& context) {
     if (in.profile->fatal()) file.unreadable = true;
   }
   if (!file.unreadable) {
-    const GenerationSetup setup = setupGeneration(in, k.webui, k.architectures);
-    const WebUiCheckContext checkContext{in, setup, k.webui};
+    const GenerationSetup setup = setupGeneration(in, *k.webui, k.architectures);
+    const WebUiCheckContext checkContext{in, setup, *k.webui};
     for (const auto& check : webuiChecks()) check.run(checkContext, findings);
     // A ComfyUI launch line given with workflows alone runs them (comfyui/analyze_workflow.cpp): its flags are in
     // their estimates, and an estimate of its own would be of a default model they do not load.
@@ -72,8 +72,8 @@ FileReport analyzeWebUi(const Input& input, const SystemContext& context) {
         setup.tool == WebUiTool::ComfyUi && in.hasLaunchLine && !in.profile && in.info.empty() && !context.companions.empty() &&
         std::all_of(context.companions.begin(), context.companions.end(), [](const Companion& c) { return c.kind == InputKind::ComfyUiWorkflow; });
     if (setup.estimable() && gpu && !launchOfWorkflows) {
-      GenerationEstimate g = estimateGeneration(setup, k.webui, k.memory, *gpu);
-      file.plan = generationPlan(in, setup, *gpu, k.webui, k.memory);
+      GenerationEstimate g = estimateGeneration(setup, *k.webui, k.memory, *gpu);
+      file.plan = generationPlan(in, setup, *gpu, *k.webui, k.memory);
       file.gpuGiven = gpuGiven;
       if (gpuGiven) reportEstimate(in, setup, g, file.plan, k, findings);
       file.estimate = std::move(g.estimate);

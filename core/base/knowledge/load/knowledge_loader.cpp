@@ -532,7 +532,7 @@ class Loader {
     }
     for (const Node* e : items(root->find("model_families"))) {
       c.modelFamilies.push_back({str(e, "family"), strings(e->find("match"))});
-      if (k_.webui.family(c.modelFamilies.back().value) == nullptr) {
+      if (k_.webui.value().family(c.modelFamilies.back().value) == nullptr) {
         error("comfyui.yaml: model_families: unknown generation family " + c.modelFamilies.back().value);
       }
     }
@@ -565,7 +565,7 @@ class Loader {
     for (const Node* e : items(root->find("unmodelled_families"))) c.unmodelledFamilies.push_back({str(e, "label"), strings(e->find("match"))});
     for (const NodeType& n : c.nodes) {
       const bool own = std::any_of(c.generationFamilies.begin(), c.generationFamilies.end(), [&](const GenerationFamily& f) { return f.id == n.family; });
-      if (!n.family.empty() && !own && k_.webui.family(n.family) == nullptr) error("comfyui.yaml: node " + n.type + ": unknown family " + n.family);
+      if (!n.family.empty() && !own && k_.webui.value().family(n.family) == nullptr) error("comfyui.yaml: node " + n.type + ": unknown family " + n.family);
     }
     for (const Node* e : items(root->find("vae_channels"))) {
       c.vaeChannels.push_back({std::to_string(integer(e, "channels", "comfyui.yaml: vae_channels")), strings(e->find("match"))});
@@ -651,7 +651,7 @@ class Loader {
   void webui() {
     const Node* root = load("rules/webui.yaml");
     if (root == nullptr) return;
-    WebUiKnowledge& w = k_.webui;
+    WebUiKnowledge& w = k_.webui.value();
     const Node* c = root->find("constants");
     constexpr std::string_view kConstants = "webui.yaml: constants";
     w.displayBytes = figure(c, "display_bytes", kConstants);
