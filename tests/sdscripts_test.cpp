@@ -299,6 +299,37 @@ TEST_CASE("sd-scripts trains the text encoders' LoRA beside the UNet's unless th
   CHECK(component(unetOnly, Phase::TrainStep, "text encoder embedding grads") == nullptr);
 }
 
+TEST_CASE("a fine-tune trains the text encoders where its script does: their weights join the optimizer, frozen ones in the mixed precision") {
+  const MemoryModel& m = knowledge().memory;
+  const GpuTarget card{"80 GiB", 80ull << 30};
+  const Architecture& sdxl = *knowledge().architectures.find("sdxl");
+  const double unet = sdxl.denoiser.params;
+  const double encoders = sdxl.textEncoderParams();  // CLIP-L and CLIP-G, 817.7 M
+  const auto estimateOf = [&](const std::string& command) { return estimateSdScripts(setupOf({Input{"t.sh", command + "\n"}}), m, card); };
+  // sdxl_train.py trains the U-Net alone by default; its frozen encoders go to the mixed precision's fp16 while the
+  // trained U-Net stays fp32, and no embedding table keeps a grad (that workaround is train_network.py's).
+  const std::string sdxlTrain = "accelerate launch sdxl_train.py --mixed_precision fp16 --gradient_checkpointing --cache_latents "
+                                "--resolution 1024 --optimizer_type AdamW8bit";
+  const Estimate unetOnly = estimateOf(sdxlTrain);
+  CHECK(component(unetOnly, Phase::TrainStep, "gradients")->bytes == Approx(unet * 4));
+  CHECK(component(unetOnly, Phase::TrainStep, "text encoder weights")->bytes == Approx(encoders * 2));
+  CHECK(component(unetOnly, Phase::TrainStep, "text encoder embedding grads") == nullptr);
+  // --train_text_encoder: both encoders train, in fp32 with the U-Net, with their grads and optimizer state.
+  const Estimate both = estimateOf(sdxlTrain + " --train_text_encoder");
+  CHECK(component(both, Phase::TrainStep, "gradients")->bytes == Approx((unet + encoders) * 4));
+  CHECK(component(both, Phase::TrainStep, "optimizer state")->bytes == Approx((unet + encoders) * 2));
+  CHECK(component(both, Phase::TrainStep, "text encoder weights")->bytes == Approx(encoders * 4));
+  // A learning rate of 0 for both encoders trains neither (sdxl_train.py: "0 means not train").
+  const Estimate zeroRates = estimateOf(sdxlTrain + " --train_text_encoder --learning_rate_te1 0 --learning_rate_te2 0");
+  CHECK(component(zeroRates, Phase::TrainStep, "gradients")->bytes == Approx(unet * 4));
+  // train_db.py trains SD 1.5's encoder unless --stop_text_encoder_training is negative.
+  const Architecture& sd1 = *knowledge().architectures.find("sd1");
+  const std::string db = "accelerate launch train_db.py --mixed_precision fp16 --cache_latents --resolution 512";
+  CHECK(component(estimateOf(db), Phase::TrainStep, "gradients")->bytes == Approx((sd1.denoiser.params + sd1.textEncoderParams()) * 4));
+  CHECK(component(estimateOf(db + " --stop_text_encoder_training -1"), Phase::TrainStep, "gradients")->bytes ==
+        Approx(sd1.denoiser.params * 4));
+}
+
 TEST_CASE("fix writes each needed step into the file that holds it") {
   AnalyzeOptions options;
   options.vramGib = 16;

@@ -108,15 +108,15 @@ Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m, const Be
 // One text encoder under quantize_te: its Linears in the quantized type, its token embeddings in bf16
 // (quantizers convert Linear layers only); a CLIP encoder, which no AI Toolkit loader quantizes, in the training dtype.
 double quantizedTextEncoderBytes(const TrainingSetup& s, const MemoryModel& m, const TextEncoder& te) {
-  if (te.neverQuantized || te.params <= 0) return weights(m, "", te.params, false, "", s.trainDtype).bytes;
-  const double bytes = weights(m, "", te.params, true, s.qtypeTe, s.trainDtype).bytes;
+  if (te.neverQuantized || te.params <= 0) return weights(m, "", te.params, false, "", s.textEncoderDtype()).bytes;
+  const double bytes = weights(m, "", te.params, true, s.qtypeTe, s.textEncoderDtype()).bytes;
   return bytes + m.embeddingParams(te.name) * (kBf16 - bytes / te.params);
 }
 
 Component textEncoderWeights(const TrainingSetup& s, const MemoryModel& m) {
   if (s.textEncoderOnCpu) return {"text encoder weights", 0, "on the CPU, where they encode the captions", Term::Weights};
   const double pTe = s.arch->textEncoderParams();
-  Component c = weights(m, "text encoder weights", pTe, s.quantizeTe, s.qtypeTe, s.trainDtype);
+  Component c = weights(m, "text encoder weights", pTe, s.quantizeTe, s.qtypeTe, s.textEncoderDtype());
   if (s.quantizeTe && pTe > 0) {
     double bytes = 0, kept = 0, embeddings = 0;
     for (const auto& te : s.arch->textEncoders) {
@@ -128,9 +128,9 @@ Component textEncoderWeights(const TrainingSetup& s, const MemoryModel& m) {
       }
     }
     c.bytes = bytes;
-    c.how = kept < pTe ? weights(m, "", pTe - kept, true, s.qtypeTe, s.trainDtype).how : "";
+    c.how = kept < pTe ? weights(m, "", pTe - kept, true, s.qtypeTe, s.textEncoderDtype()).how : "";
     if (embeddings > 0) c.how += "; " + paramsText(embeddings) + " of token embeddings stay bf16";
-    if (kept > 0) c.how += std::string(c.how.empty() ? "" : "; ") + "the CLIP encoders' " + weights(m, "", kept, false, "", s.trainDtype).how + ", never quantized";
+    if (kept > 0) c.how += std::string(c.how.empty() ? "" : "; ") + "the CLIP encoders' " + weights(m, "", kept, false, "", s.textEncoderDtype()).how + ", never quantized";
   }
   if (s.layerOffloading && s.arch->layerOffloading && s.offloadTextEncoder > 0 && c.bytes > 0) {
     // Embedding tables are not managed modules: they stay on the GPU in bf16 (manager.py's skip list).
@@ -468,7 +468,13 @@ void addComponent(PhaseEstimate& phase, Component c) {
 
 
 double trainableParams(const TrainingSetup& s) {
-  if (s.fullFinetune) return residentDenoiserParams(s);
+  if (s.fullFinetune) {
+    // A fine-tune that trains the text encoders trains all of them (sdxl_train.py, fine_tune.py, train_db.py; AI
+    // Toolkit's prepare_optimizer_params): their parameters join the optimizer.
+    double p = residentDenoiserParams(s);
+    if (s.trainsTextEncoders()) p += s.arch->textEncoderParams();
+    return p;
+  }
   if (s.noLayerAdapted) return 0;
   double perRank = s.arch->denoiser.loraParamsPerRank;
   // A trained text encoder carries its own LoRA (the UNet families').
@@ -520,7 +526,7 @@ Component gradients(const TrainingSetup& s, const MemoryModel& m, const Optimize
 // optimizer owns, so their full-size grads stay from the first backward on (train_network.py
 // prepare_text_encoder_grad_ckpt_workaround, 48d368f).
 Component embeddingGrads(const TrainingSetup& s, const MemoryModel& m, double dtype) {
-  if (!s.textEncoderEmbeddingGrads || !s.trainTextEncoder || !s.gradientCheckpointing) return {"text encoder embedding grads", 0, "", Term::Trainable};
+  if (!s.textEncoderEmbeddingGrads || !s.trainsTextEncoders() || !s.gradientCheckpointing) return {"text encoder embedding grads", 0, "", Term::Trainable};
   const double p = textEmbeddingParams(s, m);
   return {"text encoder embedding grads", p * dtype,
           paramsText(p) + " × " + fixedText(dtype, 0) + " B: the embedding tables' grads, which no optimizer frees (sd-scripts' checkpointing workaround)",
@@ -546,10 +552,8 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
   const double optBytes = optimizerStateBytes(s, opt);
   const double wBytes = s.fullFinetune ? 0 : m.loraWeightBytes;  // full fine-tune: the weights are the model's
   const double gBytes = s.fullFinetune ? dtype : m.loraGradBytes;
-  const bool teLora = !s.fullFinetune && s.trainTextEncoder && std::any_of(s.arch->textEncoders.begin(), s.arch->textEncoders.end(),
-                                                                             [](const TextEncoder& te) { return te.loraParamsPerRank > 0; });
-  const std::string what = s.fullFinetune ? "full fine-tune"
-                                          : s.networkType + " rank " + fixedText(s.rank, 0) + (teLora ? ", the text encoders' too" : "");
+  const std::string what = s.fullFinetune ? std::string("full fine-tune") + (s.trainsTextEncoders() ? ", the text encoders too" : "")
+                                          : s.networkType + " rank " + fixedText(s.rank, 0) + (s.trainsTextEncoders() ? ", the text encoders' too" : "");
   const Component trainWeights{"trainable weights", pTrain * wBytes, paramsText(pTrain) + " (" + what + ") × " + fixedText(wBytes, 0) + " B",
                                Term::Trainable};
   const Component grads = gradients(s, m, opt, pTrain, gBytes);

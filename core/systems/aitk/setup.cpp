@@ -192,6 +192,15 @@ bool isTorchDtype(std::string_view dtype) {
   return d == "float32" || d == "float16" || d == "bfloat16" || d == "float8";
 }
 
+bool TrainingSetup::trainsTextEncoders() const {
+  return trainTextEncoder && std::any_of(arch->textEncoders.begin(), arch->textEncoders.end(),
+                                         [](const TextEncoder& te) { return te.loraParamsPerRank > 0; });
+}
+
+const std::string& TrainingSetup::textEncoderDtype() const {
+  return trainsTextEncoders() || frozenTextEncoderDtype.empty() ? trainDtype : frozenTextEncoderDtype;
+}
+
 double TrainingSetup::vaeElementBytes() const {
   if (vaeDtype.empty()) return activationBytes;
   return canonicalDtype(vaeDtype) == "float32" ? 4 : 2;

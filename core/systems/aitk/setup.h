@@ -50,6 +50,9 @@ struct TrainingSetup {
   bool cacheTextEmbeddings = false;
   bool trainTextEncoder = false;
   bool textEncoderEmbeddingGrads = false;  // a trained text encoder's embedding tables keep their grads (sd-scripts)
+  // The frozen text encoders' dtype where it is not the training dtype's (sd-scripts' fine-tunes cast them to
+  // the mixed precision's while the trained models stay fp32); empty: the training dtype.
+  std::string frozenTextEncoderDtype;
   // trainable parameters
   bool fullFinetune = false;
   std::string networkType = "lora";
@@ -105,6 +108,10 @@ struct TrainingSetup {
   bool vaeStaysResident() const;  // some dataset encodes latents or control images every step
   const std::string& vaeWeightDtype() const { return vaeDtype.empty() ? trainDtype : vaeDtype; }
   double vaeElementBytes() const;  // of the VAE's own passes: its written dtype's, else the activations'
+  // The text encoders a job trains: where trainTextEncoder asks and the family's encoders can be (the UNet
+  // families'; the ones with a LoRA size in architectures.yaml).
+  bool trainsTextEncoders() const;
+  const std::string& textEncoderDtype() const;
 };
 
 // A non-owning handle on a catalog entry (the catalog outlives every setup).

@@ -92,11 +92,15 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   t.unloadTextEncoder = s.cacheTextEncoderOutputs.value;
   t.textEncoderOnCpu = s.textEncoderCpu.value;
   // LoRA on the text encoders too, unless they are cached or --network_train_unet_only (the DiT
-  // scripts train only the DiT by default).
+  // scripts train only the DiT by default); a fine-tune's as its script decides (SdSetup::finetuneTextEncoders).
   const bool unetFamily = s.arch->arch == "sd1" || s.arch->arch == "sd2" || s.arch->arch == "sdxl";
-  t.trainTextEncoder = unetFamily && !s.networkTrainUnetOnly.value && !s.cacheTextEncoderOutputs.value;
-  t.textEncoderEmbeddingGrads = true;
+  t.trainTextEncoder = unetFamily && (s.finetune() ? s.finetuneTextEncoders.value
+                                                   : !s.networkTrainUnetOnly.value && !s.cacheTextEncoderOutputs.value);
+  // train_network.py's checkpointing workaround: a fine-tune trains the embedding tables with the rest.
+  t.textEncoderEmbeddingGrads = !s.finetune();
   t.fullFinetune = s.finetune();
+  // A fine-tune casts the frozen text encoders to the mixed precision's dtype (sdxl_train.py, fine_tune.py).
+  if (s.finetune()) t.frozenTextEncoderDtype = weightDtype(s);
   t.networkType = s.lokr ? "lokr" : "lora";
   t.rank = s.networkDim.value;
   t.optimizer = optimizerName(s.optimizer.value);

@@ -174,6 +174,15 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   }
   s.lowram = flagSetting(job, "lowram");
   s.networkTrainUnetOnly = flagSetting(job, "network_train_unet_only");
+  if (s.finetune() && job.script->name == "train_db.py") {
+    const auto stop = intSetting(job, "stop_text_encoder_training", 0);
+    s.finetuneTextEncoders = {stop.value >= 0, stop.from};
+  } else if (s.finetune()) {
+    s.finetuneTextEncoders = flagSetting(job, "train_text_encoder");
+    const auto rate = [&](const char* key) { return textSetting(job, key, ""); };
+    const auto zero = [](const SdSetting<std::string>& r) { return !r.isDefault() && std::atof(r.value.c_str()) == 0; };
+    if (zero(rate("learning_rate_te1")) && zero(rate("learning_rate_te2"))) s.finetuneTextEncoders.value = false;
+  }
   s.networkDim = intSetting(job, "network_dim", 4);
   s.networkModule = textSetting(job, "network_module", "");
   for (const char* key : {"network_module", "LoRA_type", "network_args"}) {

@@ -41,6 +41,10 @@ struct SdSetup {
   SdSetting<bool> splitMode;
   SdSetting<bool> cacheLatents, cacheLatentsToDisk, cacheTextEncoderOutputs;
   SdSetting<bool> lowram, networkTrainUnetOnly;
+  // A fine-tune script trains the text encoders: fine_tune.py and sdxl_train.py with --train_text_encoder (sdxl_train.py:
+  // not where both --learning_rate_te1 and --learning_rate_te2 are 0), train_db.py unless --stop_text_encoder_training
+  // is negative.
+  SdSetting<bool> finetuneTextEncoders;
   SdSetting<int> networkDim;  // None → 4 (networks/lora*.py)
   SdSetting<std::string> networkModule;
   bool lokr = false;  // LyCORIS LoKr (its network_dim 100000 means "full": about a rank-4 LoRA's size)
