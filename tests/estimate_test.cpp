@@ -118,6 +118,33 @@ using test::phase;
 
 }  // namespace
 
+TEST_CASE("an optimizer whose states take the parameters' dtype keeps half of them for 16-bit parameters") {
+  const Architecture arch = paperModel();
+  MemoryModel m = paperConstants();
+  m.optimizers = {{"adamw", false, 8, false, false, true}, {"adamw8bit", false, 2}};
+  TrainingSetup s = paperSetup(arch);
+  s.optimizer = "adamw";
+  const auto trainable = [&](std::string_view name) { return component(phase(estimate(s, m, kLargeCard), "train_step"), name); };
+  // The LoRA in AI Toolkit's fp32: rank 16 × 1e5 = 1.6 M params, 8 B of state, 4 B weights and grads.
+  CHECK(trainable("optimizer state") == Approx(1.6e6 * 8));
+  CHECK(trainable("trainable weights") == Approx(1.6e6 * 4));
+  // sd-scripts' --full_bf16 casts the network to bf16: 2 B weights and grads, AdamW's two states 2 B each.
+  s.adapterBytes = 2;
+  CHECK(trainable("trainable weights") == Approx(1.6e6 * 2));
+  CHECK(trainable("gradients") == Approx(1.6e6 * 2));
+  CHECK(trainable("optimizer state") == Approx(1.6e6 * 4));
+  // An 8-bit optimizer's states are its own whatever the parameters'.
+  s.optimizer = "adamw8bit";
+  CHECK(trainable("optimizer state") == Approx(1.6e6 * 2));
+  // A bf16 full fine-tune: the 1e9 params' AdamW states in bf16, 4 B.
+  s.adapterBytes = 0;
+  s.optimizer = "adamw";
+  s.fullFinetune = true;
+  s.quantize = false;
+  CHECK(trainable("optimizer state") == Approx(1e9 * 4));
+  CHECK(trainable("gradients") == Approx(1e9 * 2));
+}
+
 TEST_CASE("a preservation loss keeps a second graph's block inputs until the one backward") {
   const Architecture arch = paperModel();
   const MemoryModel m = paperConstants();

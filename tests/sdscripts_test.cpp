@@ -299,6 +299,21 @@ TEST_CASE("sd-scripts trains the text encoders' LoRA beside the UNet's unless th
   CHECK(component(unetOnly, Phase::TrainStep, "text encoder embedding grads") == nullptr);
 }
 
+TEST_CASE("sd-scripts' --full_bf16 casts the network to bf16: its weights, grads and AdamW's states") {
+  const MemoryModel& m = knowledge().memory;
+  const GpuTarget card{"24 GiB", 24ull << 30};
+  const std::string lora = " --gradient_checkpointing --cache_latents --cache_text_encoder_outputs --network_module networks.lora "
+                           "--network_dim 16 --resolution 1024 --optimizer_type AdamW --mixed_precision bf16";
+  const double params = 2659840.0 * 16;  // the SDXL UNet's LoRA at dim 16
+  const Estimate plain = estimateSdScripts(setupOf({Input{"t.sh", "accelerate launch sdxl_train_network.py" + lora + "\n"}}), m, card);
+  CHECK(component(plain, Phase::TrainStep, "trainable weights")->bytes == Approx(params * 4));
+  CHECK(component(plain, Phase::TrainStep, "optimizer state")->bytes == Approx(params * 8));
+  const Estimate full = estimateSdScripts(setupOf({Input{"t.sh", "accelerate launch sdxl_train_network.py" + lora + " --full_bf16\n"}}), m, card);
+  CHECK(component(full, Phase::TrainStep, "trainable weights")->bytes == Approx(params * 2));
+  CHECK(component(full, Phase::TrainStep, "gradients")->bytes == Approx(params * 2));
+  CHECK(component(full, Phase::TrainStep, "optimizer state")->bytes == Approx(params * 4));
+}
+
 TEST_CASE("a fine-tune trains the text encoders where its script does: their weights join the optimizer, frozen ones in the mixed precision") {
   const MemoryModel& m = knowledge().memory;
   const GpuTarget card{"80 GiB", 80ull << 30};

@@ -42,10 +42,11 @@ struct OptimizerState {
   double stateBytesPerParam = 0;       // per element of every trained tensor
   bool factoredSecondMoment = false;   // plus a row and a column of fp32 figures per trained matrix
   bool freesGradsInBackward = false;   // the step runs in the backward pass, freeing each grad at once
+  bool stateInParamDtype = false;      // its states take the trained parameters' dtype (stateBytesPerParam: fp32's)
 };
 
 template <class V> void fields(V& v, OptimizerState& x) {
-  v(x.name, x.prefix, x.stateBytesPerParam, x.factoredSecondMoment, x.freesGradsInBackward);
+  v(x.name, x.prefix, x.stateBytesPerParam, x.factoredSecondMoment, x.freesGradsInBackward, x.stateInParamDtype);
 }
 
 struct VaeConstants {

@@ -492,9 +492,9 @@ namespace {
 // Optimizer state per trained parameter. A factored second moment (Adafactor's) keeps n + m fp32 figures per n×m
 // matrix, 4·(n+m)/(n·m) B per param: a LoRA's rank-wide matrices ≈ 4/rank + 4/width, a transformer's square ones
 // 8/width; a UNet's convolutions factor over their kernel and keep far more (architectures.yaml's measured figure).
-double optimizerStateBytes(const TrainingSetup& s, const OptimizerState* opt) {
+double optimizerStateBytes(const TrainingSetup& s, const OptimizerState* opt, double paramBytes) {
   if (opt == nullptr) return 8.0;  // AdamW's, the default
-  double bytes = opt->stateBytesPerParam;
+  double bytes = opt->stateInParamDtype ? opt->stateBytesPerParam * paramBytes / 4 : opt->stateBytesPerParam;
   if (opt->factoredSecondMoment) {
     const Denoiser& d = s.arch->denoiser;
     const double perWidth = d.hidden > 0 ? 4.0 / d.hidden : 0;
@@ -549,9 +549,10 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
   const double pTrain = trainableParams(s);
   const std::string optName = s.optimizer.empty() ? "adamw" : s.optimizer;
   const OptimizerState* opt = m.optimizer(optName);
-  const double optBytes = optimizerStateBytes(s, opt);
-  const double wBytes = s.fullFinetune ? 0 : m.loraWeightBytes;  // full fine-tune: the weights are the model's
-  const double gBytes = s.fullFinetune ? dtype : m.loraGradBytes;
+  const double adapterBytes = s.adapterBytes > 0 ? s.adapterBytes : m.loraWeightBytes;
+  const double optBytes = optimizerStateBytes(s, opt, s.fullFinetune ? dtype : adapterBytes);
+  const double wBytes = s.fullFinetune ? 0 : adapterBytes;  // full fine-tune: the weights are the model's
+  const double gBytes = s.fullFinetune ? dtype : s.adapterBytes > 0 ? s.adapterBytes : m.loraGradBytes;
   const std::string what = s.fullFinetune ? std::string("full fine-tune") + (s.trainsTextEncoders() ? ", the text encoders too" : "")
                                           : s.networkType + " rank " + fixedText(s.rank, 0) + (s.trainsTextEncoders() ? ", the text encoders' too" : "");
   const Component trainWeights{"trainable weights", pTrain * wBytes, paramsText(pTrain) + " (" + what + ") × " + fixedText(wBytes, 0) + " B",
@@ -563,13 +564,16 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
                            s.accuracyRecoveryAdapter ? residentDenoiserParams(s) * m.araFractionOfBase * kBf16 : 0,
                            "its bf16 weights require grad and are in no optimizer: each backward writes a .grad that stays",
                            Term::Trainable};
+  const bool halfStates = opt && opt->stateInParamDtype && (s.fullFinetune ? dtype : adapterBytes) < 4;
   const Component optState{"optimizer state", pTrain * optBytes,
                            paramsText(pTrain) + " × " + fixedText(optBytes, optBytes < 0.1 ? 3 : 1) + " B (" + optName +
-                               (opt && opt->factoredSecondMoment ? ", its second moment factored into rows and columns)" : ")"),
+                               (opt && opt->factoredSecondMoment ? ", its second moment factored into rows and columns)"
+                                : halfStates                     ? ", its states in the parameters' 16-bit dtype)"
+                                                                 : ")"),
                            Term::Trainable};
   // toolkit/ema.py keeps shadow_params = p.clone(): the trainable weights' own dtype (fp32 LoRA, the
   // training dtype for a full fine-tune) — when the trainer builds it at all (memory.yaml ema_resident).
-  const double emaBytes = s.fullFinetune ? dtype : m.loraWeightBytes;
+  const double emaBytes = s.fullFinetune ? dtype : adapterBytes;
   const bool emaOnGpu = s.ema && m.emaResident && behaviour.emaBuilt;
   const Component ema{"EMA copy", emaOnGpu ? pTrain * emaBytes : 0,
                       paramsText(pTrain) + " × " + fixedText(emaBytes, 0) + " B (a clone of the trainable weights)", Term::Trainable};

@@ -55,6 +55,9 @@ struct TrainingSetup {
   std::string frozenTextEncoderDtype;
   // trainable parameters
   bool fullFinetune = false;
+  // The adapter's weights and grads per parameter; 0: AI Toolkit's fp32 (memory.yaml lora_weight_bytes). sd-scripts'
+  // --full_bf16 / --full_fp16 casts the network to the weight dtype (train_network.py: network.to(weight_dtype)).
+  double adapterBytes = 0;
   std::string networkType = "lora";
   double rank = 4;
   // network_kwargs narrows the adapted layers beyond the preset (OL420). Which layers is not modelled: the

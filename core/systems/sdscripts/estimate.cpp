@@ -99,6 +99,8 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   // train_network.py's checkpointing workaround: a fine-tune trains the embedding tables with the rest.
   t.textEncoderEmbeddingGrads = !s.finetune();
   t.fullFinetune = s.finetune();
+  // sd-scripts casts the network to the weight dtype (train_network.py); musubi-tuner takes no such flag.
+  if (!s.musubi && !s.finetune() && (s.fullBf16.value || s.fullFp16.value)) t.adapterBytes = 2;
   // A fine-tune casts the frozen text encoders to the mixed precision's dtype (sdxl_train.py, fine_tune.py).
   if (s.finetune()) t.frozenTextEncoderDtype = weightDtype(s);
   t.networkType = s.lokr ? "lokr" : "lora";

@@ -311,7 +311,8 @@ class Loader {
     if (const Node* list = root->find("optimizers"); list && list->isSequence()) {
       for (const Node* e : list->resolved()->items) {
         m.optimizers.push_back({str(e, "name"), boolean(e, "prefix", kFile), figure(e, "state_bytes_per_param", kFile),
-                                flag(e, "factored_second_moment"), flag(e, "frees_grads_in_backward")});
+                                flag(e, "factored_second_moment"), flag(e, "frees_grads_in_backward"),
+                                flag(e, "state_in_param_dtype")});
       }
     }
     if (const Node* list = root->find("vae"); list && list->isSequence()) {
