@@ -241,7 +241,7 @@ TEST_CASE("rules/logs.yaml's enums are the ids the C++ handles") {
 
 TEST_CASE("the log markers load as the scanner's typed tables") {
   const LogMarkers& logs = *knowledge().logs;
-  REQUIRE(logs.oomMessages.size() == 24);
+  REQUIRE(logs.oomMessages.size() == 27);
   CHECK(logs.oomMessages.front().effect == OomEffect::AbortedAfterRetries);
   CHECK(logs.oomMessages[4].phase == Phase::LatentCache);
   CHECK(logs.oomMessages[4].kindUnderMallocAsync == OomKind::ComfyAlloc);
@@ -255,11 +255,12 @@ TEST_CASE("the log markers load as the scanner's typed tables") {
   REQUIRE(logs.silentExits.size() == 3);
   CHECK(logs.silentExits[1].shellPrompt);
   CHECK(logs.silentExits[2].test.equals == std::vector<std::string>{"Press any key to continue . . ."});
-  REQUIRE(logs.failedStages.size() == 5);
+  REQUIRE(logs.failedStages.size() == 6);
   CHECK(logs.failedStages.front().phase == Phase::Save);
-  REQUIRE(logs.markers.size() == 19);
+  REQUIRE(logs.markers.size() == 21);
   CHECK(logs.markers.front().onlyBeforeTraining);
-  CHECK(logs.markers[8].announcesStep == StepPosition::AfterColon);
+  CHECK(logs.markers[9].announcesStep == StepPosition::AfterColon);
+  CHECK(logs.markers[11].keeps == Phase::VaeDecode);  // a VAE's load after the sampler is the decode's
   CHECK(logs.markers.back().effect == MarkerEffect::SkippedBatch);
   CHECK(logs.toolRank("forge") == 0);
   CHECK(logs.toolRank("a1111") == 2);
@@ -270,9 +271,9 @@ TEST_CASE("the log markers load as the scanner's typed tables") {
   CHECK(logs.cappedBy == std::vector<std::string>{" allowed"});
   // A word of several per-line tables is searched once: "loaded partially" is a marker, a ComfyUI sign and
   // an offload, one id.
-  CHECK(logs.markers[10].test.contains[1] == "loaded partially");
+  CHECK(logs.markers[12].test.contains[1] == "loaded partially");
   CHECK(logs.offload.contains[0] == "loaded partially");
-  CHECK(logs.markers[10].test.containsIds[1] == logs.offload.containsIds[0]);
+  CHECK(logs.markers[12].test.containsIds[1] == logs.offload.containsIds[0]);
   CHECK(logs.toolSigns[1].test.containsIds[2] == logs.offload.containsIds[0]);
 }
 

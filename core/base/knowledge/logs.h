@@ -131,11 +131,12 @@ struct PhaseMarker {
   LineTest test;
   std::optional<Phase> phase;
   bool onlyBeforeTraining = false;
+  std::optional<Phase> keeps;  // a stage the marker does not leave (a UI loading its VAE for the decode it began)
   std::optional<StepPosition> announcesStep;
   std::optional<MarkerEffect> effect;
 };
 
-template <class V> void fields(V& v, PhaseMarker& x) { v(x.test, x.phase, x.onlyBeforeTraining, x.announcesStep, x.effect); }
+template <class V> void fields(V& v, PhaseMarker& x) { v(x.test, x.phase, x.onlyBeforeTraining, x.keeps, x.announcesStep, x.effect); }
 
 struct ToolSign {
   std::string tool;  // an id of kLogToolIds

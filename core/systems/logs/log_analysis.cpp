@@ -235,8 +235,10 @@ void LogScanner::onBarStep(std::string_view t, long step) {
       break;
     case BarKind::Unnamed:
       // An unnamed bar is a generation tool's sampler (a trainer's caching and quantizing bars are unnamed
-      // too: those keep their phase); once it completes, the VAE decodes.
-      if (markerPhase_ != Phase::LatentCache && markerPhase_ != Phase::TeCache && markerPhase_ != Phase::Quantize) {
+      // too, and a UI's trainer's once it announced its training (A1111's textual inversion): those keep their
+      // phase); once it completes, the VAE decodes.
+      if (markerPhase_ != Phase::LatentCache && markerPhase_ != Phase::TeCache && markerPhase_ != Phase::Quantize &&
+          markerPhase_ != Phase::TrainStep) {
         setStage(step > 0 && contains(t, "100%") ? Phase::VaeDecode : Phase::Inference, t);
       }
       break;
@@ -358,7 +360,8 @@ std::optional<long> announcedStep(StepPosition position, std::string_view t, std
 }  // namespace
 
 void LogScanner::applyMarker(const PhaseMarker& marker, std::string_view t) {
-  if (marker.phase && !(marker.onlyBeforeTraining && trainingStarted_)) setStage(*marker.phase, t, true);
+  const bool kept = marker.keeps && marker.keeps == markerPhase_;
+  if (marker.phase && !(marker.onlyBeforeTraining && trainingStarted_) && !kept) setStage(*marker.phase, t, true);
   if (marker.announcesStep) {
     if (auto step = announcedStep(*marker.announcesStep, t, markerEnd(marker.test, t))) announcedStep_ = step;
     announcedPhase_ = marker.phase;

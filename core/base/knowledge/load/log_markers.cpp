@@ -95,8 +95,8 @@ class Reader {
     }
   }
 
-  std::optional<Phase> phase(const Node* e, std::string_view where) {
-    const Node* p = e->find("phase");
+  std::optional<Phase> phase(const Node* e, std::string_view where, std::string_view key = "phase") {
+    const Node* p = e->find(key);
     if (p == nullptr || p->isNull()) return std::nullopt;
     const auto value = parsePhase(p->resolved()->text);
     if (!value || *value == Phase::Unknown || *value == Phase::None) {
@@ -176,6 +176,7 @@ class Reader {
     m.phase = phase(e, "markers");
     const Node* before = e->find("only_before_training");
     m.onlyBeforeTraining = before && before->truthy();
+    m.keeps = phase(e, "markers.keeps", "keeps");
     if (const Node* at = e->find("announces_step")) {
       m.announcesStep = id<StepPosition>(kStepPositionIds, at->resolved()->text, "markers.announces_step");
       if (!m.phase) problems_.push_back("markers: a marker that announces a step names the phase it announces it for");
