@@ -159,6 +159,18 @@ TEST_CASE("sd-scripts' placement: fp32 frozen weights without the script's mixed
   for (const auto& p : e.phases) CHECK(p.phase != Phase::Quantize);
 }
 
+TEST_CASE("musubi-tuner's HunyuanVideo swaps n/2 double blocks and twice as many single ones: n/40 of its blocks") {
+  const std::string base = "accelerate launch --mixed_precision bf16 hv_train_network.py --dit m.safetensors --fp8_base --sdpa "
+                           "--gradient_checkpointing --network_module networks.lora --network_dim 32";
+  const std::string how = [&] {
+    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + " --blocks_to_swap 24\n"}}, *knowledge().musubiTuner),
+                                         knowledge().memory, {"24 GiB", 24ull << 30});
+    return component(e, Phase::TrainStep, "transformer weights")->how;
+  }();
+  // 12 of 20 double blocks and 25 of 40 single ones (enable_block_swap): 24/40 of the weights leave, 40 % stay.
+  CHECK_THAT(how, Catch::Contains("keeps 40%"));
+}
+
 TEST_CASE("HunyuanImage 2.1: fp8_scaled (its fp8_base is ignored), block swap over 40 units, Qwen2.5-VL in the caching") {
   const MemoryModel& m = knowledge().memory;
   const GpuTarget card{"24 GiB", 24ull << 30};
