@@ -162,13 +162,16 @@ TEST_CASE("sd-scripts' placement: fp32 frozen weights without the script's mixed
 TEST_CASE("musubi-tuner's HunyuanVideo swaps n/2 double blocks and twice as many single ones: n/40 of its blocks") {
   const std::string base = "accelerate launch --mixed_precision bf16 hv_train_network.py --dit m.safetensors --fp8_base --sdpa "
                            "--gradient_checkpointing --network_module networks.lora --network_dim 32";
-  const std::string how = [&] {
-    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + " --blocks_to_swap 24\n"}}, *knowledge().musubiTuner),
+  const auto weights = [&](const std::string& extra) {
+    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + extra + "\n"}}, *knowledge().musubiTuner),
                                          knowledge().memory, {"24 GiB", 24ull << 30});
-    return component(e, Phase::TrainStep, "transformer weights")->how;
-  }();
-  // 12 of 20 double blocks and 25 of 40 single ones (enable_block_swap): 24/40 of the weights leave, 40 % stay.
-  CHECK_THAT(how, Catch::Contains("keeps 40%"));
+    return *component(e, Phase::TrainStep, "transformer weights");
+  };
+  // 12 of 20 double blocks and 25 of 40 single ones (enable_block_swap): 24/40 of the weights leave, 40 % stay, and
+  // nothing else: a swapped-in block takes the CUDA buffers of the one it replaces (swap_weight_devices_cuda).
+  const Component swapped = weights(" --blocks_to_swap 24");
+  CHECK_THAT(swapped.how, Catch::Contains("block swap keeps 40%"));
+  CHECK(swapped.bytes == Approx(weights("").bytes * 0.4));
 }
 
 TEST_CASE("HunyuanImage 2.1: fp8_scaled (its fp8_base is ignored), block swap over 40 units, Qwen2.5-VL in the caching") {

@@ -96,11 +96,16 @@ Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m, const Be
     c.how += " + accuracy-recovery adapter " + fixedText(m.araFractionOfBase * 100, 1) + "% of params in bf16";
   }
   if (s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0) {
+    const std::string kept = fixedText((1 - s.offloadTransformer) * 100, 0) + "%";
+    if (s.swapsBlocksInPlace) {
+      c.bytes *= 1 - s.offloadTransformer;
+      c.how += "; block swap keeps " + kept + " on the GPU (whole blocks exchanged in place)";
+      return c;
+    }
     // The ring's slots hold weights dequantized to bf16 (manager_modules.py _materialize_linear_weight).
     const double ring = b.offloadRingSlots * s.arch->denoiser.largestLinearParams() * kBf16;
     c.bytes = c.bytes * (1 - s.offloadTransformer) + ring;
-    c.how += "; layer offloading keeps " + fixedText((1 - s.offloadTransformer) * 100, 0) + "% plus a ring of " +
-             std::to_string(b.offloadRingSlots) + " Linear weights in bf16";
+    c.how += "; layer offloading keeps " + kept + " plus a ring of " + std::to_string(b.offloadRingSlots) + " Linear weights in bf16";
   }
   return c;
 }

@@ -44,6 +44,9 @@ struct TrainingSetup {
   bool lowVram = false;
   bool layerOffloading = false;
   double offloadTransformer = 1.0;
+  // sd-scripts' and musubi-tuner's block swap exchange a GPU block's weights with a CPU block's in the same CUDA
+  // buffers (custom_offloading_utils.py swap_weight_devices_cuda): no ring of weights in flight, as AI Toolkit's has.
+  bool swapsBlocksInPlace = false;
   double offloadTextEncoder = 1.0;
   bool unloadTextEncoder = false;
   bool textEncoderOnCpu = false;  // the trainer runs the text encoders on the CPU (sd-scripts' --text_encoder_cpu)

@@ -87,6 +87,7 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   t.qtypeTe = "float8";
   t.layerOffloading = swapShare > 0;
   t.offloadTransformer = swapShare;
+  t.swapsBlocksInPlace = true;
   t.offloadTextEncoder = 0;
   t.cacheTextEmbeddings = s.cacheTextEncoderOutputs.value;
   t.unloadTextEncoder = s.cacheTextEncoderOutputs.value;
