@@ -1561,6 +1561,49 @@ TEST_CASE("a wrapper workflow's unreadable values: no swap from a word, the size
   CHECK(analyzeOn("RTX 4090", text).estimate->peak().peakBytes > 0);
 }
 
+TEST_CASE("HiDream E1's edit image joins the noise along the width, uncounted by ComfyUI's guess; DualCFGGuider runs three conds") {
+  const auto named = [](const PhaseEstimate& p, std::string_view name) {
+    const auto it = std::find_if(p.components.begin(), p.components.end(), [&](const Component& c) { return c.name == name; });
+    REQUIRE(it != p.components.end());
+    return *it;
+  };
+  const std::string text = comfyFixture("hidream-e1-edit-dualcfg-api.json");
+  const Read r = readSetup(text);
+  REQUIRE(r.setup->estimable());
+  const GenerationSetup& g = r.setup->generation;
+  // InstructPixToPixConditioning's latent is its image's: ImageScaleToTotalPixels' 1 MP, taken square.
+  CHECK(g.width == 1024);
+  CHECK(g.height == 1024);
+  CHECK(g.concatPixels == 1024.0 * 1024.0);
+  CHECK_FALSE(g.imageSizeAssumed);
+  CHECK(g.guidanceConds == 3);
+  CHECK(r.setup->notCosted.empty());
+  // On 48 GiB the three conds run as one batch, each of 4096 image tokens, the edit image's 4096 and the text's:
+  // three times what one pass of the plain model at 1024² keeps, scaled by the tokens.
+  const Architecture& hidream = *knowledge().architectures.find("hidream");
+  const Component act = named(denoiseOn48GiB(text), "transformer activations");
+  CHECK_THAT(act.how, Catch::Contains("4096 of them the edit image's") && Catch::Contains("× 3 (batch × guidance passes)"));
+  const Component plain = named(denoiseOn48GiB(R"({
+  "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "hidream_e1_1_bf16.safetensors", "weight_dtype": "default"}},
+  "2": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1024, "height": 1024, "batch_size": 1}},
+  "3": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "latent_image": ["2", 0], "seed": 1, "steps": 20, "cfg": 1.0,
+        "sampler_name": "euler", "scheduler": "simple", "denoise": 1.0}}
+})"), "transformer activations");
+  const double text_ = hidream.denoiser.textTokens;
+  CHECK(act.bytes == Approx(3 * plain.bytes * (2 * 4096.0 + text_) / (4096.0 + text_)));
+  // Partly loaded, ComfyUI keeps free its guess at one pass over the noise latent alone (1024²: 0.6 GiB), not the
+  // edit image's tokens; its guess at three passes, × 1.5, is over what is left, so the conds run one at a time.
+  AnalyzeOptions options;
+  options.vramGib = 22;
+  const FileReport report = analyzeInput(Input{"workflow.json", text}, options);
+  REQUIRE(report.estimate.has_value());
+  const PhaseEstimate tight = test::phase(*report.estimate, "denoise");
+  CHECK_THAT(named(tight, "transformer weights").how, Catch::Contains("its guess at the work, 0.6 GiB"));
+  const Component one = named(tight, "transformer activations");
+  CHECK_THAT(one.how, Catch::Contains("the 3 conds one at a time"));
+  CHECK(one.bytes == Approx(act.bytes / 3));
+}
+
 TEST_CASE("reference images join the tokens: a ReferenceLatent's image traced to its size, Qwen's edit node its own 1 MP") {
   constexpr double kMegapixel = 1024.0 * 1024.0;
   const std::string flux2 = comfyFixture("flux2-edit-reference-2mp-api.json");

@@ -137,6 +137,11 @@ struct NodeType {
   // by the second is listed as not costed.
   bool gpuOverFrames = false;
   bool videoSource = false;
+  // A latent node whose latent is the size of its `pixels` input (InstructPixToPixConditioning: zeros like the image's
+  // latent), and which adds that encoded image to the conditioning as concat_latent_image (model_base's c_concat).
+  bool latentFromPixels = false;
+  bool concatLatent = false;
+  int guidanceConds = 0;  // a guider that runs this many conds per step (DualCFGGuider: negative, middle, positive)
 
   // dtypeWidgets, or ComfyUI's own {"weight_dtype"} when the data names none.
   std::span<const std::string> storageWidgets() const;
@@ -148,7 +153,8 @@ template <class V> void fields(V& v, NodeType& x) {
   v(x.type, x.role, x.widgets, x.channels, x.gguf, x.family, x.wholeModel, x.extraLatentFrames, x.scaleBy, x.fp32UntilSampled, x.loader,
     x.blockSwap, x.vae, x.sequentialGuidance, x.encodesClip, x.imagePixels, x.packsLatents, x.olderBlockBytesPerTokenChannel,
     x.olderBlockReleases, x.cacheTokenMaps, x.cacheOrdersWidget, x.cacheOrdersDefault, x.cacheMapsWidget, x.cacheMapsByValue,
-    x.wholeModelWidget, x.wholeModelValues, x.wholeModelUnlessLinked, x.gpuOverFrames, x.videoSource, x.noiseMask);
+    x.wholeModelWidget, x.wholeModelValues, x.wholeModelUnlessLinked, x.gpuOverFrames, x.videoSource, x.noiseMask, x.latentFromPixels,
+    x.concatLatent, x.guidanceConds);
 }
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.

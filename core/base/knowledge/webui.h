@@ -99,10 +99,13 @@ struct GenerationFamily {
   double comfyMemoryFactor = 0;
   double comfyMemoryFactorPerWidth = 0;
   int comfyLatentSpatial = 0;
+  // ComfyUI's model joins a concat_latent_image to the noise along the width (comfy/ldm/hidream/model.py _forward:
+  // torch.cat([x, image_cond], dim=-1)): its tokens join every forward's; elsewhere it joins the channels.
+  bool comfyConcatTokens = false;
   bool runsIn(WebUiTool tool) const;
 };
 
-template <class V> void fields(V& v, GenerationFamily& x) { v(x.id, x.aliases, x.arch, x.defaultSize, x.tools, x.attentionHeads, x.attentionDownsample, x.unetActBytesPerLatentPixel, x.lowvramBlockParams, x.vaeFp16Overflows, x.comfyMemoryFactor, x.comfyMemoryFactorPerWidth, x.comfyLatentSpatial); }
+template <class V> void fields(V& v, GenerationFamily& x) { v(x.id, x.aliases, x.arch, x.defaultSize, x.tools, x.attentionHeads, x.attentionDownsample, x.unetActBytesPerLatentPixel, x.lowvramBlockParams, x.vaeFp16Overflows, x.comfyMemoryFactor, x.comfyMemoryFactorPerWidth, x.comfyLatentSpatial, x.comfyConcatTokens); }
 
 struct ControlNetModel {
   std::string id;

@@ -346,6 +346,9 @@ class SetupBuilder {
     if (cfg == nullptr) {
       if (const WorkflowNode* guider = w_.upstream(*s.sampler, "guider")) cfg = guider->value("cfg");
     }
+    if (const WorkflowNode* guider = w_.upstream(*s.sampler, "guider"); guider && guider->known && guider->known->guidanceConds > 0) {
+      s.generation.guidanceConds = guider->known->guidanceConds;
+    }
     if (cfg == nullptr || !cfg->value->isNumber()) return;
     s.generation.unconditionalPass = std::abs(cfg->value->number() - 1.0) > 1e-9;  // math.isclose(cfg, 1.0)
   }
@@ -493,6 +496,16 @@ class SetupBuilder {
     const bool generation = s.latent->value("width") == nullptr && s.latent->value("generation_width") != nullptr;
     g.width = positive(generation ? "generation_width" : "width", g.width);
     g.height = positive(generation ? "generation_height" : "height", g.height);
+    if (s.latent->known->latentFromPixels) {
+      // Its latent is the image's: the area its pixels input is scaled to, as a square (the image's own aspect is not
+      // in the workflow); the family's default size where nothing upstream sets it.
+      if (const double pixels = imagePixelsUpstream(*s.latent, nullptr); pixels > 0) {
+        g.width = g.height = std::max(64L, std::lround(std::sqrt(pixels) / 16) * 16);
+      } else {
+        g.imageSizeAssumed = true;
+      }
+      if (s.latent->known->concatLatent) g.concatPixels = static_cast<double>(g.width) * static_cast<double>(g.height);
+    }
     g.batchSize = static_cast<int>(positive("batch_size", 1));
     g.frames = static_cast<int>(positive(s.latent->value("length") ? "length" : "num_frames", 1));
     // A pack's image-to-video node encodes the whole clip (the image padded to its length) on the GPU itself.
@@ -522,7 +535,7 @@ class SetupBuilder {
         }
       } else if (w_.upstream(*n, "latent") == nullptr) {
         continue;  // ReferenceLatent without a latent adds nothing (comfy_extras/nodes_edit_model.py)
-      } else if (const double pixels = referenceImagePixels(*n, s); pixels > 0) {
+      } else if (const double pixels = imagePixelsUpstream(*n, &s.referenceMegapixels); pixels > 0) {
         g.referencePixels += pixels;
       } else {  // a loaded image's size is not in the workflow
         g.referencePixels += static_cast<double>(g.width) * static_cast<double>(g.height);
@@ -531,16 +544,17 @@ class SetupBuilder {
     }
   }
 
-  // The pixels of the image a ReferenceLatent's latent encodes: the first node upstream that sets them (a scale to
-  // megapixels, kept for the plan, or to a size, FluxKontextImageScale's ~1 MP); 0 when none does.
-  double referenceImagePixels(const WorkflowNode& reference, WorkflowSetup& s) const {
+  // The pixels of the image a node's latent encodes (a ReferenceLatent's, InstructPixToPixConditioning's): the first
+  // node upstream that sets them (a scale to megapixels, whose widget `megapixels` keeps where given, or to a size,
+  // FluxKontextImageScale's ~1 MP); 0 when none does.
+  double imagePixelsUpstream(const WorkflowNode& from, std::vector<const NodeValue*>* megapixels) const {
     std::vector<const WorkflowNode*> path;
-    trace(w_, &reference, {"latent", "samples", "pixels", "image"}, {}, &path);
+    trace(w_, &from, {"latent", "samples", "pixels", "image"}, {}, &path);
     for (const WorkflowNode* n : path) {
       if (n->known == nullptr) return 0;  // a node oomlint does not know may resize it
-      if (const auto megapixels = n->number("megapixels")) {
-        s.referenceMegapixels.push_back(n->value("megapixels"));
-        return *megapixels * 1024 * 1024;
+      if (const auto mp = n->number("megapixels")) {
+        if (megapixels) megapixels->push_back(n->value("megapixels"));
+        return *mp * 1024 * 1024;
       }
       if (n->known->imagePixels > 0) return n->known->imagePixels;
       const auto w = n->number("width"), h = n->number("height");

@@ -49,8 +49,9 @@ class Estimator {
     // A1111 1.6+ batches cond and uncond unless the setting is off; Forge and ComfyUI always do; a wrapper's
     // sampler says for itself.
     const bool batched = s.guidanceBatched.value_or(s.batchCondUncond || s.tool != WebUiTool::A1111);
-    elements_ = s.batchSize * (cfg && batched ? 2 : 1);
-    guidancePasses_ = cfg ? 2 : 1;
+    // A guider's own conds (DualCFGGuider's three) or cond and, with cfg, uncond.
+    guidancePasses_ = s.guidanceConds > 0 ? s.guidanceConds : cfg ? 2 : 1;
+    elements_ = s.batchSize * (batched ? guidancePasses_ : 1);
     cnLowVram_ = std::any_of(s.controlnets.begin(), s.controlnets.end(), [](const ControlNetUnit& u) { return u.lowVram; });
   }
 
@@ -317,16 +318,21 @@ class Estimator {
     }
     const Denoiser& d = s_.arch->denoiser;
     const double references = referenceTokens();
-    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + references;
+    const double concat = concatTokens();
+    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + references + concat;
     // The plain model's block (a merged LoRA adds nothing), ComfyUI's own where its census has one and ComfyUI's
     // model code runs it (a pack's whole-model sampler runs the pack's), unless the setup names another (a pack's
     // older releases).
     const ActivationCoefficients family = m_.activations(d.activationFamily);
     const double comfy = comfyBlocks() ? family.comfyUiInferenceBytesPerTokenChannel : 0;
     const double k = s_.blockBytesPerTokenChannel > 0 ? s_.blockBytesPerTokenChannel : comfy > 0 ? comfy : family.inferenceBytesPerTokenChannel;
-    const std::string of = references > 0 ? " (" + fixedText(references, 0) + " of them the reference images'" +
+    std::string of = references > 0 ? " (" + fixedText(references, 0) + " of them the reference images'" +
                                           (s_.referenceSizeAssumed ? ", one taken at the output's size: the workflow does not set it)" : ")")
                                     : "";
+    if (concat > 0) {
+      of += " (" + fixedText(concat, 0) + " of them the edit image's, joined to the noise" +
+            (s_.imageSizeAssumed ? " at the model's default size: the workflow does not set the image's)" : ")");
+    }
     return {"transformer activations", tokens * d.hidden * k * elements * scale,
             fixedText(tokens, 0) + " tokens" + of + " × " + std::to_string(d.hidden) + " ch × " + fixedText(k * scale, 0) +
                 " B × " + std::to_string(elements) + " (batch × guidance passes)" + (scale > 1 ? " (" + computeNote().substr(2) + ")" : ""),
@@ -345,6 +351,14 @@ class Estimator {
   double referenceTokens() const {
     const double step = static_cast<double>(s_.arch->vae.spatial) * std::max(1, s_.arch->denoiser.patch);
     return s_.referencePixels / (step * step);
+  }
+
+  // A concat_latent_image's tokens where the model joins it to the noise along the width (HiDream E1): every forward
+  // carries them, and ComfyUI's guess at the work (comfyGuess) does not count them.
+  double concatTokens() const {
+    if (!s_.family->comfyConcatTokens) return 0;
+    const double step = static_cast<double>(s_.arch->vae.spatial) * std::max(1, s_.arch->denoiser.patch);
+    return s_.concatPixels / (step * step);
   }
 
   // The attention score matrices a backend keeps live (0 for xFormers / SDP); adaptive backends slice
@@ -686,7 +700,8 @@ class Estimator {
         }
         if (elements_ > s_.batchSize && 1.5 * comfyGuess(w, h, elements_, elements_) >= free - loaded) {
           act = activations(w, h, s_.batchSize);
-          act.how += "; cond and uncond one at a time (ComfyUI's guess at both, × 1.5, is over what is free)";
+          act.how += guidancePasses_ > 2 ? "; the " + std::to_string(guidancePasses_) + " conds one at a time (ComfyUI's guess at all of them, × 1.5, is over what is free)"
+                                         : "; cond and uncond one at a time (ComfyUI's guess at both, × 1.5, is over what is free)";
           cnAct = controlnetActivations(w, h, s_.batchSize, act);
         }
       } else if (!whole) {
@@ -773,7 +788,7 @@ class Estimator {
   Component featureCache(long w, long h) const {
     if (s_.cachedTokenMaps <= 0 || s_.family->unetActBytesPerLatentPixel > 0) return {"feature cache", 0, "", Term::Activations};
     const Denoiser& d = s_.arch->denoiser;
-    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + referenceTokens();
+    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + referenceTokens() + concatTokens();
     const int elements = s_.batchSize * guidancePasses_;
     return {"feature cache", s_.cachedTokenMaps * tokens * d.hidden * 2.0 * elements,
             s_.featureCache + ": " + fixedText(s_.cachedTokenMaps, 0) + " maps × " + fixedText(tokens, 0) + " tokens × " +

@@ -504,6 +504,9 @@ class Loader {
       n.gpuOverFrames = flag(e, "gpu_over_frames");
       n.videoSource = flag(e, "video_source");
       n.noiseMask = flag(e, "noise_mask");
+      n.latentFromPixels = flag(e, "latent_from_pixels");
+      n.concatLatent = flag(e, "concat_latent");
+      n.guidanceConds = static_cast<int>(num(e, "guidance_conds", 0));
       if (n.wholeModelWidget.empty() != n.wholeModelValues.empty()) {
         error("comfyui.yaml: node " + n.type + ": whole_model_widget and whole_model_values go together");
       }
@@ -612,6 +615,7 @@ class Loader {
     f.comfyMemoryFactor = num(e, "comfy_memory_factor", 0);
     f.comfyMemoryFactorPerWidth = num(e, "comfy_memory_factor_per_width", 0);
     f.comfyLatentSpatial = static_cast<int>(num(e, "comfy_latent_spatial", 0));
+    f.comfyConcatTokens = flag(e, "comfy_concat_tokens");
     if ((f.comfyMemoryFactor > 0) == (f.comfyMemoryFactorPerWidth > 0) || f.comfyMemoryFactor < 0 || f.comfyMemoryFactorPerWidth < 0) {
       error(where + ": one positive comfy_memory_factor or comfy_memory_factor_per_width");
     }
