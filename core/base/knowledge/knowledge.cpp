@@ -145,13 +145,18 @@ double Architecture::textEncoderParams() const {
 
 namespace {
 
-// Lower-case letters and digits only, less the vendor words in front, into `out`: its length. ASCII by hand, not
-// <cctype>'s locale calls: a lookup normalises every name and alias of the catalog.
+// ASCII by hand, not <cctype>'s locale calls: a GPU lookup reads every name and alias of the catalog.
+char asciiLower(char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); }
+bool asciiAlnum(char c) {
+  const char lower = asciiLower(c);
+  return (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9');
+}
+
+// Lower-case letters and digits only, less the vendor words in front, into `out`: its length.
 std::size_t normalizeInto(std::string_view name, char* out, std::size_t capacity) {
   std::size_t n = 0;
   for (char c : name) {
-    const char lower = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    if (((lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9')) && n < capacity) out[n++] = lower;
+    if (asciiAlnum(c) && n < capacity) out[n++] = asciiLower(c);
   }
   std::size_t from = 0;
   for (std::string_view vendor : {"nvidia", "geforce", "amd", "radeon", "apple"}) {
@@ -178,9 +183,10 @@ const Gpu* GpuCatalog::find(std::string_view name) const {
   const std::string_view key(wanted, normalizeInto(name, wanted, kLongest));
   if (key.empty()) return nullptr;
   const auto same = [&](std::string_view other) {
-    // Most names end otherwise: the last letter or digit, which normalising keeps (lower-cased), rules them out first.
-    const auto last = std::find_if(other.rbegin(), other.rend(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
-    if (last == other.rend() || (*last | 0x20) != (key.back() | 0x20)) return false;
+    // Most names end otherwise: the last letter or digit, which normalising keeps (lower-cased; a name cut at kLongest
+    // does not end on it), rules them out first.
+    const auto last = std::find_if(other.rbegin(), other.rend(), asciiAlnum);
+    if (key.size() < kLongest && (last == other.rend() || asciiLower(*last) != key.back())) return false;
     return std::string_view(candidate, normalizeInto(other, candidate, kLongest)) == key;
   };
   for (const auto& gpu : all_) {

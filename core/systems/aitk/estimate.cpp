@@ -483,7 +483,7 @@ double trainableParams(const TrainingSetup& s) {
   if (s.noLayerAdapted) return 0;
   double perRank = s.arch->denoiser.loraParamsPerRank;
   // A trained text encoder carries its own LoRA (the UNet families').
-  if (s.trainTextEncoder) {
+  if (s.trainsTextEncoders()) {
     for (const auto& te : s.arch->textEncoders) perRank += te.loraParamsPerRank;
   }
   // LoKr with AI Toolkit's defaults (full rank, automatic factor) has about as many parameters as a
@@ -555,7 +555,8 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
   const std::string optName = s.optimizer.empty() ? "adamw" : s.optimizer;
   const OptimizerState* opt = m.optimizer(optName);
   const double adapterBytes = s.adapterBytes > 0 ? s.adapterBytes : m.loraWeightBytes;
-  const double optBytes = optimizerStateBytes(s, opt, s.fullFinetune ? dtype : adapterBytes);
+  const double paramBytes = s.fullFinetune ? dtype : adapterBytes;  // of the trained parameters
+  const double optBytes = optimizerStateBytes(s, opt, paramBytes);
   const double wBytes = s.fullFinetune ? 0 : adapterBytes;  // full fine-tune: the weights are the model's
   const double gBytes = s.fullFinetune ? dtype : s.adapterBytes > 0 ? s.adapterBytes : m.loraGradBytes;
   const std::string what = s.fullFinetune ? std::string("full fine-tune") + (s.trainsTextEncoders() ? ", the text encoders too" : "")
@@ -569,7 +570,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
                            s.accuracyRecoveryAdapter ? residentDenoiserParams(s) * m.araFractionOfBase * kBf16 : 0,
                            "its bf16 weights require grad and are in no optimizer: each backward writes a .grad that stays",
                            Term::Trainable};
-  const bool halfStates = opt && opt->stateInParamDtype && (s.fullFinetune ? dtype : adapterBytes) < 4;
+  const bool halfStates = opt && opt->stateInParamDtype && paramBytes < 4;
   const Component optState{"optimizer state", pTrain * optBytes,
                            paramsText(pTrain) + " × " + fixedText(optBytes, optBytes < 0.1 ? 3 : 1) + " B (" + optName +
                                (opt && opt->factoredSecondMoment ? ", its second moment factored into rows and columns)"
