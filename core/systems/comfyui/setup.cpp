@@ -340,15 +340,13 @@ class SetupBuilder {
     g.persistentTokenMaps = 0;  // with a block swap the VACE hints are made on the offload device (WanVideoWrapper)
   }
 
-  // The first pass's cfg, written on its sampler or on the guider SamplerCustomAdvanced takes (CFGGuider's).
+  // The first pass's cfg, written on its sampler or on the guider SamplerCustomAdvanced takes (CFGGuider's), and the
+  // conds that guider runs per step where it says (DualCFGGuider's three).
   void guidance(WorkflowSetup& s) const {
+    const WorkflowNode* guider = w_.upstream(*s.sampler, "guider");
+    if (guider && guider->known && guider->known->guidanceConds > 0) s.generation.guidanceConds = guider->known->guidanceConds;
     const NodeValue* cfg = s.sampler->value("cfg");
-    if (cfg == nullptr) {
-      if (const WorkflowNode* guider = w_.upstream(*s.sampler, "guider")) cfg = guider->value("cfg");
-    }
-    if (const WorkflowNode* guider = w_.upstream(*s.sampler, "guider"); guider && guider->known && guider->known->guidanceConds > 0) {
-      s.generation.guidanceConds = guider->known->guidanceConds;
-    }
+    if (cfg == nullptr && guider) cfg = guider->value("cfg");
     if (cfg == nullptr || !cfg->value->isNumber()) return;
     s.generation.unconditionalPass = std::abs(cfg->value->number() - 1.0) > 1e-9;  // math.isclose(cfg, 1.0)
   }
