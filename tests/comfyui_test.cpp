@@ -1574,7 +1574,7 @@ TEST_CASE("HiDream E1's edit image joins the noise along the width, uncounted by
   // InstructPixToPixConditioning's latent is its image's: ImageScaleToTotalPixels' 1 MP, taken square.
   CHECK(g.width == 1024);
   CHECK(g.height == 1024);
-  CHECK(g.concatPixels == 1024.0 * 1024.0);
+  CHECK(g.concatsLatent);
   CHECK_FALSE(g.imageSizeAssumed);
   CHECK(g.guidanceConds == 3);
   CHECK(r.setup->notCosted.empty());
@@ -1602,6 +1602,14 @@ TEST_CASE("HiDream E1's edit image joins the noise along the width, uncounted by
   const Component one = named(tight, "transformer activations");
   CHECK_THAT(one.how, Catch::Contains("the 3 conds one at a time"));
   CHECK(one.bytes == Approx(act.bytes / 3));
+  // Without a size upstream (the loaded image straight in), the model's default is taken, and said.
+  std::string direct = text;
+  direct.replace(direct.find(R"("pixels": ["7", 0])"), 18, R"("pixels": ["6", 0])");
+  const Read unsized = readSetup(direct);
+  REQUIRE(unsized.setup->estimable());
+  CHECK(unsized.setup->generation.imageSizeAssumed);
+  CHECK(unsized.setup->generation.width == knowledge().webui->family("hidream")->defaultSize);
+  CHECK_THAT(named(denoiseOn48GiB(direct), "transformer activations").how, Catch::Contains("at the model's default size"));
 }
 
 TEST_CASE("reference images join the tokens: a ReferenceLatent's image traced to its size, Qwen's edit node its own 1 MP") {

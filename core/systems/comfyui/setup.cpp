@@ -502,7 +502,7 @@ class SetupBuilder {
       } else {
         g.imageSizeAssumed = true;
       }
-      if (s.latent->known->concatLatent) g.concatPixels = static_cast<double>(g.width) * static_cast<double>(g.height);
+      g.concatsLatent = s.latent->known->concatLatent;
     }
     g.batchSize = static_cast<int>(positive("batch_size", 1));
     g.frames = static_cast<int>(positive(s.latent->value("length") ? "length" : "num_frames", 1));

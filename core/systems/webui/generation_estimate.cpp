@@ -318,7 +318,7 @@ class Estimator {
     }
     const Denoiser& d = s_.arch->denoiser;
     const double references = referenceTokens();
-    const double concat = concatTokens();
+    const double concat = concatTokens(w, h);
     const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + references + concat;
     // The plain model's block (a merged LoRA adds nothing), ComfyUI's own where its census has one and ComfyUI's
     // model code runs it (a pack's whole-model sampler runs the pack's), unless the setup names another (a pack's
@@ -353,12 +353,11 @@ class Estimator {
     return s_.referencePixels / (step * step);
   }
 
-  // A concat_latent_image's tokens where the model joins it to the noise along the width (HiDream E1): every forward
-  // carries them, and ComfyUI's guess at the work (comfyGuess) does not count them.
-  double concatTokens() const {
-    if (!s_.family->comfyConcatTokens) return 0;
-    const double step = static_cast<double>(s_.arch->vae.spatial) * std::max(1, s_.arch->denoiser.patch);
-    return s_.concatPixels / (step * step);
+  // A concat_latent_image's tokens where the model joins it to the noise along the width (HiDream E1): the image's, of
+  // the latent's size; every forward carries them, and ComfyUI's guess at the work (comfyGuess) does not count them.
+  double concatTokens(long w, long h) const {
+    if (!s_.concatsLatent || !s_.family->comfyConcatTokens) return 0;
+    return static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames));
   }
 
   // The attention score matrices a backend keeps live (0 for xFormers / SDP); adaptive backends slice
@@ -788,7 +787,7 @@ class Estimator {
   Component featureCache(long w, long h) const {
     if (s_.cachedTokenMaps <= 0 || s_.family->unetActBytesPerLatentPixel > 0) return {"feature cache", 0, "", Term::Activations};
     const Denoiser& d = s_.arch->denoiser;
-    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + referenceTokens() + concatTokens();
+    const double tokens = static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames) + d.textTokens) + referenceTokens() + concatTokens(w, h);
     const int elements = s_.batchSize * guidancePasses_;
     return {"feature cache", s_.cachedTokenMaps * tokens * d.hidden * 2.0 * elements,
             s_.featureCache + ": " + fixedText(s_.cachedTokenMaps, 0) + " maps × " + fixedText(tokens, 0) + " tokens × " +

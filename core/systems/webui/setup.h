@@ -170,10 +170,10 @@ struct GenerationSetup {
   double decodeUntiledOutputBytesPerPixel = 0;
   // Reference images whose latent tokens join every forward's (ComfyUI's ReferenceLatent): their pixels, all together.
   double referencePixels = 0;
-  // An image the conditioning carries as concat_latent_image (InstructPixToPixConditioning): its pixels. Where the
-  // family's model joins it along the width (comfy_concat_tokens) its tokens join every forward's, uncounted by
+  // The conditioning carries an image of the latent's size as concat_latent_image (InstructPixToPixConditioning). Where
+  // the family's model joins it along the width (comfy_concat_tokens) its tokens join every forward's, uncounted by
   // ComfyUI's own guess at the work.
-  double concatPixels = 0;
+  bool concatsLatent = false;
   bool imageSizeAssumed = false;  // the latent is a loaded image's, whose size the workflow does not set: the default's
   int guidanceConds = 0;  // conds per step where a guider says (DualCFGGuider: 3); 0: cond and, with cfg, uncond
   bool referenceSizeAssumed = false;  // one's size is not in the workflow: the output's is taken
