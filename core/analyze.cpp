@@ -7,6 +7,7 @@
 
 #include "base/document/reader.h"
 #include "base/knowledge/knowledge.h"
+#include "base/text/ascii.h"
 #include "base/text/suggest.h"
 #include "engine/edits.h"
 #include "policy/suppressions.h"
@@ -66,7 +67,7 @@ const System& systemFor(const Systems& systems, std::string_view head) {
 bool isTomlLine(std::string_view line) {
   while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
-  const auto bare = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'; };
+  const auto bare = [](char c) { return isAsciiAlnum(c) || c == '_' || c == '-' || c == '.'; };
   if (line.size() > 2 && line.front() == '[' && line.back() == ']') {
     const std::string_view name = line.substr(line.starts_with("[[") ? 2 : 1, line.size() - (line.starts_with("[[") ? 4 : 2));
     return !name.empty() && std::all_of(name.begin(), name.end(), bare);
@@ -94,7 +95,7 @@ bool isConsoleText(std::string_view text, const ReadLimits& limits) {
   if (!root->isMapping() || root->entries.empty()) return false;
   return std::all_of(root->entries.begin(), root->entries.end(), [](const MapEntry& e) {
     const std::string& key = e.key->resolved()->text;
-    return std::any_of(key.begin(), key.end(), [](char c) { return !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'); });
+    return std::any_of(key.begin(), key.end(), [](char c) { return !(isAsciiLower(c) || isAsciiDigit(c) || c == '_'); });
   });
 }
 

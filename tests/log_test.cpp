@@ -234,7 +234,7 @@ TEST_CASE("a redraw is told from another line byte for byte, at every length and
   const auto reference = [](std::string_view drawn, std::string_view line, std::size_t fixed) {
     if (drawn.size() != line.size()) return false;
     for (std::size_t i = 0; i < line.size(); ++i) {
-      if (drawn[i] != line[i] && (i < fixed || !isDigit(drawn[i]) || !isDigit(line[i]))) return false;
+      if (drawn[i] != line[i] && (i < fixed || !isAsciiDigit(drawn[i]) || !isAsciiDigit(line[i]))) return false;
     }
     return true;
   };

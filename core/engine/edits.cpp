@@ -1,10 +1,10 @@
 #include "engine/edits.h"
 
 #include <algorithm>
-#include <cctype>
 #include <memory>
 
 #include "base/document/reader.h"
+#include "base/text/ascii.h"
 #include "base/text/source_text.h"
 
 namespace oomlint {
@@ -16,12 +16,11 @@ std::string lineEnding(const std::string& text) { return text.find("\r\n") != st
 // A string YAML reads back as the same string when written without quotes: a word that is not one of
 // YAML 1.1's booleans or nulls (AI Toolkit's loader is PyYAML) and cannot be a number.
 bool plainSafe(std::string_view s) {
-  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s.front()))) return false;
-  for (unsigned char c : s) {
-    if (!std::isalnum(c) && c != '_' && c != '-' && c != '.' && c != '/') return false;
+  if (s.empty() || !isAsciiAlpha(s.front())) return false;
+  for (char c : s) {
+    if (!isAsciiAlnum(c) && c != '_' && c != '-' && c != '.' && c != '/') return false;
   }
-  std::string lower(s);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = lowercase(s);
   for (std::string_view special : {"true", "false", "yes", "no", "on", "off", "y", "n", "null"}) {
     if (lower == special) return false;
   }

@@ -4,7 +4,6 @@
 // run's property bag. Traps seen in other linters' SARIF are avoided on purpose: stdout holds the one
 // document, a clean run still has `results: []`, regions never hold 0, relative URIs carry %SRCROOT%.
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -13,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/text/ascii.h"
 #include "base/text/json_writer.h"
 #include "format/formatters.h"
 #include "format/report_fields.h"
@@ -47,7 +47,7 @@ std::string percentEncode(std::string_view path) {
   static constexpr std::string_view kKeep = "-._~!$&'()*+,;=@/";
   std::string out;
   for (unsigned char c : path) {
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || kKeep.find(static_cast<char>(c)) != std::string_view::npos) {
+    if (isAsciiAlnum(static_cast<char>(c)) || kKeep.find(static_cast<char>(c)) != std::string_view::npos) {
       out += static_cast<char>(c);
     } else {
       char hex[4];
@@ -76,7 +76,7 @@ ArtifactLocation artifactLocation(const std::string& path) {
   if (path == "-" || path == "<stdin>") return {"stdin"};  // no file to resolve against a root
   if (path.starts_with('/')) return {"file://" + percentEncode(path)};
   // A Windows drive path ("C:\configs\a.yaml"), as the browser build may be handed.
-  if (path.size() > 2 && std::isalpha(static_cast<unsigned char>(path[0])) && path[1] == ':' && (path[2] == '\\' || path[2] == '/')) {
+  if (path.size() > 2 && isAsciiAlpha(path[0]) && path[1] == ':' && (path[2] == '\\' || path[2] == '/')) {
     std::string slashed = path;
     std::replace(slashed.begin(), slashed.end(), '\\', '/');
     return {"file:///" + slashed.substr(0, 2) + percentEncode(slashed.substr(2))};

@@ -6,6 +6,7 @@
 
 #include "base/document/key_index.h"
 #include "base/document/reader.h"
+#include "base/text/ascii.h"
 #include "base/text/source_text.h"
 
 namespace oomlint {
@@ -180,7 +181,7 @@ class JsonParser {
       node.type = ScalarType::Float;
       node.floatValue = text_[start] == '-' ? -std::numeric_limits<double>::infinity()
                                             : std::numeric_limits<double>::infinity();
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
+    } else if (c == '-' || isAsciiDigit(c)) {
       parseNumber(node);
     } else {
       fail(std::string("unexpected character `") + c + "`: a JSON value was expected");
@@ -231,11 +232,9 @@ class JsonParser {
     unsigned value = 0;
     for (int i = 0; i < 4; ++i) {
       const char h = text_[pos_++];
-      value <<= 4;
-      if (h >= '0' && h <= '9') value |= static_cast<unsigned>(h - '0');
-      else if (h >= 'a' && h <= 'f') value |= static_cast<unsigned>(h - 'a' + 10);
-      else if (h >= 'A' && h <= 'F') value |= static_cast<unsigned>(h - 'A' + 10);
-      else fail("invalid \\u escape");
+      const int digit = hexDigitValue(h);
+      if (digit < 0) fail("invalid \\u escape");
+      value = value << 4 | static_cast<unsigned>(digit);
     }
     return value;
   }

@@ -1,6 +1,6 @@
 #include "base/document/key_path.h"
 
-#include <cctype>
+#include "base/text/ascii.h"
 
 namespace oomlint {
 
@@ -10,7 +10,7 @@ namespace {
 bool plainKey(std::string_view key) {
   if (key.empty()) return false;
   for (char c : key) {
-    if (c == '.' || c == '[' || c == ']' || c == '"' || std::isspace(static_cast<unsigned char>(c))) return false;
+    if (c == '.' || c == '[' || c == ']' || c == '"' || isAsciiSpace(c)) return false;
   }
   return true;
 }
@@ -97,7 +97,7 @@ std::optional<KeyPath> KeyPath::parse(std::string_view text) {
         std::size_t index = 0;
         for (std::size_t j = i + 1; j < close; ++j) {
           // At most 9 digits: no list is that long, and index × 10 stays within a 32-bit size_t (WebAssembly).
-          if (!std::isdigit(static_cast<unsigned char>(text[j])) || index >= 100'000'000) return std::nullopt;
+          if (!isAsciiDigit(text[j]) || index >= 100'000'000) return std::nullopt;
           index = index * 10 + static_cast<std::size_t>(text[j] - '0');
         }
         path.segments_.emplace_back(index);

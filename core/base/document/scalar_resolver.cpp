@@ -7,11 +7,11 @@
 #include <limits>
 #include <string>
 
+#include "base/text/ascii.h"
+
 namespace oomlint {
 
 namespace {
-
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 bool oneOf(std::string_view s, std::initializer_list<std::string_view> words) {
   for (auto w : words) {
@@ -54,7 +54,7 @@ bool sexagesimalTail(std::string_view s) {
     if (s[0] != ':') return false;
     s.remove_prefix(1);
     std::size_t n = 0;
-    while (n < s.size() && isDigit(s[n])) ++n;
+    while (n < s.size() && isAsciiDigit(s[n])) ++n;
     if (n == 0 || n > 2 || (n == 2 && s[0] > '5')) return false;
     s.remove_prefix(n);
   }
@@ -143,7 +143,7 @@ bool resolveFloat(std::string_view text, double& out) {
   const std::size_t colon = s.find(':');
   if (colon != std::string_view::npos) {
     // [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
-    if (dot == std::string_view::npos || dot < colon || !isDigit(s[0])) return false;
+    if (dot == std::string_view::npos || dot < colon || !isAsciiDigit(s[0])) return false;
     if (!allOf(s.substr(0, colon), "0123456789_") || !sexagesimalTail(s.substr(colon, dot - colon))) return false;
     std::string_view frac = s.substr(dot + 1);
     if (!frac.empty() && !allOf(frac, "0123456789_")) return false;
@@ -167,7 +167,7 @@ bool resolveFloat(std::string_view text, double& out) {
     bool expOk = e == std::string_view::npos || exponent(rest.substr(e), /*signRequired=*/true);
     if (!intPart.empty()) {
       // [-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?
-      matched = isDigit(intPart[0]) && allOf(intPart, "0123456789_") && fracOk && expOk;
+      matched = isAsciiDigit(intPart[0]) && allOf(intPart, "0123456789_") && fracOk && expOk;
     } else {
       // \.[0-9_]+(?:[eE][-+][0-9]+)? — PyYAML allows no sign here
       matched = &text[0] == &s[0] && !frac.empty() && fracOk && expOk;
@@ -175,7 +175,7 @@ bool resolveFloat(std::string_view text, double& out) {
   } else {
     // AI Toolkit's extra resolver: [-+]?[0-9][0-9_]*[eE][-+]?[0-9]+ ("1e-4")
     std::size_t e = s.find_first_of("eE");
-    matched = e != std::string_view::npos && e > 0 && isDigit(s[0]) && allOf(s.substr(0, e), "0123456789_") &&
+    matched = e != std::string_view::npos && e > 0 && isAsciiDigit(s[0]) && allOf(s.substr(0, e), "0123456789_") &&
               exponent(s.substr(e), /*signRequired=*/false);
   }
   if (!matched) return false;

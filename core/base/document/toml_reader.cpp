@@ -4,7 +4,6 @@
 // and value keeps its byte range. A table is a Mapping whose range is its header (`[train]`); the root
 // table's range is empty at the start. Errors stop the read with the line:column of the offending byte.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -12,6 +11,7 @@
 #include <unordered_set>
 
 #include "base/document/reader.h"
+#include "base/text/ascii.h"
 #include "base/text/source_text.h"
 
 namespace oomlint {
@@ -27,7 +27,7 @@ struct TomlError {
 enum class TableOrigin { Implicit, Header, Dotted, Inline, ArrayItem };
 
 bool isBareKeyChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  return isAsciiAlnum(c) || c == '_' || c == '-';
 }
 
 class TomlParser {
@@ -322,7 +322,7 @@ class TomlParser {
         unsigned long cp = 0;
         for (int i = 0; i < digits; ++i) {
           const char h = peek();
-          const int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+          const int v = hexDigitValue(h);
           if (v < 0) failAt(start, "invalid \\" + std::string(1, e) + " escape: " + std::to_string(digits) + " hex digits expected");
           cp = cp * 16 + static_cast<unsigned long>(v);
           ++pos_;
@@ -403,7 +403,7 @@ class TomlParser {
     // A date-time may hold one space ("1979-05-27 07:32:00"): take it when a digit follows a date.
     while (pos_ < text_.size()) {
       const char c = text_[pos_];
-      if (c == ' ' && pos_ - start == 10 && text_[start + 4] == '-' && std::isdigit(static_cast<unsigned char>(peek(1)))) {
+      if (c == ' ' && pos_ - start == 10 && text_[start + 4] == '-' && isAsciiDigit(peek(1))) {
         ++pos_;
         continue;
       }
@@ -431,7 +431,7 @@ class TomlParser {
     const bool timeLike = t.size() >= 8 && t[2] == ':' && t[5] == ':';
     if (!dateLike && !timeLike) return false;
     for (char c : t) {
-      if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == ':' || c == 'T' || c == 't' || c == 'Z' || c == 'z' || c == '.' || c == '+' || c == ' ')) return false;
+      if (!(isAsciiDigit(c) || c == '-' || c == ':' || c == 'T' || c == 't' || c == 'Z' || c == 'z' || c == '.' || c == '+' || c == ' ')) return false;
     }
     return true;
   }
@@ -445,8 +445,8 @@ class TomlParser {
         if (s[i + 1] == '_') return false;
         continue;
       }
-      const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
-      if (v >= base) return false;
+      const int v = hexDigitValue(c);
+      if (v < 0 || v >= base) return false;
     }
     return true;
   }

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "base/document/yaml_scanner.h"
+#include "base/text/ascii.h"
 #include "base/text/source_text.h"
 
 namespace oomlint {
@@ -165,7 +166,7 @@ void YamlScanner::scanQuotedNonSpaces(bool isDouble, std::size_t start, std::str
         const std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
         forward();
         for (std::size_t k = 0; k < digits; ++k) {
-          if (!isHexDigit(at(k))) {
+          if (!isAsciiHexDigit(at(k))) {
             fail("`\\" + std::string(1, e) + "` takes " + std::to_string(digits) +
                      " hexadecimal digits (PyYAML: expected escape sequence of " + std::to_string(digits) +
                      " hexadecimal numbers)",

@@ -3,8 +3,8 @@
 #include "base/document/yaml_scanner.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "base/text/ascii.h"
 #include "base/text/source_text.h"
 
 namespace oomlint {
@@ -12,7 +12,7 @@ namespace oomlint {
 namespace {
 
 bool isWordChar(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '-' || c == '_';
+  return isAsciiAlnum(c) || c == '-' || c == '_';
 }
 constexpr std::size_t kSimpleKeyLimit = 1024;
 
@@ -243,14 +243,14 @@ YamlScanner::SimpleKey& YamlScanner::keyAtLevel() {
 void YamlScanner::failOnColonWithoutSpace(const Token& scalar, std::string_view pyyaml) const {
   if (scalar.kind != YamlToken::Scalar || scalar.style != ScalarStyle::Plain) return;
   const std::string_view written = text_.substr(scalar.start, scalar.end - scalar.start);
-  const auto keyChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; };
+  const auto keyChar = [](char c) { return isAsciiAlnum(c) || c == '_' || c == '-' || c == '.'; };
   for (std::size_t begin = 0; begin < written.size();) {
     std::size_t end = written.find_first_of(" \t\r\n", begin);
     if (end == std::string_view::npos) end = written.size();
     const std::string_view word = written.substr(begin, end - begin);
     const std::size_t colon = word.find(':');
     const bool keyLike = colon != std::string_view::npos && colon > 0 && colon + 1 < word.size() && word.size() <= 40 &&
-                         (std::isalpha(static_cast<unsigned char>(word[0])) || word[0] == '_') &&
+                         (isAsciiAlpha(word[0]) || word[0] == '_') &&
                          std::all_of(word.begin(), word.begin() + static_cast<long>(colon), keyChar) &&
                          word[colon + 1] != '/' && word[colon + 1] != ':';
     if (keyLike) {
@@ -554,7 +554,7 @@ std::string YamlScanner::scanTagUri(std::size_t start) {
       std::string bytes;
       const std::size_t run = pos_;
       while (at() == '%') {
-        if (!isHexDigit(at(1)) || !isHexDigit(at(2))) fail("a `%` in a tag must be followed by two hex digits (PyYAML: expected URI escape sequence)", pos_, pos_ + 3);
+        if (!isAsciiHexDigit(at(1)) || !isAsciiHexDigit(at(2))) fail("a `%` in a tag must be followed by two hex digits (PyYAML: expected URI escape sequence)", pos_, pos_ + 3);
         bytes.push_back(static_cast<char>(std::stoi(std::string(text_.substr(pos_ + 1, 2)), nullptr, 16)));
         forward(3);
       }

@@ -49,7 +49,6 @@ struct Token {
 };
 
 Token tokenAt(YamlToken kind, std::size_t start, std::size_t end, ScalarStyle style = ScalarStyle::Plain);
-inline bool isHexDigit(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f'); }
 // How the character at `at` reads in a message: printable ASCII as itself, the rest by name.
 std::string shownAt(std::string_view text, std::size_t at);
 

@@ -1,7 +1,8 @@
 #include "base/document/yaml_text.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "base/text/ascii.h"
 
 namespace oomlint {
 
@@ -21,7 +22,7 @@ bool looksLikeKeyLine(std::string_view line) {
   while (i < line.size() && isBlank(line[i])) ++i;
   if (i < line.size() && line[i] == '-' && i + 1 < line.size() && line[i + 1] == ' ') i += 2;
   const std::size_t start = i;
-  while (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_' || line[i] == '-' ||
+  while (i < line.size() && (isAsciiAlnum(line[i]) || line[i] == '_' || line[i] == '-' ||
                              line[i] == '.')) {
     ++i;
   }

@@ -3,21 +3,11 @@
 #include "base/knowledge/knowledge.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "base/document/node.h"
+#include "base/text/ascii.h"
 
 namespace oomlint {
-
-namespace {
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-}  // namespace
 
 std::string_view toString(Severity severity) {
   switch (severity) {
@@ -37,7 +27,7 @@ std::optional<Severity> parseSeverity(std::string_view text) {
 
 const RuleInfo* Catalog::find(std::string_view codeOrName) const {
   for (const auto& rule : rules_) {
-    if (equalsIgnoreCase(rule.code, codeOrName) || rule.name == codeOrName) return &rule;
+    if (equalsIgnoringCase(rule.code, codeOrName) || rule.name == codeOrName) return &rule;
   }
   return nullptr;
 }
@@ -60,7 +50,7 @@ std::vector<std::string> SectionSpec::keyNames() const {
 }
 
 bool ValueSet::accepts(std::string_view value) const {
-  auto same = [&](std::string_view a, std::string_view b) { return caseInsensitive ? equalsIgnoreCase(a, b) : a == b; };
+  auto same = [&](std::string_view a, std::string_view b) { return caseInsensitive ? equalsIgnoringCase(a, b) : a == b; };
   for (const auto& v : values) {
     if (same(v, value)) return true;
   }
@@ -127,8 +117,7 @@ bool Architecture::lowVramDoes(std::string_view kind) const {
 }
 
 const ArchVariant* Architecture::variantFor(std::string_view model) const {
-  std::string lower(model);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string lower = lowercase(model);
   for (const auto& v : variants) {
     for (const auto& m : v.match) {
       if (!m.empty() && lower.find(m) != std::string::npos) return &v;
@@ -145,18 +134,11 @@ double Architecture::textEncoderParams() const {
 
 namespace {
 
-// ASCII by hand, not <cctype>'s locale calls: a GPU lookup reads every name and alias of the catalog.
-char asciiLower(char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); }
-bool asciiAlnum(char c) {
-  const char lower = asciiLower(c);
-  return (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9');
-}
-
 // Lower-case letters and digits only, less the vendor words in front, into `out`: its length.
 std::size_t normalizeInto(std::string_view name, char* out, std::size_t capacity) {
   std::size_t n = 0;
   for (char c : name) {
-    if (asciiAlnum(c) && n < capacity) out[n++] = asciiLower(c);
+    if (isAsciiAlnum(c) && n < capacity) out[n++] = asciiLower(c);
   }
   std::size_t from = 0;
   for (std::string_view vendor : {"nvidia", "geforce", "amd", "radeon", "apple"}) {
@@ -185,7 +167,7 @@ const Gpu* GpuCatalog::find(std::string_view name) const {
   const auto same = [&](std::string_view other) {
     // Most names end otherwise: the last letter or digit, which normalising keeps (lower-cased; a name cut at kLongest
     // does not end on it), rules them out first.
-    const auto last = std::find_if(other.rbegin(), other.rend(), asciiAlnum);
+    const auto last = std::find_if(other.rbegin(), other.rend(), isAsciiAlnum);
     if (key.size() < kLongest && (last == other.rend() || asciiLower(*last) != key.back())) return false;
     return std::string_view(candidate, normalizeInto(other, candidate, kLongest)) == key;
   };
@@ -207,9 +189,9 @@ std::vector<std::string> GpuCatalog::names() const {
 const WeightFormat* MemoryModel::format(std::string_view name) const {
   name = qtypeName(name);
   for (const auto& f : weightFormats) {
-    if (equalsIgnoreCase(f.name, name)) return &f;
+    if (equalsIgnoringCase(f.name, name)) return &f;
     for (const auto& alias : f.aliases) {
-      if (equalsIgnoreCase(alias, name)) return &f;
+      if (equalsIgnoringCase(alias, name)) return &f;
     }
   }
   return nullptr;
@@ -218,8 +200,8 @@ const WeightFormat* MemoryModel::format(std::string_view name) const {
 const OptimizerState* MemoryModel::optimizer(std::string_view name) const {
   const OptimizerState* best = nullptr;
   for (const auto& o : optimizers) {
-    if (equalsIgnoreCase(o.name, name)) return &o;
-    if (o.prefix && name.size() >= o.name.size() && equalsIgnoreCase(o.name, name.substr(0, o.name.size())) &&
+    if (equalsIgnoringCase(o.name, name)) return &o;
+    if (o.prefix && name.size() >= o.name.size() && equalsIgnoringCase(o.name, name.substr(0, o.name.size())) &&
         (best == nullptr || o.name.size() > best->name.size())) {
       best = &o;
     }

@@ -1,6 +1,6 @@
 #include "base/text/shell_words.h"
 
-#include <cctype>
+#include "base/text/ascii.h"
 
 namespace oomlint {
 
@@ -23,8 +23,7 @@ std::size_t afterContinuation(std::string_view text, std::size_t pos) {
 
 bool isCommentWord(std::string_view word) {
   if (word.starts_with("#") || word.starts_with("::")) return true;
-  std::string lower;
-  for (char c : word.substr(0, 4)) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  const std::string lower = lowercase(word.substr(0, 4));
   return lower == "rem" || lower == "@rem";
 }
 

@@ -1,13 +1,10 @@
 #include "base/text/suggest.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "base/text/ascii.h"
 
 namespace oomlint {
-
-namespace {
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-}  // namespace
 
 int editDistance(std::string_view a, std::string_view b) {
   const std::size_t n = a.size();
@@ -18,9 +15,9 @@ int editDistance(std::string_view a, std::string_view b) {
   for (std::size_t i = 1; i <= n; ++i) {
     cur[0] = static_cast<int>(i);
     for (std::size_t j = 1; j <= m; ++j) {
-      const int cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+      const int cost = asciiLower(a[i - 1]) == asciiLower(b[j - 1]) ? 0 : 1;
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
-      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1])) {
+      if (i > 1 && j > 1 && asciiLower(a[i - 1]) == asciiLower(b[j - 2]) && asciiLower(a[i - 2]) == asciiLower(b[j - 1])) {
         cur[j] = std::min(cur[j], prev2[j - 2] + 1);
       }
     }

@@ -8,7 +8,6 @@
 #include "systems/aitk/json_schema.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -19,6 +18,7 @@
 
 #include "base/document/node.h"
 #include "base/knowledge/knowledge.h"
+#include "base/text/ascii.h"
 
 namespace oomlint {
 
@@ -52,14 +52,13 @@ std::string regexLiteral(std::string_view text, bool caseInsensitive) {
   static constexpr std::string_view kSyntax = "^$\\.*+?()[]{}|/";
   std::string out;
   for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
     if (kSyntax.find(c) != std::string_view::npos) {
       out += '\\';
       out += c;
-    } else if (caseInsensitive && std::isalpha(u)) {
+    } else if (caseInsensitive && isAsciiAlpha(c)) {
       out += '[';
-      out += static_cast<char>(std::tolower(u));
-      out += static_cast<char>(std::toupper(u));
+      out += asciiLower(c);
+      out += asciiUpper(c);
       out += ']';
     } else {
       out += c;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/text/ascii.h"
 #include "engine/edits.h"
 #include "engine/estimate_core.h"
 #include "engine/planner.h"
@@ -157,8 +158,7 @@ class Planner {
     const std::string& name = s_.modelName->value->resolved()->text;
     for (const auto& [from, to] : k_.comfyui->ggufStepDown) {
       if (from != s_.gguf->name) continue;
-      std::string lower = name;
-      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      const std::string lower = lowercase(name);
       const std::size_t at = lower.rfind(from);
       const GgufQuant* smaller = k_.comfyui->ggufQuant(to);
       if (at == std::string::npos || smaller == nullptr) return;

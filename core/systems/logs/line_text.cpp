@@ -58,8 +58,7 @@ bool isShellPrompt(std::string_view line) {
     line.remove_prefix(close + 2);
   }
   if (line.starts_with("PS ")) line.remove_prefix(3);
-  const auto isLetter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
-  if (line.size() >= 4 && isLetter(line[0]) && line[1] == ':' && line[2] == '\\' && line.back() == '>') {
+  if (line.size() >= 4 && isAsciiAlpha(line[0]) && line[1] == ':' && line[2] == '\\' && line.back() == '>') {
     return std::all_of(line.begin() + 3, line.end() - 1, isPathChar);
   }
   // user@host:dir$ — one word before the colon, a path after it (`~` or `/` first, no spaces).

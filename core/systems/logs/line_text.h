@@ -5,16 +5,15 @@
 #include <string>
 #include <string_view>
 
-namespace oomlint {
+#include "base/text/ascii.h"
 
-constexpr bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
-constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
+namespace oomlint {
 
 inline bool contains(std::string_view s, std::string_view what) { return s.find(what) != std::string_view::npos; }
 
 constexpr std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
+  while (!s.empty() && isAsciiSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && isAsciiSpace(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -22,7 +21,7 @@ constexpr std::string_view trimmed(std::string_view s) {
 // parsed or taken as a redraw.
 inline long digitsAt(std::string_view s, std::size_t digits) {
   long value = 0;
-  for (std::size_t i = digits; i < s.size() && isDigit(s[i]); ++i) {
+  for (std::size_t i = digits; i < s.size() && isAsciiDigit(s[i]); ++i) {
     if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, s[i] - '0', &value)) return 0;
   }
   return value;

@@ -195,7 +195,7 @@ std::optional<std::string_view> LogScanner::readBar(std::string_view raw, std::s
     redrawn_.stepAt = offset(t.data() + bar->stepAt);
     redrawn_.totalAt = offset(t.data() + bar->totalAt);
     redrawn_.totalDigits = 0;
-    while (redrawn_.totalAt + redrawn_.totalDigits < raw.size() && isDigit(raw[redrawn_.totalAt + redrawn_.totalDigits])) ++redrawn_.totalDigits;
+    while (redrawn_.totalAt + redrawn_.totalDigits < raw.size() && isAsciiDigit(raw[redrawn_.totalAt + redrawn_.totalDigits])) ++redrawn_.totalDigits;
   }
   return std::string_view();
 }

@@ -1,7 +1,6 @@
 #include "systems/logs/oom_numbers.h"
 
 #include <array>
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -14,7 +13,7 @@ namespace oomlint {
 std::optional<std::int64_t> sizeAt(std::string_view s, std::size_t pos) {
   while (pos < s.size() && s[pos] == ' ') ++pos;
   std::size_t end = pos;
-  while (end < s.size() && (std::isdigit(static_cast<unsigned char>(s[end])) || s[end] == '.')) ++end;
+  while (end < s.size() && (isAsciiDigit(s[end]) || s[end] == '.')) ++end;
   if (end == pos) return std::nullopt;
   const double value = std::strtod(std::string(s.substr(pos, end - pos)).c_str(), nullptr);
   std::size_t unit = end;
@@ -48,7 +47,7 @@ namespace {
 // which overflows digitsAt) is garbage, not a size, as in sizeAt.
 std::optional<std::int64_t> bytesAfter(std::string_view s, std::string_view label) {
   const std::size_t at = s.find(label);
-  if (at == std::string_view::npos || at + label.size() >= s.size() || !isDigit(s[at + label.size()])) return std::nullopt;
+  if (at == std::string_view::npos || at + label.size() >= s.size() || !isAsciiDigit(s[at + label.size()])) return std::nullopt;
   const long bytes = digitsAt(s, at + label.size());
   const bool zero = s[at + label.size()] == '0';
   if ((bytes == 0 && !zero) || bytes >= 1e18) return std::nullopt;

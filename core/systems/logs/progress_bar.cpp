@@ -11,7 +11,7 @@ std::optional<TqdmBar> tqdmBar(std::string_view line) {
     i = bar + 1;
   } else {
     pct = line.find("% ");
-    if (pct == std::string_view::npos || pct == 0 || !isDigit(line[pct - 1]) ||
+    if (pct == std::string_view::npos || pct == 0 || !isAsciiDigit(line[pct - 1]) ||
         line.find(" [", pct) == std::string_view::npos) {
       return std::nullopt;
     }
@@ -19,15 +19,15 @@ std::optional<TqdmBar> tqdmBar(std::string_view line) {
   }
   while (i < line.size() && line[i] == ' ') ++i;
   const std::size_t start = i;
-  while (i < line.size() && isDigit(line[i])) ++i;
+  while (i < line.size() && isAsciiDigit(line[i])) ++i;
   if (i == start || i >= line.size() || line[i] != '/') return std::nullopt;
   std::size_t descEnd = pct;
-  while (descEnd > 0 && line[descEnd - 1] != ':' && !isSpace(line[descEnd - 1])) --descEnd;
+  while (descEnd > 0 && line[descEnd - 1] != ':' && !isAsciiSpace(line[descEnd - 1])) --descEnd;
   std::string_view desc = trimmed(line.substr(0, descEnd));
   if (!desc.empty() && desc.back() == ':') desc.remove_suffix(1);
   TqdmBar bar{desc, digitsAt(line, start), start, digitsAt(line, i + 1), i + 1, line.size()};
   std::size_t after = i + 1;
-  while (after < line.size() && isDigit(line[after])) ++after;
+  while (after < line.size() && isAsciiDigit(line[after])) ++after;
   if (line.substr(after).starts_with(" [")) {
     if (const std::size_t close = line.find(']', after); close != std::string_view::npos) bar.end = close + 1;
   }

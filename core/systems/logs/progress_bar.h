@@ -83,7 +83,7 @@ inline bool isRedraw(std::string_view drawn, std::string_view line, std::size_t 
   };
   if (n < 8) {
     for (std::size_t i = 0; i < n; ++i) {
-      if (drawn[i] != line[i] && (!isDigit(drawn[i]) || !isDigit(line[i]))) return false;
+      if (drawn[i] != line[i] && (!isAsciiDigit(drawn[i]) || !isAsciiDigit(line[i]))) return false;
     }
     return true;
   }

@@ -1,7 +1,6 @@
 #include "systems/logs/traceback.h"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 #include "base/text/ascii.h"
@@ -35,7 +34,7 @@ std::optional<std::string_view> richFrame(std::string_view t) {
   const std::size_t in = t.find(" in ", py);
   if (in == std::string_view::npos) return std::nullopt;
   std::size_t end = in + 4;
-  while (end < t.size() && (std::isalnum(static_cast<unsigned char>(t[end])) || t[end] == '_' || t[end] == '<' || t[end] == '>')) ++end;
+  while (end < t.size() && (isAsciiAlnum(t[end]) || t[end] == '_' || t[end] == '<' || t[end] == '>')) ++end;
   return t.substr(in + 4, end - in - 4);
 }
 

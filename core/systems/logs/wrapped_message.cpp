@@ -22,7 +22,7 @@ bool unfinished(std::string_view text) {
 bool continues(std::string_view line) {
   if (line.empty() || contains(line, "%|")) return false;
   const char first = line.front();
-  return (first >= 'a' && first <= 'z') || isDigit(first);
+  return isAsciiLower(first) || isAsciiDigit(first);
 }
 
 }  // namespace

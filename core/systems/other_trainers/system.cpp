@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "base/document/reader.h"
+#include "base/text/ascii.h"
 #include "report/findings.h"
 
 namespace oomlint {
@@ -19,7 +20,7 @@ bool readsAsJson(std::string_view text) {
   const std::size_t name = text.find_first_not_of("[ \t");
   if (name == std::string_view::npos) return true;
   const char c = text[name];
-  return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_');  // a bare key names a table
+  return !(isAsciiAlpha(c) || c == '_');  // a bare key names a table
 }
 
 std::unique_ptr<Document> readConfig(std::string text, const ReadLimits& limits) {

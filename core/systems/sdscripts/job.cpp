@@ -1,7 +1,6 @@
 #include "systems/sdscripts/job.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <unordered_map>
 
@@ -36,7 +35,7 @@ bool opensWithTomlHeader(std::string_view head) {
   const std::size_t close = line.find(']');
   if (close == std::string_view::npos) return false;
   const std::string_view name = trim(line.substr(line.starts_with("[[") ? 2 : 1, close - (line.starts_with("[[") ? 2 : 1)));
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ' '; });
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return isAsciiAlnum(c) || c == '_' || c == '-' || c == '.' || c == ' '; });
 }
 
 // Whether some sd-scripts script accepts `name` (a config file may be meant for any of them).
@@ -106,7 +105,7 @@ std::vector<SdArg> argumentsOf(const SourceText& source, const std::vector<Shell
     } else if (!(arg.known && arg.known->flag)) {
       const bool many = arg.known && arg.known->list;
       std::size_t valuesBegin = 0;
-      while (i < to && !words[i].value.starts_with("--") && (words[i].value.empty() || words[i].value[0] != '-' || std::isdigit(static_cast<unsigned char>(words[i].value.size() > 1 ? words[i].value[1] : 'x')))) {
+      while (i < to && !words[i].value.starts_with("--") && (words[i].value.empty() || words[i].value[0] != '-' || isAsciiDigit(words[i].value.size() > 1 ? words[i].value[1] : 'x'))) {
         if (arg.values.empty()) valuesBegin = words[i].begin;
         arg.values.push_back(words[i].value);
         end = words[i].end;

@@ -3,10 +3,10 @@
 #include "base/knowledge/load/knowledge_loader.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "base/document/node.h"
 #include "base/knowledge/load/log_markers.h"
+#include "base/text/ascii.h"
 #include "base/text/release_version.h"
 
 namespace oomlint {
@@ -244,10 +244,7 @@ class Loader {
     if (const Node* variants = entry->find("variants"); variants && variants->isSequence()) {
       for (const Node* v : variants->resolved()->items) {
         ArchVariant variant;
-        for (auto m : strings(v->find("match"))) {
-          std::transform(m.begin(), m.end(), m.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-          variant.match.push_back(m);
-        }
+        for (const auto& m : strings(v->find("match"))) variant.match.push_back(lowercase(m));
         variant.label = str(v, "label");
         variant.denoiser = a.denoiser;  // the fields a variant does not name are the arch's
         denoiserFields(variant.denoiser, v->find("denoiser"));
