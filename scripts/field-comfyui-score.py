@@ -5,8 +5,8 @@ the reported outcome, as scripts/field-score.py does for the training field set.
 (rebuilt.yaml `launch_flags`) are given with the workflow as the launch line ComfyUI ran under
 (`python main.py FLAGS`), which oomlint reads with it.
 
-A report, not a test. Cases whose failure was not the workflow's VRAM (kind: gpu_state, regression) are
-listed but not scored. A run that spilled into Windows' shared GPU memory (kind: spilled) ran, slowly,
+A report, not a test. Cases whose failure was not the workflow's VRAM (kind: gpu_state, regression,
+host_ram, as the training field set's failure_cause) are listed but not scored. A run that spilled into Windows' shared GPU memory (kind: spilled) ran, slowly,
 because it needed more than the card: there the estimate agrees when it says the card is exceeded (not
 "fits"); those are scored as their own group.
 
@@ -79,7 +79,7 @@ def main():
         result = ""
         if verdict is None:
             result = "no estimate"
-        elif kind in ("gpu_state", "regression"):
+        elif kind in ("gpu_state", "regression", "host_ram"):
             result = f"not scored ({kind})"
         elif kind == "spilled":
             tally = groups.setdefault("spilled (needed more than the card)", field_score.new_tally())
