@@ -1997,3 +1997,30 @@ TEST_CASE("ComfyUI's own LTX-2 block: older releases were heavier only under a n
   CHECK(masked.highBytes > unmasked.highBytes);
   CHECK(test::component(masked, "transformer activations") == Approx(test::component(unmasked, "transformer activations")));
 }
+
+TEST_CASE("ComfyUI on an Intel GPU: PyTorch attention runs the math kernel, float32 scores and their softmax live together") {
+  // Comfy-Org/ComfyUI#8767's job (SD 3.5 Large fp8 at 1024², cond and uncond batched) on the card it ran out on.
+  const std::string text = test::readFile(test::sourceDir() / "tests/field-comfyui/workflows/sd35_large_fp8_1024_arc_a770_xpu_cui8767.json");
+  const auto check = [&](const std::string& gpu, const std::string& launch) {
+    AnalyzeOptions options;
+    options.gpu = gpu;
+    std::vector<Input> inputs{Input{"sd35.json", text}};
+    if (!launch.empty()) inputs.push_back(Input{"run.sh", "python main.py " + launch + "\n"});
+    const Report report = analyze(inputs, options);
+    REQUIRE(report.files.front().estimate.has_value());
+    const Estimate& e = *report.files.front().estimate;
+    return std::make_pair(e.verdict, test::component(test::phase(e, "denoise"), "attention scores"));
+  };
+  const Denoiser& d = knowledge().architectures.find("sd3")->denoiser;
+  const double tokens = 64.0 * 64.0 + d.textTokens;  // 1024² through the VAE's 8 and the patch's 2, and the joint text
+  const auto [arcVerdict, arcScores] = check("Intel Arc A770", "");
+  CHECK(arcScores == Approx(2.0 * 2 * d.heads * tokens * tokens * 4));  // scores + softmax × cond, uncond × heads × tokens² × fp32
+  CHECK(arcVerdict == Verdict::Oom);
+  // An NVIDIA card of the same size: the memory-efficient kernel materialises nothing, and the job fits.
+  const auto [nvidiaVerdict, nvidiaScores] = check("RTX 4080", "");
+  CHECK(nvidiaScores == 0);
+  CHECK(nvidiaVerdict != Verdict::Oom);
+  // An attention flag on the launch line still decides: ComfyUI's split attention slices to the free memory.
+  const auto [splitVerdict, splitScores] = check("Intel Arc A770", "--use-split-cross-attention");
+  CHECK(splitScores < arcScores);
+}

@@ -141,7 +141,7 @@ std::size_t normalizeInto(std::string_view name, char* out, std::size_t capacity
     if (isAsciiAlnum(c) && n < capacity) out[n++] = asciiLower(c);
   }
   std::size_t from = 0;
-  for (std::string_view vendor : {"nvidia", "geforce", "amd", "radeon", "apple"}) {
+  for (std::string_view vendor : {"nvidia", "geforce", "amd", "radeon", "intel", "apple"}) {
     const std::string_view rest(out + from, n - from);
     if (rest.starts_with(vendor) && rest.size() > vendor.size()) from += vendor.size();
   }

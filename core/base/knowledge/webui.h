@@ -78,9 +78,10 @@ struct AttentionBackend {
   int maxSlices = 0;       // adaptive only
   bool patchesVae = false;
   bool comfyGuessByDtype = false;  // ComfyUI's memory guess under it counts the dtype's bytes (xFormers, PyTorch attention)
+  bool fp32Scores = false;         // the score matrices are float32 whatever the compute dtype (PyTorch's math kernel)
 };
 
-template <class V> void fields(V& v, AttentionBackend& x) { v(x.id, x.label, x.scoreFactor, x.adaptive, x.needFactor, x.maxSlices, x.patchesVae, x.comfyGuessByDtype); }
+template <class V> void fields(V& v, AttentionBackend& x) { v(x.id, x.label, x.scoreFactor, x.adaptive, x.needFactor, x.maxSlices, x.patchesVae, x.comfyGuessByDtype, x.fp32Scores); }
 
 struct GenerationFamily {
   std::string id;
@@ -184,6 +185,7 @@ struct WebUiKnowledge {
   std::string checkpointFamilyOtherwise;
   std::vector<std::string> profileKeys;  // a generation profile's keys (OL706)
   std::array<std::string, 3> defaultAttentions;  // by WebUiTool: the backend without an attention flag
+  std::string comfyXpuAttention;                 // ComfyUI's PyTorch attention on an Intel GPU (XPU)
 
   const WebUiFlag* flag(std::string_view name) const;
   const AttentionBackend* backend(std::string_view id) const;
@@ -212,6 +214,6 @@ struct WebUiKnowledge {
   bool fp16BrokenCard(std::string_view name) const;  // one of the GTX 16 cards it lists
 };
 
-template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyDynamicVramGpuTextEncoderSince, x.comfyVaeFamiliesWithoutFp16, x.comfyFp8ComputeCapability, x.comfyWeightsVramShare, x.comfyFp16BrokenCards, x.comfyFp16OnLinuxSinceCapability, x.forgeWeightsFreeShare, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions); }
+template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyDynamicVramGpuTextEncoderSince, x.comfyVaeFamiliesWithoutFp16, x.comfyFp8ComputeCapability, x.comfyWeightsVramShare, x.comfyFp16BrokenCards, x.comfyFp16OnLinuxSinceCapability, x.forgeWeightsFreeShare, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions, x.comfyXpuAttention); }
 
 }  // namespace oomlint

@@ -166,6 +166,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     GenerationSetup& g = setup->generation;
     if (release && (!launch || !launch->fromLog)) g.comfyRelease = release->version;
     g.comfyDynamicVramCard = !gpu || gpu->vendor.empty() || gpu->vendor == "nvidia";
+    if (gpu && gpu->vendor == "intel") g.attention = k.webui->comfyXpuAttention;  // an attention flag below still wins
     const WebUiInput noLaunchLine;
     applyLaunchFlags(g, launch ? launch->input : noLaunchLine, *k.webui);
   }

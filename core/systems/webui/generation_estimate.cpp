@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "engine/estimate_core.h"
 
@@ -360,16 +361,27 @@ class Estimator {
     return static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames));
   }
 
+  // The largest self-attention's heads and tokens: a UNet's from its family (its full-resolution level), a
+  // transformer's every token a block attends over (the text's too where attention is joint).
+  std::pair<int, double> attentionShape(long w, long h) const {
+    if (s_.family->attentionHeads > 0) {
+      const long side = s_.family->attentionDownsample;
+      return {s_.family->attentionHeads, static_cast<double>(w / side) * static_cast<double>(h / side)};
+    }
+    const Denoiser& d = s_.arch->denoiser;
+    const double text = d.jointAttention ? d.textTokens : 0;
+    return {d.heads, static_cast<double>(imageTokens(*s_.arch, w, h, s_.frames)) + text + referenceTokens() + concatTokens(w, h)};
+  }
+
   // The attention score matrices a backend keeps live (0 for xFormers / SDP); adaptive backends slice
   // to what `free` leaves them.
   Component attention(long w, long h, double free, GenerationEstimate& out) const {
     const AttentionBackend* b = w_.backend(s_.attention);
-    const int heads = s_.family->attentionHeads;
+    const auto [heads, tokens] = attentionShape(w, h);
     if (b == nullptr || heads == 0 || b->scoreFactor == 0) return {"attention scores", 0, "", Term::Activations};
-    const double tokens = static_cast<double>(w / s_.family->attentionDownsample) * static_cast<double>(h / s_.family->attentionDownsample);
-    const double score = elements_ * heads * tokens * tokens * computeBytes_;
+    const double score = elements_ * heads * tokens * tokens * (b->fp32Scores ? 4.0 : computeBytes_);
     std::string how = b->label + ": " + fixedText(b->scoreFactor, 1) + " × score matrix " + std::to_string(elements_) + " × " +
-                      std::to_string(heads) + " heads × " + fixedText(tokens, 0) + "² tokens";
+                      std::to_string(heads) + " heads × " + fixedText(tokens, 0) + "² tokens" + (b->fp32Scores ? " × 4 B (float32)" : "");
     double bytes = b->scoreFactor * score;
     if (b->adaptive && b->needFactor * score > free) {
       const double need = b->needFactor * score;

@@ -724,6 +724,7 @@ class Loader {
       }
       b.patchesVae = boolean(e, "patches_vae", "webui.yaml: attention");
       b.comfyGuessByDtype = flag(e, "comfy_guess_by_dtype");
+      b.fp32Scores = flag(e, "fp32_scores");
       w.attention.push_back(std::move(b));
     }
     for (const Node* e : list("families")) {
@@ -779,6 +780,8 @@ class Loader {
     for (const auto& id : w.defaultAttentions) {
       if (w.backend(id) == nullptr) error("webui.yaml: default_attention: unknown backend `" + id + "`");
     }
+    w.comfyXpuAttention = str(root, "comfy_xpu_attention");
+    if (w.backend(w.comfyXpuAttention) == nullptr) error("webui.yaml: comfy_xpu_attention: unknown backend `" + w.comfyXpuAttention + "`");
   }
 
   // A trainer's scripts and argument table (rules/sd-scripts.yaml).
