@@ -282,6 +282,11 @@ TEST_CASE("console text that is no config is read as a log that says what it fou
   CHECK(analyzeInput(Input{"part.yaml", "train:\n  batch_size: 1\n"}).kind == InputKind::AiToolkitJob);
   CHECK(analyzeInput(Input{"x.yaml", "hello\n"}).kind == InputKind::AiToolkitJob);
   CHECK(analyzeInput(Input{"x.json", "{\"Some Key\": 1}\n"}).kind == InputKind::AiToolkitJob);
+  // But A1111's system report is a log: its "Exceptions" list holds the errors the UI caught.
+  const FileReport sysinfo = analyzeInput(Input{"sysinfo.json", "{\n    \"Version\": \"v1.7.0\",\n    \"Exceptions\": [\n        {\n            "
+                                                                 "\"exception\": \"CUDA out of memory. Tried to allocate 20.00 MiB\"\n        }\n    ]\n}\n"});
+  CHECK(sysinfo.kind == InputKind::Log);
+  CHECK(hasCode(sysinfo, "OL601"));
   // Nor is a TOML config, which YAML reads as one long value, taken for console output.
   CHECK(analyzeInput(Input{"lora.toml", "# sd-scripts\nbucket_no_upscale = true\nepoch = 1\n"}).kind == InputKind::AiToolkitJob);
   CHECK(analyzeInput(Input{"lora.toml", "Some words first\n[SD]\nmodel_type \"SD3\"\n"}).kind == InputKind::AiToolkitJob);

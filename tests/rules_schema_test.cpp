@@ -255,8 +255,9 @@ TEST_CASE("the log markers load as the scanner's typed tables") {
   REQUIRE(logs.silentExits.size() == 3);
   CHECK(logs.silentExits[1].shellPrompt);
   CHECK(logs.silentExits[2].test.equals == std::vector<std::string>{"Press any key to continue . . ."});
-  REQUIRE(logs.failedStages.size() == 6);
+  REQUIRE(logs.failedStages.size() == 8);
   CHECK(logs.failedStages.front().phase == Phase::Save);
+  CHECK(logs.failedStages[6].phase == Phase::Load);  // a ComfyUI loader node named by its error report
   REQUIRE(logs.markers.size() == 21);
   CHECK(logs.markers.front().onlyBeforeTraining);
   CHECK(logs.markers[9].announcesStep == StepPosition::AfterColon);

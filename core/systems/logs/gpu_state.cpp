@@ -29,9 +29,15 @@ void judgeGpuState(LogAnalysis& r, const std::vector<std::string>& cappedBy) {
              std::none_of(cappedBy.begin(), cappedBy.end(), [&](const std::string& cap) { return contains(r.oomText, cap); })) {
     r.gpuStateSuspect = true;
     r.gpuStateReason = "plenty is free, yet a small allocation failed: the allocator or driver state, not the config";
-  } else if (n.totalCapacity && n.free && n.processInUse && *n.free < (64ll << 20) && *n.processInUse < *n.totalCapacity / 4) {
+  } else if (n.totalCapacity && n.free && n.processInUse && *n.free < (64ll << 20) && *n.processInUse < *n.totalCapacity / 4 &&
+             *n.processInUse >= n.allocatedByPytorch.value_or(0)) {
+    // A process figure below PyTorch's own allocations is NVML's that cannot see the process (a container, WSL):
+    // it says nothing of other processes.
     r.gpuStateSuspect = true;
     r.gpuStateReason = "the GPU is full but this process holds little of it";
+  } else if (n.free && n.triedToAllocate && n.allocatedByPytorch == 0 && *n.triedToAllocate < *n.free) {
+    r.gpuStateSuspect = true;
+    r.gpuStateReason = "the first allocation failed though more than it was free: the driver or GPU state, not the config";
   }
 }
 

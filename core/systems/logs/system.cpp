@@ -8,7 +8,10 @@
 namespace oomlint {
 
 Recognition LogSystem::recognise(std::string_view head) const {
-  return !looksLikeJson(head) && looksLikeLog(head) ? Recognition::Likely : Recognition::No;
+  // A JSON document is a config, except the system report A1111 and Forge ask for with a bug (modules/sysinfo.py), whose
+  // "Exceptions" list holds the errors the UI caught, messages and tracebacks as strings (unseen-5 028).
+  if (looksLikeJson(head)) return head.find("\"Exceptions\": [") != std::string_view::npos ? Recognition::Likely : Recognition::No;
+  return looksLikeLog(head) ? Recognition::Likely : Recognition::No;
 }
 
 FileReport LogSystem::analyze(const Input& input, const SystemContext&) const {
