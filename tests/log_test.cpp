@@ -298,6 +298,7 @@ std::string syntheticMarkers(const std::string& markerPhase = "load", const std:
          "ai_toolkit: {contains: [\"my-trainer/\"], source: test}\n"
          "tools:\n"
          "  launch_args: \"Flags:\"\n"
+         "  system_report_args: \"Report flags: [\"\n"
          "  card_memory: \"Card holds \"\n"
          "  version_line: \"MyUI release \"\n"
          "  vram_state: \"Mode is \"\n"
@@ -347,6 +348,9 @@ TEST_CASE("the scanner reads the markers it is given, not the embedded ones") {
   CHECK(started.toolVersion == "2.4.0");
   CHECK(started.vramState == "TIGHT");
   CHECK(started.launchArgs == "--lowvram --paging");
+  // Its system report's list of flags: one JSON string a line, the script left out, up to the bracket.
+  CHECK(analyzeLog("MyUI starting\nReport flags: [\n  \"run.py\",\n  \"--tight\",\n  \"--device\",\n  \"1\"\n],\n\"Other\": \"--not-a-flag\"\n", markers)
+            .launchArgs == "--tight --device 1");
 }
 
 TEST_CASE("log markers the scanner cannot use are load errors") {

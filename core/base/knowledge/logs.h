@@ -179,6 +179,8 @@ struct LogMarkers {
   LineTest aiToolkit;
   std::string launchArgs;               // the flags follow it
   LiteralSet::Id launchArgsId = 0;
+  std::string systemReportArgs;         // A1111's system report: its flags follow, a JSON string a line
+  LiteralSet::Id systemReportArgsId = 0;
   std::string cardMemory;               // ComfyUI's "Total VRAM " line: the card's MB follow it
   LiteralSet::Id cardMemoryId = 0;
   std::string versionLine;              // ComfyUI's "ComfyUI version: " line: its release follows it
@@ -204,6 +206,6 @@ struct LogMarkers {
   std::size_t toolRank(std::string_view tool) const;
 };
 
-template <class V> void fields(V& v, LogMarkers& x) { v(x.lineWords, x.oomMessages, x.silentExits, x.failedStages, x.allocationTableLines, x.allocationTable, x.markers, x.aiToolkit, x.launchArgs, x.launchArgsId, x.cardMemory, x.cardMemoryId, x.versionLine, x.versionLineId, x.vramState, x.vramStateId, x.vramStateFlags, x.dynamicVram, x.dynamicVramId, x.dynamicVramFlag, x.toolSigns, x.offloadTools, x.offload, x.failures, x.barNotWhenEndsWith, x.bars, x.frames, x.quotedCode, x.cappedBy, x.logSignsHead, x.logSignsTail); }
+template <class V> void fields(V& v, LogMarkers& x) { v(x.lineWords, x.oomMessages, x.silentExits, x.failedStages, x.allocationTableLines, x.allocationTable, x.markers, x.aiToolkit, x.launchArgs, x.launchArgsId, x.systemReportArgs, x.systemReportArgsId, x.cardMemory, x.cardMemoryId, x.versionLine, x.versionLineId, x.vramState, x.vramStateId, x.vramStateFlags, x.dynamicVram, x.dynamicVramId, x.dynamicVramFlag, x.toolSigns, x.offloadTools, x.offload, x.failures, x.barNotWhenEndsWith, x.bars, x.frames, x.quotedCode, x.cappedBy, x.logSignsHead, x.logSignsTail); }
 
 }  // namespace oomlint

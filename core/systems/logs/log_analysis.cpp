@@ -262,19 +262,36 @@ void LogScanner::readTraceback(std::string_view raw, std::string_view t) {
 }
 
 // The generation UI that wrote the log, from its banner and paths, in its first lines only: a sign
-// names its UI when it ranks above the one named so far (once the strongest is named, nothing can).
+// names its UI when it ranks above the one named so far (once the strongest is named, nothing can). Its flags
+// are read whichever UI is named (Forge's banner comes before them).
 void LogScanner::detectTool(std::string_view t) {
-  if (toolLinesLeft_ == 0 || toolRank_ == 0) return;
+  if (toolLinesLeft_ == 0) return;
   --toolLinesLeft_;
-  if (words_.has(markers_.launchArgsId)) {
-    const std::size_t at = t.find(markers_.launchArgs);
-    result_.launchArgs = std::string(trimmed(t.substr(at + markers_.launchArgs.size())).substr(0, 400));
-  }
+  readLaunchArgs(t);
   for (std::size_t rank = 0; rank < toolRank_; ++rank) {
     if (!markers_.toolSigns[rank].test.matches(t, words_)) continue;
     result_.tool = markers_.toolSigns[rank].tool;
     toolRank_ = rank;
     return;
+  }
+}
+
+// The flags a WebUI was launched with: its launch line, or its system report's list.
+void LogScanner::readLaunchArgs(std::string_view t) {
+  if (words_.has(markers_.launchArgsId)) {
+    const std::size_t at = t.find(markers_.launchArgs);
+    result_.launchArgs = std::string(trimmed(t.substr(at + markers_.launchArgs.size())).substr(0, 400));
+  }
+  // A1111's system report: one JSON string a line, the script first, then the flags and their values.
+  if (readingReportArgs_) {
+    const std::size_t close = t.size() > 1 && t.front() == '"' ? t.find('"', 1) : std::string_view::npos;
+    if (close == std::string_view::npos) {
+      readingReportArgs_ = false;
+    } else if (const std::string_view item = t.substr(1, close - 1); !item.ends_with(".py") && result_.launchArgs.size() < 400) {
+      result_.launchArgs += (result_.launchArgs.empty() ? "" : " ") + std::string(item);
+    }
+  } else if (words_.has(markers_.systemReportArgsId)) {
+    readingReportArgs_ = true;
   }
 }
 

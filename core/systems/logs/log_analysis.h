@@ -40,6 +40,7 @@ class LogScanner {
   std::optional<std::string_view> readBar(std::string_view raw, std::string_view line, bool asRead);
   void readTraceback(std::string_view raw, std::string_view line);
   void detectTool(std::string_view line);
+  void readLaunchArgs(std::string_view line);
   void readComfyStart(std::string_view line);
   void readOffload(std::string_view line);
   void readMarker(std::string_view line);
@@ -100,6 +101,7 @@ class LogScanner {
   bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
   std::optional<long> skipStep_;        // the step of the last skipped batch
   bool aiToolkit_ = false;
+  bool readingReportArgs_ = false;      // inside A1111's system report's list of its flags
   std::size_t toolRank_;                // of result_.tool among the markers' tool signs (their count: none)
   std::uint64_t toolLinesLeft_ = 200000;  // the UI shows in its banner and tracebacks: stop looking after this
 };

@@ -189,6 +189,9 @@ class Reader {
     m_.launchArgs = scalarText(tools, "launch_args");
     if (m_.launchArgs.empty()) problems_.push_back("tools.launch_args: empty");
     else m_.launchArgsId = m_.lineWords.add(m_.launchArgs);
+    m_.systemReportArgs = scalarText(tools, "system_report_args");
+    if (m_.systemReportArgs.empty()) problems_.push_back("tools.system_report_args: empty");
+    else m_.systemReportArgsId = m_.lineWords.add(m_.systemReportArgs);
     m_.cardMemory = scalarText(tools, "card_memory");
     if (m_.cardMemory.empty()) problems_.push_back("tools.card_memory: empty");
     else m_.cardMemoryId = m_.lineWords.add(m_.cardMemory);
