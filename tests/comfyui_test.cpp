@@ -2024,3 +2024,26 @@ TEST_CASE("ComfyUI on an Intel GPU: PyTorch attention runs the math kernel, floa
   const auto [splitVerdict, splitScores] = check("Intel Arc A770", "--use-split-cross-attention");
   CHECK(splitScores < arcScores);
 }
+
+TEST_CASE("ComfyUI off NVIDIA loads at least 40% of the free memory in weights, whatever its guess at the work keeps free") {
+  // Wan 2.1 I2V 14B at 1280×720×81: ComfyUI's guess at the work is most of a 16 GB card.
+  const std::string text = test::readFile(test::sourceDir() / "tests/field-comfyui/workflows/wan21_i2v14b_720p_native_1280x720x81_2080ti22g_wvw276.json");
+  const Gpu& radeon = *knowledge().gpus.find("RX 7800 XT");
+  const auto denoise = [&](AnalyzeOptions options) {
+    const FileReport report = analyzeInput(Input{"wan.json", text}, options);
+    REQUIRE(report.estimate.has_value());
+    return test::phase(*report.estimate, "denoise");
+  };
+  AnalyzeOptions bySize;  // a card given by its size is taken for NVIDIA's
+  bySize.vramGib = static_cast<double>(radeon.linuxBytes) / (1024.0 * 1024.0 * 1024.0);
+  AnalyzeOptions named;
+  named.gpu = radeon.name;
+  const PhaseEstimate nvidia = denoise(bySize);
+  const PhaseEstimate amd = denoise(named);
+  const WebUiKnowledge& w = *knowledge().webui;
+  const double free = static_cast<double>(radeon.linuxBytes) - test::component(amd, "CUDA context and display");
+  const double least = std::min(w.comfyMinWeightShareOffNvidia * free, free - w.comfyInferenceBytes - w.comfyReserveBytes);
+  CHECK(test::component(nvidia, "transformer weights") < least);
+  CHECK(test::component(amd, "transformer weights") == Approx(least));
+  CHECK(amd.peakBytes > nvidia.peakBytes);
+}

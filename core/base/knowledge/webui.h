@@ -206,6 +206,7 @@ struct WebUiKnowledge {
   bool comfyVaeWithoutFp16(std::string_view vaeFamily) const;
   double comfyFp8ComputeCapability = 0;  // from this compute capability on, ComfyUI keeps an fp8 file in fp8
   double comfyWeightsVramShare = 0;      // maximum_vram_for_weights: this share of the card less the inference minimum
+  double comfyMinWeightShareOffNvidia = 0;  // off NVIDIA a partial load keeps at least this share of the free memory
   std::vector<std::string> comfyFp16BrokenCards;  // catalog names where ComfyUI and Forge run no fp16 (GTX 16)
   double comfyFp16OnLinuxSinceCapability = 0;     // before it (Pascal), ComfyUI on Linux runs no fp16 either
   double forgeWeightsFreeShare = 0;  // Forge keeps fp32 weights where they fit this share of the free memory less 1 GiB
@@ -214,6 +215,6 @@ struct WebUiKnowledge {
   bool fp16BrokenCard(std::string_view name) const;  // one of the GTX 16 cards it lists
 };
 
-template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyDynamicVramGpuTextEncoderSince, x.comfyVaeFamiliesWithoutFp16, x.comfyFp8ComputeCapability, x.comfyWeightsVramShare, x.comfyFp16BrokenCards, x.comfyFp16OnLinuxSinceCapability, x.forgeWeightsFreeShare, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions, x.comfyXpuAttention); }
+template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyDynamicVramGpuTextEncoderSince, x.comfyVaeFamiliesWithoutFp16, x.comfyFp8ComputeCapability, x.comfyWeightsVramShare, x.comfyMinWeightShareOffNvidia, x.comfyFp16BrokenCards, x.comfyFp16OnLinuxSinceCapability, x.forgeWeightsFreeShare, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions, x.comfyXpuAttention); }
 
 }  // namespace oomlint

@@ -544,6 +544,10 @@ class Estimator {
           if (s_.gpuWeightsBytes > 0) budget = std::min(budget, s_.gpuWeightsBytes);
         } else {
           budget = free - reserve;
+          // Off NVIDIA ComfyUI loads at least a share of what is free, whatever its guess asks to keep (webui.yaml).
+          if (comfyBudget() && (gpu_.vendor == "amd" || gpu_.vendor == "intel")) {
+            budget = std::max(budget, std::min(w_.comfyMinWeightShareOffNvidia * free, free - w_.comfyInferenceBytes - comfyReserve()));
+          }
         }
         break;
     }

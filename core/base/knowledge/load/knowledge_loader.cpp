@@ -669,6 +669,7 @@ class Loader {
     }
     w.comfyFp8ComputeCapability = figure(c, "comfy_fp8_compute_capability", kConstants);
     w.comfyWeightsVramShare = figure(c, "comfy_weights_vram_share", kConstants);
+    w.comfyMinWeightShareOffNvidia = figure(c, "comfy_min_weight_share_off_nvidia", kConstants);
     w.comfyFp16BrokenCards = strings(c->find("comfy_fp16_broken_cards"));
     for (const std::string& card : w.comfyFp16BrokenCards) {
       const Gpu* gpu = k_.gpus.find(card);
