@@ -128,7 +128,7 @@ std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* 
   }
   const GpuCatalog& gpus = knowledge().gpus;
   const std::string name = options.gpu.value_or(kDefaultGpu);
-  if (const Gpu* gpu = gpus.find(name)) return GpuTarget{gpu->name, gpu->linuxBytes, gpu->computeCapability, gpu->vendor};
+  if (const Gpu* gpu = gpus.find(name)) return GpuTarget{gpu->name, gpu->linuxBytes, gpu->computeCapability, gpu->vendor, gpu->arch};
   if (error) {
     *error = "unknown GPU '" + name + "'";
     if (auto near = closestMatch(normalizeGpuName(name), [&] {

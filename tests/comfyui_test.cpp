@@ -2047,3 +2047,24 @@ TEST_CASE("ComfyUI off NVIDIA loads at least 40% of the free memory in weights, 
   CHECK(test::component(amd, "transformer weights") == Approx(least));
   CHECK(amd.peakBytes > nvidia.peakBytes);
 }
+
+TEST_CASE("ComfyUI on AMD: PyTorch attention on the targets it lists, the sub-quadratic one elsewhere, and its guess at the work by it") {
+  const std::string text = test::readFile(test::sourceDir() / "tests/field-comfyui/workflows/wan21_i2v14b_720p_native_1280x720x81_2080ti22g_wvw276.json");
+  // ComfyUI's guess at the sampler's work, as the weights' text gives it.
+  const auto guessOn = [&](const std::string& gpu) {
+    AnalyzeOptions options;
+    options.gpu = gpu;
+    const FileReport report = analyzeInput(Input{"wan.json", text}, options);
+    REQUIRE(report.estimate.has_value());
+    for (const Component& c : test::phase(*report.estimate, "denoise").components) {
+      const std::size_t at = c.how.find("its guess at the work (");
+      if (c.name == "transformer weights" && at != std::string::npos) return std::stod(c.how.substr(at + 23));
+    }
+    FAIL("no guess in the weights' text");
+    return 0.0;
+  };
+  CHECK(knowledge().gpus.find("RX 7800 XT")->arch == "gfx1101");  // on comfy_amd_attention's list
+  CHECK(knowledge().gpus.find("RX 6800 XT")->arch == "gfx1030");  // not on it
+  // PyTorch attention's guess counts the compute dtype's 2 B × 0.01 MiB per latent pixel, sub-quadratic's 0.15 MiB.
+  CHECK(guessOn("RX 6800 XT") == Approx(guessOn("RX 7800 XT") * 0.15 / 0.02).epsilon(0.01));
+}

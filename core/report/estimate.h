@@ -61,7 +61,8 @@ struct GpuTarget {
   std::string name;        // catalog name, or "24 GiB" for --vram
   std::uint64_t vramBytes = 0;
   double computeCapability = 0;  // a catalog NVIDIA card's; 0: not known (a size given, another vendor)
-  std::string vendor{};          // the catalog's ("nvidia", "amd", "apple"); empty when only a size was given
+  std::string vendor{};          // the catalog's ("nvidia", "amd", "intel", "apple"); empty when only a size was given
+  std::string arch{};            // an AMD card's LLVM target (gfx1100 …)
 
   // An NVIDIA card before compute capability 8.0 (Ampere) has no native bf16. Unknown cards are taken to have it.
   bool predatesBf16() const { return computeCapability > 0 && computeCapability < 8.0; }

@@ -12,6 +12,7 @@ struct Gpu {
   std::string name;
   std::vector<std::string> aliases;
   std::string vendor;
+  std::string arch;  // AMD's LLVM target (gfx1100 …); empty for other vendors
   std::string gpuClass;
   double marketingGb = 0;
   std::uint64_t linuxBytes = 0;
@@ -21,7 +22,7 @@ struct Gpu {
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
 // its list is not compiled in, and reads as its default at run time.
-template <class V> void fields(V& v, Gpu& x) { v(x.name, x.aliases, x.vendor, x.gpuClass, x.marketingGb, x.linuxBytes, x.windowsBytes, x.computeCapability); }
+template <class V> void fields(V& v, Gpu& x) { v(x.name, x.aliases, x.vendor, x.arch, x.gpuClass, x.marketingGb, x.linuxBytes, x.windowsBytes, x.computeCapability); }
 
 class GpuCatalog {
  public:

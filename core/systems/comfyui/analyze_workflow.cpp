@@ -1,5 +1,6 @@
 #include "systems/comfyui/analyze_workflow.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -56,6 +57,16 @@ std::optional<LaunchLine> launchLineOf(const SystemContext& context, const WebUi
 
 // The memory mode ComfyUI's log says it ran in (a workflow checked with the log of its run, --log), as the launch line
 // of the flag that sets it: "Set vram state to: NO_VRAM" runs as --novram.
+// The attention ComfyUI picks with no attention flag, by the card's vendor (webui.yaml comfy_xpu_attention,
+// comfy_amd_attention): PyTorch's on NVIDIA, its math kernel on Intel's XPU, sub-quadratic on AMD targets it does
+// not run PyTorch attention on.
+std::string attentionOn(const GpuTarget& gpu, const std::string& otherwise, const WebUiKnowledge& w) {
+  if (gpu.vendor == "intel") return w.comfyXpuAttention;
+  const auto& archs = w.comfyAmdPytorchArchs;
+  if (gpu.vendor == "amd" && std::find(archs.begin(), archs.end(), gpu.arch) == archs.end()) return w.comfyAmdAttentionOtherwise;
+  return otherwise;
+}
+
 std::optional<LaunchLine> launchOfLog(const LogAnalysis* log) {
   if (log == nullptr || log->tool != "comfyui" || log->vramState.empty()) return std::nullopt;
   LaunchLine line{readWebUiInput("python main.py " + log->launchArgs), "its log: Set vram state to: " + log->vramState, true};
@@ -166,7 +177,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
     GenerationSetup& g = setup->generation;
     if (release && (!launch || !launch->fromLog)) g.comfyRelease = release->version;
     g.comfyDynamicVramCard = !gpu || gpu->vendor.empty() || gpu->vendor == "nvidia";
-    if (gpu && gpu->vendor == "intel") g.attention = k.webui->comfyXpuAttention;  // an attention flag below still wins
+    if (gpu) g.attention = attentionOn(*gpu, g.attention, *k.webui);  // an attention flag below still wins
     const WebUiInput noLaunchLine;
     applyLaunchFlags(g, launch ? launch->input : noLaunchLine, *k.webui);
   }

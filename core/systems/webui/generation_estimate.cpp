@@ -504,6 +504,13 @@ class Estimator {
 
   double comfyReserve() const { return s_.reserveBytes >= 0 ? s_.reserveBytes : w_.comfyReserveBytes; }
 
+  // Off NVIDIA (ROCm, XPU) a ComfyUI partial load takes at least a share of what is free, up to all but its inference
+  // minimum, whatever its guess at the work asks to keep (webui.yaml comfy_min_weight_share_off_nvidia); 0 elsewhere.
+  double comfyLeastWeights(double free) const {
+    if (!comfyBudget() || (gpu_.vendor != "amd" && gpu_.vendor != "intel")) return 0;
+    return std::min(w_.comfyMinWeightShareOffNvidia * free, free - w_.comfyInferenceBytes - comfyReserve());
+  }
+
   // ComfyUI's own guess at a sampler's work on `batch` latents, not a measurement (comfy/model_base.py memory_required,
   // webui.yaml comfy_sampler_memory_source): its latent's area × the compute dtype's bytes × 0.01 × the model class's
   // factor MiB; × 0.15 MiB per latent px without xFormers or PyTorch attention. The reference latents count once for
@@ -543,11 +550,7 @@ class Estimator {
           }
           if (s_.gpuWeightsBytes > 0) budget = std::min(budget, s_.gpuWeightsBytes);
         } else {
-          budget = free - reserve;
-          // Off NVIDIA ComfyUI loads at least a share of what is free, whatever its guess asks to keep (webui.yaml).
-          if (comfyBudget() && (gpu_.vendor == "amd" || gpu_.vendor == "intel")) {
-            budget = std::max(budget, std::min(w_.comfyMinWeightShareOffNvidia * free, free - w_.comfyInferenceBytes - comfyReserve()));
-          }
+          budget = std::max(free - reserve, comfyLeastWeights(free));
         }
         break;
     }
@@ -708,7 +711,10 @@ class Estimator {
         // Dynamic VRAM holds no weights for the work: it pages each layer in as it runs and evicts the cached ones
         // when an allocation needs the room (comfy-aimdo), so what it must have is the layers in flight (below).
         loaded = s_.loadMode == LoadMode::Dynamic ? 0 : loadedOf(models, free, keep);
-        if (loaded < models && comfyBudget()) {
+        if (loaded < models && comfyBudget() && comfyLeastWeights(free) > free - keep) {
+          keeps = "; off NVIDIA ComfyUI loads at least " + fixedText(w_.comfyMinWeightShareOffNvidia * 100, 0) +
+                  "% of the free memory, whatever its guess at the work (" + fixedText(guess / kGiB, 1) + " GiB) asks to keep free";
+        } else if (loaded < models && comfyBudget()) {
           keeps = "; ComfyUI keeps " + fixedText(keep / kGiB, 1) + " GiB free for the sampler (its guess at the work, " + fixedText(guess / kGiB, 1) +
                   " GiB, or its " + fixedText(w_.comfyInferenceBytes / kGiB, 1) + " GiB minimum, + its " + fixedText(comfyReserve() / kGiB, 1) +
                   " GiB reserve)";

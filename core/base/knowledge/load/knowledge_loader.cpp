@@ -283,6 +283,8 @@ class Loader {
       g.name = str(entry, "name");
       g.aliases = strings(entry->find("aliases"));
       g.vendor = str(entry, "vendor");
+      g.arch = str(entry, "arch");
+      if ((g.vendor == "amd") != !g.arch.empty()) error("gpus.yaml: " + g.name + ": arch is AMD's, and every AMD card has one");
       g.gpuClass = str(entry, "class");
       g.marketingGb = figure(entry, "marketing_gb", "gpus.yaml: " + g.name);
       g.linuxBytes = static_cast<std::uint64_t>(figure(entry, "linux_bytes", "gpus.yaml: " + g.name));
@@ -783,6 +785,10 @@ class Loader {
     }
     w.comfyXpuAttention = str(root, "comfy_xpu_attention");
     if (w.backend(w.comfyXpuAttention) == nullptr) error("webui.yaml: comfy_xpu_attention: unknown backend `" + w.comfyXpuAttention + "`");
+    const Node* amd = root->find("comfy_amd_attention");
+    w.comfyAmdPytorchArchs = strings(amd ? amd->find("pytorch_archs") : nullptr);
+    w.comfyAmdAttentionOtherwise = str(amd, "otherwise");
+    if (w.backend(w.comfyAmdAttentionOtherwise) == nullptr) error("webui.yaml: comfy_amd_attention: unknown backend `" + w.comfyAmdAttentionOtherwise + "`");
   }
 
   // A trainer's scripts and argument table (rules/sd-scripts.yaml).
