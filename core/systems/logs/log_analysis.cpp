@@ -438,7 +438,7 @@ bool LogScanner::readOomMessage(std::string_view t) {
 // The message, or the first mark of a suspected OOM: where the run was (OomEvent).
 void LogScanner::startEvent(std::string_view t, const OomMessage& message) {
   if (message.phase) setStage(*message.phase, t, true);
-  OomEvent::Before before{traceback_.phase(), markerPhase_, lastStep_, announcedStep_, announcedPhase_};
+  OomEvent::Before before{traceback_.phaseBeside(markerPhase_), markerPhase_, lastStep_, announcedStep_, announcedPhase_};
   const bool near = failedStage_.phase && failedStage_.line + OomEvent::kNear >= result_.lines;
   event_.start(result_.lines, before, near ? failedStage_.phase : std::nullopt);
   wrapped_.stop();

@@ -65,15 +65,24 @@ bool Traceback::read(std::string_view raw, std::string_view t) {
   return header;
 }
 
+std::optional<FrameClue> Traceback::strongest(bool quoted) const {
+  std::optional<FrameClue> best;
+  for (const auto& frame : frames_) {
+    if (frame.quoted == quoted && frame.clue && (!best || *frame.clue < *best)) best = frame.clue;
+  }
+  return best;
+}
+
 std::optional<Phase> Traceback::phase() const {
   for (const bool quoted : {false, true}) {
-    std::optional<FrameClue> strongest;
-    for (const auto& frame : frames_) {
-      if (frame.quoted == quoted && frame.clue && (!strongest || *frame.clue < *strongest)) strongest = frame.clue;
-    }
-    if (strongest) return phaseOf(*strongest);
+    if (const auto clue = strongest(quoted)) return phaseOf(*clue);
   }
   return std::nullopt;
+}
+
+std::optional<Phase> Traceback::phaseBeside(std::optional<Phase> marker) const {
+  if (marker && !strongest(true) && strongest(false) == FrameClue::TrainOuter) return std::nullopt;
+  return phase();
 }
 
 }  // namespace oomlint

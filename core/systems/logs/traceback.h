@@ -20,12 +20,16 @@ class Traceback {
   bool read(std::string_view raw, std::string_view line);
   // The phase of the strongest clue; quoted source lines count only when no frame name speaks.
   std::optional<Phase> phase() const;
+  // The same beside the stage a marker says the run reached, which outranks kohya's trainer.train() alone (it wraps
+  // the loading and the caches too).
+  std::optional<Phase> phaseBeside(std::optional<Phase> marker) const;
 
  private:
   struct Frame {
     std::optional<FrameClue> clue;
     bool quoted = false;  // a source line under a frame, not a frame's function name
   };
+  std::optional<FrameClue> strongest(bool quoted) const;
   static constexpr std::size_t kMaxFrames = 256;  // a recursion's traceback repeats; the innermost frames count
   const LogMarkers& markers_;  // what frame names and quoted source lines say (rules/logs.yaml traceback)
   std::vector<Frame> frames_;
