@@ -2068,3 +2068,24 @@ TEST_CASE("ComfyUI on AMD: PyTorch attention on the targets it lists, the sub-qu
   // PyTorch attention's guess counts the compute dtype's 2 B × 0.01 MiB per latent pixel, sub-quadratic's 0.15 MiB.
   CHECK(guessOn("RX 6800 XT") == Approx(guessOn("RX 7800 XT") * 0.15 / 0.02).epsilon(0.01));
 }
+
+TEST_CASE("ComfyUI on gfx1151: PyTorch's ROCm build runs the math kernel, float32 scores") {
+  // Comfy-Org/ComfyUI#9801's job on gfx1151 (a Strix Halo): its log's one score matrix, 12 heads × 32760² × 4 B.
+  const std::string text = test::readFile(test::sourceDir() / "tests/field-comfyui/workflows/wan21_t2v13b_fp16_832x480x81_8060s_64g_cui9801.json");
+  const auto scoresOn = [&](const std::string& gpu) {
+    AnalyzeOptions options;
+    options.gpu = gpu;
+    const FileReport report = analyzeInput(Input{"wan.json", text}, options);
+    REQUIRE(report.estimate.has_value());
+    return test::component(test::phase(*report.estimate, "denoise"), "attention scores");
+  };
+  const double heads = 12;  // Wan 2.1 1.3B: 12 heads × 128 = 1536
+  const double tokens = (832.0 / 16) * (480.0 / 16) * ((81 - 1) / 4 + 1);
+  const double matrix = heads * tokens * tokens * 4;
+  CHECK(matrix / (1024.0 * 1024 * 1024) == Approx(47.98).epsilon(0.001));
+  CHECK(knowledge().gpus.find("Radeon 8060S")->arch == "gfx1151");
+  const double scores = scoresOn("Radeon 8060S");
+  CHECK(scores >= 2 * matrix);  // the scores and their softmax, for each guidance pass run together
+  CHECK(std::fmod(scores / (2 * matrix), 1.0) == Approx(0.0).margin(1e-9));
+  CHECK(scoresOn("RX 7900 XTX") == 0);  // gfx1100: a fused kernel, nothing materialised
+}

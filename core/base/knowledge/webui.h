@@ -187,6 +187,8 @@ struct WebUiKnowledge {
   std::array<std::string, 3> defaultAttentions;  // by WebUiTool: the backend without an attention flag
   std::string comfyXpuAttention;                 // ComfyUI's PyTorch attention on an Intel GPU (XPU)
   std::vector<std::string> comfyAmdPytorchArchs;  // AMD targets ComfyUI runs PyTorch attention on
+  std::vector<std::string> comfyAmdMathArchs;     // of those, where PyTorch's ROCm build runs SDPA's math kernel
+  std::string comfyAmdAttentionMath;             // the math kernel's backend there
   std::string comfyAmdAttentionOtherwise;        // and its attention on the others
 
   const WebUiFlag* flag(std::string_view name) const;
@@ -217,6 +219,6 @@ struct WebUiKnowledge {
   bool fp16BrokenCard(std::string_view name) const;  // one of the GTX 16 cards it lists
 };
 
-template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyDynamicVramGpuTextEncoderSince, x.comfyVaeFamiliesWithoutFp16, x.comfyFp8ComputeCapability, x.comfyWeightsVramShare, x.comfyMinWeightShareOffNvidia, x.comfyFp16BrokenCards, x.comfyFp16OnLinuxSinceCapability, x.forgeWeightsFreeShare, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions, x.comfyXpuAttention, x.comfyAmdPytorchArchs, x.comfyAmdAttentionOtherwise); }
+template <class V> void fields(V& v, WebUiKnowledge& x) { v(x.flags, x.attention, x.families, x.controlnets, x.preprocessors, x.preprocessorActBytesPerPixel, x.preprocessorResolution, x.displayBytes, x.forgeInferenceBytes, x.comfyInferenceBytes, x.comfyReserveBytes, x.comfyOffloadStreams, x.comfyDynamicVramSince, x.comfyDynamicVramGpuTextEncoderSince, x.comfyVaeFamiliesWithoutFp16, x.comfyFp8ComputeCapability, x.comfyWeightsVramShare, x.comfyMinWeightShareOffNvidia, x.comfyFp16BrokenCards, x.comfyFp16OnLinuxSinceCapability, x.forgeWeightsFreeShare, x.forgePartialLoadDivisor, x.forgePartialLoadMarginBytes, x.controlnetActivationShare, x.controlnetUnetResidualElements, x.unetActSource, x.medvramSpeed, x.lowvramSpeed, x.taesdDecodeBytesPerPixel, x.vaeDecoderFamilies, x.vaeDecoderStages, x.vaeResnetStyles, x.vaeResnetStyleByTool, x.vaeNaiveAttentionMatrices, x.vaeDecoderSource, x.decoderTiles, x.decoderTileOtherwise, x.checkpointFamilies, x.checkpointFamilyOtherwise, x.profileKeys, x.defaultAttentions, x.comfyXpuAttention, x.comfyAmdPytorchArchs, x.comfyAmdMathArchs, x.comfyAmdAttentionMath, x.comfyAmdAttentionOtherwise); }
 
 }  // namespace oomlint

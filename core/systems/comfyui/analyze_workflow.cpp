@@ -58,13 +58,14 @@ std::optional<LaunchLine> launchLineOf(const SystemContext& context, const WebUi
 // The memory mode ComfyUI's log says it ran in (a workflow checked with the log of its run, --log), as the launch line
 // of the flag that sets it: "Set vram state to: NO_VRAM" runs as --novram.
 // The attention ComfyUI picks with no attention flag, by the card's vendor (webui.yaml comfy_xpu_attention,
-// comfy_amd_attention): PyTorch's on NVIDIA, its math kernel on Intel's XPU, sub-quadratic on AMD targets it does
-// not run PyTorch attention on.
+// comfy_amd_attention): PyTorch's on NVIDIA, its math kernel on Intel's XPU and on AMD targets PyTorch's ROCm build
+// has no fused kernel for, sub-quadratic on AMD targets ComfyUI does not run PyTorch attention on.
 std::string attentionOn(const GpuTarget& gpu, const std::string& otherwise, const WebUiKnowledge& w) {
+  const auto listed = [&](const std::vector<std::string>& archs) { return std::find(archs.begin(), archs.end(), gpu.arch) != archs.end(); };
   if (gpu.vendor == "intel") return w.comfyXpuAttention;
-  const auto& archs = w.comfyAmdPytorchArchs;
-  if (gpu.vendor == "amd" && std::find(archs.begin(), archs.end(), gpu.arch) == archs.end()) return w.comfyAmdAttentionOtherwise;
-  return otherwise;
+  if (gpu.vendor != "amd") return otherwise;
+  if (!listed(w.comfyAmdPytorchArchs)) return w.comfyAmdAttentionOtherwise;
+  return listed(w.comfyAmdMathArchs) ? w.comfyAmdAttentionMath : otherwise;
 }
 
 std::optional<LaunchLine> launchOfLog(const LogAnalysis* log) {

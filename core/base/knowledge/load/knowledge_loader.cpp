@@ -787,8 +787,12 @@ class Loader {
     if (w.backend(w.comfyXpuAttention) == nullptr) error("webui.yaml: comfy_xpu_attention: unknown backend `" + w.comfyXpuAttention + "`");
     const Node* amd = root->find("comfy_amd_attention");
     w.comfyAmdPytorchArchs = strings(amd ? amd->find("pytorch_archs") : nullptr);
+    w.comfyAmdMathArchs = strings(amd ? amd->find("math_archs") : nullptr);
+    w.comfyAmdAttentionMath = str(amd, "math");
     w.comfyAmdAttentionOtherwise = str(amd, "otherwise");
-    if (w.backend(w.comfyAmdAttentionOtherwise) == nullptr) error("webui.yaml: comfy_amd_attention: unknown backend `" + w.comfyAmdAttentionOtherwise + "`");
+    for (const std::string& id : {w.comfyAmdAttentionMath, w.comfyAmdAttentionOtherwise}) {
+      if (w.backend(id) == nullptr) error("webui.yaml: comfy_amd_attention: unknown backend `" + id + "`");
+    }
   }
 
   // A trainer's scripts and argument table (rules/sd-scripts.yaml).
