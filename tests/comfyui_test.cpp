@@ -39,6 +39,18 @@ Read corpusSetup(const std::string& name) { return readSetup(test::readFile(test
 // A fixture of tests/fixtures/comfyui, as text.
 std::string comfyFixture(const std::string& name) { return test::readFile(test::sourceDir() / "tests/fixtures/comfyui" / name); }
 
+// A workflow the ComfyUI field sets rebuilt (tests/field-comfyui/workflows), as text.
+std::string fieldWorkflow(const std::string& name) { return test::readFile(test::sourceDir() / "tests/field-comfyui/workflows" / name); }
+
+// A workflow's denoise phase on a catalog card (its vendor and target decide ComfyUI's attention and loading).
+PhaseEstimate denoiseOnCard(const std::string& text, const std::string& gpu) {
+  AnalyzeOptions options;
+  options.gpu = gpu;
+  const FileReport report = analyzeInput(Input{"workflow.json", text}, options);
+  REQUIRE(report.estimate.has_value());
+  return test::phase(*report.estimate, "denoise");
+}
+
 // A workflow's denoise phase on a card large enough that nothing is streamed (48 GiB).
 PhaseEstimate denoiseOn48GiB(const std::string& text) {
   AnalyzeOptions options;
@@ -2000,7 +2012,7 @@ TEST_CASE("ComfyUI's own LTX-2 block: older releases were heavier only under a n
 
 TEST_CASE("ComfyUI on an Intel GPU: PyTorch attention runs the math kernel, float32 scores and their softmax live together") {
   // Comfy-Org/ComfyUI#8767's job (SD 3.5 Large fp8 at 1024², cond and uncond batched) on the card it ran out on.
-  const std::string text = test::readFile(test::sourceDir() / "tests/field-comfyui/workflows/sd35_large_fp8_1024_arc_a770_xpu_cui8767.json");
+  const std::string text = fieldWorkflow("sd35_large_fp8_1024_arc_a770_xpu_cui8767.json");
   const auto check = [&](const std::string& gpu, const std::string& launch) {
     AnalyzeOptions options;
     options.gpu = gpu;
@@ -2027,19 +2039,14 @@ TEST_CASE("ComfyUI on an Intel GPU: PyTorch attention runs the math kernel, floa
 
 TEST_CASE("ComfyUI off NVIDIA loads at least 40% of the free memory in weights, whatever its guess at the work keeps free") {
   // Wan 2.1 I2V 14B at 1280×720×81: ComfyUI's guess at the work is most of a 16 GB card.
-  const std::string text = test::readFile(test::sourceDir() / "tests/field-comfyui/workflows/wan21_i2v14b_720p_native_1280x720x81_2080ti22g_wvw276.json");
+  const std::string text = fieldWorkflow("wan21_i2v14b_720p_native_1280x720x81_2080ti22g_wvw276.json");
   const Gpu& radeon = *knowledge().gpus.find("RX 7800 XT");
-  const auto denoise = [&](AnalyzeOptions options) {
-    const FileReport report = analyzeInput(Input{"wan.json", text}, options);
-    REQUIRE(report.estimate.has_value());
-    return test::phase(*report.estimate, "denoise");
-  };
   AnalyzeOptions bySize;  // a card given by its size is taken for NVIDIA's
   bySize.vramGib = static_cast<double>(radeon.linuxBytes) / (1024.0 * 1024.0 * 1024.0);
-  AnalyzeOptions named;
-  named.gpu = radeon.name;
-  const PhaseEstimate nvidia = denoise(bySize);
-  const PhaseEstimate amd = denoise(named);
+  const FileReport sized = analyzeInput(Input{"wan.json", text}, bySize);
+  REQUIRE(sized.estimate.has_value());
+  const PhaseEstimate nvidia = test::phase(*sized.estimate, "denoise");
+  const PhaseEstimate amd = denoiseOnCard(text, radeon.name);
   const WebUiKnowledge& w = *knowledge().webui;
   const double free = static_cast<double>(radeon.linuxBytes) - test::component(amd, "CUDA context and display");
   const double least = std::min(w.comfyMinWeightShareOffNvidia * free, free - w.comfyInferenceBytes - w.comfyReserveBytes);
@@ -2049,14 +2056,10 @@ TEST_CASE("ComfyUI off NVIDIA loads at least 40% of the free memory in weights, 
 }
 
 TEST_CASE("ComfyUI on AMD: PyTorch attention on the targets it lists, the sub-quadratic one elsewhere, and its guess at the work by it") {
-  const std::string text = test::readFile(test::sourceDir() / "tests/field-comfyui/workflows/wan21_i2v14b_720p_native_1280x720x81_2080ti22g_wvw276.json");
+  const std::string text = fieldWorkflow("wan21_i2v14b_720p_native_1280x720x81_2080ti22g_wvw276.json");
   // ComfyUI's guess at the sampler's work, as the weights' text gives it.
   const auto guessOn = [&](const std::string& gpu) {
-    AnalyzeOptions options;
-    options.gpu = gpu;
-    const FileReport report = analyzeInput(Input{"wan.json", text}, options);
-    REQUIRE(report.estimate.has_value());
-    for (const Component& c : test::phase(*report.estimate, "denoise").components) {
+    for (const Component& c : denoiseOnCard(text, gpu).components) {
       const std::size_t at = c.how.find("its guess at the work (");
       if (c.name == "transformer weights" && at != std::string::npos) return std::stod(c.how.substr(at + 23));
     }
@@ -2071,14 +2074,8 @@ TEST_CASE("ComfyUI on AMD: PyTorch attention on the targets it lists, the sub-qu
 
 TEST_CASE("ComfyUI on gfx1151: PyTorch's ROCm build runs the math kernel, float32 scores") {
   // Comfy-Org/ComfyUI#9801's job on gfx1151 (a Strix Halo): its log's one score matrix, 12 heads × 32760² × 4 B.
-  const std::string text = test::readFile(test::sourceDir() / "tests/field-comfyui/workflows/wan21_t2v13b_fp16_832x480x81_8060s_64g_cui9801.json");
-  const auto scoresOn = [&](const std::string& gpu) {
-    AnalyzeOptions options;
-    options.gpu = gpu;
-    const FileReport report = analyzeInput(Input{"wan.json", text}, options);
-    REQUIRE(report.estimate.has_value());
-    return test::component(test::phase(*report.estimate, "denoise"), "attention scores");
-  };
+  const std::string text = fieldWorkflow("wan21_t2v13b_fp16_832x480x81_8060s_64g_cui9801.json");
+  const auto scoresOn = [&](const std::string& gpu) { return test::component(denoiseOnCard(text, gpu), "attention scores"); };
   const double heads = 12;  // Wan 2.1 1.3B: 12 heads × 128 = 1536
   const double tokens = (832.0 / 16) * (480.0 / 16) * ((81 - 1) / 4 + 1);
   const double matrix = heads * tokens * tokens * 4;
