@@ -711,13 +711,13 @@ class Estimator {
         // Dynamic VRAM holds no weights for the work: it pages each layer in as it runs and evicts the cached ones
         // when an allocation needs the room (comfy-aimdo), so what it must have is the layers in flight (below).
         loaded = s_.loadMode == LoadMode::Dynamic ? 0 : loadedOf(models, free, keep);
-        if (loaded < models && comfyBudget() && comfyLeastWeights(free) > free - keep) {
-          keeps = "; off NVIDIA ComfyUI loads at least " + fixedText(w_.comfyMinWeightShareOffNvidia * 100, 0) +
-                  "% of the free memory, whatever its guess at the work (" + fixedText(guess / kGiB, 1) + " GiB) asks to keep free";
-        } else if (loaded < models && comfyBudget()) {
-          keeps = "; ComfyUI keeps " + fixedText(keep / kGiB, 1) + " GiB free for the sampler (its guess at the work, " + fixedText(guess / kGiB, 1) +
-                  " GiB, or its " + fixedText(w_.comfyInferenceBytes / kGiB, 1) + " GiB minimum, + its " + fixedText(comfyReserve() / kGiB, 1) +
-                  " GiB reserve)";
+        if (loaded < models && comfyBudget()) {
+          keeps = comfyLeastWeights(free) > free - keep
+                      ? "; off NVIDIA ComfyUI loads at least " + fixedText(w_.comfyMinWeightShareOffNvidia * 100, 0) +
+                            "% of the free memory, whatever its guess at the work (" + fixedText(guess / kGiB, 1) + " GiB) asks to keep free"
+                      : "; ComfyUI keeps " + fixedText(keep / kGiB, 1) + " GiB free for the sampler (its guess at the work, " + fixedText(guess / kGiB, 1) +
+                            " GiB, or its " + fixedText(w_.comfyInferenceBytes / kGiB, 1) + " GiB minimum, + its " +
+                            fixedText(comfyReserve() / kGiB, 1) + " GiB reserve)";
         }
         if (elements_ > s_.batchSize && 1.5 * comfyGuess(w, h, elements_, elements_) >= free - loaded) {
           act = activations(w, h, s_.batchSize);
