@@ -117,18 +117,27 @@ std::shared_ptr<const JobFiles> jobFilesOf(std::vector<Input> files) {
 bool isLogText(std::string_view head) { return recogniseInput(head) == InputKind::Log; }
 
 std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* error) {
-  if (options.vramGib) {
-    if (!(*options.vramGib > 0 && *options.vramGib < 100000)) {
-      if (error) *error = "--vram must be a positive number of GiB";
-      return std::nullopt;
-    }
+  if (options.vramGib && !(*options.vramGib > 0 && *options.vramGib < 100000)) {
+    if (error) *error = "--vram must be a positive number of GiB";
+    return std::nullopt;
+  }
+  const auto givenBytes = [&] { return static_cast<std::uint64_t>(*options.vramGib * 1024.0 * 1024.0 * 1024.0); };
+  if (options.vramGib && !options.gpu) {
     char label[32];
     std::snprintf(label, sizeof label, "%g GiB", *options.vramGib);
-    return GpuTarget{label, static_cast<std::uint64_t>(*options.vramGib * 1024.0 * 1024.0 * 1024.0)};
+    return GpuTarget{label, givenBytes()};
   }
   const GpuCatalog& gpus = knowledge().gpus;
   const std::string name = options.gpu.value_or(kDefaultGpu);
-  if (const Gpu* gpu = gpus.find(name)) return GpuTarget{gpu->name, gpu->linuxBytes, gpu->computeCapability, gpu->vendor, gpu->arch};
+  if (const Gpu* gpu = gpus.find(name)) {
+    GpuTarget target{gpu->name, gpu->linuxBytes, gpu->computeCapability, gpu->vendor, gpu->arch};
+    // Both given: the card's kind from the catalog (vendor, architecture, compute capability), its memory as given.
+    if (options.vramGib) {
+      target.vramBytes = givenBytes();
+      target.memoryGiven = true;
+    }
+    return target;
+  }
   if (error) {
     *error = "unknown GPU '" + name + "'";
     if (auto near = closestMatch(normalizeGpuName(name), [&] {

@@ -28,7 +28,7 @@ std::shared_ptr<const JobFiles> jobFilesOf(std::vector<Input> files);
 struct AnalyzeOptions {
   ReadLimits limits;
   std::optional<std::string> gpu;  // a catalog name ("RTX 4090"), forgiving about case and spacing
-  std::optional<double> vramGib;   // or a memory size in GiB (2^30 bytes)
+  std::optional<double> vramGib;   // or a memory size in GiB (2^30 bytes); with gpu, that card with this much memory
   std::optional<double> ramGib;    // the machine's system RAM in GiB, for the host-RAM verdict
   // A log attached to the config (--log): its phase orders the advice and its capacity is the card's.
   std::optional<LogAnalysis> attachedLog;

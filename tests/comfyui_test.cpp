@@ -2086,3 +2086,27 @@ TEST_CASE("ComfyUI on gfx1151: PyTorch's ROCm build runs the math kernel, float3
   CHECK(std::fmod(scores / (2 * matrix), 1.0) == Approx(0.0).margin(1e-9));
   CHECK(scoresOn("RX 7900 XTX") == 0);  // gfx1100: a fused kernel, nothing materialised
 }
+
+TEST_CASE("a named card with its memory given: the catalog's kind, the memory as given") {
+  // An APU's carve-out is the user's BIOS setting: the same job on gfx1151 at 64 GiB runs SDPA's math kernel all the
+  // same, where the size alone would be taken for an NVIDIA card's with a fused kernel.
+  const std::string text = fieldWorkflow("wan21_t2v13b_fp16_832x480x81_8060s_64g_cui9801.json");
+  AnalyzeOptions named;
+  named.gpu = "Radeon 8060S";
+  named.vramGib = 64;
+  const std::optional<GpuTarget> card = resolveGpu(named);
+  REQUIRE(card);
+  CHECK(card->arch == "gfx1151");
+  CHECK(card->vendor == "amd");
+  CHECK(card->vramBytes == 64ull << 30);
+  CHECK(card->describe() == "Strix Halo 128GB (64.0 GiB, as given)");
+  const FileReport onApu = analyzeInput(Input{"workflow.json", text}, named);
+  REQUIRE(onApu.estimate.has_value());
+  CHECK(onApu.estimate->verdict == Verdict::Oom);
+
+  AnalyzeOptions sized;
+  sized.vramGib = 64;
+  const FileReport bySize = analyzeInput(Input{"workflow.json", text}, sized);
+  REQUIRE(bySize.estimate.has_value());
+  CHECK(bySize.estimate->verdict == Verdict::Fits);
+}

@@ -54,6 +54,11 @@ TEST_CASE("the project file: settings, overrides merged in order, problems locat
   CHECK(broken.problems[1].message.find("OL999") != std::string::npos);
   CHECK(broken.problems[2].message == "an override needs `paths`");
 
+  // Both: the named card with the memory given (an APU's carve-out).
+  const Policy apu = parseProjectConfig("gpu: radeon 8060s\nvram: 64\n").config.policyFor("job.yaml");
+  CHECK(apu.gpu == "radeon 8060s");
+  CHECK(apu.vramGib == 64);
+
   CHECK(parseProjectConfig("").problems.empty());
   CHECK(parseProjectConfig("[1, 2]").problems.size() == 1);
   CHECK(parseProjectConfig("gpu: [unclosed").problems.size() >= 1);

@@ -112,7 +112,6 @@ class Parser {
         }
       }
     }
-    if (out.gpu && out.vramGib) fail(map->range, "give `gpu` or `vram`, not both");
     return out;
   }
 

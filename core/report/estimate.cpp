@@ -59,7 +59,7 @@ std::string formatRange(const Estimate& e) { return rangeText(e.peak().peakBytes
 
 std::string GpuTarget::describe() const {
   if (name.ends_with("GiB")) return "a " + name + " card";
-  return name + " (" + formatGiB(static_cast<double>(vramBytes)) + ")";
+  return name + " (" + formatGiB(static_cast<double>(vramBytes)) + (memoryGiven ? ", as given)" : ")");
 }
 
 }  // namespace oomlint

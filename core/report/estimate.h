@@ -63,6 +63,7 @@ struct GpuTarget {
   double computeCapability = 0;  // a catalog NVIDIA card's; 0: not known (a size given, another vendor)
   std::string vendor{};          // the catalog's ("nvidia", "amd", "intel", "apple"); empty when only a size was given
   std::string arch{};            // an AMD card's LLVM target (gfx1100 …)
+  bool memoryGiven = false;      // a catalog card whose memory was given (an APU's carve-out, a modded or sliced card)
 
   // An NVIDIA card before compute capability 8.0 (Ampere) has no native bf16. Unknown cards are taken to have it.
   bool predatesBf16() const { return computeCapability > 0 && computeCapability < 8.0; }

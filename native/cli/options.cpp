@@ -5,10 +5,10 @@
 namespace oomlint::cli {
 
 const char* const kUsage =
-    "usage: oomlint check [INPUT...] [--gpu NAME | --vram GIB] [--ram GIB] [--log FILE] [--format FORMAT]\n"
+    "usage: oomlint check [INPUT...] [--gpu NAME] [--vram GIB] [--ram GIB] [--log FILE] [--format FORMAT]\n"
     "                     [--fail-on error|warning|info|never] [--color auto|always|never | --no-color]\n"
     "                     [--config FILE | --no-config]\n"
-    "       oomlint fix FILE [OTHER…] [--gpu NAME | --vram GIB] [--ram GIB] [-o OUT | --in-place]\n"
+    "       oomlint fix FILE [OTHER…] [--gpu NAME] [--vram GIB] [--ram GIB] [-o OUT | --in-place]\n"
     "                                 write the config with the plan's needed steps applied\n"
     "       oomlint explain CODE      print the documentation page of a rule (OL201 or unknown-key)\n"
     "       oomlint rules             list every rule code\n"
@@ -21,7 +21,8 @@ const char* const kUsage =
     "musubi-tuner command line, or a console log of a run; '-' reads stdin. Files given together that make one\n"
     "job are read as one: a command line and the TOML files it names; workflows and the ComfyUI launch line\n"
     "they run under. --log attaches a log to the config: its capacity and failed phase shape the advice.\n"
-    "--gpu names the card to estimate against (default RTX 4090); --vram gives its memory in GiB.\n"
+    "--gpu names the card to estimate against (default RTX 4090); --vram gives its memory in GiB: alone, an\n"
+    "unnamed card's; with --gpu, the named card's (an APU's carve-out, a modded or sliced card).\n"
     "--ram gives the machine's system RAM in GiB: the host-RAM estimate then has a verdict.\n"
     "FORMAT: text (default), json, sarif (SARIF 2.1.0), github (Actions annotations), junit, gcc.\n"
     "A project file (.oomlint.yaml, the nearest in the input's folder or above, or --config) sets the default\n"
@@ -121,7 +122,6 @@ ParseResult parseCheck(const std::vector<std::string>& args, std::size_t i) {
     }
   }
   if (check.inputs.empty()) return usageError("check needs at least one INPUT ('-' for stdin)");
-  if (check.gpu && check.vramGib) return usageError("give --gpu or --vram, not both");
   if (check.config && check.noConfig) return usageError("give --config or --no-config, not both");
   return {check, {}};
 }
@@ -160,7 +160,6 @@ ParseResult parseFix(const std::vector<std::string>& args, std::size_t i) {
   if (fix.input.empty()) return usageError("fix needs a FILE");
   if (fix.output && fix.inPlace) return usageError("give -o or --in-place, not both");
   if (fix.inPlace && fix.input == "-") return usageError("--in-place needs a file, not stdin");
-  if (fix.gpu && fix.vramGib) return usageError("give --gpu or --vram, not both");
   return {fix, {}};
 }
 

@@ -121,6 +121,28 @@ test('FLUX 24 GB with batch_size 8 on a 24 GB card: oom, underlined, fixed by th
   await page.context().close();
 });
 
+test('a catalog card with its memory given: the card\'s kind, the size typed', { skip: sharedSkip }, async () => {
+  const page = await openPage(server.url);
+  await started(page);
+  await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 4090'));
+  const size = page.locator('#vram');
+  assert.equal(await size.isVisible(), true, 'a named card offers its memory');
+  assert.equal(await size.inputValue(), '');
+  assert.equal(await size.getAttribute('placeholder'), '23.5 GiB');
+  await analysisAfter(page, () => paste(page, 'config-editor', corpus('ai-toolkit/examples/train_lora_flux_24gb.yaml')));
+  assert.equal(await verdictOf(page), 'fits');
+  await analysisAfter(page, () => page.fill('#vram', '12'));
+  assert.equal(await verdictOf(page), 'oom');
+  assert.match(await page.locator('.results .verdict').textContent(), /more than the RTX 4090 has \(12\.0 GiB\)/);
+  // Another card: the size typed for the first is not carried over.
+  await analysisAfter(page, () => page.selectOption('#gpu', 'RTX 3090'));
+  assert.equal(await size.inputValue(), '');
+  assert.equal(await verdictOf(page), 'fits');
+  await analysisAfter(page, () => page.selectOption('#gpu', ''));
+  assert.equal(await size.isVisible(), false, 'the default card takes no size');
+  await page.context().close();
+});
+
 test('the machine\'s RAM gives the host-RAM verdict, its chart, its finding and its plan', async () => {
   const page = await openPage(server.url);
   await started(page);

@@ -24,7 +24,6 @@ namespace {
 
 template <typename Command>
 void checkGpu(const Command& command) {
-  fuzz::require(!(command.gpu && command.vramGib), "both --gpu and --vram were accepted");
   if (command.gpu) fuzz::require(!command.gpu->empty(), "an empty --gpu was accepted");
   if (command.vramGib) fuzz::require(*command.vramGib > 0, "a --vram that is not positive was accepted");
   if (command.ramGib) fuzz::require(*command.ramGib > 0, "a --ram that is not positive was accepted");
@@ -34,6 +33,10 @@ void checkGpu(const Command& command) {
   std::string error;
   const auto gpu = resolveGpu(options, &error);
   fuzz::require(gpu.has_value() == error.empty(), "resolveGpu gave neither a GPU nor an error, or both");
+  if (gpu && command.vramGib) {
+    fuzz::require(gpu->vramBytes == static_cast<std::uint64_t>(*command.vramGib * 1024.0 * 1024.0 * 1024.0),
+                  "the card's memory is not the --vram given");
+  }
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
-// The GPU picker: the core's catalog grouped by vendor, or a custom memory size in GiB.
+// The GPU picker: the core's catalog grouped by vendor, or a custom memory size in GiB. A catalog card's memory may
+// be given too (an APU's carve-out, a modded or sliced card): the card's kind stays the catalog's.
 import { h } from '../render/dom.js';
 
 const CUSTOM = '__custom__';
+const gib = (bytes) => (bytes / 1024 ** 3).toFixed(1);
 
-/** Fills `select` (and shows `customInput` for a custom size); onChange({gpu, vramGib}). */
-export function setUpGpuPicker(select, customInput, gpus, onChange) {
+/** Fills `select` (and shows `sizeInput` for a custom size or a card's own); onChange({gpu, vramGib}). */
+export function setUpGpuPicker(select, sizeInput, gpus, onChange) {
   // No card chosen: the core assumes its default, or the card a pasted log reports, and (as the CLI
   // without --gpu) raises no estimate finding against a card the user did not name.
   const fallback = gpus.find((g) => g.default)?.name ?? 'the default card';
@@ -12,27 +14,33 @@ export function setUpGpuPicker(select, customInput, gpus, onChange) {
   const byVendor = new Map();
   for (const g of gpus) byVendor.set(g.vendor, [...(byVendor.get(g.vendor) ?? []), g]);
   for (const [vendor, list] of byVendor) {
-    select.append(h('optgroup', { label: vendor }, list.map((g) => h('option', { value: g.name }, `${g.name} — ${(g.vram_bytes / 1024 ** 3).toFixed(1)} GiB`))));
+    select.append(h('optgroup', { label: vendor }, list.map((g) => h('option', { value: g.name }, `${g.name} — ${gib(g.vram_bytes)} GiB`))));
   }
   select.append(h('option', { value: CUSTOM }, 'Custom size…'));
-  const current = () =>
-    select.value === CUSTOM ? { gpu: '', vramGib: Number(customInput.value) || 0 } : { gpu: select.value, vramGib: 0 };
+  const current = () => ({ gpu: select.value === CUSTOM ? '' : select.value, vramGib: (!sizeInput.hidden && Number(sizeInput.value)) || 0 });
+  // Unnamed card: the size is required. A catalog card: its own size is the placeholder, another may be typed.
+  const showSize = () => {
+    const card = gpus.find((g) => g.name === select.value);
+    sizeInput.hidden = select.value === '';
+    sizeInput.placeholder = card ? `${gib(card.vram_bytes)} GiB` : 'GiB';
+    sizeInput.setAttribute('aria-label', card ? `Memory of the ${card.name} in GiB (empty: the catalog's)` : 'Custom GPU memory in GiB');
+  };
   const sync = () => {
-    customInput.hidden = select.value !== CUSTOM;
+    showSize();
     onChange(current());
   };
-  select.addEventListener('change', sync);
-  customInput.addEventListener('input', sync);
+  select.addEventListener('change', () => {
+    sizeInput.value = '';  // a size typed for one card is not another's
+    sync();
+  });
+  sizeInput.addEventListener('input', sync);
   return {
     current,
     set({ gpu, vramGib }) {
-      if (vramGib > 0) {
-        select.value = CUSTOM;
-        customInput.value = String(vramGib);
-      } else {
-        select.value = gpus.some((g) => g.name === gpu) ? gpu : '';
-      }
-      customInput.hidden = select.value !== CUSTOM;
+      const named = gpus.some((g) => g.name === gpu);
+      select.value = named ? gpu : vramGib > 0 ? CUSTOM : '';
+      sizeInput.value = vramGib > 0 ? String(vramGib) : '';
+      showSize();
     },
   };
 }
