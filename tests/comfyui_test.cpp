@@ -2110,3 +2110,31 @@ TEST_CASE("a named card with its memory given: the catalog's kind, the memory as
   REQUIRE(bySize.estimate.has_value());
   CHECK(bySize.estimate->verdict == Verdict::Fits);
 }
+
+TEST_CASE("ComfyUI under --highvram or --gpu-only: every diffusion model loaded stays on the GPU") {
+  // Wan 2.2 A14B's two experts, each run by its own sampler (fishmongr/ComfyUI's 5090 report: --normalvram ran,
+  // --highvram ran out of memory while sampling). unet_offload_device is the GPU under HIGH_VRAM, so sending the first
+  // expert "off" for the second leaves it where it is.
+  const std::string text = fieldWorkflow("wan22_i2v14b_fp8_4steplora_832x1216x81_5090_highvram_fmfork.json");
+  AnalyzeOptions options;
+  options.gpu = "RTX 5090";
+  const auto launched = [&](const char* line) {
+    const Report report = analyze({Input{"workflow.json", text}, Input{"run.sh", line}}, options);
+    REQUIRE(report.files[0].estimate.has_value());
+    return *report.files[0].estimate;
+  };
+  const Estimate normal = launched("python main.py --normalvram\n");
+  const Estimate high = launched("python main.py --highvram\n");
+  const Estimate gpuOnly = launched("python main.py --gpu-only\n");
+  const double expert = test::component(test::phase(high, "denoise"), "transformer weights");
+  CHECK(expert == Approx(14.29e9).epsilon(0.01));  // 14.29 B params in fp8
+  CHECK(test::component(test::phase(high, "denoise"), "other diffusion model weights") == Approx(expert));
+  CHECK(test::component(test::phase(normal, "denoise"), "other diffusion model weights") == 0);
+  CHECK(high.verdict == Verdict::Oom);
+  CHECK(normal.verdict == Verdict::Fits);
+  // The decode runs beside both; --gpu-only keeps the text encoder there too.
+  CHECK(test::component(test::phase(high, "vae_decode"), "transformer weights") == Approx(expert));
+  CHECK(test::component(test::phase(high, "vae_decode"), "text encoder weights") == 0);
+  CHECK(test::component(test::phase(gpuOnly, "vae_decode"), "text encoder weights") > 0);
+  CHECK(test::component(test::phase(normal, "vae_decode"), "transformer weights") == 0);
+}

@@ -95,6 +95,7 @@ class SetupBuilder {
       wrapperPlacement(*s);
       guidance(*s);
       weights(*s);
+      otherDiffusionModels(*s);
       size(*s);
       references(*s);
       secondPass(*s);
@@ -407,15 +408,22 @@ class SetupBuilder {
     return {webui_.family(id), nullptr};
   }
 
-  void weights(WorkflowSetup& s) const {
-    const std::string& name = s.modelName->value->resolved()->text;
+  // A diffusion-model loader's bytes per parameter: its GGUF quantization (set in `gguf`), its storage widget, or what
+  // its file's name says.
+  double loaderBytesPerParam(const WorkflowNode& loader, const std::string& name, const GgufQuant*& gguf) const {
     double bytes = c_.namesFp8(name) ? 1 : 2;
     // A wrapper's loader takes a GGUF file too (MochiWrapper's names say "GGUF" before their quantization).
-    if (s.model->known->gguf || bareFileName(name).find("gguf") != std::string::npos) {
-      if ((s.gguf = c_.ggufQuant(name))) bytes = s.gguf->bits / 8;
-    } else if (const auto [dtype, dtypeBytes] = storage(*s.model); dtype != nullptr) {
+    if (loader.known->gguf || bareFileName(name).find("gguf") != std::string::npos) {
+      if ((gguf = c_.ggufQuant(name))) bytes = gguf->bits / 8;
+    } else if (const auto [dtype, dtypeBytes] = storage(loader); dtype != nullptr) {
       bytes = dtypeBytes;
     }
+    return bytes;
+  }
+
+  void weights(WorkflowSetup& s) const {
+    const std::string& name = s.modelName->value->resolved()->text;
+    const double bytes = loaderBytesPerParam(*s.model, name, s.gguf);
     // The value an fp8 lever writes: the loader's first dtype widget (weight_dtype, a wrapper's quantization).
     if (s.gguf == nullptr) s.weightDtype = s.model->value(s.model->known->storageWidgets().front());
     s.generation.unetFp8 = bytes == 1;
@@ -559,6 +567,24 @@ class SetupBuilder {
       if (w && h && *w > 0 && *h > 0) return *w * *h;
     }
     return 0;
+  }
+
+  // The models other samplers run (Wan 2.2's second expert, a refiner), each file once: --highvram and --gpu-only keep
+  // every diffusion model on the GPU once loaded, its offload device being the GPU (model_management.py
+  // unet_offload_device). Sized as the first sampler's architecture, stored as its own loader says.
+  void otherDiffusionModels(WorkflowSetup& s) const {
+    std::vector<std::string> seen = {s.modelName->value->resolved()->text};
+    std::size_t samplers = 0;
+    for (const auto& n : w_.nodes) {
+      if (!n.active() || &n == s.sampler || !isRole(&n, {NodeRole::Sampler})) continue;
+      if (++samplers > kMaxSamplers) break;
+      const WorkflowNode* loader = trace(w_, &n, {"model", "guider"}, {NodeRole::Checkpoint, NodeRole::DiffusionModel});
+      const NodeValue* file = loader != nullptr ? fileNameOf(*loader) : nullptr;
+      if (file == nullptr || std::find(seen.begin(), seen.end(), file->value->resolved()->text) != seen.end()) continue;
+      const std::string& name = seen.emplace_back(file->value->resolved()->text);
+      const GgufQuant* gguf = nullptr;
+      s.generation.otherDiffusionModels.push_back({bareFileName(name), s.arch.denoiser.params * loaderBytesPerParam(*loader, name, gguf)});
+    }
   }
 
   // A second sampler whose latent comes through an upscale: the hires pass, at the upscaled size.

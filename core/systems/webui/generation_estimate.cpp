@@ -502,6 +502,36 @@ class Estimator {
 
   bool comfyBudget() const { return s_.tool == WebUiTool::ComfyUi && (s_.loadMode == LoadMode::Normal || s_.loadMode == LoadMode::Low); }
 
+  // ComfyUI under --highvram or --gpu-only: a diffusion model's offload device is the GPU, so every one loaded stays
+  // there (unet_offload_device), through later samplers and the decode; --gpu-only keeps the text encoders too.
+  bool comfyKeepsModels() const {
+    return s_.tool == WebUiTool::ComfyUi && (s_.loadMode == LoadMode::High || s_.loadMode == LoadMode::GpuOnly);
+  }
+
+  // What such a run still holds beside a phase's own work: the other samplers' models (and, for the decode, the
+  // first's), and under --gpu-only the text encoders.
+  std::vector<Component> keptModels(bool withFirst) const {
+    std::vector<Component> kept;
+    if (!comfyKeepsModels()) return kept;
+    const std::string why = s_.loadMode == LoadMode::High ? "--highvram keeps it on the GPU" : "--gpu-only keeps it on the GPU";
+    if (withFirst) {
+      Component first = unetWeights();
+      first.how += "; " + why;
+      kept.push_back(first);
+    }
+    for (const SideWeights& m : s_.otherDiffusionModels) {
+      Component other = sideComponent("other diffusion model weights", m);
+      other.how += ", another sampler's model; " + why;
+      kept.push_back(other);
+    }
+    if (s_.loadMode == LoadMode::GpuOnly && !s_.textEncoderOnCpu) {
+      Component te = teWeights();
+      te.how += "; " + why;
+      kept.push_back(te);
+    }
+    return kept;
+  }
+
   double comfyReserve() const { return s_.reserveBytes >= 0 ? s_.reserveBytes : w_.comfyReserveBytes; }
 
   // Off NVIDIA (ROCm, XPU) a ComfyUI partial load takes at least a share of what is free, up to all but its inference
@@ -753,6 +783,7 @@ class Estimator {
         fillsBudget(p, weights, models);
       }
       p.components.push_back(weights);
+      for (Component& kept : keptModels(false)) p.components.push_back(std::move(kept));
       if (s_.tool == WebUiTool::ComfyUi && comfyBudget() && loaded < models && !whole) {
         // A layer left in RAM runs on its weight cast onto the GPU in the compute dtype, one per offload stream
         // (webui.yaml comfy_offload_streams).
@@ -862,6 +893,9 @@ class Estimator {
         p.components.push_back(teWeights());
       }
       if (!s_.controlnets.empty()) p.components.push_back(cnWeights(true));
+    } else if (decode) {
+      // After sampling (an encode may run before a loader has: ComfyUI's node order decides).
+      for (Component& kept : keptModels(true)) p.components.push_back(std::move(kept));
     }
     if (!decode && s_.clipEncode) {
       const double px = static_cast<double>(w) * static_cast<double>(h) * s_.frames * s_.batchSize;

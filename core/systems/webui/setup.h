@@ -187,6 +187,9 @@ struct GenerationSetup {
   // the text encoders are), IP-Adapters (beside the UNet at every step), a model upscale.
   std::vector<SideWeights> clipVision;
   std::vector<SideWeights> ipadapters;
+  // The diffusion models other samplers run (a second expert, a refiner): on the GPU beside the first under --highvram
+  // and --gpu-only, which never send a diffusion model off it.
+  std::vector<SideWeights> otherDiffusionModels;
   ModelUpscale upscale;
   LatentModelUpscale latentUpscale;
 
