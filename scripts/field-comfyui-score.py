@@ -13,8 +13,8 @@ because it needed more than the card: there the estimate agrees when it says the
 usage: scripts/field-comfyui-score.py [--cli build/release/native/oomlint] [--markdown] [--named-card]
                                      [--cases cases-batch2.yaml --rebuilt rebuilt-batch2.yaml]
   --cases, --rebuilt: another batch's labels and rebuilds (files in tests/field-comfyui), scored on their own
-  --named-card: as scripts/field-score.py's, where the report names a catalog card whose size is the report's
-                (a card modded to another size keeps the reported size)
+  --named-card: as scripts/field-score.py's: the catalog card the report names, with the report's size where that is
+                not the card's (an APU's carve-out, a card modded to another size)
 """
 import argparse, importlib.util, json, os, sys, tempfile
 
@@ -49,7 +49,7 @@ def main():
     ap.add_argument("--cases", default="cases.yaml")
     ap.add_argument("--rebuilt", default="rebuilt.yaml")
     args = ap.parse_args()
-    catalog = field_score.catalog_names(args.cli) if args.named_card else []
+    catalog = field_score.catalog_cards(args.cli) if args.named_card else []
     field = os.path.join(root, "tests/field-comfyui")
     with open(os.path.join(field, args.cases)) as f:
         cases = yaml.safe_load(f)["cases"]
@@ -61,9 +61,7 @@ def main():
         if r is None:
             rows.append(("-", c["id"], c["gpu_vram_gib"], c["outcome"], "-", "not rebuilt"))
             continue
-        card = field_score.named_card(catalog, c.get("gpu", "")) or c["gpu_vram_gib"]
-        if isinstance(card, str) and "modded" in c.get("gpu", "").lower():
-            card = c["gpu_vram_gib"]  # the report's card carries another size than the catalog's
+        card = field_score.named_card(catalog, c.get("gpu", ""), c["gpu_vram_gib"]) or c["gpu_vram_gib"]
         job = [os.path.join(field, r["workflow"])]
         if r.get("launch_flags"):
             # The flags the report names, as the launch line ComfyUI ran under, given with the workflow.
@@ -100,7 +98,7 @@ def main():
                 field_score.count(groups.setdefault(name, field_score.new_tally()), None, outcome)
         if r.get("launch_flags"):
             result += f" (launched with {r['launch_flags']})"
-        rows.append((group, c["id"], card, outcome + (f" ({c['phase']})" if c.get("phase") not in (None, "unknown") else ""),
+        rows.append((group, c["id"], field_score.card_text(card), outcome + (f" ({c['phase']})" if c.get("phase") not in (None, "unknown") else ""),
                      "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
     field_score.print_rows(rows, args.markdown)
     for name, g in groups.items():

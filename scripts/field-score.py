@@ -12,9 +12,10 @@ never mapped to AI Toolkit) is scored in "mapped, native" only.
 
 usage: scripts/field-score.py [--cli build/release/native/oomlint] [--markdown] [--cases FILE] [--named-card]
   --cases: another list in the same format (tests/field/cases-batch2.yaml, the second batch), scored on its own
-  --named-card: where the report names a card of oomlint's catalog (the longest catalog name inside its `gpu`), check
-                against that card (--gpu NAME: its usable memory, as a user naming it gets) instead of the nominal
-                gpu_vram_gib; the other cases keep gpu_vram_gib
+  --named-card: where the report names a card of oomlint's catalog (the longest catalog name or alias inside its `gpu`),
+                check against that card (--gpu NAME: its usable memory, as a user naming it gets) instead of the nominal
+                gpu_vram_gib; where the report's size is not the card's (an APU's carve-out, a modded card), that card
+                with the report's size (--gpu NAME --vram GIB); the other cases keep gpu_vram_gib
 """
 import argparse, json, os, subprocess, sys
 
@@ -23,22 +24,43 @@ import yaml
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def catalog_names(cli):
+def catalog_cards(cli):
+    """The cards `oomlint gpus` lists, each with its aliases and marketed size (rules/gpus.yaml)."""
     out = subprocess.run([cli, "gpus"], capture_output=True, text=True, check=True).stdout
-    return [line.split("  ")[0].strip() for line in out.splitlines() if line.strip()]
+    listed = {line.split("  ")[0].strip() for line in out.splitlines() if line.strip()}
+    with open(os.path.join(root, "rules/gpus.yaml")) as f:
+        return [g for g in yaml.safe_load(f)["gpus"] if g["name"] in listed]
 
 
-def named_card(catalog, gpu):
-    """The longest catalog name inside a report's gpu text ("NVIDIA A10G (AWS …)" → "A10G"), or None."""
+def named_card(catalog, gpu, gib=None):
+    """The card a report's gpu text names, by the longest catalog name or alias inside it ("NVIDIA A10G (AWS …)" →
+    "A10G"), or None. Where the report's size (gib) is more than a tenth off the card's marketed one (a 64 GB carve-out
+    of a 128 GB APU, a 2080 Ti modded to 22 GB): (name, gib), the card with the report's memory."""
     text = " " + gpu.lower().replace("nvidia ", "").replace(",", " ") + " "
-    found = [n for n in catalog if f" {n.lower()} " in text]
-    return max(found, key=len) if found else None
+    best = None
+    for card in catalog:
+        for n in [card["name"], *card.get("aliases", [])]:
+            if f" {n.lower()} " in text and (best is None or len(n) > best[0]):
+                best = (len(n), card)
+    if best is None:
+        return None
+    card = best[1]
+    if gib is not None and abs(gib - card["marketing_gb"]) > 0.1 * card["marketing_gb"]:
+        return (card["name"], gib)
+    return card["name"]
+
+
+def card_text(card):
+    return f"{card[0]} at {card[1]} GiB" if isinstance(card, tuple) else card
 
 
 def verdict_of(cli, configs, card):
     """configs: the files of one job (an sd-scripts command line first, then the TOMLs it names); card: a catalog
-    name (str) or GiB (number)."""
-    target = ["--gpu", card] if isinstance(card, str) else ["--vram", str(card)]
+    name (str), GiB (number), or a catalog name with the GiB it has (tuple)."""
+    if isinstance(card, tuple):
+        target = ["--gpu", card[0], "--vram", str(card[1])]
+    else:
+        target = ["--gpu", card] if isinstance(card, str) else ["--vram", str(card)]
     out = subprocess.run([cli, "check", "--format", "json", *target, "--fail-on", "never", *configs],
                          capture_output=True, text=True)
     report = json.loads(out.stdout)
@@ -121,7 +143,7 @@ def main():
     ap.add_argument("--cases", default="cases.yaml", help="the list to score, relative to tests/field/")
     ap.add_argument("--named-card", action="store_true", help="check against the named catalog card where there is one")
     args = ap.parse_args()
-    catalog = catalog_names(args.cli) if args.named_card else []
+    catalog = catalog_cards(args.cli) if args.named_card else []
     field = os.path.join(root, "tests/field")
     with open(os.path.join(field, args.cases)) as f:
         cases = yaml.safe_load(f)
@@ -129,7 +151,7 @@ def main():
         reviewed = {r["id"]: r["reviewed_as"] for r in yaml.safe_load(f)}
     rows, groups = [], {}
     for c in cases:
-        card = named_card(catalog, c.get("gpu", "")) or c["gpu_vram_gib"]
+        card = named_card(catalog, c.get("gpu", ""), c["gpu_vram_gib"]) or c["gpu_vram_gib"]
         outcome, cause = c["outcome"], c.get("failure_cause")
         labelled = outcome + (f" ({c['phase']})" if c.get("phase") else "")
         verdict = None
@@ -141,17 +163,17 @@ def main():
                 result = score(groups, group, c, reviewed, verdict, peak)
             elif verdict is None:
                 result = "no estimate"
-            rows.append((group, c["id"], card, labelled,
+            rows.append((group, c["id"], card_text(card), labelled,
                          "-" if verdict is None else f"{verdict} {peak:.1f} GiB in {phase}", result))
         elif cause:
-            rows.append(("native", c["id"], card, labelled, "-", "not scored (" + cause + ")"))
+            rows.append(("native", c["id"], card_text(card), labelled, "-", "not scored (" + cause + ")"))
         if c.get("native_config") and not cause:
             files = c["native_config"] if isinstance(c["native_config"], list) else [c["native_config"]]
             native, npeak, nphase = verdict_of(args.cli, [os.path.join(field, f) for f in files], card)
             if verdict is not None:
                 score(groups, "mapped, same cases", c, reviewed, verdict, peak)
             nresult = "-" if native is None else score(groups, "mapped, native", c, reviewed, native, npeak)
-            rows.append(("native", c["id"], card, labelled,
+            rows.append(("native", c["id"], card_text(card), labelled,
                          "-" if native is None else f"{native} {npeak:.1f} GiB in {nphase}", nresult))
     print_rows(rows, args.markdown)
     for (name, labels), g in groups.items():
