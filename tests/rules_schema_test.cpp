@@ -241,10 +241,10 @@ TEST_CASE("rules/logs.yaml's enums are the ids the C++ handles") {
 
 TEST_CASE("the log markers load as the scanner's typed tables") {
   const LogMarkers& logs = *knowledge().logs;
-  REQUIRE(logs.oomMessages.size() == 28);
+  REQUIRE(logs.oomMessages.size() == 29);
   CHECK(logs.oomMessages.front().effect == OomEffect::AbortedAfterRetries);
-  CHECK(logs.oomMessages[4].phase == Phase::LatentCache);
-  CHECK(logs.oomMessages[4].kindUnderMallocAsync == OomKind::ComfyAlloc);
+  CHECK(logs.oomMessages[5].phase == Phase::LatentCache);
+  CHECK(logs.oomMessages[5].kindUnderMallocAsync == OomKind::ComfyAlloc);
   CHECK(logs.oomMessages.front().certainty == OomCertainty::Certain);
   CHECK(logs.oomMessages.back().kind == OomKind::HostRam);
   CHECK(logs.oomMessages.back().test.equals == std::vector<std::string>{"Killed"});
@@ -255,9 +255,10 @@ TEST_CASE("the log markers load as the scanner's typed tables") {
   REQUIRE(logs.silentExits.size() == 3);
   CHECK(logs.silentExits[1].shellPrompt);
   CHECK(logs.silentExits[2].test.equals == std::vector<std::string>{"Press any key to continue . . ."});
-  REQUIRE(logs.failedStages.size() == 8);
+  REQUIRE(logs.failedStages.size() == 9);
   CHECK(logs.failedStages.front().phase == Phase::Save);
-  CHECK(logs.failedStages[6].phase == Phase::Load);  // a ComfyUI loader node named by its error report
+  CHECK(logs.failedStages[5].phase == Phase::VaeDecode);  // a node pack's decode node named by ComfyUI's popup
+  CHECK(logs.failedStages[7].phase == Phase::Load);  // a ComfyUI loader node named by its error report
   REQUIRE(logs.markers.size() == 21);
   CHECK(logs.markers.front().onlyBeforeTraining);
   CHECK(logs.markers[9].announcesStep == StepPosition::AfterColon);
@@ -266,7 +267,10 @@ TEST_CASE("the log markers load as the scanner's typed tables") {
   CHECK(logs.toolRank("forge") == 0);
   CHECK(logs.toolRank("a1111") == 2);
   CHECK(logs.toolRank("") == 3);
-  CHECK(logs.bars.size() == 7);
+  REQUIRE(logs.bars.size() == 8);
+  CHECK(logs.bars[6].kind == BarKind::Generation);  // A1111's overall bar names its UI
+  CHECK(logs.bars[6].tool == "a1111");
+  CHECK(logs.bars[5].tool.empty());
   CHECK(logs.frames.size() == 16);
   CHECK(logs.quotedCode.size() == 3);
   CHECK(logs.cappedBy == std::vector<std::string>{" allowed"});

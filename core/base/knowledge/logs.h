@@ -51,12 +51,14 @@ inline constexpr std::array kLogToolIds = {std::string_view("a1111"), std::strin
 // What a progress bar's description says it is. Training and Unnamed are what a bar matching no entry
 // is (named or not).
 // DatasetMap is a dataset's preparation bar (datasets' Map): it runs inside the stage announced.
-enum class BarKind { LatentCache, TextCache, Quantize, Validation, DatasetMap, Sampling, Loading, Training, Unnamed };
+// Generation: a generation UI's bar over its images, read as its sampler's unnamed bar is.
+enum class BarKind { LatentCache, TextCache, Quantize, Validation, DatasetMap, Sampling, Loading, Generation, Training, Unnamed };
 inline constexpr std::array kBarKindIds = {std::string_view("latent_cache"), std::string_view("text_cache"),
                                            std::string_view("quantize"),     std::string_view("validation"),
                                            std::string_view("dataset_map"),
                                            std::string_view("sampling"),     std::string_view("loading"),
-                                           std::string_view("training"),     std::string_view("unnamed")};
+                                           std::string_view("generation"),   std::string_view("training"),
+                                           std::string_view("unnamed")};
 
 // What a traceback frame says the process was doing, strongest first: a trainer's sampling call outranks
 // the VAE decode inside it, which outranks a generation tool's sampler; a save (a checkpoint being written,
@@ -155,10 +157,11 @@ template <class V> void fields(V& v, VramStateFlag& x) { v(x.state, x.flag); }
 
 struct BarWords {
   BarKind kind = BarKind::Training;
-  LineTest test;  // lowercase words
+  LineTest test;     // lowercase words
+  std::string tool;  // the UI whose bar it is (an id of kLogToolIds), or empty
 };
 
-template <class V> void fields(V& v, BarWords& x) { v(x.kind, x.test); }
+template <class V> void fields(V& v, BarWords& x) { v(x.kind, x.test, x.tool); }
 
 struct FrameWords {
   FrameClue clue = FrameClue::Load;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/text/ascii.h"
+
 namespace oomlint {
 
 namespace {
@@ -25,6 +27,22 @@ std::string withoutAnsi(std::string_view s) {
   return out;
 }
 
+// NMKD Stable Diffusion GUI's prefix: the line's number and time, "[00000548] [01-24-2023 23:16:29] ". Its length, or 0.
+std::size_t nmkdPrefix(std::string_view line) {
+  constexpr std::string_view kShape = "[0] [00-00-0000 00:00:00] ";  // '0': a digit; the number may be longer
+  if (!line.starts_with('[')) return 0;
+  std::size_t i = 1;
+  while (i < line.size() && i < 16 && isAsciiDigit(line[i])) ++i;
+  if (i == 1) return 0;
+  const std::string_view rest = line.substr(i);
+  if (rest.size() < kShape.size() - 2) return 0;
+  for (std::size_t k = 2; k < kShape.size(); ++k) {
+    const char want = kShape[k], got = rest[k - 2];
+    if (want == '0' ? !isAsciiDigit(got) : got != want) return 0;
+  }
+  return i + kShape.size() - 2;
+}
+
 }  // namespace
 
 std::string_view cleanLine(std::string_view raw, std::string& storage) {
@@ -37,6 +55,7 @@ std::string_view cleanLine(std::string_view raw, std::string& storage) {
   if (const std::size_t bar = line.find(' '); bar < 48 && line.substr(bar).starts_with("  | ")) {
     line.remove_prefix(bar + 4);
   }
+  line.remove_prefix(nmkdPrefix(line));
   // torchrun/accelerate prefix each rank's output with "[rank0]: ".
   if (line.starts_with("[rank") && line.find("]: ") != std::string_view::npos && line.find("]: ") < 12) {
     line.remove_prefix(line.find("]: ") + 3);

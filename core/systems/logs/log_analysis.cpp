@@ -185,10 +185,10 @@ std::optional<std::string_view> LogScanner::readBar(std::string_view raw, std::s
   if (const std::string_view rest = trimmed(t.substr(bar->end)); !rest.empty()) return rest;
   // A redraw of this line that differs only in digits past the description is this bar at another
   // step: remember the line (as read) to take such redraws without parsing them. Not for a line that
-  // was cleaned (offsets would move), an unnamed bar (its phase reads the percentage) or while
+  // was cleaned (offsets would move), an unnamed or generation bar (its phase reads the percentage) or while
   // ComfyUI's table is being read (its lines are counted).
-  if (redraws_ == Redraws::Shortcut && asRead && lastBarKind_ != BarKind::Unnamed && tableLinesLeft_ == 0 &&
-      raw.size() <= kMaxRedrawnLine) {
+  if (redraws_ == Redraws::Shortcut && asRead && lastBarKind_ != BarKind::Unnamed && lastBarKind_ != BarKind::Generation &&
+      tableLinesLeft_ == 0 && raw.size() <= kMaxRedrawnLine) {
     const auto offset = [&](const char* at) { return static_cast<std::size_t>(at - raw.data()); };
     redrawn_.line.assign(raw);
     redrawn_.descriptionEnd = offset(bar->description.data() + bar->description.size());
@@ -202,18 +202,21 @@ std::optional<std::string_view> LogScanner::readBar(std::string_view raw, std::s
 
 // What a bar's description says it is: the first kind whose words it has; a named bar with none of
 // them is the training bar.
-BarKind LogScanner::classifyBar(std::string_view description) const {
+// The entry of bars.kinds a bar's description matches; none: an unnamed bar, or a training bar.
+const BarWords* LogScanner::matchBar(std::string_view description) const {
   const std::string desc = lowercase(description);
   for (const auto& bar : markers_.bars) {
-    if (bar.test.matches(desc)) return bar.kind;
+    if (bar.test.matches(desc)) return &bar;
   }
-  return desc.empty() ? BarKind::Unnamed : BarKind::Training;
+  return nullptr;
 }
 
 void LogScanner::onBar(std::string_view t, std::string_view description, long step) {
   if (description != lastBarDescription_) {
     lastBarDescription_ = std::string(description.substr(0, 256));
-    lastBarKind_ = classifyBar(description);
+    const BarWords* bar = matchBar(description);
+    lastBarKind_ = bar != nullptr ? bar->kind : description.empty() ? BarKind::Unnamed : BarKind::Training;
+    if (bar != nullptr && !bar->tool.empty()) nameTool(bar->tool);
   }
   onBarStep(t, step);
 }
@@ -233,6 +236,7 @@ void LogScanner::onBarStep(std::string_view t, long step) {
       setStage(Phase::TrainStep, t);
       onTrainingStep(step);
       break;
+    case BarKind::Generation:
     case BarKind::Unnamed:
       // An unnamed bar is a generation tool's sampler (a trainer's caching and quantizing bars are unnamed
       // too, and a UI's trainer's once it announced its training (A1111's textual inversion): those keep their
@@ -273,6 +277,14 @@ void LogScanner::detectTool(std::string_view t) {
     result_.tool = markers_.toolSigns[rank].tool;
     toolRank_ = rank;
     return;
+  }
+}
+
+// A UI named by something other than a line's sign (its own bar), under the same ranking.
+void LogScanner::nameTool(std::string_view tool) {
+  if (const std::size_t rank = markers_.toolRank(tool); rank < toolRank_) {
+    result_.tool = std::string(tool);
+    toolRank_ = rank;
   }
 }
 

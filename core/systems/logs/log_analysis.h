@@ -54,7 +54,8 @@ class LogScanner {
   void onBar(std::string_view line, std::string_view description, long step);
   void onBarStep(std::string_view line, long step);
   void onTrainingStep(long step);
-  BarKind classifyBar(std::string_view description) const;
+  const BarWords* matchBar(std::string_view description) const;
+  void nameTool(std::string_view tool);
   void startEvent(std::string_view line, const OomMessage& message);
   void onOomText(std::string_view line, OomKind kind);
   void onSuspectedText(std::string_view line, const OomMessage& message, OomKind kind);

@@ -16,6 +16,7 @@ std::optional<Phase> phaseOfBar(BarKind kind) {
     case BarKind::Sampling:
     case BarKind::Validation:
     case BarKind::DatasetMap:
+    case BarKind::Generation:
     case BarKind::Unnamed: break;
   }
   return std::nullopt;

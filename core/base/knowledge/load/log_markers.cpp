@@ -220,6 +220,10 @@ class Reader {
       problems_.push_back("bars.kinds: `" + scalarText(e, "kind") + "` is what a bar that matches no entry is");
     }
     b.test = lowercaseTest(e, "bars.kinds");
+    if (e->find("tool") != nullptr) {
+      b.tool = scalarText(e, "tool");
+      known(kLogToolIds, b.tool, "bars.kinds");
+    }
     m_.bars.push_back(std::move(b));
   }
 
