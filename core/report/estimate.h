@@ -65,6 +65,11 @@ struct GpuTarget {
   std::string arch{};            // an AMD card's LLVM target (gfx1100 …)
   bool memoryGiven = false;      // a catalog card whose memory was given (an APU's carve-out, a modded or sliced card)
 
+  // NVIDIA's, or a card given by its size alone, which is taken for NVIDIA's.
+  bool nvidiaOrUnnamed() const { return vendor.empty() || vendor == "nvidia"; }
+  // A card PyTorch runs through ROCm (AMD) or XPU (Intel) rather than CUDA.
+  bool rocmOrXpu() const { return vendor == "amd" || vendor == "intel"; }
+
   // An NVIDIA card before compute capability 8.0 (Ampere) has no native bf16. Unknown cards are taken to have it.
   bool predatesBf16() const { return computeCapability > 0 && computeCapability < 8.0; }
   // PyTorch runs bf16 convolutions through cuDNN from compute capability 8.0 on; before, it unfolds each input into a

@@ -177,7 +177,7 @@ FileReport analyzeWorkflow(const Input& input, const SystemContext& context) {
   if (setup->estimable()) {
     GenerationSetup& g = setup->generation;
     if (release && (!launch || !launch->fromLog)) g.comfyRelease = release->version;
-    g.comfyDynamicVramCard = !gpu || gpu->vendor.empty() || gpu->vendor == "nvidia";
+    g.comfyDynamicVramCard = !gpu || gpu->nvidiaOrUnnamed();
     if (gpu) g.attention = attentionOn(*gpu, g.attention, *k.webui);  // an attention flag below still wins
     const WebUiInput noLaunchLine;
     applyLaunchFlags(g, launch ? launch->input : noLaunchLine, *k.webui);

@@ -128,7 +128,7 @@ class Estimator {
   // when only its size is known.
   std::optional<bool> cardComputesFp8() const {
     if (gpu_.computeCapability > 0) return gpu_.computeCapability >= w_.comfyFp8ComputeCapability;
-    if (gpu_.vendor.empty() || gpu_.vendor == "nvidia") return std::nullopt;
+    if (gpu_.nvidiaOrUnnamed()) return std::nullopt;
     return false;
   }
 
@@ -537,7 +537,7 @@ class Estimator {
   // Off NVIDIA (ROCm, XPU) a ComfyUI partial load takes at least a share of what is free, up to all but its inference
   // minimum, whatever its guess at the work asks to keep (webui.yaml comfy_min_weight_share_off_nvidia); 0 elsewhere.
   double comfyLeastWeights(double free) const {
-    if (!comfyBudget() || (gpu_.vendor != "amd" && gpu_.vendor != "intel")) return 0;
+    if (!comfyBudget() || !gpu_.rocmOrXpu()) return 0;
     return std::min(w_.comfyMinWeightShareOffNvidia * free, free - w_.comfyInferenceBytes - comfyReserve());
   }
 
