@@ -174,6 +174,51 @@ TEST_CASE("musubi-tuner's HunyuanVideo swaps n/2 double blocks and twice as many
   CHECK(swapped.bytes == Approx(weights("").bytes * 0.4));
 }
 
+TEST_CASE("musubi-tuner's Krea 2: fp8_scaled and block swap reach the blocks only; its text fusion keeps its activations") {
+  // krea2_utils.py: fp8 targets "blocks." (the text fusion, embedders and heads stay bf16); enable_block_swap swaps main
+  // blocks only (at most 26 of 28). The 4-block text fusion runs outside checkpointing, adapted by the LoRA.
+  const std::string base = "accelerate launch --mixed_precision bf16 src/musubi_tuner/krea2_train_network.py --dit k.safetensors "
+                           "--sdpa --mixed_precision bf16 --fp8_base --fp8_scaled --gradient_checkpointing "
+                           "--network_module networks.lora_krea2 --network_dim 32";
+  const Input dataset{"d.toml", "[general]\nresolution = [1024, 1024]\nbatch_size = 1\n[[datasets]]\nimage_directory = \"x\"\n"};
+  const auto estimateOf = [&](const std::string& extra) {
+    return estimateSdScripts(setupOf({Input{"t.sh", base + " --dataset_config d.toml" + extra + "\n"}, dataset}, *knowledge().musubiTuner),
+                             knowledge().memory, {"24 GiB", 24ull << 30});
+  };
+  const Denoiser& d = knowledge().architectures.byId("krea2")->denoiser;
+  const double blocks = d.blocks * d.largestBlockParams, outside = d.params - blocks;
+  CHECK(outside == Approx(0.645e9).epsilon(0.01));  // tproj 226 M, the text fusion 344 M, tmlp, txtmlp, first, last
+  const WeightFormat& fp8 = *knowledge().memory.format("fp8_cast");
+  const double perParam = fp8.fullPrecisionFraction * 2 + (1 - fp8.fullPrecisionFraction) * fp8.bytesPerParam;
+  const Estimate whole = estimateOf("");
+  CHECK(component(whole, Phase::TrainStep, "transformer weights")->bytes == Approx(blocks * perParam + outside * 2));
+  const Estimate swapped = estimateOf(" --blocks_to_swap 26");
+  const Component& kept = *component(swapped, Phase::TrainStep, "transformer weights");
+  CHECK(kept.bytes == Approx(2.0 / 28 * blocks * perParam + outside * 2));
+  CHECK_THAT(kept.how, Catch::Contains("and the 645.2 M params outside them"));
+  // 26 passes (2 blocks over each of 12 encoder layers, 2 refiners) × 512 text tokens × 2560 ch × the block's saved bytes.
+  const Component& act = *component(whole, Phase::TrainStep, "activations");
+  CHECK_THAT(act.how, Catch::Contains("the text fusion's 26 block passes × 1 × 512 text tokens × 2560 ch"));
+  const double saved = knowledge().memory.activations(d.activationFamily).loraPath(false).block;
+  const double seq = 4096 + 512;  // 1024² in 2 × 8 px patches, and the text
+  const double main = seq * d.hidden * ((d.blocks - 1) * 2.0 + knowledge().memory.activations(d.activationFamily).loraPath(false).recompute);
+  CHECK(act.bytes == Approx(main + 26.0 * 512 * 2560 * saved).epsilon(0.02));
+}
+
+TEST_CASE("musubi-tuner's --fp8_base without --fp8_scaled casts the whole DiT to float8") {
+  const std::string base = "accelerate launch --mixed_precision bf16 src/musubi_tuner/wan_train_network.py --task t2v-14B --dit w.safetensors "
+                           "--sdpa --mixed_precision bf16 --fp8_base --gradient_checkpointing --network_module networks.lora_wan --network_dim 32";
+  const auto weights = [&](const std::string& extra) {
+    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + extra + "\n"}}, *knowledge().musubiTuner), knowledge().memory,
+                                         {"80 GiB", 80ull << 30});
+    return component(e, Phase::TrainStep, "transformer weights")->bytes;
+  };
+  // trainer_base.py: dit_weight_dtype float8_e4m3fn for the whole model; fp8_scaled: its blocks only, the rest in bf16.
+  const Denoiser& d = knowledge().architectures.byId("wan21")->denoiser;
+  const double outside = d.params - d.blocks * d.largestBlockParams;
+  CHECK(weights(" --fp8_scaled") - weights("") > 0.9 * outside);
+}
+
 TEST_CASE("HunyuanImage 2.1: fp8_scaled (its fp8_base is ignored), block swap over 40 units, Qwen2.5-VL in the caching") {
   const MemoryModel& m = knowledge().memory;
   const GpuTarget card{"24 GiB", 24ull << 30};

@@ -70,6 +70,11 @@ struct Denoiser {
   // 0: no such head.
   double pixelHeadTrainingBytesPerPixel = 0;
   double pixelHeadSamplingBytesPerPixel = 0;
+  // Blocks that run over the text tokens before the main ones, adapted by the LoRA and outside gradient checkpointing
+  // (Krea 2's text-fusion transformer): their width, and their passes per sample (2 blocks over each of 12 selected
+  // encoder layers, then 2 more: 26). Each pass keeps what it saved until the backward. 0: none.
+  int textFusionHidden = 0;
+  int textFusionPasses = 0;
 
   // One Linear weight of the largest block, about a sixth of it (attention's q, k, v, out and the MLP's two
   // projections): what a layer-offloading slot holds.
@@ -79,7 +84,7 @@ struct Denoiser {
   double largestTensor() const { return largestTensorParams > 0 ? largestTensorParams : largestLinearParams(); }
 };
 
-template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.tokensPerSecond, x.planningSeconds, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams, x.pixelHeadTrainingBytesPerPixel, x.pixelHeadSamplingBytesPerPixel); }
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.tokensPerSecond, x.planningSeconds, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams, x.pixelHeadTrainingBytesPerPixel, x.pixelHeadSamplingBytesPerPixel, x.textFusionHidden, x.textFusionPasses); }
 
 struct TextEncoder {
   std::string name;

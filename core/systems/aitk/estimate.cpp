@@ -87,9 +87,24 @@ double residentDenoiserParams(const TrainingSetup& s) {
   return d.params;
 }
 
+// The resident experts' parameters outside their checkpointed blocks (embedders, heads, Krea 2's text fusion); 0 where
+// the data gives no block size, or the blocks' sizes vary (FLUX's double and single ones: their count × the largest
+// exceeds the whole).
+double paramsOutsideBlocks(const Denoiser& d, double residentParams) {
+  if (d.blocks <= 0 || d.largestBlockParams <= 0) return 0;
+  const int experts = residentParams < d.params ? 1 : std::max(1, d.experts);
+  return std::max(0.0, residentParams - experts * d.blocks * d.largestBlockParams);
+}
+
 Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m, const Behaviour& b) {
   const double p = residentDenoiserParams(s);
+  const double outside = paramsOutsideBlocks(s.arch->denoiser, p);
   Component c = weights(m, "transformer weights", p, s.quantize, s.qtype, s.trainDtype);
+  if (s.quantize && s.fp8BlocksOnly && outside > 0) {
+    const Component blocks = weights(m, "", p - outside, true, s.qtype, s.trainDtype);
+    c.bytes = blocks.bytes + outside * kBf16;
+    c.how = blocks.how + " + " + paramsText(outside) + " outside the blocks × 2 B (bf16: the fp8 conversion targets the blocks)";
+  }
   if (s.arch->denoiser.experts > 1 && p < s.arch->denoiser.params) c.how += "; the idle expert is on the CPU (low_vram)";
   if (s.accuracyRecoveryAdapter && m.araFractionOfBase > 0) {
     c.bytes += p * m.araFractionOfBase * kBf16;
@@ -98,8 +113,11 @@ Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m, const Be
   if (s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0) {
     const std::string kept = fixedText((1 - s.offloadTransformer) * 100, 0) + "%";
     if (s.swapsBlocksInPlace) {
-      c.bytes *= 1 - s.offloadTransformer;
-      c.how += "; block swap keeps " + kept + " on the GPU (whole blocks exchanged in place)";
+      // Only blocks are exchanged: what lies outside them stays on the GPU.
+      const double outsideBytes = outside * (s.quantize && s.fp8BlocksOnly ? kBf16 : c.bytes / p);
+      c.bytes = outsideBytes + (c.bytes - outsideBytes) * (1 - s.offloadTransformer);
+      c.how += "; block swap keeps " + kept + " of the blocks on the GPU (whole blocks exchanged in place)" +
+               (outside > 0 ? " and the " + paramsText(outside) + " outside them" : "");
       return c;
     }
     // The ring's slots hold weights dequantized to bf16 (manager_modules.py _materialize_linear_weight).
@@ -328,6 +346,14 @@ Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int g
     c.how = head + graphsHow + std::to_string(d.blocks - 1) + " blocks × " + keptHow + " + " + fixedText(recompute, 1) +
             " B the block in backward" + census + (s.loraInputsFp32 ? "" : ", autocast") +
             (s.noLayerAdapted ? ", no adapted layer" : "") + ")";
+    // Text-fusion blocks run before the main ones, outside checkpointing: every pass keeps its saved set until the backward.
+    if (d.textFusionPasses > 0 && d.textFusionHidden > 0 && d.textTokens > 0) {
+      const double fusion = graphs * shape.batch * static_cast<double>(d.textTokens) * d.textFusionHidden * d.textFusionPasses * saved;
+      c.bytes += fusion;
+      c.how += " + the text fusion's " + std::to_string(d.textFusionPasses) + " block passes × " + std::to_string(shape.batch) + " × " +
+               std::to_string(d.textTokens) + " text tokens × " + std::to_string(d.textFusionHidden) + " ch × " + fixedText(saved, 1) +
+               " B saved for backward (not checkpointed)";
+    }
     // A pixel head runs backward first, while every block still holds what it kept.
     const double pixels = shape.batch * std::pow(static_cast<double>(shape.resolution), 2);
     const double headPath = graphs * d.blocks * kept * perBlock + pixels * d.pixelHeadTrainingBytesPerPixel;

@@ -47,6 +47,9 @@ struct TrainingSetup {
   // sd-scripts' and musubi-tuner's block swap exchange a GPU block's weights with a CPU block's in the same CUDA
   // buffers (custom_offloading_utils.py swap_weight_devices_cuda): no ring of weights in flight, as AI Toolkit's has.
   bool swapsBlocksInPlace = false;
+  // musubi-tuner's --fp8_scaled converts the blocks' Linears only (each model's FP8_OPTIMIZATION_TARGET_KEYS): the
+  // embedders, heads and Krea 2's text fusion stay in bf16.
+  bool fp8BlocksOnly = false;
   double offloadTextEncoder = 1.0;
   bool unloadTextEncoder = false;
   bool textEncoderOnCpu = false;  // the trainer runs the text encoders on the CPU (sd-scripts' --text_encoder_cpu)

@@ -85,6 +85,9 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   // fp8_base also casts FLUX's T5-XXL; fp8_base_unet leaves the text encoders in bf16.
   t.quantizeTe = (s.isFlux() && s.fp8Base.value && !s.fp8BaseUnet.value) || s.fp8TextEncoder;
   t.qtypeTe = "float8";
+  // musubi-tuner's --fp8_scaled quantizes the blocks' Linears (FP8_OPTIMIZATION_TARGET_KEYS); --fp8_base alone casts the
+  // whole DiT to float8 (trainer_base.py load_transformer: dit_weight_dtype), as sd-scripts' does.
+  t.fp8BlocksOnly = s.musubi && s.fp8Scaled.value;
   t.layerOffloading = swapShare > 0;
   t.offloadTransformer = swapShare;
   t.swapsBlocksInPlace = true;

@@ -227,6 +227,8 @@ class Loader {
     n.swapUnits = static_cast<int>(num(d, "swap_units", n.swapUnits));
     n.pixelHeadTrainingBytesPerPixel = num(d, "pixel_head_training_bytes_per_pixel", n.pixelHeadTrainingBytesPerPixel);
     n.pixelHeadSamplingBytesPerPixel = num(d, "pixel_head_sampling_bytes_per_pixel", n.pixelHeadSamplingBytesPerPixel);
+    n.textFusionHidden = static_cast<int>(num(d, "text_fusion_hidden", n.textFusionHidden));
+    n.textFusionPasses = static_cast<int>(num(d, "text_fusion_passes", n.textFusionPasses));
   }
 
   void dims(Architecture& a, const Node* entry) {
