@@ -200,9 +200,8 @@ std::optional<std::string_view> LogScanner::readBar(std::string_view raw, std::s
   return std::string_view();
 }
 
-// What a bar's description says it is: the first kind whose words it has; a named bar with none of
-// them is the training bar.
-// The entry of bars.kinds a bar's description matches; none: an unnamed bar, or a training bar.
+// What a bar's description says it is: the first entry of bars.kinds whose words it has; none for an unnamed bar,
+// or a named one with none of them (the training bar).
 const BarWords* LogScanner::matchBar(std::string_view description) const {
   const std::string desc = lowercase(description);
   for (const auto& bar : markers_.bars) {
