@@ -2125,6 +2125,17 @@ TEST_CASE("ComfyUI under --highvram or --gpu-only: every diffusion model loaded 
   };
   const Estimate normal = launched("python main.py --normalvram\n");
   const Estimate high = launched("python main.py --highvram\n");
+  // The plan drops the flag before any other mode flag, which would replace it: ComfyUI takes one of its VRAM modes.
+  const Report highReport = analyze({Input{"workflow.json", text}, Input{"run.sh", "python main.py --highvram\n"}}, options);
+  const auto& plan = highReport.files[0].plan;
+  const auto drop = std::find_if(plan.begin(), plan.end(), [](const PlanStep& p) { return p.fix.fromJson == "\"--highvram\""; });
+  REQUIRE(drop != plan.end());
+  CHECK(drop->needed);
+  CHECK(drop->fix.toJson == "\"\"");
+  CHECK(drop->fix.unplaced == "a launch flag: start ComfyUI without --highvram (a workflow has no place for it)");
+  for (const PlanStep& p : plan) {
+    if (p.fix.path.toString() == "args") CHECK(p.fix.fromJson == "\"--highvram\"");  // replaced, never added beside it
+  }
   const Estimate gpuOnly = launched("python main.py --gpu-only\n");
   const double expert = test::component(test::phase(high, "denoise"), "transformer weights");
   CHECK(expert == Approx(14.29e9).epsilon(0.01));  // 14.29 B params in fp8

@@ -84,9 +84,11 @@ class Planner {
     }
   }
 
-  Change launchFlag(std::string flag, std::string why, std::function<void(GenerationSetup&)> apply) const {
-    Change c(KeyPath::of({"args"}), "\"\"", jsonString(flag), std::move(why), std::move(apply));
-    c.fix.unplaced = "a launch flag: start ComfyUI with " + flag + " (a workflow has no place for it)";
+  // A launch flag to add, or in place of `replaces` (empty `flag`: that one dropped). Advice: a workflow has no place for it.
+  Change launchFlag(std::string flag, std::string why, std::function<void(GenerationSetup&)> apply, const std::string& replaces = "") const {
+    Change c(KeyPath::of({"args"}), jsonString(replaces), jsonString(flag), std::move(why), std::move(apply));
+    c.fix.unplaced = "a launch flag: start ComfyUI " + (flag.empty() ? "without " + replaces : "with " + flag + (replaces.empty() ? "" : " in place of " + replaces)) +
+                     " (a workflow has no place for it)";
     return c;
   }
 
@@ -103,13 +105,22 @@ class Planner {
     // Dynamic VRAM already streams what does not fit, a layer at a time: --lowvram does nothing there and the
     // others would switch it off for the older manager.
     if (s_.generation.loadMode == LoadMode::Dynamic) return;
+    // --highvram and --gpu-only keep every model on the GPU; they are ComfyUI's VRAM mode as --lowvram and --novram are,
+    // one of a mutually exclusive group (cli_args.py vram_group): dropped first, replaced by the others.
+    const LoadMode mode = s_.generation.loadMode;
+    const std::string keeping = mode == LoadMode::High ? "--highvram" : mode == LoadMode::GpuOnly ? "--gpu-only" : "";
+    if (!keeping.empty()) {
+      changes_.push_back(launchFlag("", "ComfyUI's default manager sends a model it is done with to system RAM and loads what fits",
+                                    [](GenerationSetup& g) { g.loadMode = LoadMode::Normal; }, keeping));
+    }
     changes_.push_back(launchFlag("--lowvram", "ComfyUI loads the model in parts and runs the text encoders on the CPU (slower)",
                                   [](GenerationSetup& g) {
                                     g.loadMode = LoadMode::Low;
                                     g.textEncoderOnCpu = true;
-                                  }));
+                                  },
+                                  keeping));
     changes_.push_back(launchFlag("--novram", "the weights stay in system RAM and stream in block by block (much slower)",
-                                  [](GenerationSetup& g) { g.loadMode = LoadMode::NoVram; }));
+                                  [](GenerationSetup& g) { g.loadMode = LoadMode::NoVram; }, keeping));
     changes_.push_back(launchFlag("--reserve-vram 2", "ComfyUI keeps 2 GB free for the desktop and other programs, loading less of the model",
                                   [](GenerationSetup& g) { g.reserveBytes = 2.0 * (1 << 30); }));
   }
