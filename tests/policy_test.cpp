@@ -58,6 +58,7 @@ TEST_CASE("the project file: settings, overrides merged in order, problems locat
   const Policy apu = parseProjectConfig("gpu: radeon 8060s\nvram: 64\n").config.policyFor("job.yaml");
   CHECK(apu.gpu == "radeon 8060s");
   CHECK(apu.vramGib == 64);
+  CHECK(parseProjectConfig("gpu: radeon 8060s\nvram: -2\n").problems.front().message == "`vram` must be a positive size in GiB");
 
   CHECK(parseProjectConfig("").problems.empty());
   CHECK(parseProjectConfig("[1, 2]").problems.size() == 1);

@@ -212,6 +212,10 @@ test('unknown GPUs and bad --vram are usage errors with a suggestion', () => {
   const both = runCli(['check', '--vram', '20', '--gpu', 'RTX 3090', '--format', 'json', clean]);
   assert.notEqual(both.code, 2, both.stderr);
   assert.deepEqual(JSON.parse(both.stdout).files[0].estimate.gpu, { name: 'RTX 3090', vram_bytes: 20 * 2 ** 30 });
+  // Together, each is still checked: an unknown card, a size that is no size.
+  assert.match(runCli(['check', '--vram', '20', '--gpu', 'RTX 4909', clean]).stderr, /unknown GPU 'RTX 4909'/);
+  assert.equal(runCli(['check', '--vram', '20', '--gpu', 'RTX 4909', clean]).code, 2);
+  assert.equal(runCli(['check', '--vram', '-3', '--gpu', 'RTX 3090', clean]).code, 2);
   const gpus = runCli(['gpus']);
   assert.equal(gpus.code, 0);
   assert.ok(gpus.stdout.split('\n').filter(Boolean).length >= 40);
