@@ -194,7 +194,7 @@ TEST_CASE("a mask SDPA gets in full: built at each forward's start (Chroma) or e
   s.gradientCheckpointing = true;
   CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == Approx(4096.0 * 4196 * 2));
   // An architecture without one has none.
-  arch.denoiser.attentionMask.clear();
+  arch.denoiser.attentionMask = {};
   CHECK(component(phase(estimate(s, m, kLargeCard), "train_step"), "attention mask") == 0);
 }
 
@@ -512,7 +512,7 @@ TEST_CASE("low_vram's staged sampling holds what each of its stages keeps on the
   const GpuTarget card{"paper card", static_cast<std::uint64_t>(80.0 * 1024 * kMiB)};
   const double context = 512 * kMiB, transformer = 1e9, te = 1e9, vae = 2e8, lora = 6.4e6;
   const double decode = 1024.0 * 1024 * 2000 * 2;  // outweighs the denoising forward: 2 × 4196 × 1000 × 12 B
-  const auto sample = [&](std::vector<std::string> kinds) {
+  const auto sample = [&](std::vector<KnowledgeText> kinds) {
     arch.lowVramKinds = std::move(kinds);
     return phase(estimate(s, m, card), "baseline_sample");
   };

@@ -73,11 +73,24 @@ TEST_CASE("the census activation families load, filled from the defaults, and ar
   CHECK(k.architectures.find("lumina2")->denoiser.activationFamily.empty());  // no census: the defaults
 }
 
+TEST_CASE("the knowledge's strings are views into the tables, not copies") {
+  const std::string_view text = knowledgeTape().text;
+  const auto inTables = [&](std::string_view s) {
+    return !s.empty() && std::less_equal<>()(text.data(), s.data()) && std::less_equal<>()(s.data() + s.size(), text.data() + text.size());
+  };
+  const Knowledge& k = knowledge();
+  CHECK(inTables(k.gpus.all().front().name));
+  CHECK(inTables(k.catalog.rules().front().title));
+  REQUIRE(k.schema.section("train") != nullptr);  // a lazy part: its own stretch of the same text
+  CHECK(inTables(k.schema.section("train")->find("steps")->name));
+  CHECK(inTables(k.logs->logSignsHead.front()));
+}
+
 TEST_CASE("every rule has a unique code and name, and a documentation page with every section") {
   std::set<std::string> codes, names;
   for (const auto& rule : knowledge().catalog.rules()) {
     INFO(rule.code);
-    CHECK(std::regex_match(rule.code, std::regex("OL[1-9][0-9]{2}")));
+    CHECK(std::regex_match(std::string(rule.code), std::regex("OL[1-9][0-9]{2}")));
     CHECK(codes.insert(rule.code).second);
     CHECK(names.insert(rule.name).second);
     const std::string page(rulePage(rule.code));

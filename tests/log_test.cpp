@@ -319,8 +319,9 @@ std::string syntheticMarkers(const std::string& markerPhase = "load", const std:
 
 TEST_CASE("the scanner reads the markers it is given, not the embedded ones") {
   auto doc = readDocument(syntheticMarkers());
+  KnowledgeTextStore kept;  // outlives the markers, whose strings are views of it
   LogMarkers markers;
-  REQUIRE(readLogMarkers(doc->root(), markers).empty());
+  REQUIRE(readLogMarkers(doc->root(), markers, kept).empty());
   const LogAnalysis a = analyzeLog("MyUI starting\nWarming the model\nmy allocator gave up\n", markers);
   CHECK(a.oom);
   CHECK(a.kind == OomKind::HipAlloc);
@@ -354,14 +355,15 @@ TEST_CASE("the scanner reads the markers it is given, not the embedded ones") {
 }
 
 TEST_CASE("log markers the scanner cannot use are load errors") {
+  KnowledgeTextStore kept;
   LogMarkers markers;
   auto unknownPhase = readDocument(syntheticMarkers("unknown"));
-  const auto phaseProblems = readLogMarkers(unknownPhase->root(), markers);
+  const auto phaseProblems = readLogMarkers(unknownPhase->root(), markers, kept);
   REQUIRE(phaseProblems.size() == 1);
   CHECK(phaseProblems[0] == "markers: `unknown` is not a stage a log announces");
   LogMarkers again;
   auto uppercase = readDocument(syntheticMarkers("load", "Warming Up"));
-  const auto caseProblems = readLogMarkers(uppercase->root(), again);
+  const auto caseProblems = readLogMarkers(uppercase->root(), again, kept);
   REQUIRE(caseProblems.size() == 1);
   CHECK(caseProblems[0] == "bars.kinds: `Warming Up` is matched against lowercased text");
   // A suspicion must say what its line shows: the report quotes it.
@@ -369,7 +371,7 @@ TEST_CASE("log markers the scanner cannot use are load errors") {
   std::string text = syntheticMarkers();
   text.replace(text.find(", evidence: \"the reaper came\""), std::string(", evidence: \"the reaper came\"").size(), "");
   auto noEvidence = readDocument(text);
-  const auto evidenceProblems = readLogMarkers(noEvidence->root(), mute);
+  const auto evidenceProblems = readLogMarkers(noEvidence->root(), mute, kept);
   REQUIRE(evidenceProblems.size() == 1);
   CHECK_THAT(evidenceProblems[0], Catch::Contains("does not say what its line shows"));
 }

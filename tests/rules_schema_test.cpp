@@ -247,14 +247,14 @@ TEST_CASE("the log markers load as the scanner's typed tables") {
   CHECK(logs.oomMessages[5].kindUnderMallocAsync == OomKind::ComfyAlloc);
   CHECK(logs.oomMessages.front().certainty == OomCertainty::Certain);
   CHECK(logs.oomMessages.back().kind == OomKind::HostRam);
-  CHECK(logs.oomMessages.back().test.equals == std::vector<std::string>{"Killed"});
+  CHECK(logs.oomMessages.back().test.equals == std::vector<KnowledgeText>{"Killed"});
   CHECK(logs.oomMessages.back().certainty == OomCertainty::Suspected);
   CHECK_FALSE(logs.oomMessages.back().evidence.empty());
   CHECK(logs.allocationTableLines == 8);
   CHECK(logs.allocationTable.size() == 4);
   REQUIRE(logs.silentExits.size() == 3);
   CHECK(logs.silentExits[1].shellPrompt);
-  CHECK(logs.silentExits[2].test.equals == std::vector<std::string>{"Press any key to continue . . ."});
+  CHECK(logs.silentExits[2].test.equals == std::vector<KnowledgeText>{"Press any key to continue . . ."});
   REQUIRE(logs.failedStages.size() == 9);
   CHECK(logs.failedStages.front().phase == Phase::Save);
   CHECK(logs.failedStages[5].phase == Phase::VaeDecode);  // a node pack's decode node named by ComfyUI's popup
@@ -273,7 +273,7 @@ TEST_CASE("the log markers load as the scanner's typed tables") {
   CHECK(logs.bars[5].tool.empty());
   CHECK(logs.frames.size() == 16);
   CHECK(logs.quotedCode.size() == 3);
-  CHECK(logs.cappedBy == std::vector<std::string>{" allowed"});
+  CHECK(logs.cappedBy == std::vector<KnowledgeText>{" allowed"});
   // A word of several per-line tables is searched once: "loaded partially" is a marker, a ComfyUI sign and
   // an offload, one id.
   CHECK(logs.markers[12].test.contains[1] == "loaded partially");

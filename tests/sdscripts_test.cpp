@@ -81,7 +81,7 @@ TEST_CASE("musubi-tuner: the argument that picks the model, and FramePack's sect
   const TrainerTool& musubi = *knowledge().musubiTuner;
   const auto archOf = [&](const std::string& args) {
     const SdSetup s = setupOf({Input{"t.sh", "accelerate launch " + args + "\n"}}, musubi);
-    return s.arch ? s.arch->arch : std::string("(none)");
+    return s.arch ? std::string(s.arch->arch) : std::string("(none)");
   };
   CHECK(archOf("wan_train_network.py --dit d") == "wan21");  // --task's default, t2v-14B
   CHECK(archOf("wan_train_network.py --task i2v-A14B --dit d") == "wan22_14b_i2v");

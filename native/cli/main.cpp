@@ -237,8 +237,8 @@ int runExplain(const ExplainCommand& explain) {
 
 int runRules() {
   for (const auto& rule : knowledge().catalog.rules()) {
-    std::printf("%-6s %-36s %-8s %s\n", rule.code.c_str(), rule.name.c_str(), std::string(toString(rule.severity)).c_str(),
-                rule.title.c_str());
+    std::printf("%-6s %-36s %-8s %s\n", std::string(rule.code).c_str(), std::string(rule.name).c_str(), std::string(toString(rule.severity)).c_str(),
+                std::string(rule.title).c_str());
   }
   return 0;
 }
@@ -250,7 +250,7 @@ int runSchema() {
 
 int runGpus() {
   for (const auto& gpu : knowledge().gpus.all()) {
-    std::printf("%-26s %-7s %-12s %6.2f GiB (Linux)%s\n", gpu.name.c_str(), gpu.vendor.c_str(), gpu.gpuClass.c_str(),
+    std::printf("%-26s %-7s %-12s %6.2f GiB (Linux)%s\n", std::string(gpu.name).c_str(), std::string(gpu.vendor).c_str(), std::string(gpu.gpuClass).c_str(),
                 static_cast<double>(gpu.linuxBytes) / (1024.0 * 1024.0 * 1024.0), gpu.name == kDefaultGpu ? "  (default)" : "");
   }
   return 0;

@@ -113,13 +113,13 @@ void leaveOutCliText(oomlint::Knowledge& k) {
   std::vector<oomlint::SectionSpec> sections;
   for (const auto& [name, section] : k.schema.sections()) sections.push_back(*section);
   for (auto& section : sections) {
-    section.source.clear();
-    for (auto& key : section.keys) key.doc.clear();
+    section.source = {};
+    for (auto& key : section.keys) key.doc = {};
     k.schema.addSection(std::move(section));  // replaces it in place: the tables' order is unchanged
   }
   oomlint::Catalog catalog;  // the same rules in the same order (RuleId indexes them), without their summaries
   for (auto rule : k.catalog.rules()) {
-    rule.summary.clear();
+    rule.summary = {};
     catalog.add(std::move(rule));
   }
   k.catalog = std::move(catalog);

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/knowledge/knowledge_text.h"
+
 namespace oomlint {
 
 struct FrameGrid {
@@ -43,7 +45,7 @@ struct Denoiser {
   // "built_per_forward": each forward builds [batch, heads, S, S] (float32, then int32, then bool; Chroma's src/model.py);
   // "expanded_per_call": a key-padding mask expanded to [batch, heads, image tokens, S] in each call (PRX's
   // transformer_prx.py); empty: none, or one SDPA broadcasts (a key-padding mask).
-  std::string attentionMask;
+  KnowledgeText attentionMask;
   // An audio model's tokens: per second of audio (its latent rate over its patch), and the clip length planned for, which
   // no config states (the dataset's longest clip sets it). 0: tokens come from the image's size.
   double tokensPerSecond = 0;
@@ -58,7 +60,7 @@ struct Denoiser {
   // quantized) to the GPU to quantize the params outside them, these many, still bf16 (HiDream's "quantizing extras").
   double extrasQuantizedOnGpuParams = 0;
   bool teQtypeFromModel = false;       // the loader quantizes the text encoder with model.qtype, not qtype_te
-  std::string activationFamily;  // memory.yaml activations.families entry; empty: the defaults
+  KnowledgeText activationFamily;  // memory.yaml activations.families entry; empty: the defaults
   double factoredStateBytesPerParam = 0;  // Adafactor's row/column state on a full fine-tune; 0: 8 / hidden
   double largestTensorParams = 0;         // the largest weight tensor; 0: largestLinearParams()
   // What a trainer's blocks_to_swap counts, where not one block each: sd-scripts swaps n/2 double-stream blocks and the
@@ -87,7 +89,7 @@ struct Denoiser {
 template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.tokensPerSecond, x.planningSeconds, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams, x.pixelHeadTrainingBytesPerPixel, x.pixelHeadSamplingBytesPerPixel, x.textFusionHidden, x.textFusionPasses); }
 
 struct TextEncoder {
-  std::string name;
+  KnowledgeText name;
   double params = 0;
   double loraParamsPerRank = 0;  // a LoRA on its attention and MLP Linears (when the text encoder trains)
   bool quantizedBeforeTransformer = false;  // the loader quantizes it on the GPU before the transformer arrives
@@ -99,7 +101,7 @@ template <class V> void fields(V& v, TextEncoder& x) {
 }
 
 struct Vae {
-  std::string family;
+  KnowledgeText family;
   double params = 0;
   int latentChannels = 4;
   int spatial = 8;
@@ -112,19 +114,19 @@ template <class V> void fields(V& v, Vae& x) { v(x.family, x.params, x.latentCha
 
 // A smaller model sharing an arch string (Wan 2.1 1.3B under wan21), with the dimensions that differ.
 struct ArchVariant {
-  std::vector<std::string> match;  // substrings of name_or_path or the `arch:variant` suffix, lowercase
-  std::string label;
+  std::vector<KnowledgeText> match;  // substrings of name_or_path or the `arch:variant` suffix, lowercase
+  KnowledgeText label;
   Denoiser denoiser;
 };
 
 template <class V> void fields(V& v, ArchVariant& x) { v(x.match, x.label, x.denoiser); }
 
 struct Architecture {
-  std::string arch;
-  std::vector<std::string> aliases;
-  std::string legacyFlag;
-  std::string label;
-  std::string kind;  // image | video | edit | audio
+  KnowledgeText arch;
+  std::vector<KnowledgeText> aliases;
+  KnowledgeText legacyFlag;
+  KnowledgeText label;
+  KnowledgeText kind;  // image | video | edit | audio
   int bucketDivisibility = 8;
   std::optional<FrameGrid> frameGrid;
   bool fluxFamily = false;
@@ -139,13 +141,13 @@ struct Architecture {
   Denoiser denoiser;
   std::vector<TextEncoder> textEncoders;
   Vae vae;
-  std::vector<std::string> lowVramKinds;  // the schema's low_vram_kind values (quantize_on_cpu, park_modules, …)
-  std::string lowVramTilesSince;          // "fe824871 (2026-07-10)": tiled_vae only from that commit; empty: always
+  std::vector<KnowledgeText> lowVramKinds;  // the schema's low_vram_kind values (quantize_on_cpu, park_modules, …)
+  KnowledgeText lowVramTilesSince;          // "fe824871 (2026-07-10)": tiled_vae only from that commit; empty: always
   std::vector<ArchVariant> variants;
   bool coarse = true;                     // dimensions not reliable: the estimate widens its uncertainty
   // The network_kwargs.ignore_if_contains of AI Toolkit's UI preset, which denoiser.loraParamsPerRank already
   // applies (HiDream's MoE experts); a config's own filters beyond it are not costed (OL420).
-  std::vector<std::string> loraIgnoreIfContains;
+  std::vector<KnowledgeText> loraIgnoreIfContains;
 
   bool lowVramDoes(std::string_view kind) const;
   double textEncoderParams() const;
@@ -170,12 +172,12 @@ class Architectures {
   const std::vector<Architecture>& all() const { return all_; }
   void add(Architecture arch) { all_.push_back(std::move(arch)); }
   // Whose behaviour the estimates follow: "AI Toolkit at 27a03a9 (2026-08-21)".
-  const std::string& assumes() const { return assumes_; }
-  void setAssumes(std::string assumes) { assumes_ = std::move(assumes); }
+  KnowledgeText assumes() const { return assumes_; }
+  void setAssumes(KnowledgeText assumes) { assumes_ = assumes; }
 
  private:
   std::vector<Architecture> all_;
-  std::string assumes_;
+  KnowledgeText assumes_;
 };
 
 template <class V> void fields(V& v, Architectures& x) { v(x.all_, x.assumes_); }

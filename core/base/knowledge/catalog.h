@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/knowledge/knowledge_text.h"
 #include "base/knowledge/severity.h"
 #include "base/rule_ids.h"
 
@@ -12,11 +13,11 @@ namespace oomlint {
 
 
 struct RuleInfo {
-  std::string code;   // OL201
-  std::string name;   // unknown-key
+  KnowledgeText code;   // OL201
+  KnowledgeText name;   // unknown-key
   Severity severity = Severity::Warning;
-  std::string title;
-  std::string summary;
+  KnowledgeText title;
+  KnowledgeText summary;
 };
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of

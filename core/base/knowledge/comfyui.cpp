@@ -57,9 +57,9 @@ std::optional<NodeRole> parseNodeRole(std::string_view text) {
   return std::nullopt;
 }
 
-std::span<const std::string> NodeType::storageWidgets() const {
-  static const std::string kWeightDtype[] = {"weight_dtype"};
-  return loader.dtypeWidgets.empty() ? std::span<const std::string>(kWeightDtype) : std::span<const std::string>(loader.dtypeWidgets);
+std::span<const KnowledgeText> NodeType::storageWidgets() const {
+  static constexpr KnowledgeText kWeightDtype[] = {"weight_dtype"};
+  return loader.dtypeWidgets.empty() ? std::span<const KnowledgeText>(kWeightDtype) : std::span<const KnowledgeText>(loader.dtypeWidgets);
 }
 
 std::optional<std::size_t> NodeType::widgetIndex(std::string_view name) const {
@@ -71,8 +71,8 @@ std::optional<std::size_t> NodeType::widgetIndex(std::string_view name) const {
 namespace {
 
 // Whether the name contains every `+`-joined part of one of the match strings.
-bool matchesAny(const std::vector<std::string>& match, std::string_view lowercaseName) {
-  return std::any_of(match.begin(), match.end(), [&](const std::string& m) {
+bool matchesAny(const std::vector<KnowledgeText>& match, std::string_view lowercaseName) {
+  return std::any_of(match.begin(), match.end(), [&](std::string_view m) {
     std::size_t from = 0;
     while (from <= m.size()) {
       const std::size_t plus = std::min(m.find('+', from), m.size());
@@ -126,9 +126,9 @@ const GgufQuant* ComfyUiKnowledge::ggufQuant(std::string_view fileName) const {
 
 namespace {
 
-bool namesAny(std::string_view fileName, const std::vector<std::string>& marks) {
+bool namesAny(std::string_view fileName, const std::vector<KnowledgeText>& marks) {
   const std::string bare = bareFileName(fileName);
-  return std::any_of(marks.begin(), marks.end(), [&](const std::string& m) { return bare.find(m) != std::string::npos; });
+  return std::any_of(marks.begin(), marks.end(), [&](std::string_view m) { return bare.find(m) != std::string::npos; });
 }
 
 }  // namespace

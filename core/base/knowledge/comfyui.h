@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/knowledge/knowledge_text.h"
 #include "base/knowledge/architectures.h"
 #include "base/knowledge/webui.h"
 
@@ -54,38 +55,38 @@ std::optional<NodeRole> parseNodeRole(std::string_view text);
 
 // A node pack's loader that places its model itself (kijai's wrappers), as its source does.
 struct PackLoader {
-  std::vector<std::string> dtypeWidgets;  // the widgets whose values (weight_dtypes) give the storage, first set wins;
+  std::vector<KnowledgeText> dtypeWidgets;  // the widgets whose values (weight_dtypes) give the storage, first set wins;
                                           // empty: UNETLoader's weight_dtype (not stored for every node: see storageWidgets())
-  std::string loadDeviceWidget;  // "main_device" there keeps the model on the GPU from its load on (the text encode too)
+  KnowledgeText loadDeviceWidget;  // "main_device" there keeps the model on the GPU from its load on (the text encode too)
   bool onGpuFromLoad = false;    // the model is on the GPU from its load on, whatever the settings
-  std::vector<std::string> maskedAttentionModes;  // attention_mode values that build a dense tokens² bool mask
+  std::vector<KnowledgeText> maskedAttentionModes;  // attention_mode values that build a dense tokens² bool mask
 };
 
 template <class V> void fields(V& v, PackLoader& x) { v(x.dtypeWidgets, x.loadDeviceWidget, x.onGpuFromLoad, x.maskedAttentionModes); }
 
 // A node pack's block-swap settings: the blocks its loader keeps in RAM, each visiting the GPU for its forward.
 struct PackBlockSwap {
-  std::vector<std::string> widgets;  // the widgets counting swapped blocks, one per block kind
+  std::vector<KnowledgeText> widgets;  // the widgets counting swapped blocks, one per block kind
   // The params of one block of each kind; 0: the architecture's largest block; -1: a block of the module an extra_model
   // node adds (WanVideoWrapper's VACE blocks), counted only where one is loaded.
   std::vector<double> blockParams;
   std::vector<int> most;       // the most blocks of each kind its widget takes; 0: the architecture's blocks
-  std::string prefetchWidget;  // blocks fetched ahead (each on the GPU beside the running one)
+  KnowledgeText prefetchWidget;  // blocks fetched ahead (each on the GPU beside the running one)
 };
 
 template <class V> void fields(V& v, PackBlockSwap& x) { v(x.widgets, x.blockParams, x.most, x.prefetchWidget); }
 
 // A node pack's decode or clip encode, which tiles when its own switch says so and never retries in tiles.
 struct PackVae {
-  std::string tilingWidget;  // decodes, clip encodes: the boolean that tiles (else the node's role says)
-  std::string tileWidget;    // decodes: the tile's side in pixels
-  std::string framesWidget;  // decodes: the latent frames one tiled call decodes (the rest wait)
+  KnowledgeText tilingWidget;  // decodes, clip encodes: the boolean that tiles (else the node's role says)
+  KnowledgeText tileWidget;    // decodes: the tile's side in pixels
+  KnowledgeText framesWidget;  // decodes: the latent frames one tiled call decodes (the rest wait)
   int framesPerCall = 0;     // decodes that take every frame of a call at once: the most output frames a call takes
   double outputBytesPerPixel = 0;       // decodes: what stays on the GPU per output pixel of every frame, untiled
   double tiledOutputBytesPerPixel = 0;  // the same, tiled
   // Decodes whose older releases read the tile widget's pixels as latent pixels, so one tile covered any latent up to
   // that many a side: which releases (the range's reason, reaching the untiled decode).
-  std::string olderUntiledReleases;
+  KnowledgeText olderUntiledReleases;
 };
 
 template <class V> void fields(V& v, PackVae& x) {
@@ -93,12 +94,12 @@ template <class V> void fields(V& v, PackVae& x) {
 }
 
 struct NodeType {
-  std::string type;
+  KnowledgeText type;
   NodeRole role = NodeRole::NoCost;
-  std::vector<std::string> widgets;  // widget names in widgets_values order
+  std::vector<KnowledgeText> widgets;  // widget names in widgets_values order
   int channels = 0;                  // latent nodes made for one latent format; 0: any model's
   bool gguf = false;
-  std::string family;  // latent nodes of one family only: its id (rules/webui.yaml or generation_models)
+  KnowledgeText family;  // latent nodes of one family only: its id (rules/webui.yaml or generation_models)
   bool wholeModel = false;  // a sampler that moves the whole diffusion model onto the GPU (no partial loading)
   double extraLatentFrames = 0;  // latent frames a video node adds beside its clip's (a reference, packed motion)
   double scaleBy = 0;            // latent upscales by a model of one scale (LTXVLatentUpsampler's ×2): that scale
@@ -117,21 +118,21 @@ struct NodeType {
   // Samplers whose older releases ran a heavier block than the family's census figure: its bytes per token-channel
   // in inference, the range's top, and which releases (the range's reason).
   double olderBlockBytesPerTokenChannel = 0;
-  std::string olderBlockReleases;
+  KnowledgeText olderBlockReleases;
   // Feature caches: the maps of all tokens × the model's width it keeps per batch element and guidance pass, for
   // each order of its expansion where a widget gives the highest (0..max_order: one set per order).
   double cacheTokenMaps = 0;
-  std::string cacheOrdersWidget;
+  KnowledgeText cacheOrdersWidget;
   int cacheOrdersDefault = 0;  // the widget's default (its value when the workflow's cannot be read)
   // Where a widget picks the model it hooks (TaylorSeer's model_type), the maps for each value other than the default.
-  std::string cacheMapsWidget;
-  std::vector<std::pair<std::string, double>> cacheMapsByValue;
+  KnowledgeText cacheMapsWidget;
+  std::vector<std::pair<KnowledgeText, double>> cacheMapsByValue;
   // A node that patches the model and then moves every block onto the GPU itself at the first step, defeating ComfyUI's
   // partial load (TaylorSeer's flux_block_swap with nothing swapped): for these values of this widget, unless the
   // input named is linked (its block-swap settings keep some blocks in RAM).
-  std::string wholeModelWidget;
-  std::vector<std::string> wholeModelValues;
-  std::string wholeModelUnlessLinked;
+  KnowledgeText wholeModelWidget;
+  std::vector<KnowledgeText> wholeModelValues;
+  KnowledgeText wholeModelUnlessLinked;
   // A node that runs on the GPU over every frame of its image input at once, at that input's own size (Canny), and a
   // node whose output is a video's frames at the file's size (LoadVideo): no workflow says that size, so the first fed
   // by the second is listed as not costed.
@@ -144,7 +145,7 @@ struct NodeType {
   int guidanceConds = 0;  // a guider that runs this many conds per step (DualCFGGuider: negative, middle, positive)
 
   // dtypeWidgets, or ComfyUI's own {"weight_dtype"} when the data names none.
-  std::span<const std::string> storageWidgets() const;
+  std::span<const KnowledgeText> storageWidgets() const;
   // The position of a widget in widgets_values, or nullopt when the node has no such widget.
   std::optional<std::size_t> widgetIndex(std::string_view name) const;
 };
@@ -159,15 +160,15 @@ template <class V> void fields(V& v, NodeType& x) {
 
 // A name table entry: matches when the lowercase name contains every `+`-joined part of one match string.
 struct NameMatch {
-  std::string value;  // the family id, the label, or the channels as text
-  std::vector<std::string> match;
+  KnowledgeText value;  // the family id, the label, or the channels as text
+  std::vector<KnowledgeText> match;
   bool matches(std::string_view lowercaseName) const;
 };
 
 template <class V> void fields(V& v, NameMatch& x) { v(x.value, x.match); }
 
 struct GgufQuant {
-  std::string name;  // lowercase, as in a file name ("q4_k")
+  KnowledgeText name;  // lowercase, as in a file name ("q4_k")
   double bits = 0;   // per weight, block scales included
 };
 
@@ -177,8 +178,8 @@ template <class V> void fields(V& v, GgufQuant& x) { v(x.name, x.bits); }
 // an upscale model, with its weights as ComfyUI holds them and, for an upscale model, its tile's work.
 struct SideModel {
   NodeRole role = NodeRole::NoCost;
-  std::string label;
-  std::vector<std::string> match;  // as NameMatch's; "" matches any name
+  KnowledgeText label;
+  std::vector<KnowledgeText> match;  // as NameMatch's; "" matches any name
   double params = 0;
   double bytesPerParam = 2;
   int scale = 1;                   // image upscale models: output px per input px, each side
@@ -206,18 +207,18 @@ struct ComfyUiKnowledge {
   std::vector<Architecture> generationArchitectures;
   std::vector<NameMatch> generationModels;
   std::vector<NameMatch> vaeChannels;         // value: the channels
-  std::vector<std::pair<std::string, double>> weightDtypes;  // (weight_dtype, bytes; 0 = the file's own)
-  std::vector<std::string> fp8NameMarks;
-  std::vector<std::string> fp8ScaledNameMarks;  // fp8 files whose layers carry scales: quantized on any card
+  std::vector<std::pair<KnowledgeText, double>> weightDtypes;  // (weight_dtype, bytes; 0 = the file's own)
+  std::vector<KnowledgeText> fp8NameMarks;
+  std::vector<KnowledgeText> fp8ScaledNameMarks;  // fp8 files whose layers carry scales: quantized on any card
   std::vector<GgufQuant> ggufQuants;
-  std::vector<std::pair<std::string, std::string>> ggufStepDown;  // (quant, the next smaller as written)
+  std::vector<std::pair<KnowledgeText, KnowledgeText>> ggufStepDown;  // (quant, the next smaller as written)
   int fallbackTileImage = 0;  // px: the tile ComfyUI retries a decode in after an OOM (images)
   int fallbackTileVideo = 0;  // px: the same for video VAEs
   std::vector<SideModel> sideModels;
   int upscaleTile = 0;          // px: ImageUpscaleWithModel's first tile
   int upscaleSmallestTile = 0;  // px: the smallest it halves down to
-  std::string assumes;          // the ComfyUI whose memory manager the estimate follows (a report's `assumes`)
-  std::string assumesDynamic;   // the same under dynamic VRAM
+  KnowledgeText assumes;          // the ComfyUI whose memory manager the estimate follows (a report's `assumes`)
+  KnowledgeText assumesDynamic;   // the same under dynamic VRAM
 
 
   const NodeType* node(std::string_view type) const;

@@ -6,14 +6,16 @@
 #include <string_view>
 #include <vector>
 
+#include "base/knowledge/knowledge_text.h"
+
 namespace oomlint {
 
 struct Gpu {
-  std::string name;
-  std::vector<std::string> aliases;
-  std::string vendor;
-  std::string arch;  // AMD's LLVM target (gfx1100 …); empty for other vendors
-  std::string gpuClass;
+  KnowledgeText name;
+  std::vector<KnowledgeText> aliases;
+  KnowledgeText vendor;
+  KnowledgeText arch;  // AMD's LLVM target (gfx1100 …); empty for other vendors
+  KnowledgeText gpuClass;
   double marketingGb = 0;
   std::uint64_t linuxBytes = 0;
   std::uint64_t windowsBytes = 0;  // 0 when not applicable

@@ -37,6 +37,8 @@ struct Knowledge {
   // What the start-up read makes of default values outside the lazy parts (KeySpec::defaultValue points into
   // its own section's part: none are left here, but a new one would be kept).
   std::deque<Node> defaults;
+  // The rules compiler's loader: the strings its views show (knowledge_text.h); the tables' own need none.
+  KnowledgeTextStore kept;
 };
 
 // Its fields for the rules compiler's tables (knowledge_tape.h); a default value is written with its key.

@@ -34,13 +34,9 @@ class TapeReader {
     if (code != 1) v = code / 2;  // a whole number, twice itself
     else v = r_ < tape_.reals.size() ? tape_.reals[r_++] : (overrun_ = true, 0.0);
   }
-  void text(std::string& s) {
-    std::int32_t n = 0;
-    integer(n);
-    const std::size_t length = n < 0 || t_ + static_cast<std::size_t>(n) > tape_.text.size() ? (overrun_ = true, 0) : static_cast<std::size_t>(n);
-    s.assign(tape_.text.substr(t_, length));
-    t_ += length;
-  }
+  void text(std::string& s) { s.assign(nextText()); }
+  // The tables' text is constant and lives as long as the program: the view needs no copy.
+  void view(KnowledgeText& s) { s = KnowledgeText(nextText()); }
   Node& newNode() { return nodes_.emplace_back(); }
 
   // A lazy part's tape (knowledge_tape.h): its three sizes, then its values, which are skipped here.
@@ -65,6 +61,15 @@ class TapeReader {
   bool exact() const { return !overrun_ && i_ == tape_.ints.size() && r_ == tape_.reals.size() && t_ == tape_.text.size(); }
 
  private:
+  std::string_view nextText() {
+    std::int32_t n = 0;
+    integer(n);
+    const std::size_t length = n < 0 || t_ + static_cast<std::size_t>(n) > tape_.text.size() ? (overrun_ = true, 0) : static_cast<std::size_t>(n);
+    const std::string_view text = tape_.text.substr(t_, length);
+    t_ += length;
+    return text;
+  }
+
   const KnowledgeTape& tape_;
   std::deque<Node>& nodes_;
   std::size_t i_ = 0, r_ = 0, t_ = 0;

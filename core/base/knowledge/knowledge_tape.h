@@ -49,7 +49,8 @@ template <class T> inline constexpr bool kIsStringMap = false;
 template <class T> inline constexpr bool kIsStringMap<std::unordered_map<std::string, T>> = true;
 
 // Io gives integer(std::int32_t&), real(double&) and text(std::string&); with Io::kReading they fill
-// the value (and newNode() makes a default's node), otherwise they take it.
+// the value (and newNode() makes a default's node, view(KnowledgeText&) points into the tape's text), otherwise
+// they take it.
 template <class Io>
 class Walk {
  public:
@@ -64,6 +65,8 @@ class Walk {
   void walk(T& x) {
     if constexpr (std::is_same_v<T, std::string>) {
       io_.text(x);
+    } else if constexpr (std::is_same_v<T, KnowledgeText>) {
+      text(x);
     } else if constexpr (std::is_same_v<T, bool>) {
       std::int32_t v = x;
       io_.integer(v);
@@ -110,6 +113,16 @@ class Walk {
     auto v = static_cast<std::int32_t>(n);
     io_.integer(v);
     return v < 0 ? 0 : static_cast<std::size_t>(v);
+  }
+
+  // Read as a view into the tape's text, written as the string it shows.
+  void text(KnowledgeText& x) {
+    if constexpr (Io::kReading) {
+      io_.view(x);
+    } else {
+      std::string copy(x);
+      io_.text(copy);
+    }
   }
 
   // A lazy part is its own tape: the writer gives its three sizes, then its values; the reader notes where it

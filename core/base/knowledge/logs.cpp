@@ -12,16 +12,16 @@ bool found(std::string_view text, std::string_view word) { return text.find(word
 
 bool LineTest::matches(std::string_view line, const LiteralSet::Found& words) const {
   return std::any_of(containsIds.begin(), containsIds.end(), [&](LiteralSet::Id id) { return words.has(id); }) ||
-         std::any_of(startsWith.begin(), startsWith.end(), [&](const std::string& w) { return line.starts_with(w); }) ||
-         std::any_of(endsWith.begin(), endsWith.end(), [&](const std::string& w) { return line.ends_with(w); }) ||
-         std::any_of(equals.begin(), equals.end(), [&](const std::string& w) { return line == w; });
+         std::any_of(startsWith.begin(), startsWith.end(), [&](std::string_view w) { return line.starts_with(w); }) ||
+         std::any_of(endsWith.begin(), endsWith.end(), [&](std::string_view w) { return line.ends_with(w); }) ||
+         std::any_of(equals.begin(), equals.end(), [&](std::string_view w) { return line == w; });
 }
 
 bool LineTest::matches(std::string_view text) const {
-  return std::any_of(contains.begin(), contains.end(), [&](const std::string& w) { return found(text, w); }) ||
-         std::any_of(startsWith.begin(), startsWith.end(), [&](const std::string& w) { return text.starts_with(w); }) ||
-         std::any_of(endsWith.begin(), endsWith.end(), [&](const std::string& w) { return text.ends_with(w); }) ||
-         std::any_of(equals.begin(), equals.end(), [&](const std::string& w) { return text == w; });
+  return std::any_of(contains.begin(), contains.end(), [&](std::string_view w) { return found(text, w); }) ||
+         std::any_of(startsWith.begin(), startsWith.end(), [&](std::string_view w) { return text.starts_with(w); }) ||
+         std::any_of(endsWith.begin(), endsWith.end(), [&](std::string_view w) { return text.ends_with(w); }) ||
+         std::any_of(equals.begin(), equals.end(), [&](std::string_view w) { return text == w; });
 }
 
 std::size_t LogMarkers::toolRank(std::string_view tool) const {

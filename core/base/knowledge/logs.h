@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/knowledge/knowledge_text.h"
 #include "base/ids.h"
 #include "base/oom_kind.h"
 #include "base/text/literal_set.h"
@@ -75,7 +76,7 @@ inline constexpr std::array kFrameClueIds = {std::string_view("sample"),     std
 
 // A test of a line: it matches when any of its strings holds.
 struct LineTest {
-  std::vector<std::string> contains, startsWith, endsWith, equals;
+  std::vector<KnowledgeText> contains, startsWith, endsWith, equals;
   std::vector<LiteralSet::Id> containsIds;  // `contains` as ids of LogMarkers::lineWords (set at load)
 
   bool empty() const { return contains.empty() && startsWith.empty() && endsWith.empty() && equals.empty(); }
@@ -96,7 +97,7 @@ struct OomMessage {
   std::optional<Phase> phase;  // the stage the message itself names
   std::optional<OomEffect> effect;
   OomCertainty certainty = OomCertainty::Certain;
-  std::string evidence;  // a suspected one: what the line shows, in words
+  KnowledgeText evidence;  // a suspected one: what the line shows, in words
 };
 
 template <class V> void fields(V& v, OomMessage& x) { v(x.test, x.kind, x.kindUnderMallocAsync, x.phase, x.effect, x.certainty, x.evidence); }
@@ -105,7 +106,7 @@ template <class V> void fields(V& v, OomMessage& x) { v(x.test, x.kind, x.kindUn
 // stopped mid-stage with no error printed (the scanner judges that).
 struct SilentExit {
   LineTest test;
-  std::string evidence;
+  KnowledgeText evidence;
   // The shell's prompt back on the console (cmd's `C:\dir>`, PowerShell's `PS C:\dir>`, `user@host:dir$`, each after
   // an optional `(venv) `): the shape is the scanner's (systems/logs/line_text.h isShellPrompt), not a table's.
   bool shellPrompt = false;
@@ -123,7 +124,7 @@ struct FailedStage {
 template <class V> void fields(V& v, FailedStage& x) { v(x.test, x.phase); }
 
 struct AllocationTableRow {
-  std::string startsWith;
+  KnowledgeText startsWith;
   OomFigure figure = OomFigure::Free;
 };
 
@@ -141,7 +142,7 @@ struct PhaseMarker {
 template <class V> void fields(V& v, PhaseMarker& x) { v(x.test, x.phase, x.onlyBeforeTraining, x.keeps, x.announcesStep, x.effect); }
 
 struct ToolSign {
-  std::string tool;  // an id of kLogToolIds
+  KnowledgeText tool;  // an id of kLogToolIds
   LineTest test;
 };
 
@@ -149,8 +150,8 @@ template <class V> void fields(V& v, ToolSign& x) { v(x.tool, x.test); }
 
 // ComfyUI's memory mode as its start-up line names it, and the launch flag that sets it.
 struct VramStateFlag {
-  std::string state;  // "NO_VRAM"
-  std::string flag;   // "--novram"
+  KnowledgeText state;  // "NO_VRAM"
+  KnowledgeText flag;   // "--novram"
 };
 
 template <class V> void fields(V& v, VramStateFlag& x) { v(x.state, x.flag); }
@@ -158,7 +159,7 @@ template <class V> void fields(V& v, VramStateFlag& x) { v(x.state, x.flag); }
 struct BarWords {
   BarKind kind = BarKind::Training;
   LineTest test;     // lowercase words
-  std::string tool;  // the UI whose bar it is (an id of kLogToolIds), or empty
+  KnowledgeText tool;  // the UI whose bar it is (an id of kLogToolIds), or empty
 };
 
 template <class V> void fields(V& v, BarWords& x) { v(x.kind, x.test, x.tool); }
@@ -180,30 +181,30 @@ struct LogMarkers {
   std::vector<AllocationTableRow> allocationTable;
   std::vector<PhaseMarker> markers;     // the first that matches
   LineTest aiToolkit;
-  std::string launchArgs;               // the flags follow it
+  KnowledgeText launchArgs;               // the flags follow it
   LiteralSet::Id launchArgsId = 0;
-  std::string systemReportArgs;         // A1111's system report: its flags follow, a JSON string a line
+  KnowledgeText systemReportArgs;         // A1111's system report: its flags follow, a JSON string a line
   LiteralSet::Id systemReportArgsId = 0;
-  std::string cardMemory;               // ComfyUI's "Total VRAM " line: the card's MB follow it
+  KnowledgeText cardMemory;               // ComfyUI's "Total VRAM " line: the card's MB follow it
   LiteralSet::Id cardMemoryId = 0;
-  std::string versionLine;              // ComfyUI's "ComfyUI version: " line: its release follows it
+  KnowledgeText versionLine;              // ComfyUI's "ComfyUI version: " line: its release follows it
   LiteralSet::Id versionLineId = 0;
-  std::string vramState;                // ComfyUI's "Set vram state to: " line: its mode follows it
+  KnowledgeText vramState;                // ComfyUI's "Set vram state to: " line: its mode follows it
   LiteralSet::Id vramStateId = 0;
   std::vector<VramStateFlag> vramStateFlags;
-  std::string dynamicVram;              // ComfyUI's line when dynamic VRAM is on
+  KnowledgeText dynamicVram;              // ComfyUI's line when dynamic VRAM is on
   LiteralSet::Id dynamicVramId = 0;
-  std::string dynamicVramFlag;          // the flag that forces it on
+  KnowledgeText dynamicVramFlag;          // the flag that forces it on
   std::vector<ToolSign> toolSigns;      // strongest first
-  std::vector<std::string> offloadTools;
+  std::vector<KnowledgeText> offloadTools;
   LineTest offload;
   std::vector<LineTest> failures;
-  std::vector<std::string> barNotWhenEndsWith;
+  std::vector<KnowledgeText> barNotWhenEndsWith;
   std::vector<BarWords> bars;           // the first that matches
   std::vector<FrameWords> frames;       // the first that matches
   std::vector<FrameWords> quotedCode;   // the first that matches
-  std::vector<std::string> cappedBy;
-  std::vector<std::string> logSignsHead, logSignsTail;
+  std::vector<KnowledgeText> cappedBy;
+  std::vector<KnowledgeText> logSignsHead, logSignsTail;
 
   // The rank of a tool among toolSigns (0 the strongest), or toolSigns.size() for none or another.
   std::size_t toolRank(std::string_view tool) const;

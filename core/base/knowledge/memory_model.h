@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/knowledge/knowledge_text.h"
+
 namespace oomlint {
 
 // A qtype as written, without an accuracy-recovery adapter's `|path` ("uint4|ostris/…" → uint4); empty stays empty.
@@ -21,8 +23,8 @@ inline std::string qtypeFormat(std::string_view qtype) {
 }
 
 struct WeightFormat {
-  std::string name;
-  std::vector<std::string> aliases;
+  KnowledgeText name;
+  std::vector<KnowledgeText> aliases;
   double bytesPerParam = 0;
   double fullPrecisionFraction = 0;  // left in bf16 by the quantizer
   // The training forward runs F.linear on the weight dequantized to bf16, which autograd keeps for the
@@ -37,7 +39,7 @@ template <class V> void fields(V& v, WeightFormat& x) {
 }
 
 struct OptimizerState {
-  std::string name;
+  KnowledgeText name;
   bool prefix = false;
   double stateBytesPerParam = 0;       // per element of every trained tensor
   bool factoredSecondMoment = false;   // plus a row and a column of fp32 figures per trained matrix
@@ -50,7 +52,7 @@ template <class V> void fields(V& v, OptimizerState& x) {
 }
 
 struct VaeConstants {
-  std::string family;
+  KnowledgeText family;
   double decodeK = 0;
   double encodeK = 0;
   int videoFramesInFlight = 0;
@@ -106,12 +108,12 @@ template <class V> void fields(V& v, VaeConstants& x) {
 struct HostRamConstants {
   double processBaselineBytes = 0;  // the trainer process before any model is loaded
   double systemReserveBytes = 0;    // the kernel, a desktop and the UI beside it
-  std::string checkpointDtype;      // the dtype checkpoints are published in
+  KnowledgeText checkpointDtype;      // the dtype checkpoints are published in
   double checkpointShardBytes = 0;  // one shard of a sharded checkpoint
   double pinnedRounding = 0;        // pinned blocks round up to a power of two: the mean factor
   double workerBytes = 0;           // one data-loader worker's own memory
   double decodedBytesPerPixel = 0;  // a decoded training image
-  std::vector<std::string> fp32ModuleInit;  // architectures whose loader builds the module in fp32 first
+  std::vector<KnowledgeText> fp32ModuleInit;  // architectures whose loader builds the module in fp32 first
 };
 
 template <class V> void fields(V& v, HostRamConstants& x) { v(x.processBaselineBytes, x.systemReserveBytes, x.checkpointDtype, x.checkpointShardBytes, x.pinnedRounding, x.workerBytes, x.decodedBytesPerPixel, x.fp32ModuleInit); }
@@ -120,7 +122,7 @@ template <class V> void fields(V& v, HostRamConstants& x) { v(x.processBaselineB
 // pixel), from the CPU census of the real block graph (scripts/census; memory.yaml activations.families).
 // A family names what the census measured; the loader fills the rest from memory.yaml's defaults.
 struct ActivationCoefficients {
-  std::string family;                          // empty: the defaults
+  KnowledgeText family;                          // empty: the defaults
   double blockBytesPerTokenChannel = 0;        // what one block keeps for backward, no checkpointing
   double recomputeBytesPerTokenChannel = 0;    // peak of one block's forward and backward (recomputed block)
   double inferenceBytesPerTokenChannel = 0;    // one block's forward without grad, plain model
@@ -139,8 +141,8 @@ struct ActivationCoefficients {
   // ComfyUI's own implementation of the block in inference, where its census differs from the trainers' graph; 0: none.
   double comfyUiInferenceBytesPerTokenChannel = 0;
   double comfyUiOlderInferenceBytesPerTokenChannel = 0;  // older releases' heavier block (the range's top); 0: none
-  std::string comfyUiOlderReleases{};                     // which releases, for the range's reason
-  std::string comfyUiOlderUntil{};                        // the first release with the lighter block ("0.3.60")
+  KnowledgeText comfyUiOlderReleases{};                     // which releases, for the range's reason
+  KnowledgeText comfyUiOlderUntil{};                        // the first release with the lighter block ("0.3.60")
   bool comfyUiOlderNeedsNoiseMask = false;  // heavier only under a noise mask (LTX-2's per-token timesteps)
 
   // The LoRA path's figures for a trainer whose adapted Linears keep fp32 inputs (AI Toolkit) or run under
@@ -160,7 +162,7 @@ struct MemoryModel {
   std::vector<WeightFormat> weightFormats;
   std::vector<OptimizerState> optimizers;
   std::vector<VaeConstants> vaes;
-  std::vector<std::pair<std::string, double>> textEncoderEmbeddings;  // kept in bf16 when the encoder is quantized
+  std::vector<std::pair<KnowledgeText, double>> textEncoderEmbeddings;  // kept in bf16 when the encoder is quantized
   double araFractionOfBase = 0;  // accuracy-recovery adapter weights, as a share of base params
   // trainable
   double loraWeightBytes = 0;

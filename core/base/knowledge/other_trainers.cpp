@@ -9,9 +9,9 @@ namespace oomlint {
 namespace {
 
 // The first key of `signature` in `map` when all of them are there.
-const Node* signatureIn(const Node* map, const std::vector<std::string>& signature) {
+const Node* signatureIn(const Node* map, const std::vector<KnowledgeText>& signature) {
   if (!map->isMapping() || signature.empty()) return nullptr;
-  const bool all = std::all_of(signature.begin(), signature.end(), [&](const std::string& key) { return map->findEntry(key) != nullptr; });
+  const bool all = std::all_of(signature.begin(), signature.end(), [&](std::string_view key) { return map->findEntry(key) != nullptr; });
   return all ? map->findEntry(signature.front())->key : nullptr;
 }
 

@@ -6,21 +6,23 @@
 #include <string>
 #include <vector>
 
+#include "base/knowledge/knowledge_text.h"
+
 namespace oomlint {
 
 struct Node;
 
 struct OtherTrainer {
-  std::string name;  // OneTrainer
-  std::string what;  // "a OneTrainer config or training preset"
-  std::vector<std::vector<std::string>> signatures;  // each: keys that are all at the top level
+  KnowledgeText name;  // OneTrainer
+  KnowledgeText what;  // "a OneTrainer config or training preset"
+  std::vector<std::vector<KnowledgeText>> signatures;  // each: keys that are all at the top level
 };
 
 template <class V> void fields(V& v, OtherTrainer& x) { v(x.name, x.what, x.signatures); }
 
 struct OtherTrainerMatch {
   const OtherTrainer* trainer = nullptr;
-  const std::vector<std::string>* signature = nullptr;
+  const std::vector<KnowledgeText>* signature = nullptr;
   const Node* key = nullptr;  // the signature's first key, where a finding points
 };
 

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/knowledge/knowledge_text.h"
 #include "base/knowledge/lazy_part.h"
 
 namespace oomlint {
@@ -35,22 +36,22 @@ unsigned typeBitOf(const Node* value);
 bool typeAccepts(unsigned types, const Node* value);
 
 struct KeySpec {
-  std::string name;
+  KnowledgeText name;
   unsigned types = kAnyType;
-  std::string section;      // map values: the section describing its keys
+  KnowledgeText section;      // map values: the section describing its keys
   unsigned itemTypes = kAnyType;
-  std::string itemSection;  // list values: the section of each item
+  KnowledgeText itemSection;  // list values: the section of each item
   const Node* defaultValue = nullptr;  // null when AI Toolkit has no default worth stating
   bool hasDefault = false;
   bool nullable = false;
-  std::string valueSet;
+  KnowledgeText valueSet;
   std::optional<double> min;
   std::optional<double> max;
   bool exclusiveMin = false;
   bool required = false;
-  std::string deprecated;
+  KnowledgeText deprecated;
   bool memory = false;
-  std::string doc;
+  KnowledgeText doc;
   std::size_t minItems = 0;
 
   bool acceptsNull() const;
@@ -61,8 +62,8 @@ struct KeySpec {
 template <class V> void fields(V& v, KeySpec& x) { v(x.name, x.types, x.section, x.itemTypes, x.itemSection, x.defaultValue, x.hasDefault, x.nullable, x.valueSet, x.min, x.max, x.exclusiveMin, x.required, x.deprecated, x.memory, x.doc, x.minItems); }
 
 struct SectionSpec {
-  std::string name;
-  std::string source;
+  KnowledgeText name;
+  KnowledgeText source;
   bool open = false;
   std::vector<KeySpec> keys;
 
@@ -73,13 +74,13 @@ struct SectionSpec {
 template <class V> void fields(V& v, SectionSpec& x) { v(x.name, x.source, x.open, x.keys); }
 
 struct ValueSet {
-  std::string name;
-  std::vector<std::string> values;
-  std::vector<std::string> prefixes;
+  KnowledgeText name;
+  std::vector<KnowledgeText> values;
+  std::vector<KnowledgeText> prefixes;
   bool caseInsensitive = false;
 
   bool accepts(std::string_view value) const;
-  std::vector<std::string> suggestions() const { return values; }
+  std::vector<std::string> suggestions() const { return {values.begin(), values.end()}; }
 };
 
 template <class V> void fields(V& v, ValueSet& x) { v(x.name, x.values, x.prefixes, x.caseInsensitive); }

@@ -17,7 +17,7 @@ const TrainerScript* TrainerTool::script(std::string_view path) const {
   return scriptNamed(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-const std::string& TrainerTool::text(const Spelling& s) const {
+KnowledgeText TrainerTool::text(const Spelling& s) const {
   const TrainerArg& arg = groups[static_cast<std::size_t>(s.group)].args[static_cast<std::size_t>(s.arg)];
   return s.alias == 0 ? arg.name : arg.aliases[static_cast<std::size_t>(s.alias - 1)];
 }

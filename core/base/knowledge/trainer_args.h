@@ -9,14 +9,16 @@
 #include <utility>
 #include <vector>
 
+#include "base/knowledge/knowledge_text.h"
+
 namespace oomlint {
 
 struct TrainerArg {
-  std::string name;                  // without the leading --
-  std::vector<std::string> aliases;  // other spellings argparse maps to it
+  KnowledgeText name;                  // without the leading --
+  std::vector<KnowledgeText> aliases;  // other spellings argparse maps to it
   bool flag = false;                 // store_true: takes no value
   bool list = false;                 // nargs * or +: takes several values
-  std::string defaultText;           // argparse's default as text; empty when None
+  KnowledgeText defaultText;           // argparse's default as text; empty when None
 };
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
@@ -24,7 +26,7 @@ struct TrainerArg {
 template <class V> void fields(V& v, TrainerArg& x) { v(x.name, x.aliases, x.flag, x.list, x.defaultText); }
 
 struct TrainerArgGroup {
-  std::string id;  // "train_util.add_training_arguments": where sd-scripts defines them
+  KnowledgeText id;  // "train_util.add_training_arguments": where sd-scripts defines them
   std::vector<TrainerArg> args;
 };
 
@@ -39,7 +41,7 @@ enum class TrainerRole { Lora, Finetune, CacheLatents, CacheTextEncoder };
 // TrainerScript: clang cannot default-construct a nested struct with member initializers inside an
 // incomplete class, which std::optional asks for.)
 struct TrainerSections {
-  std::string windowKey;
+  KnowledgeText windowKey;
   int window = 0;
   int contextLatentFrames = 0;
 };
@@ -47,23 +49,23 @@ struct TrainerSections {
 template <class V> void fields(V& v, TrainerSections& x) { v(x.windowKey, x.window, x.contextLatentFrames); }
 
 struct TrainerScript {
-  std::string name;  // "flux_train_network.py"
-  std::string arch;  // rules/ai-toolkit/architectures.yaml; empty when not modelled
+  KnowledgeText name;  // "flux_train_network.py"
+  KnowledgeText arch;  // rules/ai-toolkit/architectures.yaml; empty when not modelled
   TrainerRole role = TrainerRole::Lora;
   std::vector<int> groups;  // the tool's argument groups it takes, by index, in its parser's order
   // The argument whose value picks the model (Wan's --task, FLUX.2's --model_version), its argparse
   // default, and value → arch.
-  std::string taskArg = "task", taskDefault;
-  std::vector<std::pair<std::string, std::string>> taskArchs;
+  KnowledgeText taskArg = "task", taskDefault;
+  std::vector<std::pair<KnowledgeText, KnowledgeText>> taskArchs;
   // Releases whose fp8 left more of the DiT in bf16 (rules: fp8_changes): the range covers them.
   struct Fp8Change {
-    std::string until, why;
+    KnowledgeText until, why;
     double bf16Params = 0;
   };
   std::vector<Fp8Change> fp8Changes;
   std::optional<TrainerSections> sections;
   // musubi-tuner: the VAE's dtype without --vae_dtype ("float32"; empty: the trainer's), and whether the script ignores it.
-  std::string vaeDtype;
+  KnowledgeText vaeDtype;
   bool vaeDtypeFixed = false;
   bool finetune() const { return role == TrainerRole::Finetune; }
   bool caches() const { return role == TrainerRole::CacheLatents || role == TrainerRole::CacheTextEncoder; }
@@ -73,19 +75,19 @@ template <class V> void fields(V& v, TrainerScript::Fp8Change& x) { v(x.until, x
 template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArg, x.taskDefault, x.taskArchs, x.fp8Changes, x.sections, x.vaeDtype, x.vaeDtypeFixed); }
 
 struct TrainerTool {
-  std::string id;  // "sd-scripts", "musubi-tuner"
+  KnowledgeText id;  // "sd-scripts", "musubi-tuner"
   std::vector<TrainerScript> scripts;
   // Keys that make a TOML this tool's dataset or config file, and keys that make it another tool's.
-  std::vector<std::string> datasetKeys, configKeys, foreignKeys;
+  std::vector<KnowledgeText> datasetKeys, configKeys, foreignKeys;
   std::vector<TrainerArgGroup> groups;
-  std::vector<std::pair<std::string, std::string>> guiKeys;  // GUI JSON key → argument name
+  std::vector<std::pair<KnowledgeText, KnowledgeText>> guiKeys;  // GUI JSON key → argument name
   struct GuiScript {
-    std::string key, lora, finetune;  // a GUI checkbox and the scripts it selects
+    KnowledgeText key, lora, finetune;  // a GUI checkbox and the scripts it selects
   };
   std::vector<GuiScript> guiScripts;
   // Arguments whose value the trainer converts with its own dtype table (musubi-tuner's str_to_dtype), and the
   // strings that table accepts: another value stops the script before training (OL810). Empty: none checked.
-  std::vector<std::string> dtypeArgs, dtypeNames;
+  std::vector<KnowledgeText> dtypeArgs, dtypeNames;
   // Every argument's name and aliases, sorted by that spelling for arg()'s binary search (then in the
   // groups' order). Built by index() when the rules are compiled, and compiled in.
   struct Spelling {
@@ -101,7 +103,7 @@ struct TrainerTool {
   const TrainerArg* arg(const TrainerScript& script, std::string_view name) const;
   // Fills `spellings` (the rules compiler, once the groups are loaded).
   void index();
-  const std::string& text(const Spelling& s) const;
+  KnowledgeText text(const Spelling& s) const;
   // Every argument name the script accepts (for did-you-mean).
   std::vector<std::string> argNames(const TrainerScript& script) const;
 };

@@ -8,7 +8,7 @@ namespace oomlint {
 
 namespace {
 
-bool contains(const std::vector<std::string>& list, std::string_view value) {
+bool contains(const std::vector<KnowledgeText>& list, std::string_view value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
 
@@ -125,7 +125,7 @@ const ControlNetModel* WebUiKnowledge::controlnet(std::string_view modelName, st
   const ControlNetModel* any = nullptr;
   for (const auto& c : controlnets) {
     const bool matches = std::any_of(c.match.begin(), c.match.end(),
-                                     [&](const std::string& m) { return name.find(m) != std::string::npos; });
+                                     [&](std::string_view m) { return name.find(m) != std::string::npos; });
     if (!matches) continue;
     if (c.family == family || c.family == "any") return &c;
     if (any == nullptr) any = &c;
@@ -141,7 +141,7 @@ const ControlNetModel* WebUiKnowledge::controlnet(std::string_view modelName, st
 const Preprocessor* WebUiKnowledge::preprocessor(std::string_view module) const {
   const std::string name = lowercase(module);
   for (const auto& p : preprocessors) {
-    if (std::any_of(p.match.begin(), p.match.end(), [&](const std::string& m) { return name.find(m) != std::string::npos; })) {
+    if (std::any_of(p.match.begin(), p.match.end(), [&](std::string_view m) { return name.find(m) != std::string::npos; })) {
       return &p;
     }
   }

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/knowledge/knowledge_text.h"
+
 namespace oomlint {
 
 enum class WebUiTool { A1111, Forge, ComfyUi };
@@ -54,13 +56,13 @@ std::string_view toString(FlagEffect effect);  // the data's spelling: "medvram_
 std::optional<FlagEffect> parseFlagEffect(std::string_view text);
 
 struct WebUiFlag {
-  std::string name;                  // "--medvram"
-  std::vector<std::string> tools;    // where it is a real flag
-  std::vector<std::string> ignoredBy;  // tools that accept it and do nothing
+  KnowledgeText name;                  // "--medvram"
+  std::vector<KnowledgeText> tools;    // where it is a real flag
+  std::vector<KnowledgeText> ignoredBy;  // tools that accept it and do nothing
   bool takesValue = false;
   FlagEffect effect = FlagEffect::None;
-  std::string backend;               // the attention backend of an Attention effect ("xformers")
-  std::string deprecated;            // why it is a no-op now; empty when it is not
+  KnowledgeText backend;               // the attention backend of an Attention effect ("xformers")
+  KnowledgeText deprecated;            // why it is a no-op now; empty when it is not
   bool existsIn(WebUiTool tool) const;
   bool ignoredIn(WebUiTool tool) const;
 };
@@ -70,8 +72,8 @@ struct WebUiFlag {
 template <class V> void fields(V& v, WebUiFlag& x) { v(x.name, x.tools, x.ignoredBy, x.takesValue, x.effect, x.backend, x.deprecated); }
 
 struct AttentionBackend {
-  std::string id;
-  std::string label;
+  KnowledgeText id;
+  KnowledgeText label;
   double scoreFactor = 0;  // live bytes, in fp16 score matrices at the largest attention layer
   bool adaptive = false;   // slices itself to the free memory
   double needFactor = 0;   // adaptive only: what it believes it needs, in score matrices
@@ -84,11 +86,11 @@ struct AttentionBackend {
 template <class V> void fields(V& v, AttentionBackend& x) { v(x.id, x.label, x.scoreFactor, x.adaptive, x.needFactor, x.maxSlices, x.patchesVae, x.comfyGuessByDtype, x.fp32Scores); }
 
 struct GenerationFamily {
-  std::string id;
-  std::vector<std::string> aliases;
-  std::string arch;  // rules/ai-toolkit/architectures.yaml
+  KnowledgeText id;
+  std::vector<KnowledgeText> aliases;
+  KnowledgeText arch;  // rules/ai-toolkit/architectures.yaml
   int defaultSize = 0;  // the image side when nothing says it (the base checkpoints' training resolution)
-  std::vector<std::string> tools;
+  std::vector<KnowledgeText> tools;
   int attentionHeads = 0;       // 0: no UNet self-attention figure (transformers: attention is fused)
   int attentionDownsample = 1;  // pixels per token side at the largest attention layer
   double unetActBytesPerLatentPixel = 0;  // 0: use the transformer token model
@@ -109,11 +111,11 @@ struct GenerationFamily {
 template <class V> void fields(V& v, GenerationFamily& x) { v(x.id, x.aliases, x.arch, x.defaultSize, x.tools, x.attentionHeads, x.attentionDownsample, x.unetActBytesPerLatentPixel, x.lowvramBlockParams, x.vaeFp16Overflows, x.comfyMemoryFactor, x.comfyMemoryFactorPerWidth, x.comfyLatentSpatial, x.comfyConcatTokens); }
 
 struct ControlNetModel {
-  std::string id;
-  std::vector<std::string> match;
-  std::string family;  // or "any"
+  KnowledgeText id;
+  std::vector<KnowledgeText> match;
+  KnowledgeText family;  // or "any"
   double params = 0;
-  std::string label;
+  KnowledgeText label;
   // A transformer's ControlNet returns one map of the image tokens × the model's width per block it runs,
   // live beside the model's forward (0: a UNet's, whose residuals webui.yaml counts per latent pixel).
   int residualMaps = 0;
@@ -122,8 +124,8 @@ struct ControlNetModel {
 template <class V> void fields(V& v, ControlNetModel& x) { v(x.id, x.match, x.family, x.params, x.label, x.residualMaps); }
 
 struct Preprocessor {
-  std::string id;
-  std::vector<std::string> match;  // lowercase substrings of the module name
+  KnowledgeText id;
+  std::vector<KnowledgeText> match;  // lowercase substrings of the module name
   double bytes = 0;                // its model on the GPU (0: none)
 };
 
@@ -142,7 +144,7 @@ template <class V> void fields(V& v, VaeDecoderStage& x) { v(x.channelsIn, x.cha
 // How a tool writes the decoder's ResnetBlock: the maps live together at each step, as counts of
 // input-width and output-width maps.
 struct VaeResnetStyle {
-  std::string id;
+  KnowledgeText id;
   std::vector<std::pair<int, int>> live;  // (input maps, output maps)
 };
 
@@ -158,38 +160,38 @@ struct WebUiKnowledge {
   double preprocessorActBytesPerPixel = 0;
   int preprocessorResolution = 0;
   double displayBytes = 0;
-  std::vector<std::string> vaeDecoderFamilies;  // memory.yaml VAE families with this decoder ("sd")
+  std::vector<KnowledgeText> vaeDecoderFamilies;  // memory.yaml VAE families with this decoder ("sd")
   std::vector<VaeDecoderStage> vaeDecoderStages;
   std::vector<VaeResnetStyle> vaeResnetStyles;
-  std::array<std::string, 3> vaeResnetStyleByTool;  // by WebUiTool
+  std::array<KnowledgeText, 3> vaeResnetStyleByTool;  // by WebUiTool
   double vaeNaiveAttentionMatrices = 0;             // token² matrices of a materialised mid-block attention
-  std::string vaeDecoderSource;
+  KnowledgeText vaeDecoderSource;
   double forgeInferenceBytes = 0;
   double comfyInferenceBytes = 0;
   double comfyReserveBytes = 0;
   int comfyOffloadStreams = 0;  // weights cast onto the GPU at once beside a partial load (its async offload streams)
-  std::string comfyDynamicVramSince;                 // the release that made dynamic VRAM the default ("0.16.0")
-  std::string comfyDynamicVramGpuTextEncoderSince;  // the release from which it keeps encoders on the GPU under --lowvram
-  std::vector<std::string> comfyVaeFamiliesWithoutFp16;  // ComfyUI's VAE class works in bf16 or fp32 only: fp32 before Ampere
+  KnowledgeText comfyDynamicVramSince;                 // the release that made dynamic VRAM the default ("0.16.0")
+  KnowledgeText comfyDynamicVramGpuTextEncoderSince;  // the release from which it keeps encoders on the GPU under --lowvram
+  std::vector<KnowledgeText> comfyVaeFamiliesWithoutFp16;  // ComfyUI's VAE class works in bf16 or fp32 only: fp32 before Ampere
   double forgePartialLoadDivisor = 0;      // Forge's budget for a model that does not fit: max((free − inference)
   double forgePartialLoadMarginBytes = 0;  //   / divisor, free − inference − margin)
   double controlnetActivationShare = 0;    // a transformer ControlNet's activations, as a share of the model's
   double controlnetUnetResidualElements = 0;  // a UNet ControlNet's residual maps, elements per latent pixel
-  std::string unetActSource;
-  std::string medvramSpeed;  // the measured slowdown with its source ("A1111 wiki: 5.4 → 4.1 it/s …")
-  std::string lowvramSpeed;
+  KnowledgeText unetActSource;
+  KnowledgeText medvramSpeed;  // the measured slowdown with its source ("A1111 wiki: 5.4 → 4.1 it/s …")
+  KnowledgeText lowvramSpeed;
   double taesdDecodeBytesPerPixel = 0;
   std::vector<std::pair<double, int>> decoderTiles;  // (above GB, tile), first match
   int decoderTileOtherwise = 0;
-  std::vector<std::pair<std::string, std::vector<std::string>>> checkpointFamilies;  // (family, substrings)
-  std::string checkpointFamilyOtherwise;
-  std::vector<std::string> profileKeys;  // a generation profile's keys (OL706)
-  std::array<std::string, 3> defaultAttentions;  // by WebUiTool: the backend without an attention flag
-  std::string comfyXpuAttention;                 // ComfyUI's PyTorch attention on an Intel GPU (XPU)
-  std::vector<std::string> comfyAmdPytorchArchs;  // AMD targets ComfyUI runs PyTorch attention on
-  std::vector<std::string> comfyAmdMathArchs;     // of those, where PyTorch's ROCm build runs SDPA's math kernel
-  std::string comfyAmdAttentionMath;             // the math kernel's backend there
-  std::string comfyAmdAttentionOtherwise;        // and its attention on the others
+  std::vector<std::pair<KnowledgeText, std::vector<KnowledgeText>>> checkpointFamilies;  // (family, substrings)
+  KnowledgeText checkpointFamilyOtherwise;
+  std::vector<KnowledgeText> profileKeys;  // a generation profile's keys (OL706)
+  std::array<KnowledgeText, 3> defaultAttentions;  // by WebUiTool: the backend without an attention flag
+  KnowledgeText comfyXpuAttention;                 // ComfyUI's PyTorch attention on an Intel GPU (XPU)
+  std::vector<KnowledgeText> comfyAmdPytorchArchs;  // AMD targets ComfyUI runs PyTorch attention on
+  std::vector<KnowledgeText> comfyAmdMathArchs;     // of those, where PyTorch's ROCm build runs SDPA's math kernel
+  KnowledgeText comfyAmdAttentionMath;             // the math kernel's backend there
+  KnowledgeText comfyAmdAttentionOtherwise;        // and its attention on the others
 
   const WebUiFlag* flag(std::string_view name) const;
   const AttentionBackend* backend(std::string_view id) const;
@@ -202,7 +204,7 @@ struct WebUiKnowledge {
   int decoderTile(double vramBytes) const;
   // A checkpoint's family id from its lowercase name.
   std::string_view checkpointFamily(std::string_view lowercaseName) const;
-  const std::string& defaultAttention(WebUiTool tool) const { return defaultAttentions[static_cast<std::size_t>(tool)]; }
+  KnowledgeText defaultAttention(WebUiTool tool) const { return defaultAttentions[static_cast<std::size_t>(tool)]; }
   const VaeResnetStyle* vaeResnetStyle(std::string_view id) const;
   // The decoder's largest live set in `tool`, in bytes per output pixel per element byte (the decode's K):
   // every stage's ResnetBlock steps and the upsample into it.
@@ -211,7 +213,7 @@ struct WebUiKnowledge {
   double comfyFp8ComputeCapability = 0;  // from this compute capability on, ComfyUI keeps an fp8 file in fp8
   double comfyWeightsVramShare = 0;      // maximum_vram_for_weights: this share of the card less the inference minimum
   double comfyMinWeightShareOffNvidia = 0;  // off NVIDIA a partial load keeps at least this share of the free memory
-  std::vector<std::string> comfyFp16BrokenCards;  // catalog names where ComfyUI and Forge run no fp16 (GTX 16)
+  std::vector<KnowledgeText> comfyFp16BrokenCards;  // catalog names where ComfyUI and Forge run no fp16 (GTX 16)
   double comfyFp16OnLinuxSinceCapability = 0;     // before it (Pascal), ComfyUI on Linux runs no fp16 either
   double forgeWeightsFreeShare = 0;  // Forge keeps fp32 weights where they fit this share of the free memory less 1 GiB
   // should_use_fp16 fails on the card in both memory managers: ComfyUI's (Linux assumed) and Forge's (any OS); `name` is the catalog's.

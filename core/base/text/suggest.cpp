@@ -27,24 +27,4 @@ int editDistance(std::string_view a, std::string_view b) {
   return prev[m];
 }
 
-std::optional<std::string> closestMatch(std::string_view word, const std::vector<std::string>& candidates) {
-  if (word.empty() || word.size() > 64) return std::nullopt;
-  const int budget = std::clamp(static_cast<int>(word.size()) / 3, 1, 3);
-  std::optional<std::string> best;
-  int bestDistance = budget + 1;
-  for (const auto& candidate : candidates) {
-    int d = editDistance(word, candidate);
-    // A truncated or extended name ("gradient_checkpoint" for "gradient_checkpointing") is a typo
-    // even when the edit distance is large.
-    const bool affix = word.size() >= 4 && candidate.size() >= 4 &&
-                       (candidate.starts_with(word) || word.starts_with(candidate));
-    if (affix) d = std::min(d, budget);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = candidate;
-    }
-  }
-  return best;
-}
-
 }  // namespace oomlint

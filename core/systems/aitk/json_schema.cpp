@@ -67,7 +67,7 @@ std::string regexLiteral(std::string_view text, bool caseInsensitive) {
   return out;
 }
 
-std::string alternation(const std::vector<std::string>& texts, bool caseInsensitive) {
+std::string alternation(const std::vector<KnowledgeText>& texts, bool caseInsensitive) {
   std::string out = "(?:";
   for (std::size_t i = 0; i < texts.size(); ++i) out += (i ? "|" : "") + regexLiteral(texts[i], caseInsensitive);
   return out + ")";
@@ -146,11 +146,11 @@ class SchemaBuilder {
 
   // The architectures OL207 accepts: a name or alias, optionally followed by ":variant"; "" = unset.
   void archValues() {
-    arch_.name = std::string(kArchValueSet);
+    arch_.name = KnowledgeText(kArchValueSet);
     arch_.values.emplace_back();
     for (const auto& name : k_.architectures.names()) {
-      arch_.values.push_back(name);
-      arch_.prefixes.push_back(name + ":");
+      arch_.values.push_back(archText_.keep(name));
+      arch_.prefixes.push_back(archText_.keep(name + ":"));
     }
   }
 
@@ -169,7 +169,7 @@ class SchemaBuilder {
     if (defs_.contains(def)) return def;
     const ValueSet* set = valueSet(name);
     if (set == nullptr) return def;
-    Json out = {{"title", name}, {"type", "string"}, {"enum", set->values}};
+    Json out = {{"title", name}, {"type", "string"}, {"enum", set->suggestions()}};
     // ValueSet::accepts also takes other cases and prefixes; qtype is checked before its '|'.
     std::vector<std::string> patterns;
     if (set->caseInsensitive) patterns.push_back(alternation(set->values, true) + "$");
@@ -177,7 +177,7 @@ class SchemaBuilder {
     if (name == kPipeValueSet) patterns.push_back(alternation(set->values, set->caseInsensitive) + "\\|");
     if (!patterns.empty()) {
       Json anyOf = Json::array();
-      anyOf.push_back(Json{{"enum", set->values}});
+      anyOf.push_back(Json{{"enum", set->suggestions()}});
       for (const auto& p : patterns) anyOf.push_back({{"pattern", "^" + p}});
       out.erase("enum");
       out["anyOf"] = std::move(anyOf);
@@ -225,7 +225,7 @@ class SchemaBuilder {
     const ValueSet* all = k_.schema.valueSet("process_type");
     const ValueSet* trainers = k_.schema.valueSet("trainer_process_type");
     Json others = Json::array();
-    for (const auto& type : all ? all->values : std::vector<std::string>{}) {
+    for (const auto& type : all ? all->suggestions() : std::vector<std::string>{}) {
       if (trainers == nullptr || !trainers->accepts(type)) others.push_back(type);
     }
     const std::string trainerDef = sectionDefName(kProcessSection, true);
@@ -241,7 +241,7 @@ class SchemaBuilder {
     }
   }
 
-  static std::string joined(const std::vector<std::string>& values) {
+  static std::string joined(const std::vector<KnowledgeText>& values) {
     std::string out;
     for (const auto& v : values) out += (out.empty() ? "" : ", ") + v;
     return out;
@@ -347,6 +347,7 @@ class SchemaBuilder {
   }
 
   const Knowledge& k_;
+  KnowledgeTextStore archText_;  // the architectures' value set is made here, not in the tables
   ValueSet arch_;
   Json defs_ = Json::object();
 };

@@ -21,7 +21,7 @@ std::optional<NarrowingFilter> narrowingFilter(const TrainerProcess& process) {
   if (std::vector<std::string> words = scalarTexts(only); !words.empty()) return NarrowingFilter{only, "only_if_contains", std::move(words)};
   const Node* ignore = kwargs->find("ignore_if_contains");
   const std::vector<std::string> words = scalarTexts(ignore);
-  const std::vector<std::string> preset = process.arch ? process.arch->loraIgnoreIfContains : std::vector<std::string>{};
+  const std::vector<std::string> preset = process.arch ? std::vector<std::string>(process.arch->loraIgnoreIfContains.begin(), process.arch->loraIgnoreIfContains.end()) : std::vector<std::string>{};
   if (words.empty() || sorted(words) == sorted(preset)) return std::nullopt;
   return NarrowingFilter{ignore, "ignore_if_contains", words};
 }

@@ -28,7 +28,7 @@ void reportEstimate(const WorkflowSetup& s, const GenerationEstimate& g, const s
                                                  .fallbackPath = s.model ? s.model->path : KeyPath{},
                                                  .stepRange = stepRange,
                                                  .verdictRange = stepRange,
-                                                 .context = "(ComfyUI, " + s.arch.label + " " + size + ")"},
+                                                 .context = "(ComfyUI, " + s.label + " " + size + ")"},
                 findings);
 }
 
@@ -61,11 +61,11 @@ std::optional<LaunchLine> launchLineOf(const SystemContext& context, const WebUi
 // comfy_amd_attention): PyTorch's on NVIDIA, its math kernel on Intel's XPU and on AMD targets PyTorch's ROCm build
 // has no fused kernel for, sub-quadratic on AMD targets ComfyUI does not run PyTorch attention on.
 std::string attentionOn(const GpuTarget& gpu, const std::string& otherwise, const WebUiKnowledge& w) {
-  const auto listed = [&](const std::vector<std::string>& archs) { return std::find(archs.begin(), archs.end(), gpu.arch) != archs.end(); };
+  const auto listed = [&](const std::vector<KnowledgeText>& archs) { return std::find(archs.begin(), archs.end(), gpu.arch) != archs.end(); };
   if (gpu.vendor == "intel") return w.comfyXpuAttention;
   if (gpu.vendor != "amd") return otherwise;
   if (!listed(w.comfyAmdPytorchArchs)) return w.comfyAmdAttentionOtherwise;
-  return listed(w.comfyAmdMathArchs) ? w.comfyAmdAttentionMath : otherwise;
+  return listed(w.comfyAmdMathArchs) ? std::string(w.comfyAmdAttentionMath) : otherwise;
 }
 
 std::optional<LaunchLine> launchOfLog(const LogAnalysis* log) {

@@ -295,7 +295,7 @@ class SetupBuilder {
       const SideModel* m = sideModelOf(n, NodeRole::ExtraModel);
       if (m == nullptr) continue;  // listed as not costed
       s.arch.denoiser.params += m->params;
-      s.arch.label += " + " + m->label;
+      s.label += " + " + m->label;
       s.generation.persistentTokenMaps = m->blocks;
       extraModule_ = m;
       costed_.push_back(&n);
@@ -390,6 +390,7 @@ class SetupBuilder {
       s.arch.denoiser = variant->denoiser;
       s.arch.label = variant->label;
     }
+    s.label = s.arch.label;
     // Switched experts (Wan 2.2 A14B) are two loaders in ComfyUI, each model loaded for its own sampler.
     if (s.arch.denoiser.experts > 1) {
       s.arch.denoiser.params /= s.arch.denoiser.experts;
@@ -699,7 +700,7 @@ class SetupBuilder {
     if (s.latent && s.latent->known->channels > 0 && s.latent->known->channels != channels) {
       s.mismatches.push_back({s.latent,
                               s.latent->type + " makes " + std::to_string(s.latent->known->channels) + "-channel latents, but " +
-                                  s.arch.label + " works on " + std::to_string(channels) +
+                                  s.label + " works on " + std::to_string(channels) +
                                   " channels: ComfyUI resizes an empty latent's channels to the model's, so it runs, but the "
                                   "latent node belongs to another model's workflow",
                               false});
@@ -712,7 +713,7 @@ class SetupBuilder {
       const NameMatch* known = file ? ComfyUiKnowledge::firstMatch(c_.vaeChannels, file->value->resolved()->text) : nullptr;
       if (known == nullptr || std::stoi(known->value) == channels) continue;
       s.mismatches.push_back({vae,
-                              "this VAE decodes " + known->value + "-channel latents, but " + s.arch.label + " makes " +
+                              "this VAE decodes " + known->value + "-channel latents, but " + s.label + " makes " +
                                   std::to_string(channels) + "-channel ones: " + n.type + " fails in the decoder's first convolution",
                               true});
     }

@@ -35,6 +35,7 @@ struct WorkflowSetup {
   // What the estimate reads. generation.arch points at `arch` below: keep the setup where it was made.
   GenerationSetup generation;
   Architecture arch;  // the family's architecture, as this workflow loads it (a smaller variant, one expert)
+  std::string label;  // its name in messages, with an extra model it runs ("Wan 2.1 14B + VACE")
 
   const WorkflowNode* sampler = nullptr;  // the first sampler that runs
   const WorkflowNode* model = nullptr;    // the loader of the model it runs

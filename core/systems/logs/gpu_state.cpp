@@ -6,7 +6,7 @@
 
 namespace oomlint {
 
-void judgeGpuState(LogAnalysis& r, const std::vector<std::string>& cappedBy) {
+void judgeGpuState(LogAnalysis& r, const std::vector<KnowledgeText>& cappedBy) {
   const OomNumbers& n = r.numbers;
   // Memory this process's PyTorch pool does not account for, beyond a CUDA context's worth.
   std::int64_t outside = 0;
@@ -26,7 +26,7 @@ void judgeGpuState(LogAnalysis& r, const std::vector<std::string>& cappedBy) {
     r.gpuStateSuspect = true;
     r.gpuStateReason = "most of the GPU's memory is held outside this process's PyTorch pool";
   } else if (n.free && n.triedToAllocate && *n.free > (1ll << 30) && *n.free > 10 * *n.triedToAllocate &&
-             std::none_of(cappedBy.begin(), cappedBy.end(), [&](const std::string& cap) { return contains(r.oomText, cap); })) {
+             std::none_of(cappedBy.begin(), cappedBy.end(), [&](std::string_view cap) { return contains(r.oomText, cap); })) {
     r.gpuStateSuspect = true;
     r.gpuStateReason = "plenty is free, yet a small allocation failed: the allocator or driver state, not the config";
   } else if (n.totalCapacity && n.free && n.processInUse && *n.free < (64ll << 20) && *n.processInUse < *n.totalCapacity / 4 &&

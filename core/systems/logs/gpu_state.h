@@ -11,6 +11,6 @@ namespace oomlint {
 
 // Sets `gpuStateSuspect` and `gpuStateReason` of an analysis that found an OOM, from its figures; an OOM
 // message with one of `cappedBy` names a memory cap, which explains a failure with plenty free.
-void judgeGpuState(LogAnalysis& analysis, const std::vector<std::string>& cappedBy);
+void judgeGpuState(LogAnalysis& analysis, const std::vector<KnowledgeText>& cappedBy);
 
 }  // namespace oomlint

@@ -175,7 +175,7 @@ void LogScanner::readAllocationTableRow(std::string_view t) {
 std::optional<std::string_view> LogScanner::readBar(std::string_view raw, std::string_view t, bool asRead) {
   const auto bar = tqdmBar(t);
   if (!bar || std::any_of(markers_.barNotWhenEndsWith.begin(), markers_.barNotWhenEndsWith.end(),
-                          [&](const std::string& end) { return t.ends_with(end); })) {
+                          [&](std::string_view end) { return t.ends_with(end); })) {
     return std::nullopt;
   }
   lastBarTotal_ = bar->total;
@@ -522,8 +522,8 @@ LogAnalysis analyzeLog(std::string_view text) { return analyzeLog(text, *knowled
 
 bool looksLikeLog(std::string_view text, const LogMarkers& markers) {
   constexpr std::size_t kWindow = 1 << 16;
-  const auto hasAny = [](std::string_view part, const std::vector<std::string>& words) {
-    return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return contains(part, w); });
+  const auto hasAny = [](std::string_view part, const std::vector<KnowledgeText>& words) {
+    return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return contains(part, w); });
   };
   const std::string_view head = text.substr(0, kWindow);
   // A text with an OOM message (or the marks of one) in it is a log however little else it shows.

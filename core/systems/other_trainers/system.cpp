@@ -30,8 +30,8 @@ std::unique_ptr<Document> readConfig(std::string text, const ReadLimits& limits)
 // Whether any signature key occurs in the text at all: most inputs are not parsed a second time.
 bool mentionsASignatureKey(std::string_view head, const OtherTrainers& others) {
   return std::any_of(others.trainers.begin(), others.trainers.end(), [&](const OtherTrainer& t) {
-    return std::any_of(t.signatures.begin(), t.signatures.end(), [&](const std::vector<std::string>& keys) {
-      return std::all_of(keys.begin(), keys.end(), [&](const std::string& key) { return head.find(key) != std::string_view::npos; });
+    return std::any_of(t.signatures.begin(), t.signatures.end(), [&](const std::vector<KnowledgeText>& keys) {
+      return std::all_of(keys.begin(), keys.end(), [&](std::string_view key) { return head.find(key) != std::string_view::npos; });
     });
   });
 }
@@ -62,7 +62,7 @@ std::size_t keyStartingALine(std::string_view text, std::string_view key, bool j
 
 struct LineMatch {
   const OtherTrainer* trainer;
-  const std::vector<std::string>* signature;
+  const std::vector<KnowledgeText>* signature;
   std::size_t begin, end;  // the signature's first key, its quotes included (as a parsed JSON key's range)
 };
 
@@ -74,7 +74,7 @@ std::optional<LineMatch> matchByLines(std::string_view text, const OtherTrainers
       if (keys.empty()) continue;
       const std::size_t at = keyStartingALine(text, keys.front(), json);
       if (at == std::string_view::npos ||
-          !std::all_of(keys.begin() + 1, keys.end(), [&](const std::string& key) { return keyStartingALine(text, key, json) != std::string_view::npos; })) {
+          !std::all_of(keys.begin() + 1, keys.end(), [&](std::string_view key) { return keyStartingALine(text, key, json) != std::string_view::npos; })) {
         continue;
       }
       const bool quoted = at > 0 && text[at - 1] == '"';
@@ -84,7 +84,7 @@ std::optional<LineMatch> matchByLines(std::string_view text, const OtherTrainers
   return std::nullopt;
 }
 
-std::string keyList(const std::vector<std::string>& keys) {
+std::string keyList(const std::vector<KnowledgeText>& keys) {
   std::string out;
   for (std::size_t i = 0; i < keys.size(); ++i) out += (i == 0 ? "`" : i + 1 == keys.size() ? " and `" : ", `") + keys[i] + "`";
   return out;
@@ -113,7 +113,7 @@ FileReport OtherTrainerSystem::analyze(const Input& input, const SystemContext& 
   Findings findings;
   for (const auto& problem : doc->problems()) findings.report(problem.code, problem.range, {}, problem.message);
   const OtherTrainers& others = *context.knowledge.otherTrainers;
-  const auto report = [&](const OtherTrainer& trainer, const std::vector<std::string>& signature, Range at) {
+  const auto report = [&](const OtherTrainer& trainer, const std::vector<KnowledgeText>& signature, Range at) {
     findings.report(RuleId::OL110, at, {},
                     trainer.what + " (" + keyList(signature) + " at the top level): oomlint does not read " + trainer.name +
                         " configs, so nothing in it was checked or estimated; it reads AI Toolkit jobs, sd-scripts and "

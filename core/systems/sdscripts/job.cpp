@@ -43,7 +43,7 @@ bool anyScriptAccepts(const TrainerTool& tool, std::string_view name) {
   return std::any_of(tool.scripts.begin(), tool.scripts.end(), [&](const TrainerScript& s) { return tool.arg(s, name) != nullptr; });
 }
 
-bool listed(const std::vector<std::string>& keys, std::string_view key) {
+bool listed(const std::vector<KnowledgeText>& keys, std::string_view key) {
   if (key.starts_with("\xEF\xBB\xBF")) key.remove_prefix(3);
   return std::find(keys.begin(), keys.end(), key) != keys.end();
 }

@@ -82,7 +82,7 @@ std::optional<WindowsEvidence> windowsEvidenceIn(const SdFile& file, Range scrip
 }
 
 std::string familyText(const SdSetup& s) {
-  return "(" + (s.script ? s.script->name : std::string("sd-scripts")) + ", " + (s.arch ? s.arch->label : std::string("?")) + " " +
+  return "(" + (s.script ? std::string(s.script->name) : std::string("sd-scripts")) + ", " + (s.arch ? std::string(s.arch->label) : std::string("?")) + " " +
          std::to_string(s.resolution.value) + " px" + (s.resolutionAssumed ? " assumed" : "") + ", batch " + std::to_string(s.trainBatch.value) + ")";
 }
 

@@ -97,7 +97,7 @@ class Estimator {
     older.blockBytesPerTokenChannel = heavier;
     older.olderBlockBytesPerTokenChannel = 0;
     older.decodeUntiledReleases.clear();  // each older release's top stands on its own
-    widenWith(e, Estimator(older, w_, m_, gpu_).run().estimate, comfyOwn ? family.comfyUiOlderReleases : s_.olderBlockReleases);
+    widenWith(e, Estimator(older, w_, m_, gpu_).run().estimate, comfyOwn ? std::string(family.comfyUiOlderReleases) : s_.olderBlockReleases);
   }
 
   // The setup with the weights' dtype as this card has it: an alternative estimate then widens for its own reason only.

@@ -101,7 +101,7 @@ class Planner {
     auto replaced = [&](std::size_t i) {
       const std::string& name = in_.flags[i].name;
       return std::find(replace.begin(), replace.end(), name) != replace.end() ||
-             (!add.empty() && known(i) == nullptr && closestMatch(name, {add}));
+             (!add.empty() && known(i) == nullptr && closestMatch(name, std::array{std::string_view(add)}));
     };
     bool placed = add.empty();
     for (const Token& t : before) {

@@ -28,7 +28,8 @@ class Loader {
 
   void error(std::string message) { errors_.push_back(std::move(message)); }
 
-  static std::string str(const Node* map, std::string_view key) { return scalarText(map, key); }
+  // A string of the knowledge: kept in it, so that the knowledge's views (knowledge_text.h) outlive the rules' nodes.
+  KnowledgeText str(const Node* map, std::string_view key) { return k_.kept.keep(scalarText(map, key)); }
   static double num(const Node* map, std::string_view key, double fallback) { return numberAt(map, key, fallback); }
   // A figure the file's schema requires (rules/schema/, checked when the rules are compiled), so there is
   // no fallback: finding none means the data and its schema disagree, a load error.
@@ -48,8 +49,8 @@ class Loader {
     return false;
   }
   // A release number ("0.16.0"), kept as written; one that does not read as a release is a load error.
-  std::string release(const Node* map, std::string_view key, std::string_view where) {
-    std::string text = str(map, key);
+  KnowledgeText release(const Node* map, std::string_view key, std::string_view where) {
+    const KnowledgeText text = str(map, key);
     if (!ReleaseVersion::parse(text)) error(std::string(where) + ": `" + std::string(key) + "` is no release number (0.16.0)");
     return text;
   }
@@ -65,11 +66,12 @@ class Loader {
     }
     return out;
   }
-  static std::vector<std::string> strings(const Node* list) {
-    std::vector<std::string> out;
+  KnowledgeText text(const Node* scalar) { return k_.kept.keep(scalar->resolved()->text); }
+  std::vector<KnowledgeText> strings(const Node* list) {
+    std::vector<KnowledgeText> out;
     if (list == nullptr || !list->isSequence()) return out;
     for (const Node* item : list->resolved()->items) {
-      if (item->isScalar()) out.push_back(item->resolved()->text);
+      if (item->isScalar()) out.push_back(text(item));
     }
     return out;
   }
@@ -77,8 +79,7 @@ class Loader {
   unsigned types(const Node* node, std::string_view where) {
     if (node == nullptr) return kAnyType;
     unsigned bits = 0;
-    std::vector<std::string> names =
-        node->isSequence() ? strings(node) : std::vector<std::string>{node->resolved()->text};
+    const std::vector<KnowledgeText> names = node->isSequence() ? strings(node) : std::vector<KnowledgeText>{text(node)};
     for (const auto& name : names) {
       if (name == "null") bits |= kNull;
       else if (name == "bool") bits |= kBool;
@@ -123,7 +124,7 @@ class Loader {
     if (const Node* sets = root->find("value_sets"); sets && sets->isMapping()) {
       for (const auto& [key, value] : sets->allEntries()) {
         ValueSet set;
-        set.name = key->resolved()->text;
+        set.name = text(key);
         set.values = strings(value->find("values"));
         set.prefixes = strings(value->find("prefixes"));
         set.caseInsensitive = flag(value, "case_insensitive");
@@ -134,7 +135,7 @@ class Loader {
     if (sections == nullptr || !sections->isMapping()) return error("schema.yaml: no sections");
     for (const auto& [key, value] : sections->allEntries()) {
       SectionSpec section;
-      section.name = key->resolved()->text;
+      section.name = text(key);
       section.source = str(value, "source");
       section.open = flag(value, "open");
       if (const Node* keys = value->find("keys"); keys && keys->isMapping()) {
@@ -145,10 +146,10 @@ class Loader {
     checkReferences();
   }
 
-  KeySpec keySpec(const std::string& section, const Node* key, const Node* spec) {
+  KeySpec keySpec(std::string_view section, const Node* key, const Node* spec) {
     KeySpec ks;
-    ks.name = key->resolved()->text;
-    const std::string where = "schema.yaml: " + section + "." + ks.name;
+    ks.name = text(key);
+    const std::string where = "schema.yaml: " + std::string(section) + "." + ks.name;
     ks.types = types(spec->find("type"), where);
     ks.section = str(spec, "section");
     if (const Node* items = spec->find("items")) {
@@ -195,7 +196,7 @@ class Loader {
     return out;
   }
 
-  static void denoiserFields(Denoiser& n, const Node* d) {
+  void denoiserFields(Denoiser& n, const Node* d) {
     // Absent fields keep the value already there (a variant inherits its arch's).
     n.params = num(d, "params", n.params);
     n.experts = static_cast<int>(num(d, "experts", n.experts));
@@ -212,7 +213,7 @@ class Loader {
     n.controlMaxPixels = num(d, "control_max_pixels", n.controlMaxPixels);
     if (const Node* v = d ? d->find("cfg_in_sampling") : nullptr) n.cfgInSampling = v->truthy();
     if (const Node* v = d ? d->find("cfg_batched") : nullptr) n.cfgBatched = v->truthy();
-    if (const std::string mask = str(d, "attention_mask"); !mask.empty()) n.attentionMask = mask;
+    if (const KnowledgeText mask = str(d, "attention_mask"); !mask.empty()) n.attentionMask = mask;
     n.tokensPerSecond = num(d, "tokens_per_second", n.tokensPerSecond);
     n.planningSeconds = num(d, "planning_seconds", n.planningSeconds);
     if (const Node* v = d ? d->find("quantize_whole_on_gpu") : nullptr) n.quantizeWholeOnGpu = v->truthy();
@@ -221,7 +222,7 @@ class Loader {
     if (const Node* v = d ? d->find("transformer_to_gpu_last") : nullptr) n.transformerToGpuLast = v->truthy();
     n.extrasQuantizedOnGpuParams = num(d, "extras_quantized_on_gpu_params", n.extrasQuantizedOnGpuParams);
     if (const Node* v = d ? d->find("te_qtype_from_model") : nullptr) n.teQtypeFromModel = v->truthy();
-    if (const std::string family = str(d, "activation_family"); !family.empty()) n.activationFamily = family;
+    if (const KnowledgeText family = str(d, "activation_family"); !family.empty()) n.activationFamily = family;
     n.factoredStateBytesPerParam = num(d, "factored_state_bytes_per_param", n.factoredStateBytesPerParam);
     n.largestTensorParams = num(d, "largest_tensor_params", n.largestTensorParams);
     n.swapUnits = static_cast<int>(num(d, "swap_units", n.swapUnits));
@@ -246,7 +247,7 @@ class Loader {
     if (const Node* variants = entry->find("variants"); variants && variants->isSequence()) {
       for (const Node* v : variants->resolved()->items) {
         ArchVariant variant;
-        for (const auto& m : strings(v->find("match"))) variant.match.push_back(lowercase(m));
+        for (const auto& m : strings(v->find("match"))) variant.match.push_back(k_.kept.keep(lowercase(m)));
         variant.label = str(v, "label");
         variant.denoiser = a.denoiser;  // the fields a variant does not name are the arch's
         denoiserFields(variant.denoiser, v->find("denoiser"));
@@ -269,7 +270,7 @@ class Loader {
     a.vae.upcastsFp16SampleDecode = flag(vae, "upcasts_fp16_sample_decode");
     if (const Node* low = entry->find("low_vram_effect"); low && low->isMapping()) {
       const Node* kind = low->find("kind");
-      a.lowVramKinds = kind && kind->isSequence() ? strings(kind) : std::vector<std::string>{str(low, "kind")};
+      a.lowVramKinds = kind && kind->isSequence() ? strings(kind) : std::vector<KnowledgeText>{str(low, "kind")};
       a.lowVramTilesSince = str(low, "tiles_since");
       if (!a.lowVramTilesSince.empty() && !a.lowVramDoes("tiled_vae")) error("architectures.yaml: " + a.arch + ": tiles_since without tiled_vae");
     }
@@ -330,7 +331,7 @@ class Loader {
     if (m.weightFormats.empty() || m.optimizers.empty() || m.vaes.empty()) error("memory.yaml: empty format/optimizer/vae lists");
     if (const Node* emb = root->find("text_encoder_embeddings"); emb && emb->isMapping()) {
       for (const auto& [k, v] : emb->allEntries()) {
-        if (v->isNumber()) m.textEncoderEmbeddings.emplace_back(k->resolved()->text, v->number());
+        if (v->isNumber()) m.textEncoderEmbeddings.emplace_back(text(k), v->number());
       }
     }
     m.araFractionOfBase = figure(root->find("accuracy_recovery_adapter"), "fraction_of_base_params", "memory.yaml: accuracy_recovery_adapter");
@@ -421,7 +422,7 @@ class Loader {
     m.host.pinnedRounding = figure(h, "pinned_rounding", kHost);
     m.host.workerBytes = figure(h, "worker_bytes", kHost);
     m.host.decodedBytesPerPixel = figure(h, "decoded_bytes_per_pixel", kHost);
-    m.host.fp32ModuleInit = h ? strings(h->find("fp32_module_init")) : std::vector<std::string>{};
+    m.host.fp32ModuleInit = strings(h ? h->find("fp32_module_init") : nullptr);
     if (m.format(m.host.checkpointDtype) == nullptr) error("memory.yaml: host_ram.checkpoint_dtype is not a weight format");
   }
 
@@ -496,7 +497,7 @@ class Loader {
       n.cacheMapsWidget = str(e, "cache_maps_widget");
       if (const Node* byValue = e->find("cache_maps_by_value"); byValue && byValue->isMapping()) {
         for (const auto& entry : byValue->resolved()->entries) {
-          n.cacheMapsByValue.emplace_back(entry.key->resolved()->text, entry.value->number());
+          n.cacheMapsByValue.emplace_back(text(entry.key), entry.value->number());
         }
       }
       n.wholeModelWidget = str(e, "whole_model_widget");
@@ -573,7 +574,7 @@ class Loader {
       if (!n.family.empty() && !own && k_.webui.value().family(n.family) == nullptr) error("comfyui.yaml: node " + n.type + ": unknown family " + n.family);
     }
     for (const Node* e : items(root->find("vae_channels"))) {
-      c.vaeChannels.push_back({std::to_string(integer(e, "channels", "comfyui.yaml: vae_channels")), strings(e->find("match"))});
+      c.vaeChannels.push_back({k_.kept.keep(std::to_string(integer(e, "channels", "comfyui.yaml: vae_channels"))), strings(e->find("match"))});
     }
     for (const Node* e : items(root->find("weight_dtypes"))) c.weightDtypes.emplace_back(str(e, "value"), figure(e, "bytes", "comfyui.yaml: weight_dtypes"));
     c.fp8NameMarks = strings(root->find("fp8_name_marks"));
@@ -583,8 +584,8 @@ class Loader {
     const Node* tile = root->find("decode_fallback_tile");
     c.fallbackTileImage = integer(tile, "image", "comfyui.yaml: decode_fallback_tile");
     c.fallbackTileVideo = integer(tile, "video", "comfyui.yaml: decode_fallback_tile");
-    c.assumes = scalarText(root, "assumes");
-    c.assumesDynamic = scalarText(root, "assumes_dynamic");
+    c.assumes = str(root, "assumes");
+    c.assumesDynamic = str(root, "assumes_dynamic");
     const Node* upscale = root->find("upscale_tile");
     c.upscaleTile = integer(upscale, "start", "comfyui.yaml: upscale_tile");
     c.upscaleSmallestTile = integer(upscale, "smallest", "comfyui.yaml: upscale_tile");
@@ -645,7 +646,7 @@ class Loader {
     }
     const Node* styles = d ? d->find("styles") : nullptr;
     for (WebUiTool tool : {WebUiTool::A1111, WebUiTool::Forge, WebUiTool::ComfyUi}) {
-      std::string& id = w.vaeResnetStyleByTool[static_cast<std::size_t>(tool)];
+      KnowledgeText& id = w.vaeResnetStyleByTool[static_cast<std::size_t>(tool)];
       id = str(styles, toString(tool));
       if (w.vaeResnetStyle(id) == nullptr) error("webui.yaml: vae_decoder: styles: unknown ResnetBlock style `" + id + "`");
     }
@@ -811,7 +812,7 @@ class Loader {
       TrainerArgGroup group{str(e, "id"), {}};
       for (const Node* a : items(e->find("args"))) {
         TrainerArg arg{str(a, "name"), strings(a->find("aliases")), flag(a, "flag"), flag(a, "list"), {}};
-        if (const Node* d = a->find("default"); d != nullptr && d->isScalar()) arg.defaultText = d->resolved()->text;
+        if (const Node* d = a->find("default"); d != nullptr && d->isScalar()) arg.defaultText = text(d);
         group.args.push_back(std::move(arg));
       }
       tool.groups.push_back(std::move(group));
@@ -830,7 +831,7 @@ class Loader {
       }
       script.vaeDtype = str(e, "vae_dtype");
       script.vaeDtypeFixed = flag(e, "vae_dtype_fixed");
-      if (const Node* arg = e->find("task_arg")) script.taskArg = arg->resolved()->text;
+      if (const Node* arg = e->find("task_arg")) script.taskArg = text(arg);
       script.taskDefault = str(e, "task_default");
       if (const Node* sec = e->find("sections"); sec && sec->isMapping()) {
         const std::string at = where + ": script " + script.name + ": sections";
@@ -850,7 +851,7 @@ class Loader {
       tool.scripts.push_back(std::move(script));
     }
     tool.index();
-    tool.id = file;
+    tool.id = k_.kept.keep(std::string(file));
     const Node* recognise = root->find("recognise");
     tool.datasetKeys = strings(recognise ? recognise->find("dataset_keys") : nullptr);
     tool.configKeys = strings(recognise ? recognise->find("config_keys") : nullptr);
@@ -865,7 +866,7 @@ class Loader {
   void logs() {
     const Node* root = load("rules/logs.yaml");
     if (root == nullptr) return;
-    for (auto& problem : readLogMarkers(root, k_.logs.value())) error("logs.yaml: " + problem);
+    for (auto& problem : readLogMarkers(root, k_.logs.value(), k_.kept)) error("logs.yaml: " + problem);
   }
 
   void otherTrainers() {

@@ -21,14 +21,14 @@ std::optional<Enum> enumOf(const std::array<std::string_view, N>& ids, std::stri
 // never match.
 class Reader {
  public:
-  explicit Reader(LogMarkers& m) : m_(m) {}
+  Reader(LogMarkers& m, KnowledgeTextStore& kept) : m_(m), kept_(kept) {}
 
   std::vector<std::string> read(const Node* root) {
     for (const Node* e : list(root, "oom_messages")) oomMessage(e);
     for (const Node* e : list(root, "silent_exits")) {
       const Node* promptNode = e->find("shell_prompt");
       const bool prompt = promptNode != nullptr && promptNode->truthy();
-      m_.silentExits.push_back({prompt ? LineTest{} : lineTest(e, "silent_exits"), scalarText(e, "evidence"), prompt});
+      m_.silentExits.push_back({prompt ? LineTest{} : lineTest(e, "silent_exits"), text(e, "evidence"), prompt});
       if (m_.silentExits.back().evidence.empty()) problems_.push_back("silent_exits: an entry that does not say what it shows");
     }
     for (const Node* e : list(root, "failed_stages")) {
@@ -70,12 +70,14 @@ class Reader {
     return l->resolved()->items;
   }
 
-  std::vector<std::string> strings(const Node* map, std::string_view key) {
-    std::vector<std::string> out;
+  KnowledgeText text(const Node* map, std::string_view key) { return kept_.keep(scalarText(map, key)); }
+
+  std::vector<KnowledgeText> strings(const Node* map, std::string_view key) {
+    std::vector<KnowledgeText> out;
     const Node* l = map ? map->find(key) : nullptr;
     if (l == nullptr || !l->isSequence()) return out;
     for (const Node* item : l->resolved()->items) {
-      out.push_back(item->resolved()->text);
+      out.push_back(kept_.keep(item->resolved()->text));
       if (out.back().empty()) problems_.push_back("`" + std::string(key) + "`: an empty string matches every line");
     }
     return out;
@@ -152,7 +154,7 @@ class Reader {
     if (const Node* certainty = e->find("certainty")) {
       m.certainty = id<OomCertainty>(kOomCertaintyIds, certainty->resolved()->text, "oom_messages.certainty").value_or(OomCertainty::Certain);
     }
-    m.evidence = scalarText(e, "evidence");
+    m.evidence = text(e, "evidence");
     // A suspicion is reported with what it rests on: the entry says it.
     if (m.certainty != OomCertainty::Certain && m.evidence.empty()) {
       problems_.push_back("oom_messages: a suspected OOM's entry that does not say what its line shows (evidence)");
@@ -164,7 +166,7 @@ class Reader {
     m_.allocationTableLines = table ? static_cast<int>(numberAt(table, "lines", 0)) : 0;
     for (const Node* row : list(table, "rows")) {
       const auto figure = id<OomFigure>(kOomFigureIds, scalarText(row, "figure"), "allocation_table.rows");
-      m_.allocationTable.push_back({scalarText(row, "starts_with"), figure.value_or(OomFigure::Free)});
+      m_.allocationTable.push_back({text(row, "starts_with"), figure.value_or(OomFigure::Free)});
       if (m_.allocationTable.back().startsWith.empty()) problems_.push_back("allocation_table.rows: an empty label");
     }
     if (m_.allocationTableLines <= 0) problems_.push_back("allocation_table.lines: not a count of lines");
@@ -186,28 +188,28 @@ class Reader {
   }
 
   void tools(const Node* tools) {
-    m_.launchArgs = scalarText(tools, "launch_args");
+    m_.launchArgs = text(tools, "launch_args");
     if (m_.launchArgs.empty()) problems_.push_back("tools.launch_args: empty");
     else m_.launchArgsId = m_.lineWords.add(m_.launchArgs);
-    m_.systemReportArgs = scalarText(tools, "system_report_args");
+    m_.systemReportArgs = text(tools, "system_report_args");
     if (m_.systemReportArgs.empty()) problems_.push_back("tools.system_report_args: empty");
     else m_.systemReportArgsId = m_.lineWords.add(m_.systemReportArgs);
-    m_.cardMemory = scalarText(tools, "card_memory");
+    m_.cardMemory = text(tools, "card_memory");
     if (m_.cardMemory.empty()) problems_.push_back("tools.card_memory: empty");
     else m_.cardMemoryId = m_.lineWords.add(m_.cardMemory);
-    m_.versionLine = scalarText(tools, "version_line");
+    m_.versionLine = text(tools, "version_line");
     if (m_.versionLine.empty()) problems_.push_back("tools.version_line: empty");
     else m_.versionLineId = m_.lineWords.add(m_.versionLine);
-    m_.vramState = scalarText(tools, "vram_state");
+    m_.vramState = text(tools, "vram_state");
     if (m_.vramState.empty()) problems_.push_back("tools.vram_state: empty");
     else m_.vramStateId = m_.lineWords.add(m_.vramState);
-    for (const Node* e : list(tools, "vram_state_flags")) m_.vramStateFlags.push_back({scalarText(e, "state"), scalarText(e, "flag")});
-    m_.dynamicVram = scalarText(tools, "dynamic_vram");
+    for (const Node* e : list(tools, "vram_state_flags")) m_.vramStateFlags.push_back({text(e, "state"), text(e, "flag")});
+    m_.dynamicVram = text(tools, "dynamic_vram");
     if (m_.dynamicVram.empty()) problems_.push_back("tools.dynamic_vram: empty");
     else m_.dynamicVramId = m_.lineWords.add(m_.dynamicVram);
-    m_.dynamicVramFlag = scalarText(tools, "dynamic_vram_flag");
+    m_.dynamicVramFlag = text(tools, "dynamic_vram_flag");
     for (const Node* e : list(tools, "signs")) {
-      ToolSign sign{scalarText(e, "tool"), lineTest(e, "tools.signs")};
+      ToolSign sign{text(e, "tool"), lineTest(e, "tools.signs")};
       known(kLogToolIds, sign.tool, "tools.signs");
       m_.toolSigns.push_back(std::move(sign));
     }
@@ -221,7 +223,7 @@ class Reader {
     }
     b.test = lowercaseTest(e, "bars.kinds");
     if (e->find("tool") != nullptr) {
-      b.tool = scalarText(e, "tool");
+      b.tool = text(e, "tool");
       known(kLogToolIds, b.tool, "bars.kinds");
     }
     m_.bars.push_back(std::move(b));
@@ -235,13 +237,14 @@ class Reader {
   }
 
   LogMarkers& m_;
+  KnowledgeTextStore& kept_;
   std::vector<std::string> problems_;
 };
 
 }  // namespace
 
-std::vector<std::string> readLogMarkers(const Node* root, LogMarkers& markers) {
-  return Reader(markers).read(root);
+std::vector<std::string> readLogMarkers(const Node* root, LogMarkers& markers, KnowledgeTextStore& kept) {
+  return Reader(markers, kept).read(root);
 }
 
 }  // namespace oomlint

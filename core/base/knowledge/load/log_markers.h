@@ -12,6 +12,6 @@ struct Node;
 
 // Fills `markers` from the file's root; returns what the C++ cannot use (an unknown id, a word that
 // can never match).
-std::vector<std::string> readLogMarkers(const Node* root, LogMarkers& markers);
+std::vector<std::string> readLogMarkers(const Node* root, LogMarkers& markers, KnowledgeTextStore& kept);
 
 }  // namespace oomlint

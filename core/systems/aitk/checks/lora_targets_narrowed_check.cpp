@@ -6,7 +6,8 @@ namespace oomlint {
 
 namespace {
 
-std::string listed(const std::vector<std::string>& words) {
+template <class Words>
+std::string listed(const Words& words) {
   std::string out;
   for (const auto& w : words) out += (out.empty() ? "\"" : ", \"") + w + "\"";
   return "[" + out + "]";
@@ -30,7 +31,7 @@ void checkLoraTargetsNarrowed(const AitkCheckContext& c, Findings& findings) {
                                           : std::string());
   findings.report(RuleId::OL420, filter->value->range, c.process.network.pathOf("network_kwargs").key(filter->key),
                   filter->key + " " + listed(filter->words) + what + "; the estimate counts AI Toolkit's default targets for " +
-                      (arch ? arch->label : std::string("this architecture")) +
+                      (arch ? std::string(arch->label) : std::string("this architecture")) +
                       ", so its figure is an upper bound (the range reaches an adapter on no layer)");
 }
 

@@ -242,7 +242,7 @@ class SchemaWalker {
       if (set != nullptr && !set->accepts(value->text)) {
         findings_.report(RuleId::OL203, written->range, path,
                          what + " does not accept " + value->text + " (" + std::string(toString(value->type)) +
-                             "); accepted: " + listOf(set->values));
+                             "); accepted: " + listOf(set->suggestions()));
       }
     }
     if (value->type == ScalarType::String && !ks.valueSet.empty()) {
@@ -257,7 +257,7 @@ class SchemaWalker {
           std::string replacement = *near + value->text.substr(candidate.size());
           fix = Fix{path, jsonText(value), jsonString(replacement)};
         } else {
-          message += "; accepted: " + listOf(set->values);
+          message += "; accepted: " + listOf(set->suggestions());
         }
         findings_.report(RuleId::OL203, written->range, path, message, std::nullopt, fix);
       }

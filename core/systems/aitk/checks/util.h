@@ -25,7 +25,7 @@ inline bool anyDatasetCachesTextEmbeddings(const TrainerProcess& p) {
 }
 
 inline std::string archLabel(const TrainerProcess& p) {
-  return p.arch ? (p.arch->label.empty() ? p.arch->arch : p.arch->label) : p.archWritten;
+  return p.arch ? std::string(p.arch->label.empty() ? p.arch->arch : p.arch->label) : p.archWritten;
 }
 
 // Both the modern and the legacy accumulation key are written: OL301 when they conflict, else OL404.

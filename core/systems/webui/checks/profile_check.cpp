@@ -9,7 +9,7 @@ namespace oomlint {
 
 namespace {
 
-void checkProfileKeys(const Node& generation, const std::vector<std::string>& known, Findings& findings) {
+void checkProfileKeys(const Node& generation, const std::vector<KnowledgeText>& known, Findings& findings) {
   for (const auto& entry : generation.allEntries()) {
     const std::string key = entry.key->resolved()->text;
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
