@@ -241,7 +241,7 @@ TEST_CASE("rules/logs.yaml's enums are the ids the C++ handles") {
 
 TEST_CASE("the log markers load as the scanner's typed tables") {
   const LogMarkers& logs = *knowledge().logs;
-  REQUIRE(logs.oomMessages.size() == 29);
+  REQUIRE(logs.oomMessages.size() == 31);
   CHECK(logs.oomMessages.front().effect == OomEffect::AbortedAfterRetries);
   CHECK(logs.oomMessages[5].phase == Phase::LatentCache);
   CHECK(logs.oomMessages[5].kindUnderMallocAsync == OomKind::ComfyAlloc);
