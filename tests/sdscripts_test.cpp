@@ -374,6 +374,27 @@ TEST_CASE("sd-scripts' --full_bf16 casts the network to bf16: its weights, grads
   CHECK(component(full, Phase::TrainStep, "optimizer state")->bytes == Approx(params * 4));
 }
 
+TEST_CASE("LyCORIS outside its bypass mode keeps each adapted layer's weight delta for the backward; DoRA the merged weight too") {
+  const MemoryModel& m = knowledge().memory;
+  const GpuTarget card{"32 GiB", 32ull << 30};
+  const std::string job = "accelerate launch sdxl_train_network.py --cache_latents --network_dim 16 --resolution 1024 --mixed_precision bf16";
+  const auto merged = [&](const std::string& args) {
+    const Component* c = component(estimateSdScripts(setupOf({Input{"t.sh", job + args + "\n"}}), m, card), Phase::TrainStep,
+                                   "adapter's merged weights for backward");
+    return c ? c->bytes : 0.0;  // a zero component is left out
+  };
+  const double unet = 2.567e9, textEncoders = 1.2306e8 + 6.9466e8;  // the SDXL sheet's
+  // No checkpointing: every adapted layer's bf16 delta, the trained text encoders' too.
+  CHECK(merged(" --network_module lycoris.kohya --network_args algo=lora") == Approx((unet + textEncoders) * 2));
+  CHECK(merged(" --network_module lycoris.kohya --network_args algo=lora dora_wd=True") == Approx((unet + textEncoders) * 2 * 2));
+  // Checkpointed: the recomputed Transformer2DModel's only.
+  CHECK(merged(" --network_module lycoris.kohya --gradient_checkpointing") == Approx(3.51e8 * 2));
+  // Its bypass mode (any value but "false") runs beside the layer as kohya's LoRA does.
+  CHECK(merged(" --network_module lycoris.kohya --network_args algo=lora bypass_mode=True") == 0);
+  CHECK(merged(" --network_module lycoris.kohya --network_args bypass_mode=false") == Approx((unet + textEncoders) * 2));
+  CHECK(merged(" --network_module networks.lora") == 0);
+}
+
 TEST_CASE("a fine-tune trains the text encoders where its script does: their weights join the optimizer, frozen ones in the mixed precision") {
   const MemoryModel& m = knowledge().memory;
   const GpuTarget card{"80 GiB", 80ull << 30};

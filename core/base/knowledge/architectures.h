@@ -78,6 +78,11 @@ struct Denoiser {
   int textFusionHidden = 0;
   int textFusionPasses = 0;
 
+  // What gradient checkpointing recomputes at once, where the data gives it (a UNet's "block" is a whole level, each of
+  // whose ResnetBlock2D and Transformer2DModel is checkpointed on its own), else the largest block.
+  double recomputedUnitParams = 0;
+  double recomputedUnit() const { return recomputedUnitParams > 0 ? recomputedUnitParams : largestBlockParams; }
+
   // One Linear weight of the largest block, about a sixth of it (attention's q, k, v, out and the MLP's two
   // projections): what a layer-offloading slot holds.
   double largestLinearParams() const { return largestBlockParams / 6.0; }
@@ -86,7 +91,7 @@ struct Denoiser {
   double largestTensor() const { return largestTensorParams > 0 ? largestTensorParams : largestLinearParams(); }
 };
 
-template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.tokensPerSecond, x.planningSeconds, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams, x.pixelHeadTrainingBytesPerPixel, x.pixelHeadSamplingBytesPerPixel, x.textFusionHidden, x.textFusionPasses); }
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.tokensPerSecond, x.planningSeconds, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams, x.pixelHeadTrainingBytesPerPixel, x.pixelHeadSamplingBytesPerPixel, x.textFusionHidden, x.textFusionPasses, x.recomputedUnitParams); }
 
 struct TextEncoder {
   KnowledgeText name;

@@ -182,10 +182,27 @@ Component dequantizedForBackward(const TrainingSetup& s, const MemoryModel& m) {
   if (f == nullptr || !f->savesDequantizedWeight) return {"dequantized weights for backward", 0, "", Term::Activations};
   const double quantized = 1 - f->fullPrecisionFraction;
   const double resident = s.layerOffloading && s.arch->layerOffloading ? 1 - s.offloadTransformer : 1;
-  const double p = (s.gradientCheckpointing ? s.arch->denoiser.largestBlockParams : residentDenoiserParams(s)) * quantized * resident;
+  const double p = (s.gradientCheckpointing ? s.arch->denoiser.recomputedUnit() : residentDenoiserParams(s)) * quantized * resident;
   return {"dequantized weights for backward", p * kBf16,
           paramsText(p) + " × 2 B: " + f->name + " runs F.linear on the weight dequantized to bf16, kept for the backward (" +
               (s.gradientCheckpointing ? "the recomputed block's" : "every layer's: no checkpointing") + ")",
+          Term::Activations};
+}
+
+// An adapter that runs each adapted layer's op on a weight it builds (TrainingSetup::mergedWeightCopies) leaves autograd
+// that weight-sized tensor per layer, in the frozen weights' dtype: the recomputed block's under gradient checkpointing,
+// every adapted layer's without (the trained text encoders' too).
+Component mergedAdapterWeights(const TrainingSetup& s, const MemoryModel& m) {
+  if (s.mergedWeightCopies == 0 || s.fullFinetune) return {"adapter's merged weights for backward", 0, "", Term::Activations};
+  double p = s.gradientCheckpointing ? s.arch->denoiser.recomputedUnit() : residentDenoiserParams(s);
+  if (!s.gradientCheckpointing && s.trainsTextEncoders()) {
+    for (const TextEncoder& te : s.arch->textEncoders) p += te.params;
+  }
+  const double bytes = dtypeBytes(m, s.trainDtype);
+  return {"adapter's merged weights for backward", p * s.mergedWeightCopies * bytes,
+          paramsText(p) + " × " + std::to_string(s.mergedWeightCopies) + " × " + fixedText(bytes, 0) +
+              " B: LyCORIS runs each adapted layer on the weight delta it builds" + (s.mergedWeightCopies > 1 ? ", DoRA on the merged weight too" : "") +
+              ", kept for the backward (" + (s.gradientCheckpointing ? "the recomputed block's" : "every adapted layer's: no checkpointing") + ")",
           Term::Activations};
 }
 
@@ -818,16 +835,18 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     addComponent(t, ema);
     const auto [act, mask] = trainingActivations(s, m, s.preservationLoss && behaviour.preservationInOneBackward ? 2 : 1);
     const Component dequantized = dequantizedForBackward(s, m);
+    const Component merged = mergedAdapterWeights(s, m);
     const Component slack{"allocator slack", act.bytes * m.allocatorFraction,
                           fixedText(m.allocatorFraction * 100, 0) + "% of activations (caching-allocator fragmentation)", Term::Activations};
     // The in-step encode and the forward and backward run one after the other: the larger sets the peak.
     const Component encode = inStepEncode(s, m, behaviour);
-    if (encode.bytes > act.bytes + mask.bytes + dequantized.bytes + slack.bytes) {
+    if (encode.bytes > act.bytes + mask.bytes + dequantized.bytes + merged.bytes + slack.bytes) {
       addComponent(t, encode);
     } else {
       addComponent(t, act);
       addComponent(t, mask);
       addComponent(t, dequantized);
+      addComponent(t, merged);
       addComponent(t, slack);
     }
     finish(t);

@@ -66,6 +66,10 @@ struct TrainingSetup {
   double adapterBytes = 0;
   std::string networkType = "lora";
   double rank = 4;
+  // Weight-sized tensors the adapter's forward keeps for the backward per adapted layer: 0 for an adapter that runs
+  // beside the layer (a LoRA's down and up, LyCORIS in its bypass mode); LyCORIS otherwise runs the layer's op on the
+  // weight delta it builds (1), DoRA's decomposition on the merged weight as well (2).
+  int mergedWeightCopies = 0;
   // network_kwargs narrows the adapted layers beyond the preset (OL420). Which layers is not modelled: the
   // estimate counts every default target, and its range reaches `noLayerAdapted`, the same job with an adapter
   // on no layer (no adapter state; every block keeps what a frozen one does).

@@ -108,6 +108,7 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   // A fine-tune casts the frozen text encoders to the mixed precision's dtype (sdxl_train.py, fine_tune.py).
   if (s.finetune()) t.frozenTextEncoderDtype = weightDtype(s);
   t.networkType = s.lokr ? "lokr" : "lora";
+  t.mergedWeightCopies = s.mergedWeightCopies;
   t.rank = s.networkDim.value;
   t.optimizer = optimizerName(s.optimizer.value);
   t.fusedBackward = s.fusedBackwardPass.value;

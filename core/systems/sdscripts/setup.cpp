@@ -107,6 +107,24 @@ int sectionFrames(const SdSetup& s, const TrainerSections& sections, const Archi
   return (latentFrames - 1) * std::max(1, arch.vae.temporal) + 1;
 }
 
+// LyCORIS's kohya module reads `bypass_mode` and `dora_wd` from network_args' "key=value" words, any value but
+// "false" meaning yes (lycoris/kohya.py create_network, utils str_bool). Outside the bypass mode each module runs its
+// layer's op on the weight delta it builds, which autograd keeps (modules/locon.py forward, since 2024-02); DoRA
+// scales the merged weight by its norm first, keeping that too.
+int lycorisMergedWeightCopies(std::string_view module, const SdArg* networkArgs) {
+  if (!lowercase(module).starts_with("lycoris")) return 0;
+  bool bypass = false, dora = false;
+  for (const auto& word : networkArgs ? networkArgs->values : std::vector<std::string>{}) {
+    const std::size_t eq = word.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = word.substr(0, eq);  // train_network.py splits each word at '=' as it stands
+    const bool yes = lowercase(word.substr(eq + 1)) != "false";
+    if (key == "bypass_mode") bypass = yes;
+    if (key == "dora_wd") dora = yes;
+  }
+  return bypass ? 0 : dora ? 2 : 1;
+}
+
 }  // namespace
 
 int blockSwapUnits(const Architecture& arch) {
@@ -190,6 +208,7 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
       for (const auto& v : a->values) s.lokr = s.lokr || lowercase(v).find("lokr") != std::string::npos;
     }
   }
+  s.mergedWeightCopies = lycorisMergedWeightCopies(s.networkModule.value, job.find("network_args"));
   s.optimizer = textSetting(job, "optimizer_type", "");
   s.fusedBackwardPass = flagSetting(job, "fused_backward_pass");
   s.gradientAccumulationSteps = intSetting(job, "gradient_accumulation_steps", 1);

@@ -48,6 +48,9 @@ struct SdSetup {
   SdSetting<int> networkDim;  // None → 4 (networks/lora*.py)
   SdSetting<std::string> networkModule;
   bool lokr = false;  // LyCORIS LoKr (its network_dim 100000 means "full": about a rank-4 LoRA's size)
+  // LyCORIS (network_module lycoris.kohya) outside its bypass mode builds each adapted layer's weight delta in its
+  // forward and keeps it for the backward; DoRA (dora_wd) the merged weight too: the copies per adapted layer.
+  int mergedWeightCopies = 0;
   SdSetting<std::string> optimizer;  // "" → AdamW; use_8bit_adam → AdamW8bit
   SdSetting<bool> fusedBackwardPass;  // each grad applied by the (Adafactor) step and freed in the backward pass
   SdSetting<int> gradientAccumulationSteps;

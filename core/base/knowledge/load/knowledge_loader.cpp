@@ -225,6 +225,7 @@ class Loader {
     if (const KnowledgeText family = str(d, "activation_family"); !family.empty()) n.activationFamily = family;
     n.factoredStateBytesPerParam = num(d, "factored_state_bytes_per_param", n.factoredStateBytesPerParam);
     n.largestTensorParams = num(d, "largest_tensor_params", n.largestTensorParams);
+    n.recomputedUnitParams = num(d, "recomputed_unit_params", n.recomputedUnitParams);
     n.swapUnits = static_cast<int>(num(d, "swap_units", n.swapUnits));
     n.pixelHeadTrainingBytesPerPixel = num(d, "pixel_head_training_bytes_per_pixel", n.pixelHeadTrainingBytesPerPixel);
     n.pixelHeadSamplingBytesPerPixel = num(d, "pixel_head_sampling_bytes_per_pixel", n.pixelHeadSamplingBytesPerPixel);
