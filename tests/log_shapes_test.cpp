@@ -291,3 +291,17 @@ TEST_CASE("console text that is no config is read as a log that says what it fou
   CHECK(analyzeInput(Input{"lora.toml", "# sd-scripts\nbucket_no_upscale = true\nepoch = 1\n"}).kind == InputKind::AiToolkitJob);
   CHECK(analyzeInput(Input{"lora.toml", "Some words first\n[SD]\nmodel_type \"SD3\"\n"}).kind == InputKind::AiToolkitJob);
 }
+
+TEST_CASE("a host-RAM failure names the levers of the UI that wrote the log, a trainer's log AI Toolkit's") {
+  const auto message = [](const std::string& log) {
+    const Report report = analyze({Input{"run.log", log}});
+    REQUIRE(report.files.at(0).diagnostics.size() == 1);
+    return report.files[0].diagnostics[0].message;
+  };
+  const std::string comfy = message("got prompt\nRequested to load WAN21\n/app/run.sh: line 7:    12 Killed   python3 ComfyUI/main.py\n");
+  CHECK_THAT(comfy, Catch::Contains("--cache-none"));
+  CHECK_THAT(comfy, !Catch::Contains("layer_offloading"));
+  const std::string a1111 = message("Launching Web UI with arguments: --xformers\nLoading weights [6ce0161689] from model.safetensors\nKilled\n");
+  CHECK_THAT(a1111, Catch::Contains("--lowram"));
+  CHECK_THAT(message("Loading Wan model\nLoading transformer 2\nKilled\n"), Catch::Contains("model.layer_offloading"));
+}

@@ -118,6 +118,21 @@ std::string firstLevers(Phase phase, std::size_t count) {
   return out;
 }
 
+// What keeps weights in system RAM, in the words of the UI that wrote the log; a trainer's log gets AI Toolkit's levers.
+std::string hostRamLevers(const LogAnalysis& log) {
+  if (log.tool == "comfyui") {
+    return "start ComfyUI with --cache-none (it keeps node outputs, and the models it unloads, in RAM between runs), load fp8 or "
+           "GGUF model files, or add RAM or swap";
+  }
+  if (log.tool == "a1111") {
+    return "start it with --lowram (the checkpoint's weights load straight to VRAM), keep one checkpoint in memory (Settings › "
+           "Stable Diffusion: Checkpoints to cache in RAM 0), or add RAM or swap";
+  }
+  if (log.tool == "forge") return "load one model at a time, fp8 or GGUF model files, or add RAM or a larger page file";
+  return "lower model.layer_offloading percents or low_vram parking (they keep weights in RAM), add RAM or swap (WSL: its memory "
+         "limit), or load one model at a time";
+}
+
 // A line of the log as a message quotes it: its number and its text, cut.
 std::string quoted(const LogEvidence& e) {
   constexpr std::size_t kShown = 90;
@@ -134,8 +149,7 @@ void reportSuspicion(const LogAnalysis& log, Findings& findings) {
   for (const auto& e : log.evidence) evidence += (evidence.empty() ? "" : "; ") + quoted(e);
   const std::string next =
       hostRam ? "confirm in the system log (`dmesg` or `journalctl -k`: \"Out of memory: Killed process\"; Windows: the "
-                "event log), then lower model.layer_offloading percents or low_vram parking (they keep weights in RAM), add "
-                "RAM or swap (WSL: its memory limit), or load one model at a time"
+                "event log), then " + hostRamLevers(log)
               : "run it again and read the error the step prints; if it is an out-of-memory error: " + firstChangeFor(log.phase, log.step, 0);
   findings.report(RuleId::OL608, lineRange(log.oomLine, log.oomText), {},
                   "the run probably ran out of " + std::string(hostRam ? "system RAM" : "GPU memory") + " " + where +
@@ -204,9 +218,7 @@ void diagnoseLog(const LogAnalysis& log, const TrainerProcess* config, Findings&
   const OomNumbers& n = log.numbers;
   if (log.kind == OomKind::HostRam) {
     findings.report(RuleId::OL603, at, {},
-                    "the run ran out of system RAM in " + std::string(toString(log.phase)) +
-                        ", not GPU memory: lower model.layer_offloading percents or low_vram parking (they keep weights in "
-                        "RAM), add RAM or swap, or use a machine with more memory");
+                    "the run ran out of system RAM in " + std::string(toString(log.phase)) + ", not GPU memory: " + hostRamLevers(log));
     return;
   }
   std::string where = log.phase == Phase::Unknown ? "in an unclear phase" : "during " + std::string(toString(log.phase));
