@@ -2,6 +2,10 @@
 // hand (the numbers in the comments), on a synthetic model so the test does not move with the data.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+
 #include "engine/estimate_core.h"
 #include "systems/aitk/estimate.h"
 #include "test_support.h"
@@ -847,4 +851,24 @@ TEST_CASE("the accuracy-recovery adapter: its bf16 weights, and gradients that s
   CHECK(component(phase(e, "baseline_sample"), "accuracy-recovery adapter gradients") == 0);  // before any backward
   s.accuracyRecoveryAdapter = false;
   CHECK(component(phase(estimate(s, m, e.gpu), "train_step"), "accuracy-recovery adapter gradients") == 0);
+}
+
+TEST_CASE("figures print as printf's \"%.*f\" prints them, ties to even included") {
+  std::vector<double> values = {0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, 2.675, 1.005, 0.045, 9.995, 99.95, 1e14 + 0.5,
+                                123456.789, -0.04, 0.0005, 2.0 / 3, 1e15, 3.4e38, 1e-300};
+  std::uint64_t x = 88172645463325252ull;  // xorshift: many figures of every size, the same in every run
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const double unit = static_cast<double>(x >> 11) / 9007199254740992.0;
+    values.push_back((unit - 0.3) * std::pow(10.0, static_cast<double>(i % 14) - 4));
+    values.push_back(std::round(unit * 20000) / 2000 + 0.0005 * (i % 2));  // near the ties of the third digit
+  }
+  for (const double v : values) {
+    for (int digits = 0; digits <= 4; ++digits) {
+      char want[400];
+      std::snprintf(want, sizeof want, "%.*f", digits, v);
+      INFO(v << " to " << digits);
+      REQUIRE(fixedText(v, digits) == want);
+    }
+  }
 }
