@@ -118,7 +118,7 @@ bool isLogText(std::string_view head) { return recogniseInput(head) == InputKind
 
 std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* error) {
   if (options.vramGib && !(*options.vramGib > 0 && *options.vramGib < 100000)) {
-    if (error) *error = "--vram must be a positive number of GiB";
+    if (error) *error = "the GPU's memory (--vram) must be a positive number of GiB";
     return std::nullopt;
   }
   const auto givenBytes = [&] { return static_cast<std::uint64_t>(*options.vramGib * 1024.0 * 1024.0 * 1024.0); };
@@ -157,7 +157,7 @@ std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* 
 std::optional<std::uint64_t> resolveRam(const AnalyzeOptions& options, std::string* error) {
   if (!options.ramGib) return std::nullopt;
   if (!(*options.ramGib > 0 && *options.ramGib < 1e6)) {
-    if (error) *error = "--ram must be a positive number of GiB";
+    if (error) *error = "the machine's RAM (--ram) must be a positive number of GiB";
     return std::nullopt;
   }
   return static_cast<std::uint64_t>(*options.ramGib * 1024.0 * 1024.0 * 1024.0);

@@ -24,13 +24,13 @@ std::string errorJson(const std::string& message) {
   return w.endObject().take();
 }
 
-// Options for `gpu` (a catalog name) or `vramGib` (> 0); both empty/0 means the default card. `ramGib`
-// (> 0) is the machine's RAM, 0 when not given. An unknown GPU fills `error` instead.
+// Options for `gpu` (a catalog name) and `vramGib` (GiB); both empty/0 means the default card. `ramGib` is the
+// machine's RAM, 0 when not given. An unknown GPU or a size that is no size (negative) fills `error` instead.
 oomlint::AnalyzeOptions optionsFor(const std::string& gpu, double vramGib, double ramGib, std::string& error) {
   oomlint::AnalyzeOptions options;
   if (!gpu.empty()) options.gpu = gpu;
-  if (vramGib > 0) options.vramGib = vramGib;
-  if (ramGib > 0) options.ramGib = ramGib;
+  if (vramGib != 0) options.vramGib = vramGib;
+  if (ramGib != 0) options.ramGib = ramGib;
   if (oomlint::resolveGpu(options, &error)) oomlint::resolveRam(options, &error);
   return options;
 }

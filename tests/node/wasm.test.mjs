@@ -47,6 +47,10 @@ test('the module answers with the same findings as the CLI', async () => {
   }
   assert.ok(findings > 0, 'the comparison must include real findings');
   assert.match(JSON.parse(oomlint.analyze('a: 1', 'x.yaml', 'RTX 9999', 0, 0)).error, /unknown GPU/);
+  // A size that is no size (the page's box takes any number) is an error, not the default card.
+  assert.match(JSON.parse(oomlint.analyze('a: 1', 'x.yaml', '', -4, 0)).error, /GPU's memory \(--vram\) must be a positive number/);
+  assert.match(JSON.parse(oomlint.analyze('a: 1', 'x.yaml', 'RTX 3060 12GB', -4, 0)).error, /must be a positive number/);
+  assert.match(JSON.parse(oomlint.analyze('a: 1', 'x.yaml', '', 0, -8)).error, /RAM \(--ram\) must be a positive number/);
   assert.ok(JSON.parse(oomlint.gpus()).length >= 40);
 });
 
