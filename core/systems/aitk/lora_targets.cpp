@@ -6,9 +6,11 @@ namespace oomlint {
 
 namespace {
 
-std::vector<std::string> sorted(std::vector<std::string> words) {
-  std::sort(words.begin(), words.end());
-  return words;
+template <class Words>
+std::vector<std::string> sorted(const Words& words) {
+  std::vector<std::string> out(words.begin(), words.end());
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace
@@ -21,8 +23,8 @@ std::optional<NarrowingFilter> narrowingFilter(const TrainerProcess& process) {
   if (std::vector<std::string> words = scalarTexts(only); !words.empty()) return NarrowingFilter{only, "only_if_contains", std::move(words)};
   const Node* ignore = kwargs->find("ignore_if_contains");
   const std::vector<std::string> words = scalarTexts(ignore);
-  const std::vector<std::string> preset = process.arch ? std::vector<std::string>(process.arch->loraIgnoreIfContains.begin(), process.arch->loraIgnoreIfContains.end()) : std::vector<std::string>{};
-  if (words.empty() || sorted(words) == sorted(preset)) return std::nullopt;
+  const bool presetsOwn = process.arch && sorted(words) == sorted(process.arch->loraIgnoreIfContains);
+  if (words.empty() || presetsOwn) return std::nullopt;
   return NarrowingFilter{ignore, "ignore_if_contains", words};
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/knowledge/knowledge_text.h"
 #include "report/log_analysis.h"
 
 namespace oomlint {
