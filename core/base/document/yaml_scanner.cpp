@@ -20,6 +20,7 @@ constexpr std::size_t kSimpleKeyLimit = 1024;
 std::size_t firstUnacceptable(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto b = static_cast<unsigned char>(text[i]);
+    if (b >= 0x20 && b < 0x7F) continue;  // printable ASCII, nearly every byte
     if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7F) return i;
     if (b == 0xC2 && i + 1 < text.size()) {
       const auto next = static_cast<unsigned char>(text[i + 1]);
@@ -113,6 +114,10 @@ bool YamlScanner::blankOrEndAt(std::size_t ahead) const {
 void YamlScanner::forward(std::size_t bytes) {
   for (const std::size_t stop = std::min(pos_ + bytes, text_.size()); pos_ < stop; ++pos_) {
     const char c = text_[pos_];
+    if (c >= 0x20 && c < 0x7F) {  // printable ASCII, nearly every byte: no break, one column
+      ++column_;
+      continue;
+    }
     if (const std::size_t length = c == '\r' && at(1) == '\n' ? 0 : breakLengthAt(0)) {
       ++line_;
       lineStart_ = pos_ + length;
