@@ -29,6 +29,14 @@ std::string shortPath(const KeyPath& keyPath) {
   return std::string(previous == std::string_view::npos ? path : path.substr(previous + 1));
 }
 
+// How a finding names the key it is about: made only when one is reported, not for every key walked.
+struct KeyName {
+  const KeyPath& path;
+  bool eachItem = false;
+  std::string_view as = {};  // a name of its own instead of the path's
+  std::string text() const { return (eachItem ? "each item of " : "") + quote(as.empty() ? shortPath(path) : std::string(as)); }
+};
+
 std::string describeValue(const Node* v) {
   v = v->resolved();
   switch (v->kind) {
@@ -112,7 +120,8 @@ class SchemaWalker {
                        "process type " + quote(name) + " is not a trainer; oomlint checks only trainer processes, so its "
                        "settings are not checked");
     } else if (const KeySpec* spec = k_.schema.section("process") ? k_.schema.section("process")->find("type") : nullptr) {
-      checkScalar(type->value, *spec, path.key("type"), quote("type"));
+      const KeyPath typePath = path.key("type");
+      checkScalar(type->value, *spec, typePath, KeyName{typePath, false, "type"});
     }
     return false;
   }
@@ -150,7 +159,7 @@ class SchemaWalker {
                        fatal ? std::optional(Severity::Error) : std::nullopt);
     }
     const Node* value = entry.value->resolved();
-    const std::string what = quote(shortPath(path));
+    const KeyName what{path};
     if (!checkType(entry.value, ks.types, ks, path, what)) return;
     if (value->kind == NodeKind::Mapping) {
       if (const SectionSpec* section = k_.schema.section(ks.section)) walkSection(value, *section, path, entry.key->range);
@@ -173,7 +182,7 @@ class SchemaWalker {
     const SectionSpec* section = ks.itemSection.empty() ? nullptr : k_.schema.section(ks.itemSection);
     for (std::size_t i = 0; i < items.size(); ++i) {
       const KeyPath itemPath = path.item(i);
-      const std::string what = "each item of " + quote(shortPath(path));
+      const KeyName what{path, true};
       if (!checkType(items[i], section ? kMap : ks.itemTypes, ks, itemPath, what)) continue;
       const Node* item = items[i]->resolved();
       if (section != nullptr && item->kind == NodeKind::Mapping) {
@@ -186,7 +195,7 @@ class SchemaWalker {
   }
 
   // Reports OL105 / OL202 and returns false when the value should not be checked further.
-  bool checkType(const Node* written, unsigned types, const KeySpec& ks, const KeyPath& path, const std::string& what) {
+  bool checkType(const Node* written, unsigned types, const KeySpec& ks, const KeyPath& path, const KeyName& what) {
     const Node* value = written->resolved();
     if (value->kind == NodeKind::Scalar && value->type == ScalarType::String && value->text.find("${") != std::string::npos) {
       findings_.report(RuleId::OL105, written->range, path,
@@ -197,11 +206,11 @@ class SchemaWalker {
     const unsigned actual = typeBitOf(value);
     if (actual == kNull) {
       if (ks.acceptsNull() || (types & kNull)) return false;
-      findings_.report(RuleId::OL202, written->range, path, what + " expects " + describeTypes(types) + ", but the value is empty (null)");
+      findings_.report(RuleId::OL202, written->range, path, what.text() + " expects " + describeTypes(types) + ", but the value is empty (null)");
       return false;
     }
     if (typeAccepts(types, value)) return true;
-    std::string message = what + " expects " + describeTypes(types) + ", got " + describeValue(value);
+    std::string message = what.text() + " expects " + describeTypes(types) + ", got " + describeValue(value);
     std::optional<Fix> fix;
     if (actual == kString) {
       Node unquoted = *value;
@@ -232,7 +241,7 @@ class SchemaWalker {
     return end != nullptr && *end == '\0';
   }
 
-  void checkScalar(const Node* written, const KeySpec& ks, const KeyPath& path, const std::string& what) {
+  void checkScalar(const Node* written, const KeySpec& ks, const KeyPath& path, const KeyName& what) {
     const Node* value = written->resolved();
     // A number or flag where a text key expects one of its names (`type: 5`): Python compares it with
     // the names and matches none. (The type check lets numbers stand for text: names, trigger words.)
@@ -241,7 +250,7 @@ class SchemaWalker {
       const ValueSet* set = k_.schema.valueSet(ks.valueSet);
       if (set != nullptr && !set->accepts(value->text)) {
         findings_.report(RuleId::OL203, written->range, path,
-                         what + " does not accept " + value->text + " (" + std::string(toString(value->type)) +
+                         what.text() + " does not accept " + value->text + " (" + std::string(toString(value->type)) +
                              "); accepted: " + listOf(set->suggestions()));
       }
     }
@@ -250,7 +259,7 @@ class SchemaWalker {
       std::string candidate = value->text;
       if (ks.valueSet == "qtype") candidate = std::string(qtypeName(candidate));  // "uint4|ara/path"
       if (set != nullptr && !set->accepts(candidate)) {
-        std::string message = what + " does not accept \"" + candidate + "\"";
+        std::string message = what.text() + " does not accept \"" + candidate + "\"";
         std::optional<Fix> fix;
         if (auto near = closestMatch(candidate, set->suggestions())) {
           message += "; did you mean \"" + *near + "\"?";
@@ -271,7 +280,7 @@ class SchemaWalker {
       if (!bound.empty()) {
         std::string range;
         if (ks.min && ks.max) range = " (accepted: " + numberText(*ks.min) + " to " + numberText(*ks.max) + ")";
-        findings_.report(RuleId::OL204, written->range, path, what + " must be " + bound + ", got " + value->text + range);
+        findings_.report(RuleId::OL204, written->range, path, what.text() + " must be " + bound + ", got " + value->text + range);
       }
     }
   }
