@@ -379,8 +379,8 @@ TEST_CASE("LyCORIS outside its bypass mode keeps each adapted layer's weight del
   const GpuTarget card{"32 GiB", 32ull << 30};
   const std::string job = "accelerate launch sdxl_train_network.py --cache_latents --network_dim 16 --resolution 1024 --mixed_precision bf16";
   const auto merged = [&](const std::string& args) {
-    const Component* c = component(estimateSdScripts(setupOf({Input{"t.sh", job + args + "\n"}}), m, card), Phase::TrainStep,
-                                   "adapter's merged weights for backward");
+    const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", job + args + "\n"}}), m, card);
+    const Component* c = component(e, Phase::TrainStep, "adapter's merged weights for backward");
     return c ? c->bytes : 0.0;  // a zero component is left out
   };
   const double unet = 2.567e9, textEncoders = 1.2306e8 + 6.9466e8;  // the SDXL sheet's
