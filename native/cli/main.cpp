@@ -5,8 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <fstream>
-#include <iostream>
+#include <string_view>
 #include <variant>
 
 #include "systems/aitk/json_schema.h"
@@ -24,6 +23,11 @@ namespace {
 
 constexpr int kExitUsage = 2;
 
+// Output goes through C stdio, not iostream, whose start-up (std::ios_base::Init and the locale it builds) was a fifth
+// of `oomlint --version`'s instructions.
+void printOut(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+void printErr(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stderr); }
+
 bool useColor(ColorMode mode) {
   if (mode != ColorMode::Auto) return mode == ColorMode::Always;
   const char* noColor = std::getenv("NO_COLOR");
@@ -39,7 +43,7 @@ std::optional<AnalyzeOptions> optionsWithGpu(const std::optional<std::string>& g
   options.ramGib = ramGib;
   std::string error;
   if (!resolveGpu(options, &error)) {
-    std::cerr << "oomlint: " << error << "\n";
+    printErr("oomlint: " + error + "\n");
     return std::nullopt;
   }
   return options;
@@ -57,7 +61,7 @@ std::optional<InputSettings> settingsFor(const std::string& input, ProjectFiles&
   // base.ramGib set means --ram was given: it beats the project file's, as --gpu does.
   auto found = projects.forInput(input);
   if (auto* error = std::get_if<std::string>(&found)) {
-    std::cerr << "oomlint: " << *error << "\n";
+    printErr("oomlint: " + *error + "\n");
     return std::nullopt;
   }
   const ProjectPolicy& project = std::get<ProjectPolicy>(found);
@@ -69,7 +73,7 @@ std::optional<InputSettings> settingsFor(const std::string& input, ProjectFiles&
     settings.options.vramGib = project.policy.vramGib;
     std::string error;
     if (!resolveGpu(settings.options, &error)) {
-      std::cerr << "oomlint: " << project.projectFile << ": " << error << "\n";
+      printErr("oomlint: " + project.projectFile + ": " + error + "\n");
       return std::nullopt;
     }
   }
@@ -85,7 +89,7 @@ int runCheck(const CheckCommand& check) {
   std::vector<std::optional<Severity>> failLevels;  // per file of the report
   bool failed = false;
   auto fail = [&](const ReadFailure& failure) {
-    std::cerr << "oomlint: cannot read " << failure.path << ": " << failure.reason << "\n";
+    printErr("oomlint: cannot read " + failure.path + ": " + failure.reason + "\n");
     failed = true;
   };
   auto add = [&](FileReport file, const InputSettings& settings) {
@@ -140,17 +144,17 @@ int runCheck(const CheckCommand& check) {
     add(analyzeInput(std::get<Input>(read), settings->options), *settings);
   }
   switch (check.format) {
-    case Format::Json: std::cout << formatJson(report); break;
-    case Format::Gcc: std::cout << formatGcc(report); break;
-    case Format::Github: std::cout << formatGithub(report); break;
-    case Format::Sarif: std::cout << formatSarif(report); break;
-    case Format::Junit: std::cout << formatJunit(report); break;
+    case Format::Json: printOut(formatJson(report)); break;
+    case Format::Gcc: printOut(formatGcc(report)); break;
+    case Format::Github: printOut(formatGithub(report)); break;
+    case Format::Sarif: printOut(formatSarif(report)); break;
+    case Format::Junit: printOut(formatJunit(report)); break;
     case Format::Text:
       // Nothing read: the errors above are the whole answer, not "no problems found in 0 files".
-      if (!report.files.empty() || !failed) std::cout << formatText(report, TextStyle{useColor(check.color)});
+      if (!report.files.empty() || !failed) printOut(formatText(report, TextStyle{useColor(check.color)}));
       break;
   }
-  std::cout.flush();
+  std::fflush(stdout);
   // Each file against its own project's fail level; the worst outcome is the exit code.
   int code = 0;
   for (std::size_t i = 0; i < report.files.size(); ++i) {
@@ -175,47 +179,47 @@ int runFix(const FixCommand& fix) {
   for (const auto& path : fix.jobFiles) {
     auto other = readInput(path, options.limits.maxBytes);
     if (auto* failure = std::get_if<ReadFailure>(&other)) {
-      std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
+      printErr("oomlint: cannot read " + failure->path + ": " + failure->reason + "\n");
       return kExitUsage;
     }
     jobFiles.push_back(std::get<Input>(std::move(other)));
   }
   if (!jobFiles.empty()) options.job = jobFilesOf(std::move(jobFiles));
   if (auto* failure = std::get_if<ReadFailure>(&read)) {
-    std::cerr << "oomlint: cannot read " << failure->path << ": " << failure->reason << "\n";
+    printErr("oomlint: cannot read " + failure->path + ": " + failure->reason + "\n");
     return kExitUsage;
   }
   const FixResult result = fixConfig(std::get<Input>(read), options);
   if (result.before.unreadable) {
     Report report;
     report.add(result.before);
-    std::cerr << formatText(report, TextStyle{false});
+    printErr(formatText(report, TextStyle{false}));
     return exitCode(report, std::nullopt);  // 2 for the input, 3 for a bug in oomlint
   }
   // What changed goes to stderr, so stdout can carry the config itself.
   if (result.applied.empty()) {
     const auto& e = result.before.estimate;
     const bool hostShort = e && e->host && e->host->verdict && *e->host->verdict != Verdict::Fits;
-    std::cerr << "oomlint: nothing to change: "
-              << (!e ? "no estimate for this config"
-                     : hostShort ? "no config change brings it within the machine's RAM (oomlint check says how much swap or page file it needs)"
-                                 : "the job is estimated to fit")
-              << "\n";
+    printErr(std::string("oomlint: nothing to change: ") +
+             (!e ? "no estimate for this config"
+                 : hostShort ? "no config change brings it within the machine's RAM (oomlint check says how much swap or page file it needs)"
+                             : "the job is estimated to fit") +
+             "\n");
   }
   for (const auto& step : result.applied) {
-    std::cerr << "oomlint: set " << step.fix.path.toString() << ": " << step.fix.fromJson << " → " << step.fix.toJson << " (saves "
-              << formatGiB(step.savesBytes) << ")\n";
+    printErr("oomlint: set " + step.fix.path.toString() + ": " + step.fix.fromJson + " → " + step.fix.toJson + " (saves " +
+             formatGiB(step.savesBytes) + ")\n");
   }
-  for (const auto& skipped : result.skipped) std::cerr << "oomlint: not applied: " << skipped << "\n";
+  for (const auto& skipped : result.skipped) printErr("oomlint: not applied: " + skipped + "\n");
   const std::string target = fix.inPlace ? fix.input : fix.output.value_or("");
   if (target.empty()) {
-    std::cout << result.text;
+    printOut(result.text);
     return 0;
   }
-  std::ofstream out(target, std::ios::binary | std::ios::trunc);
-  out << result.text;
-  if (!out) {
-    std::cerr << "oomlint: cannot write " << target << "\n";
+  std::FILE* out = std::fopen(target.c_str(), "wb");
+  const bool written = out != nullptr && std::fwrite(result.text.data(), 1, result.text.size(), out) == result.text.size();
+  if (out == nullptr || std::fclose(out) != 0 || !written) {
+    printErr("oomlint: cannot write " + target + "\n");
     return kExitUsage;
   }
   return 0;
@@ -224,13 +228,13 @@ int runFix(const FixCommand& fix) {
 int runExplain(const ExplainCommand& explain) {
   const RuleInfo* rule = knowledge().catalog.find(explain.code);
   if (rule == nullptr) {
-    std::cerr << "oomlint: no rule '" << explain.code << "' (oomlint rules lists them)\n";
+    printErr("oomlint: no rule '" + explain.code + "' (oomlint rules lists them)\n");
     return kExitUsage;
   }
   if (const std::string_view page = rulePage(rule->code); !page.empty()) {
-    std::cout << page;
+    printOut(page);
   } else {
-    std::cout << "# " << rule->code << " " << rule->name << "\n\n" << rule->title << "\n\n" << rule->summary << "\n";
+    printOut("# " + rule->code + " " + rule->name + "\n\n" + rule->title + "\n\n" + rule->summary + "\n");
   }
   return 0;
 }
@@ -244,7 +248,7 @@ int runRules() {
 }
 
 int runSchema() {
-  std::cout << jobJsonSchema();
+  printOut(jobJsonSchema());
   return 0;
 }
 
@@ -260,7 +264,7 @@ int run(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   ParseResult parsed = parseArguments(args);
   if (!parsed.command) {
-    std::cerr << "oomlint: " << parsed.error << "\n" << kUsage;
+    printErr("oomlint: " + parsed.error + "\n" + kUsage);
     return kExitUsage;
   }
   return std::visit(
@@ -273,10 +277,10 @@ int run(int argc, char** argv) {
         if constexpr (std::is_same_v<T, GpusCommand>) return runGpus();
         if constexpr (std::is_same_v<T, SchemaCommand>) return runSchema();
         if constexpr (std::is_same_v<T, VersionCommand>) {
-          std::cout << "oomlint " << toolVersion() << "\n";
+          printOut(std::string("oomlint ") + toolVersion() + "\n");
           return 0;
         }
-        std::cout << kUsage;
+        printOut(kUsage);
         return 0;
       },
       *parsed.command);
@@ -290,14 +294,13 @@ int main(int argc, char** argv) {
   try {
     code = oomlint::cli::run(argc, argv);
   } catch (const std::exception& error) {
-    std::cerr << "oomlint: internal error (a bug in oomlint; please report it): " << error.what() << "\n";
+    oomlint::cli::printErr(std::string("oomlint: internal error (a bug in oomlint; please report it): ") + error.what() + "\n");
   }
 #if defined(__SANITIZE_ADDRESS__)
   return code;  // LeakSanitizer checks at a normal exit
 #else
   // The knowledge and the analysis are thousands of small objects, and the system takes the process's memory back
   // at once: freeing them one by one at exit was 7 % of a check's instructions. Output is flushed first.
-  std::cout.flush();
   std::fflush(nullptr);
   std::_Exit(code);
 #endif

@@ -1,8 +1,7 @@
 #include "cli/project_files.h"
 
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace oomlint::cli {
 
@@ -27,22 +26,21 @@ std::optional<fs::path> nearestProjectFile(const fs::path& start) {
 const ProjectFiles::Loaded& ProjectFiles::load(const std::string& file) {
   if (auto it = cache_.find(file); it != cache_.end()) return it->second;
   Loaded loaded;
-  std::ifstream in(file, std::ios::binary);
+  std::FILE* in = std::fopen(file.c_str(), "rb");
   std::string text(kMaxProjectFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (!in.eof() && !in) {
+  text.resize(in ? std::fread(text.data(), 1, text.size(), in) : 0);
+  const bool readFailed = in == nullptr || std::ferror(in) != 0;
+  if (in != nullptr) std::fclose(in);
+  if (readFailed) {
     loaded.error = file + ": cannot read the project file";
   } else if (text.size() > kMaxProjectFileBytes) {
     loaded.error = file + ": the project file is larger than 1 MiB";
   } else {
     ProjectConfigResult parsed = parseProjectConfig(std::move(text));
-    std::ostringstream errors;
     for (const auto& problem : parsed.problems) {
-      errors << (errors.tellp() > 0 ? "\n" : "") << file << ":" << problem.range.start.line << ":" << problem.range.start.column
-             << ": error: " << problem.message;
+      loaded.error += (loaded.error.empty() ? "" : "\n") + file + ":" + std::to_string(problem.range.start.line) + ":" +
+                      std::to_string(problem.range.start.column) + ": error: " + problem.message;
     }
-    loaded.error = errors.str();
     if (loaded.error.empty()) loaded.config = std::move(parsed.config);
   }
   return cache_.emplace(file, std::move(loaded)).first->second;
