@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Memcheck over the corpus: the release CLI (build/release/native/oomlint) runs `check --vram 24` with
+# Memcheck over the corpus: the CLI, built like the release one but linked dynamically (build/memcheck/native/oomlint:
+# memcheck finds heap errors by replacing malloc, which a static binary does not let it do), runs `check --vram 24` with
 # --format json and --format text on every config and log under ../shared/corpus, each under valgrind's
 # memcheck (--error-exitcode=1 --leak-check=full). The CLI's own exit code is 1 when it reports findings,
 # so a run is judged by memcheck's summary (no error, nothing definitely or indirectly lost), not by its
@@ -12,9 +13,10 @@ cd "$root"
 jobs="$(nproc)"
 [[ "${1:-}" == "-j" && -n "${2:-}" ]] && jobs="$2"
 scripts/setup.sh --native-only --bench >/dev/null  # the build deps and valgrind
-cli=build/release/native/oomlint
-cmake --preset release >/dev/null
-cmake --build --preset release --target oomlint -j"$jobs" >/dev/null
+cli=build/memcheck/native/oomlint
+cmake -S . -B build/memcheck -DCMAKE_BUILD_TYPE=Release -DOOMLINT_BUILD_TESTS=OFF -DOOMLINT_HARNESS=OFF -DOOMLINT_STATIC_RUNTIME=OFF >/dev/null
+cmake --build build/memcheck --target oomlint -j"$jobs" >/dev/null
+readelf -d "$cli" | grep -q NEEDED || { echo "valgrind.sh: $cli is linked statically; memcheck needs it dynamic" >&2; exit 2; }
 out=build/valgrind
 rm -rf "$out"
 mkdir -p "$out"

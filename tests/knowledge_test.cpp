@@ -22,9 +22,20 @@ TEST_CASE("the compiled rules data reads back whole") {
   CHECK(again.sdScripts.load());
   CHECK(again.musubiTuner.load());
   CHECK(again.logs.load());
+  CHECK(again.webui.load());
+  CHECK(again.otherTrainers.load());
   for (const auto& [name, section] : again.schema.sections()) {
     INFO(name);
     CHECK(section.load());
+  }
+  // Each architecture: found by what start-up reads, its dimensions read on first use, and the two agree.
+  for (const auto& entry : again.architectures.entries()) {
+    INFO(std::string(entry.arch));
+    CHECK(entry.details.load());
+    CHECK(entry.details->arch == entry.arch);
+    CHECK(entry.details->legacyFlag == entry.legacyFlag);
+    CHECK(entry.details->trainerOnly == entry.trainerOnly);
+    CHECK(entry.details->aliases.size() == entry.aliases.size());
   }
   REQUIRE(again.schema.section("train") != nullptr);
   const KeySpec* steps = again.schema.section("train")->find("steps");
@@ -34,7 +45,7 @@ TEST_CASE("the compiled rules data reads back whole") {
   CHECK(again.sdScripts->scripts.size() == k.sdScripts->scripts.size());
   CHECK(k.catalog.rules().size() >= 40);
   CHECK(k.schema.section("train") != nullptr);
-  CHECK(k.architectures.all().size() >= 40);
+  CHECK(k.architectures.entries().size() >= 40);
   CHECK(k.architectures.find("wan21:14b")->arch == "wan21");
   CHECK(k.architectures.find("flex1")->arch == "flux");
 }

@@ -1,12 +1,14 @@
 // AI Toolkit's model architectures (rules/ai-toolkit/architectures.yaml).
 #pragma once
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/knowledge/knowledge_text.h"
+#include "base/knowledge/lazy_part.h"
 
 namespace oomlint {
 
@@ -164,6 +166,18 @@ struct Architecture {
 
 template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.trainerOnly, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.lowVramTilesSince, x.variants, x.coarse, x.loraIgnoreIfContains); }
 
+// One architecture as start-up reads it: what finds it (its id, aliases and legacy flag), its dimensions on first use.
+// A job reads one of the sixty; reading them all was a third of a check's start-up read.
+struct ArchitectureEntry {
+  KnowledgeText arch;
+  std::vector<KnowledgeText> aliases;
+  KnowledgeText legacyFlag;
+  bool trainerOnly = false;
+  LazyPart<Architecture> details;  // the whole entry, these four fields included
+};
+
+template <class V> void fields(V& v, ArchitectureEntry& x) { v(x.arch, x.aliases, x.legacyFlag, x.trainerOnly, x.details); }
+
 class Architectures {
  public:
   template <class V> friend void fields(V& v, Architectures& x);  // knowledge_tape.h
@@ -174,17 +188,18 @@ class Architectures {
   const Architecture* byId(std::string_view arch) const;
   const Architecture* byLegacyFlag(std::string_view flag) const;
   std::vector<std::string> names() const;
-  const std::vector<Architecture>& all() const { return all_; }
-  void add(Architecture arch) { all_.push_back(std::move(arch)); }
+  // In the order architectures.yaml lists them (a deque: a LazyPart does not move).
+  const std::deque<ArchitectureEntry>& entries() const { return entries_; }
+  void add(Architecture arch);
   // Whose behaviour the estimates follow: "AI Toolkit at 27a03a9 (2026-08-21)".
   KnowledgeText assumes() const { return assumes_; }
   void setAssumes(KnowledgeText assumes) { assumes_ = assumes; }
 
  private:
-  std::vector<Architecture> all_;
+  std::deque<ArchitectureEntry> entries_;
   KnowledgeText assumes_;
 };
 
-template <class V> void fields(V& v, Architectures& x) { v(x.all_, x.assumes_); }
+template <class V> void fields(V& v, Architectures& x) { v(x.entries_, x.assumes_); }
 
 }  // namespace oomlint

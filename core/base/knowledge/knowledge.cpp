@@ -252,38 +252,44 @@ long FrameGrid::nearestBelow(long frames) const {
 
 const Architecture* Architectures::find(std::string_view name) const {
   name = name.substr(0, name.find(':'));
-  for (const auto& a : all_) {
+  for (const auto& a : entries_) {
     if (a.trainerOnly) continue;
-    if (a.arch == name) return &a;
-    for (const auto& alias : a.aliases) {
-      if (alias == name) return &a;
-    }
+    if (a.arch == name || std::find(a.aliases.begin(), a.aliases.end(), name) != a.aliases.end()) return &*a.details;
   }
   return nullptr;
 }
 
 const Architecture* Architectures::byId(std::string_view arch) const {
-  for (const auto& a : all_) {
-    if (a.arch == arch) return &a;
+  for (const auto& a : entries_) {
+    if (a.arch == arch) return &*a.details;
   }
   return nullptr;
 }
 
 const Architecture* Architectures::byLegacyFlag(std::string_view flag) const {
-  for (const auto& a : all_) {
-    if (!a.legacyFlag.empty() && a.legacyFlag == flag) return &a;
+  for (const auto& a : entries_) {
+    if (!a.legacyFlag.empty() && a.legacyFlag == flag) return &*a.details;
   }
   return nullptr;
 }
 
 std::vector<std::string> Architectures::names() const {
   std::vector<std::string> out;
-  for (const auto& a : all_) {
+  for (const auto& a : entries_) {
     if (a.trainerOnly) continue;
     out.push_back(a.arch);
     out.insert(out.end(), a.aliases.begin(), a.aliases.end());
   }
   return out;
+}
+
+void Architectures::add(Architecture arch) {
+  ArchitectureEntry& entry = entries_.emplace_back();
+  entry.arch = arch.arch;
+  entry.aliases = arch.aliases;
+  entry.legacyFlag = arch.legacyFlag;
+  entry.trainerOnly = arch.trainerOnly;
+  entry.details.value() = std::move(arch);
 }
 
 }  // namespace oomlint

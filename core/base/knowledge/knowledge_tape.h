@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string>
@@ -37,6 +38,7 @@ namespace tape {
 
 template <class T> inline constexpr bool kIsVector = false;
 template <class T> inline constexpr bool kIsVector<std::vector<T>> = true;
+template <class T> inline constexpr bool kIsVector<std::deque<T>> = true;  // a list of what does not move (a LazyPart)
 template <class T> inline constexpr bool kIsOptional = false;
 template <class T> inline constexpr bool kIsOptional<std::optional<T>> = true;
 template <class T> inline constexpr bool kIsPair = false;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <deque>
+#include <memory>
 #include <mutex>
 
 #include "base/document/node.h"
@@ -25,12 +26,15 @@ class LazyPart {
 
   const T& operator*() const {
     load();
-    return value_;
+    return *value_;
   }
   const T* operator->() const { return &**this; }
 
   // The part to fill in place: the rules compiler's loader, which reads rules/*.yaml and defers nothing.
-  T& value() { return value_; }
+  T& value() {
+    if (!value_) value_ = std::make_unique<T>();
+    return *value_;
+  }
 
   void defer(KnowledgeTape tape, Reader read) {
     tape_ = tape;
@@ -38,14 +42,20 @@ class LazyPart {
   }
   // Reads it now if it was deferred; whether its tape read back exactly.
   bool load() const {
-    std::call_once(once_, [this] { exact_ = read_ == nullptr || read_(tape_, value_, nodes_); });
+    std::call_once(once_, [this] {
+      if (!value_) value_ = std::make_unique<T>();
+      if (read_ == nullptr) return;
+      nodes_ = std::make_unique<std::deque<Node>>();
+      exact_ = read_(tape_, *value_, *nodes_);
+    });
     return exact_;
   }
 
  private:
+  // Held apart, made when read: an unread part (most of the sixty architectures) costs a few words and no heap.
   mutable std::once_flag once_;
-  mutable T value_;
-  mutable std::deque<Node> nodes_;  // what its reader makes of a default value (the schema sections' keys)
+  mutable std::unique_ptr<T> value_;
+  mutable std::unique_ptr<std::deque<Node>> nodes_;  // what its reader makes of a default value (the schema sections' keys)
   mutable bool exact_ = true;
   KnowledgeTape tape_{};
   Reader read_ = nullptr;

@@ -113,9 +113,9 @@ JobModel buildJobModel(const Node* root, const Knowledge& k) {
     if (!p.archWritten.empty()) {
       p.arch = k.architectures.find(p.archWritten);
     } else {
-      for (const auto& arch : k.architectures.all()) {
+      for (const auto& arch : k.architectures.entries()) {
         if (!arch.legacyFlag.empty() && p.model.flag(arch.legacyFlag)) {
-          p.arch = &arch;
+          p.arch = &*arch.details;
           break;
         }
       }

@@ -386,7 +386,8 @@ class Loader {
       }
     }
     // Every family an architecture names must exist (architectures.yaml loads first).
-    for (const auto& arch : k_.architectures.all()) {
+    for (const auto& entry : k_.architectures.entries()) {
+      const Architecture& arch = *entry.details;
       for (const Denoiser* d : variantsOf(arch)) {
         if (d->activationFamily.empty()) continue;
         const bool known = std::any_of(m.activationFamilies.begin(), m.activationFamilies.end(),
@@ -670,14 +671,14 @@ class Loader {
     w.comfyDynamicVramSince = release(c, "comfy_dynamic_vram_since", kConstants);
     w.comfyDynamicVramGpuTextEncoderSince = release(c, "comfy_dynamic_vram_gpu_text_encoder_since", kConstants);
     w.comfyVaeFamiliesWithoutFp16 = strings(c->find("comfy_vae_families_without_fp16"));
-    for (const std::string& f : w.comfyVaeFamiliesWithoutFp16) {
+    for (const KnowledgeText f : w.comfyVaeFamiliesWithoutFp16) {
       if (k_.memory.vae(f) == nullptr) error("webui.yaml: comfy_vae_families_without_fp16: memory.yaml has no vae `" + f + "`");
     }
     w.comfyFp8ComputeCapability = figure(c, "comfy_fp8_compute_capability", kConstants);
     w.comfyWeightsVramShare = figure(c, "comfy_weights_vram_share", kConstants);
     w.comfyMinWeightShareOffNvidia = figure(c, "comfy_min_weight_share_off_nvidia", kConstants);
     w.comfyFp16BrokenCards = strings(c->find("comfy_fp16_broken_cards"));
-    for (const std::string& card : w.comfyFp16BrokenCards) {
+    for (const KnowledgeText card : w.comfyFp16BrokenCards) {
       const Gpu* gpu = k_.gpus.find(card);
       if (gpu == nullptr || gpu->name != card) error("webui.yaml: comfy_fp16_broken_cards: gpus.yaml has no card named `" + card + "`");
     }
@@ -794,7 +795,7 @@ class Loader {
     w.comfyAmdMathArchs = strings(amd ? amd->find("math_archs") : nullptr);
     w.comfyAmdAttentionMath = str(amd, "math");
     w.comfyAmdAttentionOtherwise = str(amd, "otherwise");
-    for (const std::string& id : {w.comfyAmdAttentionMath, w.comfyAmdAttentionOtherwise}) {
+    for (const KnowledgeText id : {w.comfyAmdAttentionMath, w.comfyAmdAttentionOtherwise}) {
       if (w.backend(id) == nullptr) error("webui.yaml: comfy_amd_attention: unknown backend `" + id + "`");
     }
   }

@@ -7,8 +7,8 @@ namespace oomlint {
 void checkLegacyFlagConflict(const AitkCheckContext& c, Findings& findings) {
   const TrainerProcess& p = c.process;
   if (p.archWritten.empty() || p.arch == nullptr) return;
-  for (const auto& arch : c.knowledge.architectures.all()) {
-    if (arch.legacyFlag.empty() || &arch == p.arch || !p.model.flag(arch.legacyFlag)) continue;
+  for (const auto& arch : c.knowledge.architectures.entries()) {
+    if (arch.legacyFlag.empty() || arch.arch == p.arch->arch || !p.model.flag(arch.legacyFlag)) continue;
     if (p.arch->legacyFlag == arch.legacyFlag) continue;
     findings.report(RuleId::OL407, p.model.keyRange(arch.legacyFlag), p.model.pathOf(arch.legacyFlag),
                     code(arch.legacyFlag + ": true") + " selects " + code(arch.arch) + " but model.arch is " +
