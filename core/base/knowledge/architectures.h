@@ -167,7 +167,7 @@ struct Architecture {
 template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.legacyFlag, x.label, x.kind, x.bucketDivisibility, x.frameGrid, x.fluxFamily, x.wanFamily, x.layerOffloading, x.lowVram, x.cannotUnloadTe, x.trainerOnly, x.denoiser, x.textEncoders, x.vae, x.lowVramKinds, x.lowVramTilesSince, x.variants, x.coarse, x.loraIgnoreIfContains); }
 
 // One architecture as start-up reads it: what finds it (its id, aliases and legacy flag), its dimensions on first use.
-// A job reads one of the sixty; reading them all was a third of a check's start-up read.
+// A job reads one of the sixty; reading them all was nearly half of a check's start-up read.
 struct ArchitectureEntry {
   KnowledgeText arch;
   std::vector<KnowledgeText> aliases;
