@@ -85,8 +85,9 @@ bool readKnowledge(const KnowledgeTape& tape, Knowledge& k) {
 }
 
 const Knowledge& knowledge() {
-  static const std::unique_ptr<Knowledge> instance = [] {
-    auto k = std::make_unique<Knowledge>();
+  // Never destroyed: the process's end returns its memory, and the knowledge's destructors stay out of the module.
+  static const Knowledge* const instance = [] {
+    auto* k = new Knowledge();
     readKnowledge(knowledgeTape(), *k);
     return k;
   }();
