@@ -128,6 +128,14 @@ void YamlScanner::forward(std::size_t bytes) {
   }
 }
 
+// Printable ASCII is never a break and is one column each: a run of it moves the position and the column at once.
+void YamlScanner::skipPrintableAscii() {
+  std::size_t end = pos_;
+  while (end < text_.size() && text_[end] >= 0x20 && text_[end] < 0x7F) ++end;
+  column_ += static_cast<long>(end - pos_);
+  pos_ = end;
+}
+
 // PyYAML reads `\r\n`, `\r`, `\n` and NEL alike as one `\n`, and keeps LS and PS as they are.
 bool YamlScanner::scanLineBreak(std::string* into) {
   const std::size_t length = at() == '\r' && at(1) == '\n' ? 2 : breakLengthAt(0);
@@ -215,6 +223,7 @@ void YamlScanner::scanToNextToken() {
   for (;;) {
     while (at() == ' ') forward();
     if (at() == '#') {
+      skipPrintableAscii();  // most of a comment, in one step
       while (pos_ < text_.size() && !breakAt()) forward();
     }
     if (!scanLineBreak()) return;
