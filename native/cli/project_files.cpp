@@ -1,7 +1,8 @@
 #include "cli/project_files.h"
 
-#include <cstdio>
 #include <filesystem>
+
+#include "cli/input_files.h"
 
 namespace oomlint::cli {
 
@@ -26,17 +27,14 @@ std::optional<fs::path> nearestProjectFile(const fs::path& start) {
 const ProjectFiles::Loaded& ProjectFiles::load(const std::string& file) {
   if (auto it = cache_.find(file); it != cache_.end()) return it->second;
   Loaded loaded;
-  std::FILE* in = std::fopen(file.c_str(), "rb");
-  std::string text(kMaxProjectFileBytes + 1, '\0');
-  text.resize(in ? std::fread(text.data(), 1, text.size(), in) : 0);
-  const bool readFailed = in == nullptr || std::ferror(in) != 0;
-  if (in != nullptr) std::fclose(in);
-  if (readFailed) {
-    loaded.error = file + ": cannot read the project file";
-  } else if (text.size() > kMaxProjectFileBytes) {
+  // Read as an input is, up to a byte past the limit (`file` is an absolute path: never "-", standard input).
+  auto read = readInput(file, kMaxProjectFileBytes);
+  if (const auto* failure = std::get_if<ReadFailure>(&read)) {
+    loaded.error = file + ": cannot read the project file (" + failure->reason + ")";
+  } else if (std::get<Input>(read).text.size() > kMaxProjectFileBytes) {
     loaded.error = file + ": the project file is larger than 1 MiB";
   } else {
-    ProjectConfigResult parsed = parseProjectConfig(std::move(text));
+    ProjectConfigResult parsed = parseProjectConfig(std::move(std::get<Input>(read).text));
     for (const auto& problem : parsed.problems) {
       loaded.error += (loaded.error.empty() ? "" : "\n") + file + ":" + std::to_string(problem.range.start.line) + ":" +
                       std::to_string(problem.range.start.column) + ": error: " + problem.message;

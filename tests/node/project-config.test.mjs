@@ -104,6 +104,14 @@ test('a broken project file is a usage error that points into it', () => {
   const g = runCli(['check', path.join(badGpu, 'job.yaml')]);
   assert.equal(g.code, 2);
   assert.match(g.stderr, /\.oomlint\.yaml: unknown GPU 'RTX 9999'/);
+  // One that cannot be read, or is over the limit, says which and why.
+  const folder = runCli(['check', '--config', root, path.join(root, 'job.yaml')]);
+  assert.equal(folder.code, 2);
+  assert.match(folder.stderr, /cannot read the project file /);
+  const big = tree({ '.oomlint.yaml': `${'# a comment line\n'.repeat(70000)}gpu: RTX 4090\n`, 'job.yaml': job() });
+  const b = runCli(['check', path.join(big, 'job.yaml')]);
+  assert.equal(b.code, 2);
+  assert.match(b.stderr, /\.oomlint\.yaml: the project file is larger than 1 MiB/);
 });
 
 test('inline suppressions: a suppressed finding disappears, an unused one is reported, a forbidden one fails', () => {
