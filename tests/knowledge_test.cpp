@@ -24,9 +24,17 @@ TEST_CASE("the compiled rules data reads back whole") {
   CHECK(again.logs.load());
   CHECK(again.webui.load());
   CHECK(again.otherTrainers.load());
+  // Each schema section, and each of its keys: found by what the section's read gives, the rest read on first
+  // lookup, and the two agree.
   for (const auto& [name, section] : again.schema.sections()) {
     INFO(name);
     CHECK(section.load());
+    for (const auto& key : section->keys) {
+      INFO(std::string(key.name));
+      CHECK(key.spec.load());
+      CHECK(key.spec->name == key.name);
+      CHECK(key.spec->required == key.required);
+    }
   }
   // Each architecture: found by what start-up reads, its dimensions read on first use, and the two agree.
   for (const auto& entry : again.architectures.entries()) {

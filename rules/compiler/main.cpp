@@ -110,12 +110,10 @@ int compileJson(const std::string& in, const std::string& outPath, const std::st
 }
 
 void leaveOutCliText(oomlint::Knowledge& k) {
-  std::vector<oomlint::SectionSpec> sections;
-  for (const auto& [name, section] : k.schema.sections()) sections.push_back(*section);
-  for (auto& section : sections) {
+  for (auto& [name, part] : k.schema.sectionsToFill()) {  // in place: the tables' order is unchanged
+    oomlint::SectionSpec& section = part.value();
     section.source = {};
-    for (auto& key : section.keys) key.doc = {};
-    k.schema.addSection(std::move(section));  // replaces it in place: the tables' order is unchanged
+    for (auto& key : section.keys) key.spec.value().doc = {};
   }
   oomlint::Catalog catalog;  // the same rules in the same order (RuleId indexes them), without their summaries
   for (auto rule : k.catalog.rules()) {

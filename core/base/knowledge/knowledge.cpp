@@ -37,15 +37,15 @@ bool KeySpec::acceptsNull() const {
 }
 
 const KeySpec* SectionSpec::find(std::string_view key) const {
-  for (const auto& spec : keys) {
-    if (spec.name == key) return &spec;
+  for (const auto& entry : keys) {
+    if (entry.name == key) return &*entry.spec;
   }
   return nullptr;
 }
 
 std::vector<std::string> SectionSpec::keyNames() const {
   std::vector<std::string> names;
-  for (const auto& spec : keys) names.push_back(spec.name);
+  for (const auto& entry : keys) names.emplace_back(entry.name);
   return names;
 }
 

@@ -36,7 +36,7 @@ struct Knowledge {
   LazyPart<OtherTrainers> otherTrainers;  // configs oomlint does not read (rules/other-trainers.yaml)
   // What the start-up read makes of default values outside the lazy parts (KeySpec::defaultValue points into
   // its own section's part: none are left here, but a new one would be kept).
-  std::deque<Node> defaults;
+  KnowledgeNodes defaults;
   // The rules compiler's loader: the strings its views show (knowledge_text.h); the tables' own need none.
   KnowledgeTextStore kept;
 };

@@ -11,7 +11,7 @@ class TapeReader {
  public:
   static constexpr bool kReading = true;
 
-  TapeReader(const KnowledgeTape& tape, std::deque<Node>& nodes) : tape_(tape), nodes_(nodes) {}
+  TapeReader(const KnowledgeTape& tape, KnowledgeNodes& nodes) : tape_(tape), nodes_(nodes) {}
 
   // Past the end reads zeros and empty strings (a stale build), never out of bounds.
   void integer(std::int32_t& v) {
@@ -37,7 +37,7 @@ class TapeReader {
   void text(std::string& s) { s.assign(nextText()); }
   // The tables' text is constant and lives as long as the program: the view needs no copy.
   void view(KnowledgeText& s) { s = KnowledgeText(nextText()); }
-  Node& newNode() { return nodes_.emplace_back(); }
+  Node& newNode() { return nodes_.emplace_front(); }
 
   // A lazy part's tape (knowledge_tape.h): its three sizes, then its values, which are skipped here.
   KnowledgeTape skipPart() {
@@ -71,7 +71,7 @@ class TapeReader {
   }
 
   const KnowledgeTape& tape_;
-  std::deque<Node>& nodes_;
+  KnowledgeNodes& nodes_;
   std::size_t i_ = 0, r_ = 0, t_ = 0;
   bool overrun_ = false;
 };

@@ -141,7 +141,7 @@ class Walk {
   }
 
   template <class P>
-  static bool readPart(const KnowledgeTape& tape, P& value, std::deque<Node>& nodes) {
+  static bool readPart(const KnowledgeTape& tape, P& value, KnowledgeNodes& nodes) {
     Io reader(tape, nodes);
     Walk<Io>(reader).walk(value);
     return reader.exact();

@@ -3,7 +3,7 @@
 // only the schema sections its config writes.
 #pragma once
 
-#include <deque>
+#include <forward_list>
 #include <memory>
 #include <mutex>
 
@@ -12,13 +12,17 @@
 
 namespace oomlint {
 
+// What a reader makes of default values (the schema's keys'): nothing is allocated until a node is made, one at a
+// time, and none moves.
+using KnowledgeNodes = std::forward_list<Node>;
+
 template <class T>
 class LazyPart {
  public:
   using value_type = T;
   // Reads the part from `tape` when first used; `read` is the tables' reader (knowledge_tape.h), false when the
   // tape and the walk disagree.
-  using Reader = bool (*)(const KnowledgeTape& tape, T& value, std::deque<Node>& nodes);
+  using Reader = bool (*)(const KnowledgeTape& tape, T& value, KnowledgeNodes& nodes);
 
   LazyPart() = default;
   LazyPart(const LazyPart&) = delete;
@@ -45,7 +49,7 @@ class LazyPart {
     std::call_once(once_, [this] {
       if (!value_) value_ = std::make_unique<T>();
       if (read_ == nullptr) return;
-      nodes_ = std::make_unique<std::deque<Node>>();
+      nodes_ = std::make_unique<KnowledgeNodes>();
       exact_ = read_(tape_, *value_, *nodes_);
     });
     return exact_;
@@ -55,7 +59,7 @@ class LazyPart {
   // Held apart, made when read: an unread part (most of the sixty architectures) costs a few words and no heap.
   mutable std::once_flag once_;
   mutable std::unique_ptr<T> value_;
-  mutable std::unique_ptr<std::deque<Node>> nodes_;  // what its reader makes of a default value (the schema sections' keys)
+  mutable std::unique_ptr<KnowledgeNodes> nodes_;  // what its reader makes of a default value (the schema's keys)
   mutable bool exact_ = true;
   KnowledgeTape tape_{};
   Reader read_ = nullptr;

@@ -2,6 +2,7 @@
 // value sets and bounds, as AI Toolkit's config classes read them.
 #pragma once
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,14 +62,32 @@ struct KeySpec {
 // its list is not compiled in, and reads as its default at run time.
 template <class V> void fields(V& v, KeySpec& x) { v(x.name, x.types, x.section, x.itemTypes, x.itemSection, x.defaultValue, x.hasDefault, x.nullable, x.valueSet, x.min, x.max, x.exclusiveMin, x.required, x.deprecated, x.memory, x.doc, x.minItems); }
 
+// A section's key as its section's read leaves it: what finds it and what every walk over the section asks (is it
+// required); the rest, its default value above all, is read on the key's first lookup. A job looks up a fifth of
+// the keys of the sections it writes.
+struct SchemaKey {
+  KnowledgeText name;
+  bool required = false;
+  LazyPart<KeySpec> spec;
+};
+
+template <class V> void fields(V& v, SchemaKey& x) { v(x.name, x.required, x.spec); }
+
 struct SectionSpec {
   KnowledgeText name;
   KnowledgeText source;
   bool open = false;
-  std::vector<KeySpec> keys;
+  std::deque<SchemaKey> keys;  // a deque: a LazyPart does not move
 
   const KeySpec* find(std::string_view key) const;
   std::vector<std::string> keyNames() const;
+  // The rules compiler's loader: a key in its place.
+  void addKey(KeySpec spec) {
+    SchemaKey& key = keys.emplace_back();
+    key.name = spec.name;
+    key.required = spec.required;
+    key.spec.value() = std::move(spec);
+  }
 };
 
 template <class V> void fields(V& v, SectionSpec& x) { v(x.name, x.source, x.open, x.keys); }
@@ -95,6 +114,7 @@ class Schema {
   const std::unordered_map<std::string, ValueSet>& valueSets() const { return valueSets_; }
 
   // Adds it, or replaces the one of that name in place (the tables keep their order).
+  std::unordered_map<std::string, LazyPart<SectionSpec>>& sectionsToFill() { return sections_; }  // the rules compiler
   void addSection(SectionSpec section) {
     LazyPart<SectionSpec>& slot = sections_[section.name];
     slot.value() = std::move(section);

@@ -192,8 +192,8 @@ class SchemaBuilder {
     if (!seen.insert(section).second) return false;
     const SectionSpec* spec = k_.schema.section(section);
     if (spec == nullptr) return false;
-    for (const auto& ks : spec->keys) {
-      for (const auto& child : {ks.section, ks.itemSection}) {
+    for (const auto& key : spec->keys) {
+      for (const auto& child : {key.spec->section, key.spec->itemSection}) {
         if (!child.empty() && reachesProcess(child, seen)) return true;
       }
     }
@@ -254,9 +254,9 @@ class SchemaBuilder {
     if (!spec->source.empty()) out["description"] = "AI Toolkit: " + spec->source;
     Json properties = Json::object();
     Json required = Json::array();
-    for (const auto& ks : spec->keys) {
-      properties[ks.name] = keySchema(name, ks, trainingJob);
-      if (ks.required) required.push_back(ks.name);
+    for (const auto& key : spec->keys) {
+      properties[key.name] = keySchema(name, *key.spec, trainingJob);
+      if (key.required) required.push_back(key.name);
     }
     // schema_check.cpp requires a trainer's `model` in code: AI Toolkit needs model.name_or_path.
     const KeySpec* model = name == kProcessSection ? spec->find("model") : nullptr;

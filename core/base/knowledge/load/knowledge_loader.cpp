@@ -139,7 +139,7 @@ class Loader {
       section.source = str(value, "source");
       section.open = flag(value, "open");
       if (const Node* keys = value->find("keys"); keys && keys->isMapping()) {
-        for (const auto& [k, spec] : keys->allEntries()) section.keys.push_back(keySpec(section.name, k, spec));
+        for (const auto& [k, spec] : keys->allEntries()) section.addKey(keySpec(section.name, k, spec));
       }
       k_.schema.addSection(std::move(section));
     }
@@ -179,7 +179,8 @@ class Loader {
 
   void checkReferences() {
     for (const auto& [name, section] : k_.schema.sections()) {
-      for (const auto& key : section->keys) {
+      for (const auto& entry : section->keys) {
+        const KeySpec& key = *entry.spec;
         for (const auto& ref : {key.section, key.itemSection}) {
           if (!ref.empty() && !k_.schema.section(ref)) error("schema.yaml: " + name + "." + key.name + ": no section `" + ref + "`");
         }

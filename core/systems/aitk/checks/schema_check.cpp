@@ -93,10 +93,10 @@ class SchemaWalker {
         reportUnknown(entry, spec, childPath);
       }
     }
-    for (const auto& ks : spec.keys) {
-      if (ks.required && map->findEntry(ks.name) == nullptr) {
-        findings_.report(RuleId::OL205, anchor, path.key(ks.name),
-                         "missing required key " + quote(ks.name) + (path.empty() ? " at the top level" : " in " + quote(path.toString())) +
+    for (const auto& key : spec.keys) {
+      if (key.required && map->findEntry(key.name) == nullptr) {
+        findings_.report(RuleId::OL205, anchor, path.key(key.name),
+                         "missing required key " + quote(key.name) + (path.empty() ? " at the top level" : " in " + quote(path.toString())) +
                              "; AI Toolkit refuses to start without it");
       }
     }
