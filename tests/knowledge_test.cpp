@@ -24,6 +24,11 @@ TEST_CASE("the compiled rules data reads back whole") {
   CHECK(again.logs.load());
   CHECK(again.webui.load());
   CHECK(again.otherTrainers.load());
+  for (const auto& [name, set] : again.schema.valueSets()) {
+    INFO(name);
+    CHECK(set.load());
+    CHECK(set->name == name);
+  }
   // Each schema section, and each of its keys: found by what the section's read gives, the rest read on first
   // lookup, and the two agree.
   for (const auto& [name, section] : again.schema.sections()) {

@@ -67,7 +67,7 @@ const SectionSpec* Schema::section(std::string_view name) const {
 
 const ValueSet* Schema::valueSet(std::string_view name) const {
   auto it = valueSets_.find(std::string(name));
-  return it == valueSets_.end() ? nullptr : &it->second;
+  return it == valueSets_.end() ? nullptr : &*it->second;
 }
 
 std::string describeTypes(unsigned types) {

@@ -111,7 +111,7 @@ class Schema {
   const ValueSet* valueSet(std::string_view name) const;
   // Each section is read from the tables when first looked up (lazy_part.h): a job reads the dozen it writes.
   const std::unordered_map<std::string, LazyPart<SectionSpec>>& sections() const { return sections_; }
-  const std::unordered_map<std::string, ValueSet>& valueSets() const { return valueSets_; }
+  const std::unordered_map<std::string, LazyPart<ValueSet>>& valueSets() const { return valueSets_; }
 
   // Adds it, or replaces the one of that name in place (the tables keep their order).
   std::unordered_map<std::string, LazyPart<SectionSpec>>& sectionsToFill() { return sections_; }  // the rules compiler
@@ -119,11 +119,14 @@ class Schema {
     LazyPart<SectionSpec>& slot = sections_[section.name];
     slot.value() = std::move(section);
   }
-  void addValueSet(ValueSet set) { valueSets_[set.name] = std::move(set); }
+  void addValueSet(ValueSet set) {
+    LazyPart<ValueSet>& slot = valueSets_[set.name];
+    slot.value() = std::move(set);
+  }
 
  private:
   std::unordered_map<std::string, LazyPart<SectionSpec>> sections_;
-  std::unordered_map<std::string, ValueSet> valueSets_;
+  std::unordered_map<std::string, LazyPart<ValueSet>> valueSets_;  // read on first lookup too
 };
 
 template <class V> void fields(V& v, Schema& x) { v(x.sections_, x.valueSets_); }
