@@ -1,8 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <filesystem>
 #include <regex>
 #include <set>
+#include <stdexcept>
+#include <thread>
 
 #include "base/knowledge/embedded.h"
 #include "base/knowledge/knowledge.h"
@@ -261,4 +264,39 @@ TEST_CASE("each ComfyUI memory mode a log names is set by a ComfyUI flag the Web
     REQUIRE(known != nullptr);
     CHECK(known->existsIn(WebUiTool::ComfyUi));
   }
+}
+
+namespace {
+struct Counted {
+  int reads = 0;
+};
+}  // namespace
+
+TEST_CASE("a lazy part is read once, by its first use; a read that throws is tried again by the next") {
+  static int calls = 0;  // the reader is a plain function pointer, as the tables' are
+  calls = 0;
+  auto reader = +[](const KnowledgeTape&, Counted& value, KnowledgeNodes&) {
+    if (++calls == 1) throw std::runtime_error("first read fails");
+    ++value.reads;
+    return true;
+  };
+  LazyPart<Counted> part;
+  part.defer(KnowledgeTape{}, reader);
+  CHECK(calls == 0);  // deferred: nothing read yet
+  CHECK_THROWS(part.load());
+  CHECK(part.load());
+  CHECK(part->reads == 1);
+  CHECK(part->reads == 1);  // read once, however often it is used
+  CHECK(calls == 2);
+
+  // Eight threads at once: one reads, the others wait for it.
+  calls = 1;  // no more failures
+  LazyPart<Counted> shared;
+  shared.defer(KnowledgeTape{}, reader);
+  std::array<int, 8> seen{};
+  std::vector<std::thread> threads;
+  for (int& s : seen) threads.emplace_back([&shared, &s] { s = shared->reads; });  // Catch2 asserts on one thread only
+  for (auto& t : threads) t.join();
+  for (int s : seen) CHECK(s == 1);
+  CHECK(calls == 2);
 }

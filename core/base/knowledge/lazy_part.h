@@ -3,9 +3,11 @@
 // only the schema sections its config writes.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <forward_list>
 #include <memory>
-#include <mutex>
+#include <thread>
 
 #include "base/document/node.h"
 #include "base/knowledge/tape.h"
@@ -44,20 +46,36 @@ class LazyPart {
     tape_ = tape;
     read_ = read;
   }
-  // Reads it now if it was deferred; whether its tape read back exactly.
+  // Reads it now if it was deferred; whether its tape read back exactly. Not std::call_once: glibc's wakes any
+  // waiter with a futex call each time a once completes, a system call for every part a check reads (a hundred).
   bool load() const {
-    std::call_once(once_, [this] {
-      if (!value_) value_ = std::make_unique<T>();
-      if (read_ == nullptr) return;
-      nodes_ = std::make_unique<KnowledgeNodes>();
-      exact_ = read_(tape_, *value_, *nodes_);
-    });
-    return exact_;
+    for (;;) {
+      std::uint8_t state = state_.load(std::memory_order_acquire);
+      if (state == kRead) return exact_;
+      if (state == kUnread && state_.compare_exchange_weak(state, kReading, std::memory_order_acquire)) {
+        Reading reading{state_};  // back to unread if the read throws: the next caller reads it
+        if (!value_) value_ = std::make_unique<T>();
+        if (read_ != nullptr) {
+          nodes_ = std::make_unique<KnowledgeNodes>();
+          exact_ = read_(tape_, *value_, *nodes_);
+        }
+        reading.done = true;
+        return exact_;
+      }
+      if (state == kReading) std::this_thread::yield();  // another thread is reading it
+    }
   }
 
  private:
+  static constexpr std::uint8_t kUnread = 0, kReading = 1, kRead = 2;
+  struct Reading {
+    std::atomic<std::uint8_t>& state;
+    bool done = false;
+    ~Reading() { state.store(done ? kRead : kUnread, std::memory_order_release); }
+  };
+
   // Held apart, made when read: an unread part (most of the sixty architectures) costs a few words and no heap.
-  mutable std::once_flag once_;
+  mutable std::atomic<std::uint8_t> state_{kUnread};
   mutable std::unique_ptr<T> value_;
   mutable std::unique_ptr<KnowledgeNodes> nodes_;  // what its reader makes of a default value (the schema's keys)
   mutable bool exact_ = true;
