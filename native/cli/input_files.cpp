@@ -12,15 +12,20 @@
 
 namespace oomlint::cli {
 
+namespace {
+constexpr std::size_t kLogHeadBytes = 64 * 1024;
+}  // namespace
+
 bool inputIsLog(const std::string& path) {
   if (path == "-") return false;
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) return false;
   // Left uninitialised: a zeroed 64 KiB buffer faulted in 16 pages for a config of a few KB.
-  constexpr std::size_t kHeadBytes = 64 * 1024;
-  const std::unique_ptr<char[]> head(new char[kHeadBytes]);
-  return isLogText(std::string_view(head.get(), std::fread(head.get(), 1, kHeadBytes, file.get())));
+  const std::unique_ptr<char[]> head(new char[kLogHeadBytes]);
+  return isLogText(std::string_view(head.get(), std::fread(head.get(), 1, kLogHeadBytes, file.get())));
 }
+
+bool readsAsLog(const std::string& path, std::string_view text) { return path != "-" && isLogText(text.substr(0, kLogHeadBytes)); }
 
 std::variant<LogAnalysis, ReadFailure> scanLog(const std::string& path) {
   struct stat info {};

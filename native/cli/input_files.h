@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "analyze.h"
@@ -20,6 +21,8 @@ std::variant<LogAnalysis, ReadFailure> scanLog(const std::string& path);
 
 // Whether the input starts like a log (reads its first 64 KiB; stdin is never a log here).
 bool inputIsLog(const std::string& path);
+// The same for a file already read (readInput): its first 64 KiB decide.
+bool readsAsLog(const std::string& path, std::string_view text);
 
 // Reads at most `maxBytes + 1` bytes, so an oversized file is reported by the core (OL103)
 // without ever being held in memory whole.

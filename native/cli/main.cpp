@@ -127,7 +127,14 @@ int runCheck(const CheckCommand& check) {
     }
     settings->options.attachedLog = attachedLog;
     settings->options.job = job;
-    if (inputIsLog(path)) {
+    // Read once: its head says whether it is a log, which is then streamed whole (past the size limit).
+    auto read = readInput(path, settings->options.limits.maxBytes);
+    if (auto* failure = std::get_if<ReadFailure>(&read)) {
+      fail(*failure);
+      continue;
+    }
+    const Input& input = std::get<Input>(read);
+    if (readsAsLog(path, input.text)) {
       auto scanned = scanLog(path);
       if (auto* failure = std::get_if<ReadFailure>(&scanned)) {
         fail(*failure);
@@ -136,12 +143,7 @@ int runCheck(const CheckCommand& check) {
       add(logReport(path, std::get<LogAnalysis>(scanned), settings->options.policy), *settings);
       continue;
     }
-    auto read = readInput(path, settings->options.limits.maxBytes);
-    if (auto* failure = std::get_if<ReadFailure>(&read)) {
-      fail(*failure);
-      continue;
-    }
-    add(analyzeInput(std::get<Input>(read), settings->options), *settings);
+    add(analyzeInput(input, settings->options), *settings);
   }
   switch (check.format) {
     case Format::Json: printOut(formatJson(report)); break;
