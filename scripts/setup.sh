@@ -33,8 +33,9 @@ command -v dpkg-query >/dev/null || die "this script supports Debian (dpkg/apt) 
 export DEBIAN_FRONTEND=noninteractive
 
 # Native build: compiler, build tools, libraries, test framework; PyYAML, the reference the YAML
-# reader is compared with (scripts/yaml-differential.py, the `yaml-pyyaml` test).
-PKGS=(cmake g++ make pkg-config nlohmann-json3-dev catch2 python3-yaml)
+# reader is compared with (scripts/yaml-differential.py, the `yaml-pyyaml` test); lld, which links the CLI with the
+# functions a check runs laid out together (native/hot-functions.txt; without it the CLI links, a little slower).
+PKGS=(cmake g++ make pkg-config nlohmann-json3-dev catch2 python3-yaml lld)
 OPTIONAL_PKGS=(ninja-build)
 if ((!NATIVE_ONLY)); then
   # WebAssembly: Emscripten (pulls clang/lld/binaryen/node-acorn).
