@@ -36,11 +36,16 @@ bool KeySpec::acceptsNull() const {
   return nullable || (types & kNull) || (hasDefault && defaultValue && defaultValue->isNull());
 }
 
-const KeySpec* SectionSpec::find(std::string_view key) const {
+const SchemaKey* SectionSpec::key(std::string_view name) const {
   for (const auto& entry : keys) {
-    if (entry.name == key) return &*entry.spec;
+    if (entry.name == name) return &entry;
   }
   return nullptr;
+}
+
+const KeySpec* SectionSpec::find(std::string_view name) const {
+  const SchemaKey* entry = key(name);
+  return entry != nullptr ? &*entry->spec : nullptr;
 }
 
 std::vector<std::string> SectionSpec::keyNames() const {

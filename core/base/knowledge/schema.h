@@ -36,8 +36,8 @@ unsigned typeBitOf(const Node* value);
 // or as a flag.
 bool typeAccepts(unsigned types, const Node* value);
 
+// A key's spec, read on its first lookup; its name and whether it is required are its SchemaKey's.
 struct KeySpec {
-  KnowledgeText name;
   unsigned types = kAnyType;
   KnowledgeText section;      // map values: the section describing its keys
   unsigned itemTypes = kAnyType;
@@ -49,7 +49,6 @@ struct KeySpec {
   std::optional<double> min;
   std::optional<double> max;
   bool exclusiveMin = false;
-  bool required = false;
   KnowledgeText deprecated;
   bool memory = false;
   KnowledgeText doc;
@@ -60,7 +59,7 @@ struct KeySpec {
 
 // Each struct's fields, for the rules compiler's tables (knowledge_tape.h): a field left out of
 // its list is not compiled in, and reads as its default at run time.
-template <class V> void fields(V& v, KeySpec& x) { v(x.name, x.types, x.section, x.itemTypes, x.itemSection, x.defaultValue, x.hasDefault, x.nullable, x.valueSet, x.min, x.max, x.exclusiveMin, x.required, x.deprecated, x.memory, x.doc, x.minItems); }
+template <class V> void fields(V& v, KeySpec& x) { v(x.types, x.section, x.itemTypes, x.itemSection, x.defaultValue, x.hasDefault, x.nullable, x.valueSet, x.min, x.max, x.exclusiveMin, x.deprecated, x.memory, x.doc, x.minItems); }
 
 // A section's key as its section's read leaves it: what finds it and what every walk over the section asks (is it
 // required); the rest, its default value above all, is read on the key's first lookup. A job looks up a fifth of
@@ -79,13 +78,14 @@ struct SectionSpec {
   bool open = false;
   std::deque<SchemaKey> keys;  // a deque: a LazyPart does not move
 
-  const KeySpec* find(std::string_view key) const;
+  const SchemaKey* key(std::string_view name) const;
+  const KeySpec* find(std::string_view key) const;  // its spec, read on this first lookup
   std::vector<std::string> keyNames() const;
   // The rules compiler's loader: a key in its place.
-  void addKey(KeySpec spec) {
+  void addKey(KnowledgeText name, bool required, KeySpec spec) {
     SchemaKey& key = keys.emplace_back();
-    key.name = spec.name;
-    key.required = spec.required;
+    key.name = name;
+    key.required = required;
     key.spec.value() = std::move(spec);
   }
 };

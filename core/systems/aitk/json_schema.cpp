@@ -158,12 +158,6 @@ class SchemaBuilder {
     return name == kArchValueSet ? &arch_ : k_.schema.valueSet(name);
   }
 
-  // The value set a key's strings must belong to, OL207's architectures included.
-  static std::string valueSetOf(std::string_view section, const KeySpec& ks) {
-    if (section == kArchSection && ks.name == kArchKey && ks.valueSet.empty()) return std::string(kArchValueSet);
-    return ks.valueSet;
-  }
-
   std::string valueSetDef(std::string_view name) {
     std::string def = valueSetDefName(name);
     if (defs_.contains(def)) return def;
@@ -255,11 +249,14 @@ class SchemaBuilder {
     Json properties = Json::object();
     Json required = Json::array();
     for (const auto& key : spec->keys) {
-      properties[key.name] = keySchema(name, *key.spec, trainingJob);
+      // model.arch's strings belong to the architectures (OL207), which no schema.yaml value set lists.
+      KeySpec ks = *key.spec;
+      if (name == kArchSection && key.name == kArchKey && ks.valueSet.empty()) ks.valueSet = KnowledgeText(kArchValueSet);
+      properties[key.name] = keySchema(name, ks, trainingJob);
       if (key.required) required.push_back(key.name);
     }
     // schema_check.cpp requires a trainer's `model` in code: AI Toolkit needs model.name_or_path.
-    const KeySpec* model = name == kProcessSection ? spec->find("model") : nullptr;
+    const SchemaKey* model = name == kProcessSection ? spec->key("model") : nullptr;
     if (model != nullptr && !model->required) required.push_back("model");
     if (!properties.empty()) out["properties"] = std::move(properties);
     if (!required.empty()) out["required"] = std::move(required);
@@ -279,14 +276,14 @@ class SchemaBuilder {
       out["not"] = Json::object();  // AI Toolkit refuses the key whatever its value
       return out;
     }
-    Json value = withPlaceholders(valueSchema(section, ks, false, trainingJob), acceptsAnyString(section, ks, false));
+    Json value = withPlaceholders(valueSchema(section, ks, false, trainingJob), acceptsAnyString(ks, false));
     for (auto& [keyword, v] : value.items()) out[keyword] = std::move(v);
     return out;
   }
 
-  bool acceptsAnyString(std::string_view section, const KeySpec& ks, bool item) const {
+  static bool acceptsAnyString(const KeySpec& ks, bool item) {
     const unsigned types = item ? (ks.itemSection.empty() ? ks.itemTypes : kMap) : ks.types;
-    return (types & kString) && valueSetOf(section, ks).empty();
+    return (types & kString) && ks.valueSet.empty();
   }
 
   // A `${VAR}` string passes any key (OL105); other values must match `value`.
@@ -300,7 +297,7 @@ class SchemaBuilder {
   Json valueSchema(const std::string& section, const KeySpec& ks, bool item, bool trainingJob) {
     const unsigned types = item ? (ks.itemSection.empty() ? ks.itemTypes : kMap) : ks.types;
     const std::string& mapSection = item ? ks.itemSection : ks.section;
-    const std::string set = valueSetOf(section, ks);
+    const std::string set(ks.valueSet);
     Json shared = Json::object();  // keywords of the plain (non-$ref) alternative
     std::vector<std::string> plainTypes;
     Json refs = Json::array();
@@ -319,7 +316,7 @@ class SchemaBuilder {
     if (types & kList) {
       plainTypes.emplace_back("array");
       if (!item) {
-        Json items = withPlaceholders(valueSchema(section, ks, true, trainingJob), acceptsAnyString(section, ks, true));
+        Json items = withPlaceholders(valueSchema(section, ks, true, trainingJob), acceptsAnyString(ks, true));
         if (!items.empty()) shared["items"] = std::move(items);
         if (ks.minItems > 0) shared["minItems"] = ks.minItems;
       }

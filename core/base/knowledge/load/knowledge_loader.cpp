@@ -139,17 +139,19 @@ class Loader {
       section.source = str(value, "source");
       section.open = flag(value, "open");
       if (const Node* keys = value->find("keys"); keys && keys->isMapping()) {
-        for (const auto& [k, spec] : keys->allEntries()) section.addKey(keySpec(section.name, k, spec));
+        for (const auto& [k, spec] : keys->allEntries()) {
+          const KnowledgeText name = text(k);
+          section.addKey(name, flag(spec, "required"), keySpec(section.name, name, spec));
+        }
       }
       k_.schema.addSection(std::move(section));
     }
     checkReferences();
   }
 
-  KeySpec keySpec(std::string_view section, const Node* key, const Node* spec) {
+  KeySpec keySpec(std::string_view section, std::string_view name, const Node* spec) {
     KeySpec ks;
-    ks.name = text(key);
-    const std::string where = "schema.yaml: " + std::string(section) + "." + ks.name;
+    const std::string where = "schema.yaml: " + std::string(section) + "." + std::string(name);
     ks.types = types(spec->find("type"), where);
     ks.section = str(spec, "section");
     if (const Node* items = spec->find("items")) {
@@ -169,7 +171,6 @@ class Loader {
     if (const Node* min = spec->find("min"); min && min->isNumber()) ks.min = min->number();
     if (const Node* max = spec->find("max"); max && max->isNumber()) ks.max = max->number();
     ks.exclusiveMin = flag(spec, "exclusive_min");
-    ks.required = flag(spec, "required");
     ks.deprecated = str(spec, "deprecated");
     ks.memory = flag(spec, "memory");
     ks.doc = str(spec, "doc");
@@ -182,10 +183,10 @@ class Loader {
       for (const auto& entry : section->keys) {
         const KeySpec& key = *entry.spec;
         for (const auto& ref : {key.section, key.itemSection}) {
-          if (!ref.empty() && !k_.schema.section(ref)) error("schema.yaml: " + name + "." + key.name + ": no section `" + ref + "`");
+          if (!ref.empty() && !k_.schema.section(ref)) error("schema.yaml: " + name + "." + entry.name + ": no section `" + ref + "`");
         }
         if (!key.valueSet.empty() && !k_.schema.valueSet(key.valueSet)) {
-          error("schema.yaml: " + name + "." + key.name + ": no value set `" + key.valueSet + "`");
+          error("schema.yaml: " + name + "." + entry.name + ": no value set `" + key.valueSet + "`");
         }
       }
     }

@@ -155,7 +155,7 @@ class SchemaWalker {
   void checkValue(const MapEntry& entry, const KeySpec& ks, const KeyPath& path) {
     if (!ks.deprecated.empty()) {
       const bool fatal = ks.deprecated.find("raises") != std::string::npos;
-      findings_.report(RuleId::OL206, entry.key->range, path, quote(ks.name) + " is deprecated: " + ks.deprecated,
+      findings_.report(RuleId::OL206, entry.key->range, path, quote(entry.key->resolved()->text) + " is deprecated: " + ks.deprecated,
                        fatal ? std::optional(Severity::Error) : std::nullopt);
     }
     const Node* value = entry.value->resolved();
@@ -176,7 +176,7 @@ class SchemaWalker {
     const auto& items = entry.value->resolved()->items;
     if (items.size() < ks.minItems) {
       findings_.report(RuleId::OL205, entry.value->range, path,
-                       quote(ks.name) + " needs at least " + std::to_string(ks.minItems) + " item" +
+                       quote(entry.key->resolved()->text) + " needs at least " + std::to_string(ks.minItems) + " item" +
                            (ks.minItems == 1 ? "" : "s") + "; it is empty");
     }
     const SectionSpec* section = ks.itemSection.empty() ? nullptr : k_.schema.section(ks.itemSection);
