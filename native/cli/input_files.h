@@ -3,7 +3,6 @@
 
 #include <optional>
 #include <string>
-#include <string_view>
 #include <variant>
 
 #include "analyze.h"
@@ -21,11 +20,13 @@ std::variant<LogAnalysis, ReadFailure> scanLog(const std::string& path);
 
 // Whether the input starts like a log (reads its first 64 KiB; stdin is never a log here).
 bool inputIsLog(const std::string& path);
-// The same for a file already read (readInput): its first 64 KiB decide.
-bool readsAsLog(const std::string& path, std::string_view text);
 
 // Reads at most `maxBytes + 1` bytes, so an oversized file is reported by the core (OL103)
 // without ever being held in memory whole.
 std::variant<Input, ReadFailure> readInput(const std::string& path, std::size_t maxBytes);
+
+// One pass over the file: a log (its first 64 KiB decide, as inputIsLog's) streamed whole through the scanner, or
+// else a config read as readInput reads it.
+std::variant<Input, LogAnalysis, ReadFailure> readConfigOrLog(const std::string& path, std::size_t maxBytes);
 
 }  // namespace oomlint::cli

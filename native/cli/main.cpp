@@ -127,23 +127,14 @@ int runCheck(const CheckCommand& check) {
     }
     settings->options.attachedLog = attachedLog;
     settings->options.job = job;
-    // Read once: its head says whether it is a log, which is then streamed whole (past the size limit).
-    auto read = readInput(path, settings->options.limits.maxBytes);
+    auto read = readConfigOrLog(path, settings->options.limits.maxBytes);
     if (auto* failure = std::get_if<ReadFailure>(&read)) {
       fail(*failure);
-      continue;
+    } else if (auto* log = std::get_if<LogAnalysis>(&read)) {
+      add(logReport(path, *log, settings->options.policy), *settings);
+    } else {
+      add(analyzeInput(std::get<Input>(read), settings->options), *settings);
     }
-    const Input& input = std::get<Input>(read);
-    if (readsAsLog(path, input.text)) {
-      auto scanned = scanLog(path);
-      if (auto* failure = std::get_if<ReadFailure>(&scanned)) {
-        fail(*failure);
-        continue;
-      }
-      add(logReport(path, std::get<LogAnalysis>(scanned), settings->options.policy), *settings);
-      continue;
-    }
-    add(analyzeInput(input, settings->options), *settings);
   }
   switch (check.format) {
     case Format::Json: printOut(formatJson(report)); break;

@@ -272,6 +272,19 @@ test('a log is recognised from its content and diagnosed; --log attaches it to t
   assert.equal(suspected.diagnostics[0].code, 'OL608');
 });
 
+test('a log is read in one pass, past the first 64 KiB that say it is one', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-log-'));
+  const log = fs.readFileSync(fixture('diagnosis/OL601-OL605-baseline-sample.log'), 'utf8');
+  const firstLine = log.indexOf('\n') + 1;
+  // 200 KB of lines that say nothing, between the log's first line and the rest of it.
+  const long = path.join(dir, 'long.log');
+  fs.writeFileSync(long, log.slice(0, firstLine) + 'nothing to report here, just a long run\n'.repeat(5000) + log.slice(firstLine));
+  const r = runCli(['check', long]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /long\.log:5031:1: error: out of memory during baseline_sample/);  // the fixture's line 31
+  fs.rmSync(dir, { recursive: true });
+});
+
 test('a WebUI launch line is its own input kind: flags checked, generation estimated, fix writes the flag', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-webui-'));
   const bat = path.join(dir, 'webui-user.bat');
