@@ -337,3 +337,23 @@ TEST_CASE("a log's host-RAM kill gives the host verdict without the RAM") {
   CHECK(*config.estimate->host->verdict == Verdict::Oom);
   CHECK(hasCode(config, RuleId::OL504));
 }
+
+TEST_CASE("a log's host-RAM kill names the levers of the trainer that wrote it") {
+  auto advice = [](const char* fixture) {
+    const std::string log = test::readFile(test::sourceDir() / "tests/fixtures/logs" / fixture);
+    const FileReport report = analyzeInput(Input{fixture, log}, AnalyzeOptions{});
+    // A kill the log shows (OL603) or one it suggests (OL608, a process gone without a message).
+    const auto d = std::find_if(report.diagnostics.begin(), report.diagnostics.end(),
+                                [](const Diagnostic& x) { return x.code == RuleId::OL603 || x.code == RuleId::OL608; });
+    REQUIRE(d != report.diagnostics.end());
+    return d->message;
+  };
+  // AI Toolkit's own log (its install path): its levers alone.
+  const std::string aiToolkit = advice("114_ai-toolkit_flux2-killed-quantizing-te.log");
+  CHECK(aiToolkit.find("model.layer_offloading") != std::string::npos);
+  CHECK(aiToolkit.find("--max_data_loader_n_workers") == std::string::npos);
+  // sd-scripts' latent caching killed: kohya's data loader and latent cache, not only AI Toolkit's settings.
+  const std::string kohya = advice("113_sd-scripts_oom-killer-cache-latents.log");
+  CHECK(kohya.find("--max_data_loader_n_workers") != std::string::npos);
+  CHECK(kohya.find("--cache_latents_to_disk") != std::string::npos);
+}

@@ -118,7 +118,7 @@ std::string firstLevers(Phase phase, std::size_t count) {
   return out;
 }
 
-// What keeps weights in system RAM, in the words of the UI that wrote the log; a trainer's log gets AI Toolkit's levers.
+// What keeps weights or data in system RAM, in the words of the UI or trainer that wrote the log.
 std::string hostRamLevers(const LogAnalysis& log) {
   if (log.tool == "comfyui") {
     return "start ComfyUI with --cache-none (it keeps node outputs, and the models it unloads, in RAM between runs), load fp8 or "
@@ -129,8 +129,15 @@ std::string hostRamLevers(const LogAnalysis& log) {
            "Stable Diffusion: Checkpoints to cache in RAM 0), or add RAM or swap";
   }
   if (log.tool == "forge") return "load one model at a time, fp8 or GGUF model files, or add RAM or a larger page file";
-  return "lower model.layer_offloading percents or low_vram parking (they keep weights in RAM), add RAM or swap (WSL: its memory "
-         "limit), or load one model at a time";
+  if (log.aiToolkit) {
+    return "lower model.layer_offloading percents or low_vram parking (they keep weights in RAM), add RAM or swap (WSL: its "
+           "memory limit), or load one model at a time";
+  }
+  // Another trainer's, or one the log does not name: each one's own levers (sd-scripts' and musubi-tuner's
+  // --max_data_loader_n_workers "lower is less main RAM usage"; sd-scripts' --cache_latents keeps every latent in RAM).
+  return "keep less in system RAM (AI Toolkit: lower model.layer_offloading percents or low_vram parking; kohya's sd-scripts "
+         "and musubi-tuner: fewer data-loader processes, --max_data_loader_n_workers (8 by default), and sd-scripts' latents "
+         "cached to disk, --cache_latents_to_disk), or add RAM or swap (WSL: its memory limit; Windows: a larger page file)";
 }
 
 // A line of the log as a message quotes it: its number and its text, cut.

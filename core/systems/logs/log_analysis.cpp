@@ -71,6 +71,7 @@ LogAnalysis LogScanner::finish() {
   if (!pending_.empty()) onLine(pending_);
   pending_.clear();
   LogAnalysis r = result_;
+  r.aiToolkit = aiToolkit_;
   if (r.oom) {
     r.suspected = false;  // a printed OOM wins over the marks of one
     r.evidence.clear();
