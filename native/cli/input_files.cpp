@@ -54,15 +54,6 @@ Input emptyInput(const std::string& path) { return Input{path == "-" ? "<stdin>"
 
 }  // namespace
 
-bool inputIsLog(const std::string& path) {
-  if (path == "-") return false;
-  File file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) return false;
-  // Left uninitialised: a zeroed 64 KiB buffer faulted in 16 pages for a config of a few KB.
-  const std::unique_ptr<char[]> head(new char[kLogHeadBytes]);
-  return isLogText(std::string_view(head.get(), std::fread(head.get(), 1, kLogHeadBytes, file.get())));
-}
-
 std::variant<LogAnalysis, ReadFailure> scanLog(const std::string& path) {
   auto opened = openInput(path);
   if (auto* failure = std::get_if<ReadFailure>(&opened)) return *failure;

@@ -109,17 +109,18 @@ int runCheck(const CheckCommand& check) {
       add(logReport(*check.log, *attachedLog, settings->options.policy), *settings);
     }
   }
-  // Several configs given together may be one job (sd-scripts' command line, config and dataset TOMLs; ComfyUI
-  // workflows and their launch line): each analysis sees the others, read once and shared.
+  // Each input read once: a log scanned whole, a config kept. Several configs given together may be one job
+  // (sd-scripts' command line, config and dataset TOMLs; ComfyUI workflows and their launch line): each analysis sees
+  // the others.
+  std::vector<std::variant<Input, LogAnalysis, ReadFailure>> reads;
   std::vector<Input> jobFiles;
-  if (check.inputs.size() > 1) {
-    for (const auto& path : check.inputs) {
-      if (inputIsLog(path)) continue;
-      if (auto read = readInput(path, resolved->limits.maxBytes); std::holds_alternative<Input>(read)) jobFiles.push_back(std::get<Input>(std::move(read)));
-    }
+  for (const auto& path : check.inputs) {
+    reads.push_back(readConfigOrLog(path, resolved->limits.maxBytes));
+    if (const Input* input = std::get_if<Input>(&reads.back()); input != nullptr && check.inputs.size() > 1) jobFiles.push_back(*input);
   }
   const std::shared_ptr<const JobFiles> job = jobFiles.empty() ? nullptr : jobFilesOf(std::move(jobFiles));
-  for (const auto& path : check.inputs) {
+  for (std::size_t i = 0; i < check.inputs.size(); ++i) {
+    const std::string& path = check.inputs[i];
     auto settings = settingsFor(path, projects, *resolved, gpuGiven, check.failOn);
     if (!settings) {
       failed = true;
@@ -127,13 +128,12 @@ int runCheck(const CheckCommand& check) {
     }
     settings->options.attachedLog = attachedLog;
     settings->options.job = job;
-    auto read = readConfigOrLog(path, settings->options.limits.maxBytes);
-    if (auto* failure = std::get_if<ReadFailure>(&read)) {
+    if (const auto* failure = std::get_if<ReadFailure>(&reads[i])) {
       fail(*failure);
-    } else if (auto* log = std::get_if<LogAnalysis>(&read)) {
+    } else if (const auto* log = std::get_if<LogAnalysis>(&reads[i])) {
       add(logReport(path, *log, settings->options.policy), *settings);
     } else {
-      add(analyzeInput(std::get<Input>(read), settings->options), *settings);
+      add(analyzeInput(std::get<Input>(reads[i]), settings->options), *settings);
     }
   }
   switch (check.format) {

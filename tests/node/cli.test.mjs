@@ -272,6 +272,13 @@ test('a log is recognised from its content and diagnosed; --log attaches it to t
   assert.equal(suspected.diagnostics[0].code, 'OL608');
 });
 
+test('standard input among several files is read once, for the job and for its own analysis', () => {
+  // It was read twice: once to share with the other files, then again, empty, for its own report.
+  const r = runCli(['check', '-', clean], cleanText);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /no problems found in 2 files/);
+});
+
 test('a log is read in one pass, past the first 64 KiB that say it is one', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oomlint-log-'));
   const log = fs.readFileSync(fixture('diagnosis/OL601-OL605-baseline-sample.log'), 'utf8');
