@@ -5,9 +5,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 
 #include "engine/estimate_core.h"
 #include "systems/aitk/estimate.h"
+#include "systems/aitk/system.h"
 #include "test_support.h"
 
 using namespace oomlint;
@@ -871,4 +873,57 @@ TEST_CASE("figures print as printf's \"%.*f\" prints them, ties to even included
       REQUIRE(fixedText(v, digits) == want);
     }
   }
+}
+
+TEST_CASE("an estimate made for its figures has the explained one's figures and writes none of its text", "[shared]") {
+  OOMLINT_REQUIRE_SHARED();
+  // Real jobs of every family (the corpus's examples and the calibration set's configs), on cards that put them on both
+  // sides of the line, and on a card before Ampere (its 3D coders' alternative behaviour).
+  std::vector<GpuTarget> cards;
+  for (const double gib : {8.0, 16.0, 24.0, 48.0, 80.0}) cards.push_back({"card", static_cast<std::uint64_t>(gib * 1024 * kMiB)});
+  cards.push_back({"RTX 2080 Ti", static_cast<std::uint64_t>(10.75 * 1024 * kMiB), 7.5});
+  int jobs = 0;
+  for (const auto* folder : {"corpus/ai-toolkit/examples", "calibration/configs"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(test::sharedDir() / folder)) {
+      if (entry.path().extension() != ".yaml") continue;
+      const auto doc = readDocument(test::readFile(entry.path()));
+      const JobModel job = buildJobModel(doc->root(), knowledge());
+      const auto estimated = AitkSystem::estimatedProcess(job);
+      if (!estimated) continue;
+      ++jobs;
+      for (const GpuTarget& card : cards) {
+        INFO(entry.path().filename().string() << " on " << card.describe());
+        const Estimate explained = estimate(estimated->second, knowledge().memory, card);
+        const Estimate figures = estimate(estimated->second, knowledge().memory, card, Detail::Figures);
+        REQUIRE(figures.phases.size() == explained.phases.size());
+        CHECK(figures.verdict == explained.verdict);
+        CHECK(figures.peakPhase == explained.peakPhase);
+        CHECK(figures.lowBytes == explained.lowBytes);
+        CHECK(figures.highBytes == explained.highBytes);
+        for (std::size_t i = 0; i < explained.phases.size(); ++i) {
+          const PhaseEstimate &a = explained.phases[i], &b = figures.phases[i];
+          CHECK(b.phase == a.phase);
+          CHECK(b.peakBytes == a.peakBytes);
+          CHECK(b.lowBytes == a.lowBytes);
+          CHECK(b.highBytes == a.highBytes);
+          REQUIRE(b.components.size() == a.components.size());
+          for (std::size_t k = 0; k < a.components.size(); ++k) {
+            CHECK(b.components[k].name == a.components[k].name);
+            CHECK(b.components[k].bytes == a.components[k].bytes);
+            CHECK(b.components[k].term == a.components[k].term);
+            CHECK_FALSE(a.components[k].how.empty());
+            CHECK(b.components[k].how.empty());
+          }
+          REQUIRE(b.range.size() == a.range.size());
+          for (std::size_t k = 0; k < a.range.size(); ++k) {
+            CHECK(b.range[k].belowBytes == a.range[k].belowBytes);
+            CHECK(b.range[k].aboveBytes == a.range[k].aboveBytes);
+            CHECK_FALSE(a.range[k].why.empty());
+            CHECK(b.range[k].why.empty());
+          }
+        }
+      }
+    }
+  }
+  CHECK(jobs >= 40);
 }

@@ -33,7 +33,8 @@ TermShare shareOf(Term term, const MemoryModel& m) {
 
 }  // namespace
 
-void totalPhase(PhaseEstimate& phase, const MemoryModel& m, bool coarse) {
+void totalPhase(PhaseEstimate& phase, const MemoryModel& m, bool coarse, Detail detail) {
+  const bool explain = detail == Detail::Explained;
   phase.peakBytes = 0;
   phase.range.clear();
   constexpr std::array kTerms = {Term::Weights, Term::Trainable, Term::Activations, Term::ActivationsMeasuredOnGpu,
@@ -46,14 +47,18 @@ void totalPhase(PhaseEstimate& phase, const MemoryModel& m, bool coarse) {
   for (std::size_t i = 0; i < kTerms.size(); ++i) {
     const TermShare share = shareOf(kTerms[i], m);
     if (termBytes[i] <= 0 || share.below + share.above <= 0) continue;
-    const std::string spread = share.below == share.above
-                                   ? " ±" + fixedText(share.below * 100, 0) + "%"
-                                   : " −" + fixedText(share.below * 100, 0) + "%/+" + fixedText(share.above * 100, 0) + "%";
-    phase.range.push_back({std::string(share.what) + spread, termBytes[i] * share.below, termBytes[i] * share.above});
+    std::string why;
+    if (explain) {
+      why = std::string(share.what) + (share.below == share.above
+                                           ? " ±" + fixedText(share.below * 100, 0) + "%"
+                                           : " −" + fixedText(share.below * 100, 0) + "%/+" + fixedText(share.above * 100, 0) + "%");
+    }
+    phase.range.push_back({std::move(why), termBytes[i] * share.below, termBytes[i] * share.above});
   }
   if (coarse) {
     const double bytes = phase.peakBytes * m.uncertaintyCoarseExtra;
-    phase.range.push_back({"approximate model dimensions ±" + fixedText(m.uncertaintyCoarseExtra * 100, 0) + "%", bytes, bytes});
+    std::string why = explain ? "approximate model dimensions ±" + fixedText(m.uncertaintyCoarseExtra * 100, 0) + "%" : "";
+    phase.range.push_back({std::move(why), bytes, bytes});
   }
   phase.lowBytes = phase.highBytes = phase.peakBytes;
   for (const auto& r : phase.range) {

@@ -11,9 +11,14 @@
 
 namespace oomlint {
 
+// What an estimate is made for: the report, which shows each component's arithmetic (Component::how) and the reasons
+// for its range, or its figures alone (a range's alternatives, a plan's re-estimates), which skip writing the text
+// nobody reads.
+enum class Detail { Explained, Figures };
+
 // The phase's expected peak (its components summed) and its range: each term's share of uncertainty,
 // plus the coarse extra when the model's dimensions are approximate.
-void totalPhase(PhaseEstimate& phase, const MemoryModel& model, bool coarse);
+void totalPhase(PhaseEstimate& phase, const MemoryModel& model, bool coarse, Detail detail = Detail::Explained);
 // Widens each phase's range to cover the same phase of an estimate made under another assumption (a
 // version-dependent behaviour), naming it as the reason.
 void widenWith(Estimate& e, const Estimate& alternative, const std::string& why);

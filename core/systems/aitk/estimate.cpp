@@ -17,22 +17,37 @@ double dtypeBytes(const MemoryModel& m, const std::string& dtype) {
   return f ? f->bytesPerParam : 4.0;
 }
 
+// `text()` when the estimate writes its arithmetic (`explain`), else nothing: an estimate made for its figures alone
+// formats none of it.
+template <class Text>
+std::string written(bool explain, Text&& text) {
+  return explain ? std::string(text()) : std::string();
+}
+
 // Weights of `p` parameters, quantized with `qtype` or kept in the training dtype.
-Component weights(const MemoryModel& m, std::string name, double p, bool quantized, const std::string& qtype,
+Component weights(bool explain, const MemoryModel& m, std::string name, double p, bool quantized, const std::string& qtype,
                   const std::string& dtype) {
-  if (p <= 0) return {std::move(name), 0, "none", Term::Weights};
+  if (p <= 0) return {std::move(name), 0, written(explain, [] { return "none"; }), Term::Weights};
   if (quantized) {
     const std::string bare = qtypeFormat(qtype);
     const WeightFormat* f = m.format(bare);
     const double q = f ? f->bytesPerParam : 1.0;
     const double keep = f ? f->fullPrecisionFraction : 0.05;
     const double perParam = keep * kBf16 + (1 - keep) * q;
-    return {std::move(name), p * perParam,
-            paramsText(p) + " × " + fixedText(perParam, 3) + " B/param (" + bare + ", " +
-                fixedText(keep * 100, 0) + "% kept in bf16)"};
+    return {std::move(name), p * perParam, written(explain, [&] {
+              return paramsText(p) + " × " + fixedText(perParam, 3) + " B/param (" + bare + ", " +
+                     fixedText(keep * 100, 0) + "% kept in bf16)";
+            })};
   }
   const double b = dtypeBytes(m, dtype);
-  return {std::move(name), p * b, paramsText(p) + " × " + fixedText(b, 0) + " B/param (" + (dtype.empty() ? "fp32" : dtype) + ")"};
+  return {std::move(name), p * b, written(explain, [&] {
+            return paramsText(p) + " × " + fixedText(b, 0) + " B/param (" + (dtype.empty() ? "fp32" : dtype) + ")";
+          })};
+}
+
+// The bytes alone of weights(): a figure inside another component's arithmetic.
+double weightBytes(const MemoryModel& m, double p, bool quantized, const std::string& qtype, const std::string& dtype) {
+  return weights(false, m, "", p, quantized, qtype, dtype).bytes;
 }
 
 // What AI Toolkit changed shortly before the snapshot the estimate assumes (architectures.yaml `assumes`):
@@ -96,34 +111,36 @@ double paramsOutsideBlocks(const Denoiser& d, double residentParams) {
   return std::max(0.0, residentParams - experts * d.blocks * d.largestBlockParams);
 }
 
-Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m, const Behaviour& b) {
+Component denoiserWeights(bool explain, const TrainingSetup& s, const MemoryModel& m, const Behaviour& b) {
   const double p = residentDenoiserParams(s);
   const double outside = paramsOutsideBlocks(s.arch->denoiser, p);
-  Component c = weights(m, "transformer weights", p, s.quantize, s.qtype, s.trainDtype);
+  Component c = weights(explain, m, "transformer weights", p, s.quantize, s.qtype, s.trainDtype);
   if (s.quantize && s.fp8BlocksOnly && outside > 0) {
-    const Component blocks = weights(m, "", p - outside, true, s.qtype, s.trainDtype);
+    const Component blocks = weights(explain, m, "", p - outside, true, s.qtype, s.trainDtype);
     c.bytes = blocks.bytes + outside * kBf16;
-    c.how = blocks.how + " + " + paramsText(outside) + " outside the blocks × 2 B (bf16: the fp8 conversion targets the blocks)";
+    if (explain) c.how = blocks.how + " + " + paramsText(outside) + " outside the blocks × 2 B (bf16: the fp8 conversion targets the blocks)";
   }
-  if (s.arch->denoiser.experts > 1 && p < s.arch->denoiser.params) c.how += "; the idle expert is on the CPU (low_vram)";
+  if (explain && s.arch->denoiser.experts > 1 && p < s.arch->denoiser.params) c.how += "; the idle expert is on the CPU (low_vram)";
   if (s.accuracyRecoveryAdapter && m.araFractionOfBase > 0) {
     c.bytes += p * m.araFractionOfBase * kBf16;
-    c.how += " + accuracy-recovery adapter " + fixedText(m.araFractionOfBase * 100, 1) + "% of params in bf16";
+    if (explain) c.how += " + accuracy-recovery adapter " + fixedText(m.araFractionOfBase * 100, 1) + "% of params in bf16";
   }
   if (s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0) {
-    const std::string kept = fixedText((1 - s.offloadTransformer) * 100, 0) + "%";
+    const auto kept = [&] { return fixedText((1 - s.offloadTransformer) * 100, 0) + "%"; };
     if (s.swapsBlocksInPlace) {
       // Only blocks are exchanged: what lies outside them stays on the GPU.
       const double outsideBytes = outside * (s.quantize && s.fp8BlocksOnly ? kBf16 : c.bytes / p);
       c.bytes = outsideBytes + (c.bytes - outsideBytes) * (1 - s.offloadTransformer);
-      c.how += "; block swap keeps " + kept + " of the blocks on the GPU (whole blocks exchanged in place)" +
-               (outside > 0 ? " and the " + paramsText(outside) + " outside them" : "");
+      if (explain) {
+        c.how += "; block swap keeps " + kept() + " of the blocks on the GPU (whole blocks exchanged in place)" +
+                 (outside > 0 ? " and the " + paramsText(outside) + " outside them" : "");
+      }
       return c;
     }
     // The ring's slots hold weights dequantized to bf16 (manager_modules.py _materialize_linear_weight).
     const double ring = b.offloadRingSlots * s.arch->denoiser.largestLinearParams() * kBf16;
     c.bytes = c.bytes * (1 - s.offloadTransformer) + ring;
-    c.how += "; layer offloading keeps " + kept + " plus a ring of " + std::to_string(b.offloadRingSlots) + " Linear weights in bf16";
+    if (explain) c.how += "; layer offloading keeps " + kept() + " plus a ring of " + std::to_string(b.offloadRingSlots) + " Linear weights in bf16";
   }
   return c;
 }
@@ -131,15 +148,17 @@ Component denoiserWeights(const TrainingSetup& s, const MemoryModel& m, const Be
 // One text encoder under quantize_te: its Linears in the quantized type, its token embeddings in bf16
 // (quantizers convert Linear layers only); a CLIP encoder, which no AI Toolkit loader quantizes, in the training dtype.
 double quantizedTextEncoderBytes(const TrainingSetup& s, const MemoryModel& m, const TextEncoder& te) {
-  if (te.neverQuantized || te.params <= 0) return weights(m, "", te.params, false, "", s.textEncoderDtype()).bytes;
-  const double bytes = weights(m, "", te.params, true, s.qtypeTe, s.textEncoderDtype()).bytes;
+  if (te.neverQuantized || te.params <= 0) return weightBytes(m, te.params, false, "", s.textEncoderDtype());
+  const double bytes = weightBytes(m, te.params, true, s.qtypeTe, s.textEncoderDtype());
   return bytes + m.embeddingParams(te.name) * (kBf16 - bytes / te.params);
 }
 
-Component textEncoderWeights(const TrainingSetup& s, const MemoryModel& m) {
-  if (s.textEncoderOnCpu) return {"text encoder weights", 0, "on the CPU, where they encode the captions", Term::Weights};
+Component textEncoderWeights(bool explain, const TrainingSetup& s, const MemoryModel& m) {
+  if (s.textEncoderOnCpu) {
+    return {"text encoder weights", 0, written(explain, [] { return "on the CPU, where they encode the captions"; }), Term::Weights};
+  }
   const double pTe = s.arch->textEncoderParams();
-  Component c = weights(m, "text encoder weights", pTe, s.quantizeTe, s.qtypeTe, s.textEncoderDtype());
+  Component c = weights(explain, m, "text encoder weights", pTe, s.quantizeTe, s.qtypeTe, s.textEncoderDtype());
   if (s.quantizeTe && pTe > 0) {
     double bytes = 0, kept = 0, embeddings = 0;
     for (const auto& te : s.arch->textEncoders) {
@@ -151,96 +170,111 @@ Component textEncoderWeights(const TrainingSetup& s, const MemoryModel& m) {
       }
     }
     c.bytes = bytes;
-    c.how = kept < pTe ? weights(m, "", pTe - kept, true, s.qtypeTe, s.textEncoderDtype()).how : "";
-    if (embeddings > 0) c.how += "; " + paramsText(embeddings) + " of token embeddings stay bf16";
-    if (kept > 0) c.how += std::string(c.how.empty() ? "" : "; ") + "the CLIP encoders' " + weights(m, "", kept, false, "", s.textEncoderDtype()).how + ", never quantized";
+    if (explain) {
+      c.how = kept < pTe ? weights(explain, m, "", pTe - kept, true, s.qtypeTe, s.textEncoderDtype()).how : "";
+      if (embeddings > 0) c.how += "; " + paramsText(embeddings) + " of token embeddings stay bf16";
+      if (kept > 0) {
+        c.how += std::string(c.how.empty() ? "" : "; ") + "the CLIP encoders' " +
+                 weights(explain, m, "", kept, false, "", s.textEncoderDtype()).how + ", never quantized";
+      }
+    }
   }
   if (s.layerOffloading && s.arch->layerOffloading && s.offloadTextEncoder > 0 && c.bytes > 0) {
     // Embedding tables are not managed modules: they stay on the GPU in bf16 (manager.py's skip list).
     const double embeddingBytes = std::min(c.bytes, textEmbeddingParams(s, m) * kBf16);
     c.bytes = embeddingBytes + (c.bytes - embeddingBytes) * (1 - s.offloadTextEncoder);
-    c.how += "; layer offloading keeps " + fixedText((1 - s.offloadTextEncoder) * 100, 0) + "% and the token embeddings";
+    if (explain) c.how += "; layer offloading keeps " + fixedText((1 - s.offloadTextEncoder) * 100, 0) + "% and the token embeddings";
   }
   return c;
 }
 
 // Modules that ride with the transformer in bf16, never quantized nor offloaded (LTX-2.x text connectors).
-Component residentExtras(const TrainingSetup& s) {
+Component residentExtras(bool explain, const TrainingSetup& s) {
   const double p = s.arch->denoiser.residentBf16Params;
-  return {"text connectors", p * kBf16, paramsText(p) + " × 2 B (bf16, never quantized nor offloaded)", Term::Weights};
+  return {"text connectors", p * kBf16, written(explain, [&] { return paramsText(p) + " × 2 B (bf16, never quantized nor offloaded)"; }),
+          Term::Weights};
 }
 
-Component vaeWeights(const TrainingSetup& s, const MemoryModel& m) {
-  return weights(m, "VAE weights", s.arch->vae.params, false, "", s.vaeWeightDtype());
+Component vaeWeights(bool explain, const TrainingSetup& s, const MemoryModel& m) {
+  return weights(explain, m, "VAE weights", s.arch->vae.params, false, "", s.vaeWeightDtype());
 }
 
 // A quantized backend that dequantizes in its training forward leaves autograd the bf16 weight of every
 // Linear it ran (memory.yaml saves_dequantized_weight): the recomputed block's under gradient checkpointing,
 // every resident quantized layer's without. Offloaded layers go through the manager's own autograd instead.
-Component dequantizedForBackward(const TrainingSetup& s, const MemoryModel& m) {
+Component dequantizedForBackward(bool explain, const TrainingSetup& s, const MemoryModel& m) {
   const WeightFormat* f = s.quantize ? m.format(qtypeFormat(s.qtype)) : nullptr;
   if (f == nullptr || !f->savesDequantizedWeight) return {"dequantized weights for backward", 0, "", Term::Activations};
   const double quantized = 1 - f->fullPrecisionFraction;
   const double resident = s.layerOffloading && s.arch->layerOffloading ? 1 - s.offloadTransformer : 1;
   const double p = (s.gradientCheckpointing ? s.arch->denoiser.recomputedUnit() : residentDenoiserParams(s)) * quantized * resident;
-  return {"dequantized weights for backward", p * kBf16,
-          paramsText(p) + " × 2 B: " + f->name + " runs F.linear on the weight dequantized to bf16, kept for the backward (" +
-              (s.gradientCheckpointing ? "the recomputed block's" : "every layer's: no checkpointing") + ")",
+  return {"dequantized weights for backward", p * kBf16, written(explain, [&] {
+            return paramsText(p) + " × 2 B: " + f->name + " runs F.linear on the weight dequantized to bf16, kept for the backward (" +
+                   (s.gradientCheckpointing ? "the recomputed block's" : "every layer's: no checkpointing") + ")";
+          }),
           Term::Activations};
 }
 
 // An adapter that runs each adapted layer's op on a weight it builds (TrainingSetup::mergedWeightCopies) leaves autograd
 // that weight-sized tensor per layer, in the frozen weights' dtype: the recomputed block's under gradient checkpointing,
 // every adapted layer's without (the trained text encoders' too).
-Component mergedAdapterWeights(const TrainingSetup& s, const MemoryModel& m) {
+Component mergedAdapterWeights(bool explain, const TrainingSetup& s, const MemoryModel& m) {
   if (s.mergedWeightCopies == 0 || s.fullFinetune) return {"adapter's merged weights for backward", 0, "", Term::Activations};
   double p = s.gradientCheckpointing ? s.arch->denoiser.recomputedUnit() : residentDenoiserParams(s);
   if (!s.gradientCheckpointing && s.trainsTextEncoders()) {
     for (const TextEncoder& te : s.arch->textEncoders) p += te.params;
   }
   const double bytes = dtypeBytes(m, s.trainDtype);
-  return {"adapter's merged weights for backward", p * s.mergedWeightCopies * bytes,
-          paramsText(p) + " × " + std::to_string(s.mergedWeightCopies) + " × " + fixedText(bytes, 0) +
-              " B: LyCORIS runs each adapted layer on the weight delta it builds" + (s.mergedWeightCopies > 1 ? ", DoRA on the merged weight too" : "") +
-              ", kept for the backward (" + (s.gradientCheckpointing ? "the recomputed block's" : "every adapted layer's: no checkpointing") + ")",
+  return {"adapter's merged weights for backward", p * s.mergedWeightCopies * bytes, written(explain, [&] {
+            return paramsText(p) + " × " + std::to_string(s.mergedWeightCopies) + " × " + fixedText(bytes, 0) +
+                   " B: LyCORIS runs each adapted layer on the weight delta it builds" +
+                   (s.mergedWeightCopies > 1 ? ", DoRA on the merged weight too" : "") + ", kept for the backward (" +
+                   (s.gradientCheckpointing ? "the recomputed block's" : "every adapted layer's: no checkpointing") + ")";
+          }),
           Term::Activations};
 }
 
 // Working memory of one VAE pass over `batch` samples of width×height (×frames for video): pixels × K × the VAE's
 // element bytes each (4 where the sampling pipeline upcasts it), and a video's decoded RGB clips the pipeline holds on
 // the GPU beside it (memory.yaml rgb_clip_copies).
-Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour& b, bool decode, long w, long h, int frames,
-                  bool tiled = false, int batch = 1) {
+Component vaeWork(bool explain, const TrainingSetup& s, const MemoryModel& m, const Behaviour& b, bool decode, long w, long h,
+                  int frames, bool tiled = false, int batch = 1) {
   const std::string name = decode ? "VAE decode" : "VAE encode";
   const VaeConstants* v = m.vae(s.arch->vae.family);
-  if (v == nullptr || s.arch->vae.family == "identity") return {name, 0, "pixel-space model: no VAE", Term::Vae};
+  if (v == nullptr || s.arch->vae.family == "identity") return {name, 0, written(explain, [] { return "pixel-space model: no VAE"; }), Term::Vae};
   const bool upcast = decode && s.sampleDecodeUpcast;
   const double elemBytes = upcast ? 4 : s.vaeElementBytes();
   // An image pass from the coder's structure is what a GPU needs at least: a floor, its range above only.
   const bool floor = frames <= 1 && v->imageFloorK(decode) > 0;
   const double k = floor ? v->imageFloorK(decode) : v->k(decode, frames);
   const Term term = floor ? Term::VaeFloor : Term::Vae;
-  const std::string kText = fixedText(k, 0) + " B/px/elem" +
-                            (!floor    ? ""
-                             : decode ? " (the decoder's structure, memory.yaml image_decode_floor_k)"
-                                      : " (the encoder's structure, memory.yaml image_encode_floor_k)");
+  const std::string kText = written(explain, [&] {
+    return fixedText(k, 0) + " B/px/elem" +
+           (!floor    ? ""
+            : decode ? " (the decoder's structure, memory.yaml image_decode_floor_k)"
+                     : " (the encoder's structure, memory.yaml image_encode_floor_k)");
+  });
   const int inFlight = frames > 1 ? std::min(frames, std::max(1, v->videoFramesInFlight)) : 1;
   // The decoded RGB, all frames (a decoder that decodes a short clip for one image, those), in the decoder's output dtype.
   const int decoded = decode && frames <= 1 && v->imageDecodedFrames > 1 ? v->imageDecodedFrames : frames;
   const double outBytes = decode && v->outputBytes > 0 ? v->outputBytes : elemBytes;
   const double clip = 3.0 * decoded * static_cast<double>(w) * h * outBytes;
   const double clips = decode && decoded > 1 ? v->rgbClipCopies * clip : 0;
-  const std::string clipsHow = clips > 0 ? " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(decoded) +
-                                               " frames" + (outBytes != elemBytes ? " × " + fixedText(outBytes, 0) + " B" : "")
-                                         : "";
-  const std::string elem = " × " + fixedText(elemBytes, 0) + " B";
-  std::string how = std::to_string(w) + "×" + std::to_string(h) + " px";
+  const std::string clipsHow = written(explain && clips > 0, [&] {
+    return " + " + std::to_string(v->rgbClipCopies) + " RGB clips of " + std::to_string(decoded) + " frames" +
+           (outBytes != elemBytes ? " × " + fixedText(outBytes, 0) + " B" : "");
+  });
+  const std::string elem = written(explain, [&] { return " × " + fixedText(elemBytes, 0) + " B"; });
+  std::string how = written(explain, [&] { return std::to_string(w) + "×" + std::to_string(h) + " px"; });
   double px = static_cast<double>(w) * h, exactPx = px;
   double overlap = 0;  // a tiled decode's decoded tiles, in clips (diffusers' tiled_decode keeps them all)
   // diffusers tiles when either side exceeds the tile (tile_sample_min_height / _width).
   const long tile = v->tilePx;
   if ((tiled || v->alwaysTiles) && tile > 0 && (w > tile || h > tile)) {
-    how = std::to_string(tile) + "×" + std::to_string(tile) + (v->alwaysTiles ? " tiles (the VAE tiles itself)" : " tiles (tiled decode)") + " ×1.25";
+    how = written(explain, [&] {
+      return std::to_string(tile) + "×" + std::to_string(tile) + (v->alwaysTiles ? " tiles (the VAE tiles itself)" : " tiles (tiled decode)") +
+             " ×1.25";
+    });
     exactPx = static_cast<double>(tile) * tile;
     px = exactPx * 1.25;
     if (decode && v->tileStridePx > 0) {
@@ -252,21 +286,22 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
       };
       overlap = covered(w) * covered(h) / (static_cast<double>(w) * h);
     }
-  } else if (inFlight > 1) {
+  } else if (explain && inFlight > 1) {
     how += " × " + std::to_string(inFlight) + " frames in flight";
   }
-  const std::string batchHow = batch > 1 ? std::to_string(batch) + " × " : "";
+  const std::string batchHow = written(explain && batch > 1, [&] { return std::to_string(batch) + " × "; });
   // While the tiles are decoded, the decoded ones beside one tile's working memory; once all are, the tiles, their
   // blended rows and the clips the pipeline makes of them (the output and its clamp): the larger of the two moments.
   const auto withTiles = [&](double working, const std::string& workingHow) -> Component {
     if (overlap <= 0) return {name, working + clips, workingHow + clipsHow, term};
     const double during = working + overlap * clip, after = (overlap + 1) * clip + clips;
-    return {name, std::max(during, after),
-            workingHow + " + the decoded tiles (" + fixedText(overlap, 2) + " clips: diffusers keeps every tile" +
-                (after > during ? ", then their blended rows and " + std::to_string(v->rgbClipCopies) + " RGB clips)" : ")"),
+    return {name, std::max(during, after), written(explain, [&] {
+              return workingHow + " + the decoded tiles (" + fixedText(overlap, 2) + " clips: diffusers keeps every tile" +
+                     (after > during ? ", then their blended rows and " + std::to_string(v->rgbClipCopies) + " RGB clips)" : ")");
+            }),
             term};
   };
-  Component c = withTiles(batch * px * inFlight * k * elemBytes, batchHow + how + " × " + kText + elem);
+  Component c = withTiles(batch * px * inFlight * k * elemBytes, written(explain, [&] { return batchHow + how + " × " + kText + elem; }));
   // A 3D-convolution coder in half precision without cuDNN runs slow_conv3d: at its widest full-resolution 3×3×3
   // convolution, vol2col's column buffer (C·27 × the chunk's output frames, one sample at a time) beside the resnet's
   // input, its normed activation, the convolution's input with the 2 cached frames and its output (C·(4T + 2) each
@@ -274,15 +309,17 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
   if (!b.conv3dWithoutCudnn.empty() && elemBytes < 4 && v->vol2colChannels > 0) {
     const auto [columns, maps] = vol2colPerPixel(v->vol2colChannels, s.arch->vae.temporal, frames);
     const double work = (columns + batch * maps) * exactPx * elemBytes;
-    const std::string workHow =
-        how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow + fixedText(maps, 0) + " maps beside it)" + elem;
+    const std::string workHow = written(explain, [&] {
+      return how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow + fixedText(maps, 0) +
+             " maps beside it)" + elem;
+    });
     Component slow = withTiles(work, workHow);
     if (overlap <= 0 && clips > 0) {  // beside the columns only the clip decoded so far; the pipeline's copies come after
       slow.bytes = std::max(work + clip, clips);
-      slow.how = workHow + " + the clip decoded so far";
+      if (explain) slow.how = workHow + " + the clip decoded so far";
     }
     if (slow.bytes > c.bytes) {
-      slow.how += ": " + b.conv3dWithoutCudnn;
+      if (explain) slow.how += ": " + b.conv3dWithoutCudnn;
       slow.term = Term::VaeFloor;  // the structure's count: its range reaches above only
       c = std::move(slow);
     }
@@ -290,41 +327,43 @@ Component vaeWork(const TrainingSetup& s, const MemoryModel& m, const Behaviour&
   if (upcast) {
     // upcast_vae() is vae.to(float32): each fp16 weight replaced by an fp32 one until the decode is done.
     c.bytes += s.arch->vae.params * 2;
-    c.how += " + " + paramsText(s.arch->vae.params) + " × 2 B: the pipeline upcasts the fp16 VAE to fp32 for its decode (force_upcast)";
+    if (explain) c.how += " + " + paramsText(s.arch->vae.params) + " × 2 B: the pipeline upcasts the fp16 VAE to fp32 for its decode (force_upcast)";
   }
   return c;
 }
 
-// Sequence length the denoiser runs for one sample of a dataset shape.
-double sequenceLength(const TrainingSetup& s, long w, long h, int frames, int controls, std::string& how) {
+// Sequence length the denoiser runs for one sample of a dataset shape; `how` how it was counted, when `explain`.
+double sequenceLength(bool explain, const TrainingSetup& s, long w, long h, int frames, int controls, std::string& how) {
   const Denoiser& d = s.arch->denoiser;
   if (d.tokensPerSecond > 0) {
     // Audio: a clip's length, not a bucket's size, sets the tokens; the config does not give it.
     const double tokens = d.tokensPerSecond * d.planningSeconds;
-    how = fixedText(tokens, 0) + " audio tokens (" + fixedText(d.planningSeconds, 0) + " s planned × " + fixedText(d.tokensPerSecond, 1) +
-          " per s; the dataset's longest clip sets them)";
+    how = written(explain, [&] {
+      return fixedText(tokens, 0) + " audio tokens (" + fixedText(d.planningSeconds, 0) + " s planned × " + fixedText(d.tokensPerSecond, 1) +
+             " per s; the dataset's longest clip sets them)";
+    });
     if (!d.jointAttention || d.textTokens <= 0) return tokens;
-    how += " + " + std::to_string(d.textTokens) + " text";
+    if (explain) how += " + " + std::to_string(d.textTokens) + " text";
     return tokens + d.textTokens;
   }
   const double img = static_cast<double>(imageTokens(*s.arch, w, h, frames));
   double seq = img;
-  how = fixedText(img, 0) + " image tokens";
+  how = written(explain, [&] { return fixedText(img, 0) + " image tokens"; });
   if (controls > 0 && d.controlTokenFactor > 0) {
     if (d.controlMaxPixels > 0 && !s.controlsAtTargetSize) {
       // Encoded at its raw size up to the cap: a dataset's photos are larger than that, whatever the bucket.
       const long side = std::lround(std::sqrt(d.controlMaxPixels));
       const double control = d.controlTokenFactor * static_cast<double>(imageTokens(*s.arch, side, side, 1));
       seq += control * controls;
-      how += " + " + std::to_string(controls) + " control × " + fixedText(control, 0) + " (its raw size up to " + std::to_string(side) + "²)";
+      if (explain) how += " + " + std::to_string(controls) + " control × " + fixedText(control, 0) + " (its raw size up to " + std::to_string(side) + "²)";
     } else {
       seq += img * d.controlTokenFactor * controls;
-      how += " × (1 + " + std::to_string(controls) + " control)";
+      if (explain) how += " × (1 + " + std::to_string(controls) + " control)";
     }
   }
   if (d.jointAttention && d.textTokens > 0) {
     seq += d.textTokens;
-    how += " + " + std::to_string(d.textTokens) + " text";
+    if (explain) how += " + " + std::to_string(d.textTokens) + " text";
   }
   return seq;
 }
@@ -339,35 +378,39 @@ Term loraPathTerm(const Denoiser& d, const ActivationCoefficients& a) {
 // One dataset's activations at its batch and largest size, of `seq` tokens (sequenceLength; `seqHow` how they were
 // counted). `graphs`: forward graphs alive until one backward (2 with a preservation loss): each keeps its blocks'
 // inputs or saved sets; the backward still recomputes one block at a time.
-Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int graphs, const DatasetShape& shape, double seq,
-                             const std::string& seqHow) {
+Component datasetActivations(bool explain, const TrainingSetup& s, const MemoryModel& m, int graphs, const DatasetShape& shape,
+                             double seq, const std::string& seqHow) {
   const Denoiser& d = s.arch->denoiser;
   const ActivationCoefficients a = m.activations(d.activationFamily);
-  const std::string census = a.family.empty() ? "" : " (" + a.family + " census)";
+  const std::string census = written(explain && !a.family.empty(), [&] { return " (" + a.family + " census)"; });
   Component c{"activations", 0, "", Term::Activations};
   const int frames = s.isVideo() ? shape.frames : 1;
   if (d.blocks > 0 && d.hidden > 0) {
     c.term = loraPathTerm(d, a);
     const double perBlock = shape.batch * seq * d.hidden;
-    const std::string head = std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × (";
+    const std::string head =
+        written(explain, [&] { return std::to_string(shape.batch) + " × (" + seqHow + ") × " + std::to_string(d.hidden) + " ch × ("; });
     // The block being run backward peaks at `recompute`; the others keep their input (checkpointing) or
     // everything they saved for backward.
     const auto path = a.loraPath(s.loraInputsFp32);
     const double frozen = s.noLayerAdapted ? a.frozenBlockShare : 1;  // no adapted Linear keeps its input
     const double saved = path.block * frozen, recompute = path.recompute * frozen;
     const double kept = s.gradientCheckpointing ? m.checkpointBytesPerTokenChannel : saved;
-    const std::string keptHow = fixedText(kept, s.gradientCheckpointing ? 0 : 1) +
-                                (s.gradientCheckpointing ? " B checkpointed input" : " B saved for backward (no gradient checkpointing)");
-    const std::string graphsHow = graphs > 1 ? std::to_string(graphs) + " graphs × " : "";
+    const std::string keptHow = written(explain, [&] {
+      return fixedText(kept, s.gradientCheckpointing ? 0 : 1) +
+             (s.gradientCheckpointing ? " B checkpointed input" : " B saved for backward (no gradient checkpointing)");
+    });
+    const std::string graphsHow = written(explain && graphs > 1, [&] { return std::to_string(graphs) + " graphs × "; });
     c.bytes = (graphs * (d.blocks - 1) * kept + recompute) * perBlock;
-    c.how = head + graphsHow + std::to_string(d.blocks - 1) + " blocks × " + keptHow + " + " + fixedText(recompute, 1) +
-            " B the block in backward" + census + (s.loraInputsFp32 ? "" : ", autocast") +
-            (s.noLayerAdapted ? ", no adapted layer" : "") + ")";
+    c.how = written(explain, [&] {
+      return head + graphsHow + std::to_string(d.blocks - 1) + " blocks × " + keptHow + " + " + fixedText(recompute, 1) +
+             " B the block in backward" + census + (s.loraInputsFp32 ? "" : ", autocast") + (s.noLayerAdapted ? ", no adapted layer" : "") + ")";
+    });
     // Text-fusion blocks run before the main ones, outside checkpointing: every pass keeps its saved set until the backward.
     if (d.textFusionPasses > 0 && d.textFusionHidden > 0 && d.textTokens > 0) {
       const double fusion = graphs * shape.batch * static_cast<double>(d.textTokens) * d.textFusionHidden * d.textFusionPasses * saved;
       c.bytes += fusion;
-      c.how += " + the text fusion's " + std::to_string(d.textFusionPasses) + " block passes × " + std::to_string(shape.batch) + " × " +
+      if (explain) c.how += " + the text fusion's " + std::to_string(d.textFusionPasses) + " block passes × " + std::to_string(shape.batch) + " × " +
                std::to_string(d.textTokens) + " text tokens × " + std::to_string(d.textFusionHidden) + " ch × " + fixedText(saved, 1) +
                " B saved for backward (not checkpointed)";
     }
@@ -377,20 +420,25 @@ Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int g
     if (d.pixelHeadTrainingBytesPerPixel > 0 && headPath > c.bytes) {
       c.bytes = headPath;
       c.term = Term::Activations;
-      c.how = head + graphsHow + std::to_string(d.blocks) + " blocks × " + keptHow + ") + " + std::to_string(shape.batch) +
-              " × " + std::to_string(shape.resolution) + "² px × " + fixedText(d.pixelHeadTrainingBytesPerPixel, 0) +
-              " B the pixel head in backward (CPU census)";
+      c.how = written(explain, [&] {
+        return head + graphsHow + std::to_string(d.blocks) + " blocks × " + keptHow + ") + " + std::to_string(shape.batch) + " × " +
+               std::to_string(shape.resolution) + "² px × " + fixedText(d.pixelHeadTrainingBytesPerPixel, 0) +
+               " B the pixel head in backward (CPU census)";
+      });
     }
   } else {
     // UNets: bytes per latent pixel per sample, from the census of the whole UNet.
     const double latent = std::pow(shape.resolution / static_cast<double>(s.arch->vae.spatial), 2) * frames;
     const double k = s.gradientCheckpointing ? a.unetBytesPerLatentPixelCheckpointed : a.unetBytesPerLatentPixelFull;
     c.bytes = graphs * shape.batch * latent * k;
-    c.how = (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(shape.batch) + " × " +
-            fixedText(latent, 0) + " latent px × " + fixedText(k, 0) + " B/px (UNet" +
-            (s.gradientCheckpointing ? ", checkpointed" : ", no checkpointing") + census + ")";
+    c.how = written(explain, [&] {
+      return (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + std::to_string(shape.batch) + " × " + fixedText(latent, 0) +
+             " latent px × " + fixedText(k, 0) + " B/px (UNet" + (s.gradientCheckpointing ? ", checkpointed" : ", no checkpointing") +
+             census + ")";
+    });
   }
   c.bytes *= m.activationMultiplier * s.activationBytes / kBf16;
+  if (!explain) return c;
   if (s.activationBytes != kBf16) c.how += " × " + fixedText(s.activationBytes / kBf16, 0) + " (fp32, no half precision)";
   c.how += " × " + fixedText(m.activationMultiplier, 2) + " (GPU kernels' extra working memory); largest: datasets[" +
            std::to_string(shape.index) + "] at " + std::to_string(shape.resolution) + " px" +
@@ -406,41 +454,50 @@ Component datasetActivations(const TrainingSetup& s, const MemoryModel& m, int g
 // call, nothing held between calls but the bias. `graphs`: forward graphs alive, each holding its own mask; `biases`:
 // the biases alive at once (one under gradient checkpointing or while sampling; every block's, saved for backward,
 // without checkpointing). `beside`: the activations the forward's start does not hold yet.
-Component attentionMask(const TrainingSetup& s, int batch, double seq, int graphs, int biases, double beside) {
+Component attentionMask(bool explain, const TrainingSetup& s, int batch, double seq, int graphs, int biases, double beside) {
   const Denoiser& d = s.arch->denoiser;
   const bool built = d.attentionMask == "built_per_forward";
   if ((!built && d.attentionMask != "expanded_per_call") || d.heads <= 0) return {"attention mask", 0, "", Term::Activations};
   const double keys = seq + (d.jointAttention ? 0 : d.textTokens);  // text that is no query still is a key
   const double elements = batch * static_cast<double>(d.heads) * seq * keys;
-  const std::string size = std::to_string(batch) + " × " + std::to_string(d.heads) + " heads × " + fixedText(seq, 0) +
-                           (keys == seq ? "²" : " × " + fixedText(keys, 0));
-  const std::string bias = std::to_string(biases) + " × " + fixedText(s.activationBytes, 0) + " B: the bias SDPA makes of it" +
-                           (biases > 1 ? " in every block, saved for backward" : "");
-  if (!built) return {"attention mask", elements * biases * s.activationBytes, size + " × " + bias, Term::Activations};
+  const std::string size = written(explain, [&] {
+    return std::to_string(batch) + " × " + std::to_string(d.heads) + " heads × " + fixedText(seq, 0) +
+           (keys == seq ? "²" : " × " + fixedText(keys, 0));
+  });
+  const std::string bias = written(explain, [&] {
+    return std::to_string(biases) + " × " + fixedText(s.activationBytes, 0) + " B: the bias SDPA makes of it" +
+           (biases > 1 ? " in every block, saved for backward" : "");
+  });
+  if (!built) {
+    return {"attention mask", elements * biases * s.activationBytes, written(explain, [&] { return size + " × " + bias; }), Term::Activations};
+  }
   const double building = 8 * elements + 4 * seq * seq;
   const double held = elements * (graphs + biases * s.activationBytes);
   if (building - beside > held) {
-    return {"attention mask", building - beside,
-            size + " × 8 B (float32 and int32 at once, as each forward builds it) + the [S, S] float32, less the activations not yet there",
+    return {"attention mask", building - beside, written(explain, [&] {
+              return size + " × 8 B (float32 and int32 at once, as each forward builds it) + the [S, S] float32, less the activations not yet there";
+            }),
             Term::Activations};
   }
-  const std::string bools = (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + "1 B bool";
-  return {"attention mask", held, size + " × (" + bools + " + " + bias + ")", Term::Activations};
+  return {"attention mask", held, written(explain, [&] {
+            return size + " × (" + (graphs > 1 ? std::to_string(graphs) + " graphs × " : "") + "1 B bool + " + bias + ")";
+          }),
+          Term::Activations};
 }
 
 // The training step's activations and attention mask for the dataset whose pair is the largest.
-std::pair<Component, Component> trainingActivations(const TrainingSetup& s, const MemoryModel& m, int graphs) {
+std::pair<Component, Component> trainingActivations(bool explain, const TrainingSetup& s, const MemoryModel& m, int graphs) {
   std::vector<DatasetShape> shapes = s.datasets;
   if (shapes.empty()) shapes.push_back({});
-  std::pair<Component, Component> best{{"activations", 0, "no dataset", Term::Activations},
+  std::pair<Component, Component> best{{"activations", 0, written(explain, [] { return "no dataset"; }), Term::Activations},
                                        {"attention mask", 0, "", Term::Activations}};
   for (const auto& shape : shapes) {
     std::string seqHow;
     const int frames = s.isVideo() ? shape.frames : 1;
-    const double seq = sequenceLength(s, shape.resolution, shape.resolution, frames, shape.controls, seqHow);
-    Component act = datasetActivations(s, m, graphs, shape, seq, seqHow);
+    const double seq = sequenceLength(explain, s, shape.resolution, shape.resolution, frames, shape.controls, seqHow);
+    Component act = datasetActivations(explain, s, m, graphs, shape, seq, seqHow);
     const int biases = s.gradientCheckpointing ? 1 : graphs * s.arch->denoiser.blocks;
-    Component mask = attentionMask(s, shape.batch, seq, graphs, biases, act.bytes);
+    Component mask = attentionMask(explain, s, shape.batch, seq, graphs, biases, act.bytes);
     if (act.bytes + mask.bytes > best.first.bytes + best.second.bytes) best = {std::move(act), std::move(mask)};
   }
   return best;
@@ -453,17 +510,18 @@ int samplingBatch(const TrainingSetup& s) {
 }
 
 // `seq`: the sample's tokens (sequenceLength), `seqHow` how they were counted.
-Component samplingActivations(const TrainingSetup& s, const MemoryModel& m, double seq, const std::string& seqHow) {
+Component samplingActivations(bool explain, const TrainingSetup& s, const MemoryModel& m, double seq, const std::string& seqHow) {
   const Denoiser& d = s.arch->denoiser;
   const ActivationCoefficients a = m.activations(d.activationFamily);
   const int cfg = samplingBatch(s);
   // A LoRA network stays active while sampling: every adapted Linear runs its fp32 LoRA path beside the base.
   const bool lora = !s.fullFinetune && !s.noLayerAdapted;
-  const std::string cfgHow = std::to_string(cfg) + (cfg == 2 ? " (CFG) × " : " × ");
+  const std::string cfgHow = written(explain, [&] { return std::to_string(cfg) + (cfg == 2 ? " (CFG) × " : " × "); });
   const double precision = s.activationBytes / kBf16;  // the census's figures are for bf16
   if (d.blocks <= 0 || d.hidden <= 0) {
     const double k = a.unetInferenceBytesPerLatentPixel * precision;
-    return {"sampling activations", cfg * seq * k, cfgHow + "(" + seqHow + ", one per latent px) × " + fixedText(k, 0) + " B/px (UNet)",
+    return {"sampling activations", cfg * seq * k,
+            written(explain, [&] { return cfgHow + "(" + seqHow + ", one per latent px) × " + fixedText(k, 0) + " B/px (UNet)"; }),
             Term::Activations};
   }
   const double k = (lora ? a.loraPath(s.loraInputsFp32).inference : a.inferenceBytesPerTokenChannel) * precision;
@@ -473,14 +531,16 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m, doub
   const double head = d.pixelHeadSamplingBytesPerPixel * precision;
   const double pixels = static_cast<double>(s.sampleWidth) * s.sampleHeight;
   if (cfg * pixels * head > cfg * seq * d.hidden * k) {
-    return {"sampling activations", cfg * pixels * head,
-            cfgHow + std::to_string(s.sampleWidth) + "×" + std::to_string(s.sampleHeight) + " px × " + fixedText(head, 0) +
-                " B the pixel head (CPU census)",
+    return {"sampling activations", cfg * pixels * head, written(explain, [&] {
+              return cfgHow + std::to_string(s.sampleWidth) + "×" + std::to_string(s.sampleHeight) + " px × " + fixedText(head, 0) +
+                     " B the pixel head (CPU census)";
+            }),
             Term::Activations};
   }
-  return {"sampling activations", cfg * seq * d.hidden * k,
-          cfgHow + "(" + seqHow + ") × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 1) + " B" +
-              (lora ? " (LoRA path active)" : ""),
+  return {"sampling activations", cfg * seq * d.hidden * k, written(explain, [&] {
+            return cfgHow + "(" + seqHow + ") × " + std::to_string(d.hidden) + " ch × " + fixedText(k, 1) + " B" +
+                   (lora ? " (LoRA path active)" : "");
+          }),
           term};
 }
 
@@ -488,21 +548,21 @@ Component samplingActivations(const TrainingSetup& s, const MemoryModel& m, doub
 // at once (BaseSDTrainProcess.process_general_training_batch → encode_images; sd-scripts' train_network.py alike),
 // and an edit model's control images, one control of the batch at a time at its encoded size. That working memory
 // and the step's activations are never alive together.
-Component inStepEncode(const TrainingSetup& s, const MemoryModel& m, const Behaviour& b) {
+Component inStepEncode(bool explain, const TrainingSetup& s, const MemoryModel& m, const Behaviour& b) {
   Component best{"VAE encode", 0, "", Term::Vae};
-  auto keep = [&](Component c, const std::string& why) {
-    c.how += " (" + why + ")";
+  auto keep = [&](Component c, const char* why) {
+    if (explain) c.how += std::string(" (") + why + ")";
     if (c.bytes > best.bytes) best = std::move(c);
   };
   for (const auto& shape : s.datasets) {
     const int frames = s.isVideo() ? shape.frames : 1;
     if (!shape.cachesLatents) {
-      keep(vaeWork(s, m, b, false, shape.resolution, shape.resolution, frames, false, shape.batch), "latents not cached: the batch is encoded in the step");
+      keep(vaeWork(explain, s, m, b, false, shape.resolution, shape.resolution, frames, false, shape.batch), "latents not cached: the batch is encoded in the step");
     }
     if (s.encodesControlsInStep(shape)) {
       const Denoiser& d = s.arch->denoiser;
       const long side = d.controlMaxPixels > 0 && !s.controlsAtTargetSize ? std::lround(std::sqrt(d.controlMaxPixels)) : shape.resolution;
-      keep(vaeWork(s, m, b, false, side, side, 1, false, shape.batch), "a control image, encoded in every step");
+      keep(vaeWork(explain, s, m, b, false, side, side, 1, false, shape.batch), "a control image, encoded in every step");
     }
   }
   return best;
@@ -554,42 +614,50 @@ double optimizerStateBytes(const TrainingSetup& s, const OptimizerState* opt, do
 
 // Gradients: every trained tensor's until the step, or, when the step runs in the backward pass, one tensor's grad
 // and the step's fp32 working copies of it (memory.yaml fused_step_fp32_copies), for the largest trained tensor.
-Component gradients(const TrainingSetup& s, const MemoryModel& m, const OptimizerState* opt, double pTrain, double gBytes) {
+Component gradients(bool explain, const TrainingSetup& s, const MemoryModel& m, const OptimizerState* opt, double pTrain, double gBytes) {
   const bool fused = s.fusedBackward || (opt && opt->freesGradsInBackward);
-  if (!fused) return {"gradients", pTrain * gBytes, paramsText(pTrain) + " × " + fixedText(gBytes, 0) + " B", Term::Trainable};
+  if (!fused) {
+    return {"gradients", pTrain * gBytes, written(explain, [&] { return paramsText(pTrain) + " × " + fixedText(gBytes, 0) + " B"; }),
+            Term::Trainable};
+  }
   const Denoiser& d = s.arch->denoiser;
   // A LoRA's widest matrix is rank × the widest Linear's input or output (the MLP's); a UNet states no width, so
   // all of its LoRA is counted.
   const double lora = d.hidden > 0 ? std::max(1.0, s.rank) * d.mlpRatio * d.hidden : pTrain;
   const double largest = std::min(pTrain, s.fullFinetune ? d.largestTensor() : lora);
   const double perElement = gBytes + m.fusedStepFp32Copies * 4;
-  return {"gradients", largest * perElement,
-          std::string("freed as the backward pass reaches them (") + (s.fusedBackward ? "--fused_backward_pass" : opt->name) +
-              "): the largest trained tensor's, " + paramsText(largest) + " × (" + fixedText(gBytes, 0) + " B grad + " +
-              fixedText(m.fusedStepFp32Copies, 0) + " fp32 working copies of the step)",
+  return {"gradients", largest * perElement, written(explain, [&] {
+            return std::string("freed as the backward pass reaches them (") + (s.fusedBackward ? "--fused_backward_pass" : opt->name) +
+                   "): the largest trained tensor's, " + paramsText(largest) + " × (" + fixedText(gBytes, 0) + " B grad + " +
+                   fixedText(m.fusedStepFp32Copies, 0) + " fp32 working copies of the step)";
+          }),
           Term::Trainable};
 }
 
 // sd-scripts' checkpointing workaround for a trained text encoder: its embedding tables require grad, which no
 // optimizer owns, so their full-size grads stay from the first backward on (train_network.py
 // prepare_text_encoder_grad_ckpt_workaround, 48d368f).
-Component embeddingGrads(const TrainingSetup& s, const MemoryModel& m, double dtype) {
+Component embeddingGrads(bool explain, const TrainingSetup& s, const MemoryModel& m, double dtype) {
   if (!s.textEncoderEmbeddingGrads || !s.trainsTextEncoders() || !s.gradientCheckpointing) return {"text encoder embedding grads", 0, "", Term::Trainable};
   const double p = textEmbeddingParams(s, m);
-  return {"text encoder embedding grads", p * dtype,
-          paramsText(p) + " × " + fixedText(dtype, 0) + " B: the embedding tables' grads, which no optimizer frees (sd-scripts' checkpointing workaround)",
+  return {"text encoder embedding grads", p * dtype, written(explain, [&] {
+            return paramsText(p) + " × " + fixedText(dtype, 0) +
+                   " B: the embedding tables' grads, which no optimizer frees (sd-scripts' checkpointing workaround)";
+          }),
           Term::Trainable};
 }
 
-Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu, const Behaviour& behaviour) {
+Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu, const Behaviour& behaviour, Detail detail) {
+  const bool explain = detail == Detail::Explained;
   Estimate e;
   e.gpu = gpu;
   e.coarse = s.arch->coarse;
-  const Component context{"CUDA context", m.cudaContextBytes, "CUDA context and cuBLAS/cuDNN workspaces", Term::Fixed};
-  const Component denoiser = denoiserWeights(s, m, behaviour);
-  const Component encoder = textEncoderWeights(s, m);
-  const Component vae = vaeWeights(s, m);
-  const Component extras = residentExtras(s);
+  const Component context{"CUDA context", m.cudaContextBytes, written(explain, [] { return "CUDA context and cuBLAS/cuDNN workspaces"; }),
+                          Term::Fixed};
+  const Component denoiser = denoiserWeights(explain, s, m, behaviour);
+  const Component encoder = textEncoderWeights(explain, s, m);
+  const Component vae = vaeWeights(explain, s, m);
+  const Component extras = residentExtras(explain, s);
   const double dtype = dtypeBytes(m, s.trainDtype);
   const Denoiser& d = s.arch->denoiser;
 
@@ -602,33 +670,39 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
   const double optBytes = optimizerStateBytes(s, opt, paramBytes);
   const double wBytes = s.fullFinetune ? 0 : adapterBytes;  // full fine-tune: the weights are the model's
   const double gBytes = s.fullFinetune ? dtype : s.adapterBytes > 0 ? s.adapterBytes : m.loraGradBytes;
-  const std::string what = s.fullFinetune ? std::string("full fine-tune") + (s.trainsTextEncoders() ? ", the text encoders too" : "")
-                                          : s.networkType + " rank " + fixedText(s.rank, 0) + (s.trainsTextEncoders() ? ", the text encoders' too" : "");
-  const Component trainWeights{"trainable weights", pTrain * wBytes, paramsText(pTrain) + " (" + what + ") × " + fixedText(wBytes, 0) + " B",
+  const Component trainWeights{"trainable weights", pTrain * wBytes, written(explain, [&] {
+                                 const std::string what =
+                                     s.fullFinetune ? std::string("full fine-tune") + (s.trainsTextEncoders() ? ", the text encoders too" : "")
+                                                    : s.networkType + " rank " + fixedText(s.rank, 0) +
+                                                          (s.trainsTextEncoders() ? ", the text encoders' too" : "");
+                                 return paramsText(pTrain) + " (" + what + ") × " + fixedText(wBytes, 0) + " B";
+                               }),
                                Term::Trainable};
-  const Component grads = gradients(s, m, opt, pTrain, gBytes);
+  const Component grads = gradients(explain, s, m, opt, pTrain, gBytes);
   // The accuracy-recovery adapter is plain bf16 Linears that nothing freezes (toolkit/util/quantize.py freezes only the
   // quantized modules under it) and no optimizer holds: every backward writes their .grad, which no zero_grad clears.
   const Component araGrads{"accuracy-recovery adapter gradients",
                            s.accuracyRecoveryAdapter ? residentDenoiserParams(s) * m.araFractionOfBase * kBf16 : 0,
-                           "its bf16 weights require grad and are in no optimizer: each backward writes a .grad that stays",
+                           written(explain, [] { return "its bf16 weights require grad and are in no optimizer: each backward writes a .grad that stays"; }),
                            Term::Trainable};
   const bool halfStates = opt && opt->stateInParamDtype && paramBytes < 4;
-  const Component optState{"optimizer state", pTrain * optBytes,
-                           paramsText(pTrain) + " × " + fixedText(optBytes, optBytes < 0.1 ? 3 : 1) + " B (" + optName +
-                               (opt && opt->factoredSecondMoment ? ", its second moment factored into rows and columns)"
-                                : halfStates                     ? ", its states in the parameters' 16-bit dtype)"
-                                                                 : ")"),
+  const Component optState{"optimizer state", pTrain * optBytes, written(explain, [&] {
+                             return paramsText(pTrain) + " × " + fixedText(optBytes, optBytes < 0.1 ? 3 : 1) + " B (" + optName +
+                                    (opt && opt->factoredSecondMoment ? ", its second moment factored into rows and columns)"
+                                     : halfStates                     ? ", its states in the parameters' 16-bit dtype)"
+                                                                      : ")");
+                           }),
                            Term::Trainable};
   // toolkit/ema.py keeps shadow_params = p.clone(): the trainable weights' own dtype (fp32 LoRA, the
   // training dtype for a full fine-tune) — when the trainer builds it at all (memory.yaml ema_resident).
   const double emaBytes = s.fullFinetune ? dtype : adapterBytes;
   const bool emaOnGpu = s.ema && m.emaResident && behaviour.emaBuilt;
   const Component ema{"EMA copy", emaOnGpu ? pTrain * emaBytes : 0,
-                      paramsText(pTrain) + " × " + fixedText(emaBytes, 0) + " B (a clone of the trainable weights)", Term::Trainable};
+                      written(explain, [&] { return paramsText(pTrain) + " × " + fixedText(emaBytes, 0) + " B (a clone of the trainable weights)"; }),
+                      Term::Trainable};
 
   auto finish = [&](PhaseEstimate& phase) {
-    totalPhase(phase, m, e.coarse);
+    totalPhase(phase, m, e.coarse, detail);
     e.phases.push_back(std::move(phase));
   };
 
@@ -640,7 +714,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     if (!s.quantizeTe && !s.cacheTextEmbeddings && !s.unloadTextEncoder) addComponent(load, encoder);
     else if (!s.quantizeTe) {
       Component te = encoder;
-      te.how += " (loaded before it is cached or unloaded)";
+      if (explain) te.how += " (loaded before it is cached or unloaded)";
       addComponent(load, te);
     }
     addComponent(load, vae);
@@ -659,28 +733,32 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
       // ones before it already quantized.
       const int experts = std::max(1, d.experts);
       const double pExpert = pAll / experts;
-      const double done = (experts - 1) * weights(m, "", pExpert, true, s.qtype, s.trainDtype).bytes;
+      const double done = (experts - 1) * weightBytes(m, pExpert, true, s.qtype, s.trainDtype);
       transformerPeak = pExpert * dtype + done;
-      how = paramsText(pExpert) + " × " + fixedText(dtype, 0) + " B: this loader quantizes the whole " + (s.trainDtype.empty() ? "fp32" : s.trainDtype) +
-            " transformer on the GPU (low_vram quantizes on the CPU)";
-      if (experts > 1) how += ", one expert at a time, the other " + std::to_string(experts - 1) + " already quantized";
+      if (explain) {
+        how = paramsText(pExpert) + " × " + fixedText(dtype, 0) + " B: this loader quantizes the whole " +
+              (s.trainDtype.empty() ? "fp32" : s.trainDtype) + " transformer on the GPU (low_vram quantizes on the CPU)";
+        if (experts > 1) how += ", one expert at a time, the other " + std::to_string(experts - 1) + " already quantized";
+      }
     } else if (s.quantize) {
-      Component qd = weights(m, "", pAll, true, s.qtype, s.trainDtype);
+      Component qd = weights(explain, m, "", pAll, true, s.qtype, s.trainDtype);
       transformerPeak = qd.bytes + d.largestBlockParams * dtype;
-      how = qd.how + " + one block in " + (s.trainDtype.empty() ? "fp32" : s.trainDtype) + " being quantized";
+      if (explain) how = qd.how + " + one block in " + (s.trainDtype.empty() ? "fp32" : s.trainDtype) + " being quantized";
       if (d.transformerToGpuLast) {
         transformerPeak = d.largestBlockParams * dtype;
-        how = "quantize_model moves one block at a time to the GPU, quantizes it and sends it back";
+        how = written(explain, [] { return "quantize_model moves one block at a time to the GPU, quantizes it and sends it back"; });
       }
       if (lowVramQuantizesBlockwise(s)) {
         transformerPeak = d.largestBlockParams * dtype;
-        how = "quantized block by block (low_vram); one block on the GPU at a time";
+        how = written(explain, [] { return "quantized block by block (low_vram); one block on the GPU at a time"; });
         if (const double extras = d.extrasQuantizedOnGpuParams; extras > 0) {
           // then the whole transformer comes back to quantize what lies outside its blocks
-          const Component blocks = weights(m, "", pAll - extras, true, s.qtype, s.trainDtype);
+          const Component blocks = weights(explain, m, "", pAll - extras, true, s.qtype, s.trainDtype);
           transformerPeak = std::max(transformerPeak, blocks.bytes + extras * dtype);
-          how = "the blocks quantized one at a time (low_vram), then the whole transformer moved back to quantize the " +
-                paramsText(extras) + " outside them: " + blocks.how + " + " + fixedText(dtype, 0) + " B each of those";
+          if (explain) {
+            how = "the blocks quantized one at a time (low_vram), then the whole transformer moved back to quantize the " +
+                  paramsText(extras) + " outside them: " + blocks.how + " + " + fixedText(dtype, 0) + " B each of those";
+          }
         }
       }
     } else {
@@ -690,7 +768,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     // A transformer quantized on the CPU comes back to the GPU before the text encoder is quantized,
     // unless low_vram parks it there (the legacy FLUX path does not) or the loader moves it last.
     const double transformerAfter = parksModules(s) || (s.quantize && d.transformerToGpuLast) ? 0
-                                    : s.quantize ? weights(m, "", pAll, true, s.qtype, s.trainDtype).bytes
+                                    : s.quantize ? weightBytes(m, pAll, true, s.qtype, s.trainDtype)
                                                  : denoiser.bytes;
     // Loaders load and quantize the text encoders one at a time on the GPU, in architectures.yaml's order: the
     // largest is quantized beside those listed before it, in their final form (FLUX's CLIP-L comes after T5);
@@ -715,12 +793,12 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
       }
       if (pFirst > 0) {
         firstPeak = pFirst * dtype;
-        firstHow = paramsText(pFirst) + " × " + fixedText(dtype, 0) + " B: quantized on the GPU before the transformer is loaded";
+        if (explain) firstHow = paramsText(pFirst) + " × " + fixedText(dtype, 0) + " B: quantized on the GPU before the transformer is loaded";
         firstAfter = parksModules(s) ? 0 : firstBytes;
       }
       if (onCpu) {
         encoderPeak = encoder.bytes + pTe * 0.05 * dtype;
-        encoderHow = encoder.how + " + a slice in full precision";
+        if (explain) encoderHow = encoder.how + " + a slice in full precision";
       } else if (largest != nullptr && encoder.bytes > 0) {
         double before = 0;  // the encoders loaded before the largest, in their final form
         for (const auto& te : s.arch->textEncoders) {
@@ -728,8 +806,10 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
           if (!quantizedFirst(te)) before += quantizedTextEncoderBytes(s, m, te);
         }
         encoderPeak = before + largest->params * dtype + firstAfter;
-        encoderHow = largest->name + " " + paramsText(largest->params) + " × " + fixedText(dtype, 0) +
-                     " B moved to the GPU and quantized there" + (before + firstAfter > 0 ? ", the encoders loaded before it beside it" : "");
+        if (explain) {
+          encoderHow = largest->name + " " + paramsText(largest->params) + " × " + fixedText(dtype, 0) + " B moved to the GPU and quantized there" +
+                       (before + firstAfter > 0 ? ", the encoders loaded before it beside it" : "");
+        }
       }
     }
     const double transformerStage = transformerPeak + firstAfter;
@@ -737,9 +817,11 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
       addComponent(q, {"text encoder being quantized", firstPeak, firstHow, Term::Weights});
     } else if (transformerStage >= transformerAfter + encoderPeak) {
       addComponent(q, {"transformer being quantized", transformerPeak, how, Term::Weights});
-      addComponent(q, {"text encoder quantized first", firstAfter, "quantized before the transformer was loaded", Term::Weights});
+      addComponent(q, {"text encoder quantized first", firstAfter, written(explain, [] { return "quantized before the transformer was loaded"; }),
+                       Term::Weights});
     } else {
-      addComponent(q, {"transformer weights", transformerAfter, s.quantize ? "quantized" : denoiser.how, Term::Weights});
+      addComponent(q, {"transformer weights", transformerAfter, s.quantize ? written(explain, [] { return "quantized"; }) : denoiser.how,
+                       Term::Weights});
       addComponent(q, {"text encoder being quantized", encoderPeak, encoderHow, Term::Weights});
     }
     finish(q);
@@ -761,7 +843,7 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     Component work{"VAE encode", 0, "", Term::Vae};
     for (const auto& shape : s.datasets) {
       if (!shape.cachesLatents) continue;
-      Component c = vaeWork(s, m, behaviour, false, shape.resolution, shape.resolution, s.isVideo() ? shape.frames : 1);
+      Component c = vaeWork(explain, s, m, behaviour, false, shape.resolution, shape.resolution, s.isVideo() ? shape.frames : 1);
       if (c.bytes > work.bytes) work = c;
     }
     addComponent(lc, work);
@@ -773,18 +855,18 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
   // prompts are encoded, and Wan 2.2's transformers before the VAE decodes. Every other class holds
   // transformer, text encoder and VAE together (base_model.py generate_images' 'generate' preset).
   const Component emaStore{"EMA swap copy", emaOnGpu ? ema.bytes : 0,
-                           "sampling with EMA weights stores the live trainable weights first", Term::Trainable};
+                           written(explain, [] { return "sampling with EMA weights stores the live trainable weights first"; }), Term::Trainable};
   auto samplingPhase = [&](Phase phase, bool withTrainingState) {
     PhaseEstimate sp{phase};
     std::string seqHow;
-    const double seq = sequenceLength(s, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, s.sampleControls, seqHow);
-    const Component act = samplingActivations(s, m, seq, seqHow);
-    const Component mask = attentionMask(s, samplingBatch(s), seq, 1, 1, act.bytes);
+    const double seq = sequenceLength(explain, s, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, s.sampleControls, seqHow);
+    const Component act = samplingActivations(explain, s, m, seq, seqHow);
+    const Component mask = attentionMask(explain, s, samplingBatch(s), seq, 1, 1, act.bytes);
     const bool tiled = tilesSamplingDecode(s, behaviour.recentLowVramTiles);
-    const Component decode = vaeWork(s, m, behaviour, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, tiled);
+    const Component decode = vaeWork(explain, s, m, behaviour, true, s.sampleWidth, s.sampleHeight, s.isVideo() ? s.sampleFrames : 1, tiled);
     Component te = encoder;
     if (s.cacheTextEmbeddings) te = {"text encoder weights", 0, "", Term::Weights};
-    if (s.unloadTextEncoder) te.how += " (unload_text_encoder brings it back to the GPU for samples)";
+    if (explain && s.unloadTextEncoder) te.how += " (unload_text_encoder brings it back to the GPU for samples)";
     // The network and EMA exist before the baseline sample; optimizer state only after the first step.
     std::vector<Component> state = {trainWeights, ema};
     if (withTrainingState) state = {trainWeights, optState, araGrads, ema, emaStore};
@@ -830,16 +912,18 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
     addComponent(t, trainWeights);
     addComponent(t, grads);
     addComponent(t, araGrads);
-    addComponent(t, embeddingGrads(s, m, dtype));
+    addComponent(t, embeddingGrads(explain, s, m, dtype));
     addComponent(t, optState);
     addComponent(t, ema);
-    const auto [act, mask] = trainingActivations(s, m, s.preservationLoss && behaviour.preservationInOneBackward ? 2 : 1);
-    const Component dequantized = dequantizedForBackward(s, m);
-    const Component merged = mergedAdapterWeights(s, m);
-    const Component slack{"allocator slack", act.bytes * m.allocatorFraction,
-                          fixedText(m.allocatorFraction * 100, 0) + "% of activations (caching-allocator fragmentation)", Term::Activations};
+    const auto [act, mask] = trainingActivations(explain, s, m, s.preservationLoss && behaviour.preservationInOneBackward ? 2 : 1);
+    const Component dequantized = dequantizedForBackward(explain, s, m);
+    const Component merged = mergedAdapterWeights(explain, s, m);
+    const Component slack{"allocator slack", act.bytes * m.allocatorFraction, written(explain, [&] {
+                            return fixedText(m.allocatorFraction * 100, 0) + "% of activations (caching-allocator fragmentation)";
+                          }),
+                          Term::Activations};
     // The in-step encode and the forward and backward run one after the other: the larger sets the peak.
-    const Component encode = inStepEncode(s, m, behaviour);
+    const Component encode = inStepEncode(explain, s, m, behaviour);
     if (encode.bytes > act.bytes + mask.bytes + dequantized.bytes + merged.bytes + slack.bytes) {
       addComponent(t, encode);
     } else {
@@ -860,28 +944,33 @@ Estimate estimateAssuming(const TrainingSetup& s, const MemoryModel& m, const Gp
 
 }  // namespace
 
-Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu) {
+Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget& gpu, Detail detail) {
+  const bool explain = detail == Detail::Explained;
   Behaviour assumed{.offloadRingSlots = m.layerOffloadRingLinears};
   // A card before Ampere runs bf16 convolutions without cuDNN whatever the torch: the 3D coder's columns are expected.
   if (gpu.bf16ConvolutionsWithoutCudnn() && canonicalDtype(s.trainDtype) == "bfloat16") {
     assumed.conv3dWithoutCudnn = gpu.name + " (compute capability " + fixedText(gpu.computeCapability, 1) +
                                  ") runs bf16 convolutions without cuDNN, whatever the torch";
   }
-  Estimate e = estimateAssuming(s, m, gpu, assumed);
+  Estimate e = estimateAssuming(s, m, gpu, assumed, detail);
+  // The alternatives only move the range's ends: their own arithmetic is never shown.
+  const auto widen = [&](const TrainingSetup& setup, const Behaviour& behaviour, auto why) {
+    widenWith(e, estimateAssuming(setup, m, gpu, behaviour, Detail::Figures), written(explain, why));
+  };
   const bool offloads = s.layerOffloading && s.arch->layerOffloading && s.offloadTransformer > 0;
-  auto olderRelease = [&](auto change, const std::string& why) {
+  auto olderRelease = [&](auto change, auto why) {
     if (!s.aiToolkitHistory) return;  // another trainer's job on this arithmetic: AI Toolkit's releases are not its
     Behaviour older = assumed;
     change(older);
-    widenWith(e, estimateAssuming(s, m, gpu, older), why);
+    widen(s, older, why);
   };
   if (s.ema && m.emaResident) {
-    olderRelease([](Behaviour& b) { b.emaBuilt = false; }, "AI Toolkit before 82190b41 (2026-06-07) keeps no EMA copy");
+    olderRelease([](Behaviour& b) { b.emaBuilt = false; }, [] { return "AI Toolkit before 82190b41 (2026-06-07) keeps no EMA copy"; });
   }
   const std::string tilingCommit = recentTilingCommit(s);
   if (!tilingCommit.empty()) {
     olderRelease([](Behaviour& b) { b.recentLowVramTiles = false; },
-                 "AI Toolkit before " + tilingCommit + " decodes " + s.arch->label + " samples untiled");
+                 [&] { return "AI Toolkit before " + tilingCommit + " decodes " + s.arch->label + " samples untiled"; });
   }
   // torch 2.9 with its own cuDNN (before 9.15) runs half-precision 3D convolutions without cuDNN. AI Toolkit pinned
   // torch 2.9.1 for months, whose releases before 2026-07-10 also decoded Wan and Qwen-Image samples untiled; another trainer's
@@ -891,29 +980,32 @@ Estimate estimate(const TrainingSetup& s, const MemoryModel& m, const GpuTarget&
       v != nullptr && v->vol2colChannels > 0 && s.activationBytes < 4 && assumed.conv3dWithoutCudnn.empty()) {
     Behaviour torch29 = assumed;
     torch29.conv3dWithoutCudnn = "torch 2.9 without cuDNN for half-precision 3D convolutions";
-    std::string why = "torch 2.9 with cuDNN before 9.15 runs bf16 3D convolutions without cuDNN (slow_conv3d's vol2col buffer)";
-    if (s.aiToolkitHistory) {
-      torch29.recentLowVramTiles = false;
-      why = "AI Toolkit installed with torch 2.9.1 (2025-12-23 to 2026-07-27) runs bf16 3D convolutions without cuDNN "
-            "(slow_conv3d's vol2col buffer)";
-      if (!tilingCommit.empty()) why += " and, before " + tilingCommit.substr(0, tilingCommit.find(' ')) + ", decodes " + s.arch->label + " samples untiled";
-    }
-    // What removes it, in the reason the borderline finding quotes: a torch whose cuDNN runs them again.
-    why += "; not with cuDNN 9.15 or later (torch 2.10 on, or a newer nvidia-cudnn-cu12 / -cu13 wheel)";
-    widenWith(e, estimateAssuming(s, m, gpu, torch29), why);
+    if (s.aiToolkitHistory) torch29.recentLowVramTiles = false;
+    widen(s, torch29, [&] {
+      std::string why = "torch 2.9 with cuDNN before 9.15 runs bf16 3D convolutions without cuDNN (slow_conv3d's vol2col buffer)";
+      if (s.aiToolkitHistory) {
+        why = "AI Toolkit installed with torch 2.9.1 (2025-12-23 to 2026-07-27) runs bf16 3D convolutions without cuDNN "
+              "(slow_conv3d's vol2col buffer)";
+        if (!tilingCommit.empty()) {
+          why += " and, before " + tilingCommit.substr(0, tilingCommit.find(' ')) + ", decodes " + s.arch->label + " samples untiled";
+        }
+      }
+      // What removes it, in the reason the borderline finding quotes: a torch whose cuDNN runs them again.
+      return why + "; not with cuDNN 9.15 or later (torch 2.10 on, or a newer nvidia-cudnn-cu12 / -cu13 wheel)";
+    });
   }
   if (offloads) {
-    olderRelease([](Behaviour& b) { b.offloadRingSlots = 4; }, "AI Toolkit before c78b1404 (2026-06-07) offloads through 2 + 2 slots");
+    olderRelease([](Behaviour& b) { b.offloadRingSlots = 4; },
+                 [] { return "AI Toolkit before c78b1404 (2026-06-07) offloads through 2 + 2 slots"; });
   }
   if (s.preservationLoss) {
     olderRelease([](Behaviour& b) { b.preservationInOneBackward = false; },
-                 "AI Toolkit before cac3815b (2026-06-08) runs the preservation loss's backward on its own");
+                 [] { return "AI Toolkit before cac3815b (2026-06-08) runs the preservation loss's backward on its own"; });
   }
   if (s.loraTargetsNarrowed) {
     TrainingSetup bare = s;
     bare.noLayerAdapted = true;
-    widenWith(e, estimateAssuming(bare, m, gpu, assumed),
-              "network_kwargs narrows the adapted layers, which oomlint does not cost: as low as an adapter on none");
+    widen(bare, assumed, [] { return "network_kwargs narrows the adapted layers, which oomlint does not cost: as low as an adapter on none"; });
   }
   concludeEstimate(e);
   return e;

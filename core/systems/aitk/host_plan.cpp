@@ -37,7 +37,7 @@ struct HostPressure {
 };
 
 std::vector<HostLeverMaker> hostLevers(const TrainerProcess& p, const MemoryModel& m, const GpuTarget& gpu) {
-  auto vramFits = [&m, &gpu](const TrainingSetup& s) { return estimate(s, m, gpu).verdict == Verdict::Fits; };
+  auto vramFits = [&m, &gpu](const TrainingSetup& s) { return estimate(s, m, gpu, Detail::Figures).verdict == Verdict::Fits; };
   // An offload share lowered to the lowest the card still fits, or nothing.
   auto fewerOffloaded = [vramFits](const TrainingSetup& s, double current, void (*set)(TrainingSetup&, double)) -> std::optional<double> {
     for (double share : kOffloadShares) {

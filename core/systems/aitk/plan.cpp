@@ -240,7 +240,7 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
     for (auto& lever : rampUpLevers(p, setup, advice)) {
       TrainingSetup next = setup;
       lever.apply(next);
-      const Estimate after = estimate(next, m, gpu);
+      const Estimate after = estimate(next, m, gpu, Detail::Figures);
       if (!fits(after)) continue;
       PlanStep step = planStep(lever, before.peak().peakBytes, after);  // saves < 0: it costs memory
       step.rank = static_cast<int>(plan.size()) + 1;
@@ -261,7 +261,7 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
     if (!lever) continue;
     TrainingSetup next = current;
     lever->apply(next);
-    const Estimate after = estimate(next, m, gpu);
+    const Estimate after = estimate(next, m, gpu, Detail::Figures);
     // A step that saves nothing for this config is not listed. Once the expected peak is under the card, what is
     // over it is the range's top (a borderline verdict, e.g. a sampling decode only an older install runs out in): a
     // step that brings the top under the card, or cuts at least a quarter of what is over it, without raising the
@@ -284,7 +284,7 @@ std::vector<PlanStep> rollbackPlan(const TrainerProcess& p, const TrainingSetup&
   markNeededSteps(plan, [&](const std::vector<std::size_t>& pick) {
     TrainingSetup s = setup;
     for (std::size_t k : pick) taken[k].apply(s);
-    return fits(estimate(s, m, gpu));
+    return fits(estimate(s, m, gpu, Detail::Figures));
   });
   return plan;
 }

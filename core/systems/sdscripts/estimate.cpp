@@ -127,9 +127,10 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   return t;
 }
 
-Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const GpuTarget& gpu) {
+Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const GpuTarget& gpu, Detail detail) {
+  const bool explain = detail == Detail::Explained;
   const TrainingSetup t = trainingSetupFor(s);
-  Estimate e = estimate(t, model, gpu);
+  Estimate e = estimate(t, model, gpu, detail);
   // sd-scripts loads every model on the CPU and moves them when needed: caching first (the VAE, then the
   // text encoders, each alone on the GPU), then accelerate.prepare moves the denoiser for training. What
   // is on the GPU at load is what training keeps there, before any activation.
@@ -155,7 +156,7 @@ Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const Gpu
     for (const char* name : {"text encoder weights", "VAE weights"}) {
       const bool present = std::any_of(load.components.begin(), load.components.end(), [&](const Component& c) { return c.name == name; });
       if (auto c = componentNamed(name); c && !present) {
-        c->how += " (--lowram: loaded onto the GPU)";
+        if (explain) c->how += " (--lowram: loaded onto the GPU)";
         load.components.push_back(*c);
       }
     }
@@ -163,15 +164,15 @@ Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const Gpu
       if (phase.phase != Phase::TeCache) continue;
       for (const char* name : {"transformer weights", "VAE weights"}) {
         if (auto c = componentNamed(name)) {
-          c->how += " (--lowram: left on the GPU while the text encoders run)";
+          if (explain) c->how += " (--lowram: left on the GPU while the text encoders run)";
           phase.components.push_back(*c);
         }
       }
       phase.range.clear();
-      totalPhase(phase, model, e.coarse);
+      totalPhase(phase, model, e.coarse, detail);
     }
   }
-  totalPhase(load, model, e.coarse);
+  totalPhase(load, model, e.coarse, detail);
   for (auto& phase : e.phases) {
     if (phase.phase == Phase::LatentCache || phase.phase == Phase::TeCache) phases.push_back(std::move(phase));
   }
@@ -196,7 +197,7 @@ Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const Gpu
           if (c.name == "transformer weights") c.bytes += change.bf16Params * (2.0 - 1.0) * (1.0 - t.offloadTransformer);
         }
         phase.range.clear();
-        totalPhase(phase, model, e.coarse);
+        totalPhase(phase, model, e.coarse, Detail::Figures);
       }
       widenWith(e, older, change.why);
     }

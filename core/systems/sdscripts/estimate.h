@@ -7,6 +7,7 @@
 #pragma once
 
 #include "base/knowledge/memory_model.h"
+#include "engine/estimate_core.h"
 #include "report/estimate.h"
 #include "systems/aitk/setup.h"
 #include "systems/sdscripts/setup.h"
@@ -17,6 +18,7 @@ namespace oomlint {
 // changes what it offloads).
 TrainingSetup trainingSetupFor(const SdSetup& setup);
 
-Estimate estimateSdScripts(const SdSetup& setup, const MemoryModel& model, const GpuTarget& gpu);
+// `detail`: Detail::Figures for a re-estimate whose verdict and figures alone are read.
+Estimate estimateSdScripts(const SdSetup& setup, const MemoryModel& model, const GpuTarget& gpu, Detail detail = Detail::Explained);
 
 }  // namespace oomlint

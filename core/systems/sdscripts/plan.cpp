@@ -126,13 +126,13 @@ SdPlan sdRollbackPlan(const SdSetup& setup, const Estimate& before, const Memory
     if (!lever || (!lever->change.arg.empty() && !setup.accepts(lever->change.arg))) continue;
     SdSetup next = current;
     lever->lever.apply(next);
-    Estimate after = estimateSdScripts(next, m, gpu);
+    Estimate after = estimateSdScripts(next, m, gpu, Detail::Figures);
     // Block swap: the fewest blocks that fit (else the most the script allows).
     if (lever->change.arg == "blocks_to_swap" && !fits(after)) {
       for (int n : swapSteps(current)) {
         next = current;
         next.blocksToSwap.value = n;
-        after = estimateSdScripts(next, m, gpu);
+        after = estimateSdScripts(next, m, gpu, Detail::Figures);
         lever->lever = Lever<SdSetup>(argPath("blocks_to_swap"), jsonInt(current.blocksToSwap.value), jsonInt(n),
                                       "swap " + std::to_string(n) + " blocks to system RAM (slower steps)",
                                       [n](SdSetup& t) { t.blocksToSwap.value = n; });
@@ -153,7 +153,7 @@ SdPlan sdRollbackPlan(const SdSetup& setup, const Estimate& before, const Memory
   markNeededSteps(plan.steps, [&](const std::vector<std::size_t>& pick) {
     SdSetup s = setup;
     for (std::size_t k : pick) taken[k].lever.apply(s);
-    return fits(estimateSdScripts(s, m, gpu));
+    return fits(estimateSdScripts(s, m, gpu, Detail::Figures));
   });
   return plan;
 }
