@@ -1,6 +1,7 @@
 #include "base/text/source_text.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -9,18 +10,47 @@ namespace oomlint {
 namespace {
 constexpr std::size_t kCheckpoint = 64;
 bool isLead(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
+
+bool isAscii(const std::string& text) {
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, text.data() + i, 8);
+    if (word & 0x8080808080808080ull) return false;
+  }
+  for (; i < text.size(); ++i) {
+    if (static_cast<unsigned char>(text[i]) >= 0x80) return false;
+  }
+  return true;
+}
+
+// The code points in text[begin, end): its bytes less the continuation bytes (10xxxxxx), eight at a time (the last
+// word's bytes past `end` masked off, where the text is long enough to load it whole).
+std::size_t leadBytes(const std::string& text, std::size_t begin, std::size_t end) {
+  const auto continuations = [&](std::size_t at, std::uint64_t keep) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, text.data() + at, 8);
+    const std::uint64_t flags = ((word & ~(word << 1) & 0x8080808080808080ull) >> 7) & keep;  // bit 7 set, bit 6 clear
+    return static_cast<std::size_t>((flags * 0x0101010101010101ull) >> 56);                   // the bytes' sum
+  };
+  static_assert(std::endian::native == std::endian::little, "a word's first byte is its lowest");
+  std::size_t count = end - begin;
+  std::size_t i = begin;
+  for (; i + 8 <= end; i += 8) count -= continuations(i, ~0ull);
+  if (i < end && i + 8 <= text.size()) return count - continuations(i, (1ull << (8 * (end - i))) - 1);
+  for (; i < end; ++i) count -= !isLead(text[i]);
+  return count;
+}
 }  // namespace
 
 SourceText::SourceText(std::string text) : text_(std::move(text)) {
   const std::size_t size = text_.size();
-  const bool ascii = std::all_of(text_.begin(), text_.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-  if (!ascii) {
+  if (!isAscii(text_)) {
     codePointCheckpoints_.reserve(size / kCheckpoint + 1);
     std::size_t count = 0;
     for (std::size_t block = 0; block < size; block += kCheckpoint) {
       codePointCheckpoints_.push_back(count);
-      const std::size_t end = std::min(size, block + kCheckpoint);
-      for (std::size_t i = block; i < end; ++i) count += isLead(text_[i]);
+      count += leadBytes(text_, block, std::min(size, block + kCheckpoint));
     }
   }
   lineStarts_.push_back(0);
@@ -54,10 +84,14 @@ std::string_view SourceText::line(int line) const {
 std::size_t SourceText::codePointsBefore(std::size_t offset) const {
   if (codePointCheckpoints_.empty()) return offset;  // ASCII: one byte per code point
   const std::size_t block = std::min(offset / kCheckpoint, codePointCheckpoints_.size() - 1);
-  std::size_t count = codePointCheckpoints_[block];
   // Lead bytes only, so a column is a code point index even in invalid text.
-  for (std::size_t i = block * kCheckpoint; i < offset; ++i) count += isLead(text_[i]);
-  return count;
+  return codePointCheckpoints_[block] + leadBytes(text_, block * kCheckpoint, offset);
+}
+
+std::size_t SourceText::codePointsBetween(std::size_t begin, std::size_t end) const {
+  if (codePointCheckpoints_.empty()) return end - begin;
+  if (end - begin <= 2 * kCheckpoint) return leadBytes(text_, begin, end);
+  return codePointsBefore(end) - codePointsBefore(begin);
 }
 
 Position SourceText::positionAt(std::size_t offset) const {
@@ -65,12 +99,16 @@ Position SourceText::positionAt(std::size_t offset) const {
   auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
   const int line = static_cast<int>(it - lineStarts_.begin());
   const std::size_t begin = lineStarts_[static_cast<std::size_t>(line - 1)];
-  const int column = static_cast<int>(codePointsBefore(offset) - codePointsBefore(begin)) + 1;
-  return {line, column, offset};
+  return {line, static_cast<int>(codePointsBetween(begin, offset)) + 1, offset};
 }
 
 Range SourceText::rangeOf(std::size_t begin, std::size_t end) const {
-  return {positionAt(begin), positionAt(std::max(begin, end))};
+  const Position first = positionAt(begin);
+  end = std::clamp(end, first.offset, text_.size());
+  // A range on one line (most are): its end's column counts on from its start's.
+  const auto line = static_cast<std::size_t>(first.line);
+  if (line < lineStarts_.size() && lineStarts_[line] <= end) return {first, positionAt(end)};
+  return {first, {first.line, first.column + static_cast<int>(codePointsBetween(first.offset, end)), end}};
 }
 
 void appendUtf8(std::string& out, unsigned long cp) {

@@ -42,6 +42,7 @@ class SourceText {
   // JSON): counting from the line start would make positions quadratic in the line's length. Pure
   // ASCII text (the usual config) has none: there a column is a byte count.
   std::size_t codePointsBefore(std::size_t offset) const;
+  std::size_t codePointsBetween(std::size_t begin, std::size_t end) const;
 
   std::string text_;
   std::vector<std::size_t> lineStarts_;
