@@ -56,6 +56,38 @@ TEST_CASE("columns stay exact across the code-point checkpoints of a long line")
   CHECK(text.positionAt(text.size()).line == 3);
 }
 
+TEST_CASE("every position and range agrees with counting from the text's start") {
+  // Lines of every break (\n, \r\n, a lone \r), code points of 1 to 4 bytes, a line longer than two checkpoints.
+  std::string long_line;
+  for (int i = 0; i < 60; ++i) long_line += (i % 4 == 0) ? "日" : (i % 4 == 1) ? "😀" : "a";
+  const std::string raw = "ab\r\nçé: x\n" + long_line + "\r" + "plain ascii line\nend é";
+  const SourceText text(raw);
+  // What a position is, counted from the text's start: the breaks before it, the lead bytes since the last.
+  const auto reference = [&](std::size_t offset) {
+    Position p{1, 1, offset};
+    for (std::size_t i = 0; i < offset; ++i) {
+      const bool lineBreak = raw[i] == '\n' || (raw[i] == '\r' && (i + 1 >= raw.size() || raw[i + 1] != '\n'));
+      if (lineBreak) {
+        ++p.line;
+        p.column = 1;
+      } else if ((static_cast<unsigned char>(raw[i]) & 0xC0) != 0x80) {
+        ++p.column;
+      }
+    }
+    return p;
+  };
+  for (std::size_t begin = 0; begin <= raw.size(); ++begin) {
+    REQUIRE(text.positionAt(begin) == reference(begin));
+    for (std::size_t end = begin; end <= raw.size(); ++end) {
+      const Range r = text.rangeOf(begin, end);
+      INFO(begin << ".." << end);
+      REQUIRE(r.start == reference(begin));
+      REQUIRE(r.end == reference(end));
+    }
+  }
+  CHECK(text.rangeOf(5, 2).end == text.positionAt(5));  // an end before the start is the start
+}
+
 TEST_CASE("a literal set finds each of its words wherever it occurs, in one pass") {
   LiteralSet set;
   const auto oom = set.add("out of memory");
