@@ -40,6 +40,7 @@ void totalPhase(PhaseEstimate& phase, const MemoryModel& m, bool coarse, Detail 
   constexpr std::array kTerms = {Term::Weights, Term::Trainable, Term::Activations, Term::ActivationsMeasuredOnGpu,
                                  Term::ActivationsUnmeasured, Term::Vae, Term::VaeFloor, Term::Fixed, Term::Budget};
   std::array<double, kTerms.size()> termBytes{};
+  phase.range.reserve(kTerms.size() + 3);  // a reason per term, the coarse one and the alternatives widenWith adds
   for (const auto& c : phase.components) {
     phase.peakBytes += c.bytes;
     termBytes[static_cast<std::size_t>(std::find(kTerms.begin(), kTerms.end(), c.term) - kTerms.begin())] += c.bytes;

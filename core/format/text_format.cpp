@@ -72,7 +72,8 @@ void appendSnippet(std::string& out, const SourceText& source, const Diagnostic&
          std::string(c.reset) + "\n";
 }
 
-std::string padRight(std::string s, std::size_t width) {
+std::string padRight(std::string_view text, std::size_t width) {
+  std::string s(text);
   const std::size_t w = static_cast<std::size_t>(codePointCount(s));
   if (w < width) s.append(width - w, ' ');
   return s;
@@ -110,7 +111,7 @@ void appendEstimate(std::string& out, const FileReport& file, const Palette& c) 
   std::size_t nameWidth = 16;  // the longest phase name sets the column (controlnet_preprocess)
   for (const auto& phase : e.phases) nameWidth = std::max(nameWidth, toString(phase.phase).size() + 1);
   for (const auto& phase : e.phases) {
-    out += "  " + padRight(std::string(toString(phase.phase)), nameWidth) + padLeft(formatGiB(phase.peakBytes), 10) + "  " + bar(phase.peakBytes, vram, scale, 40) +
+    out += "  " + padRight(toString(phase.phase), nameWidth) + padLeft(formatGiB(phase.peakBytes), 10) + "  " + bar(phase.peakBytes, vram, scale, 40) +
            (&phase == &peak ? "  ← peak" : "") + "\n";
   }
   out += "  " + std::string(c.dim) + std::string(toString(peak.phase)) + " components:" + std::string(c.reset) + "\n";
@@ -165,7 +166,7 @@ void appendHost(std::string& out, const FileReport& file, const Palette& c) {
   for (const auto& phase : h.phases) scale = std::max(scale, phase.peakBytes);
   scale *= 1.05;
   for (const auto& phase : h.phases) {
-    out += "  " + padRight(std::string(toString(phase.phase)), 16) + padLeft(formatGiB(phase.peakBytes), 10) + "  " + bar(phase.peakBytes, ram, scale, 40) +
+    out += "  " + padRight(toString(phase.phase), 16) + padLeft(formatGiB(phase.peakBytes), 10) + "  " + bar(phase.peakBytes, ram, scale, 40) +
            (&phase == &peak ? "  ← peak" : "") + "\n";
   }
   out += "  " + std::string(c.dim) + std::string(toString(peak.phase)) + " in host RAM:" + std::string(c.reset) + "\n";

@@ -25,8 +25,18 @@ constexpr bool isActivations(Term t) {
   return t == Term::Activations || t == Term::ActivationsMeasuredOnGpu || t == Term::ActivationsUnmeasured;
 }
 
+// A component's name: a literal of the estimators' fixed vocabulary ("transformer weights"), held as a view. Nothing
+// makes one of a std::string, whose text could be gone before the report is written.
+class ComponentName : public std::string_view {
+ public:
+  constexpr ComponentName() = default;
+  constexpr ComponentName(const char* literal) : std::string_view(literal) {}
+  ComponentName(const std::string&) = delete;
+  ComponentName(std::string&&) = delete;
+};
+
 struct Component {
-  std::string name;  // "transformer weights"
+  ComponentName name;  // "transformer weights"
   double bytes = 0;
   std::string how;   // "11.9 B params × 1.05 B/param (qfloat8, 5% kept in bf16)"
   Term term = Term::Weights;

@@ -350,7 +350,7 @@ ReplayPlan buildReplayPlan(const std::string& config, const Estimate& estimate, 
     const Component* vae = nullptr;
     for (const Component& c : estimated.components) {
       const Replay replay = replayFor(c.term, blocks);
-      phase.components.push_back({c.name, wholeBytes(c.bytes), replay, c.how});
+      phase.components.push_back({std::string(c.name), wholeBytes(c.bytes), replay, c.how});
       if (replay == Replay::Workload && isActivations(c.term)) activations = true;
       if (c.term == Term::Vae || c.term == Term::VaeFloor) vae = &c;
     }

@@ -25,22 +25,22 @@ std::string written(bool explain, Text&& text) {
 }
 
 // Weights of `p` parameters, quantized with `qtype` or kept in the training dtype.
-Component weights(bool explain, const MemoryModel& m, std::string name, double p, bool quantized, const std::string& qtype,
+Component weights(bool explain, const MemoryModel& m, ComponentName name, double p, bool quantized, const std::string& qtype,
                   const std::string& dtype) {
-  if (p <= 0) return {std::move(name), 0, written(explain, [] { return "none"; }), Term::Weights};
+  if (p <= 0) return {name, 0, written(explain, [] { return "none"; }), Term::Weights};
   if (quantized) {
     const std::string bare = qtypeFormat(qtype);
     const WeightFormat* f = m.format(bare);
     const double q = f ? f->bytesPerParam : 1.0;
     const double keep = f ? f->fullPrecisionFraction : 0.05;
     const double perParam = keep * kBf16 + (1 - keep) * q;
-    return {std::move(name), p * perParam, written(explain, [&] {
+    return {name, p * perParam, written(explain, [&] {
               return paramsText(p) + " × " + fixedText(perParam, 3) + " B/param (" + bare + ", " +
                      fixedText(keep * 100, 0) + "% kept in bf16)";
             })};
   }
   const double b = dtypeBytes(m, dtype);
-  return {std::move(name), p * b, written(explain, [&] {
+  return {name, p * b, written(explain, [&] {
             return paramsText(p) + " × " + fixedText(b, 0) + " B/param (" + (dtype.empty() ? "fp32" : dtype) + ")";
           })};
 }
@@ -239,7 +239,7 @@ Component mergedAdapterWeights(bool explain, const TrainingSetup& s, const Memor
 // the GPU beside it (memory.yaml rgb_clip_copies).
 Component vaeWork(bool explain, const TrainingSetup& s, const MemoryModel& m, const Behaviour& b, bool decode, long w, long h,
                   int frames, bool tiled = false, int batch = 1) {
-  const std::string name = decode ? "VAE decode" : "VAE encode";
+  const ComponentName name = decode ? "VAE decode" : "VAE encode";
   const VaeConstants* v = m.vae(s.arch->vae.family);
   if (v == nullptr || s.arch->vae.family == "identity") return {name, 0, written(explain, [] { return "pixel-space model: no VAE"; }), Term::Vae};
   const bool upcast = decode && s.sampleDecodeUpcast;
@@ -569,7 +569,9 @@ Component inStepEncode(bool explain, const TrainingSetup& s, const MemoryModel& 
 }
 
 void addComponent(PhaseEstimate& phase, Component c) {
-  if (c.bytes > 0) phase.components.push_back(std::move(c));
+  if (c.bytes <= 0) return;
+  if (phase.components.empty()) phase.components.reserve(16);  // a phase holds a dozen at most: grown once, not four times
+  phase.components.push_back(std::move(c));
 }
 
 }  // namespace

@@ -150,7 +150,7 @@ class HostModel {
 
   Component pinnedTextEncoder() const { return pinned("offloaded text-encoder weights", textEncoderBytes(), textEncoderOffload()); }
 
-  Component vae(const std::string& name, const std::string& why) const {
+  Component vae(ComponentName name, const std::string& why) const {
     const double p = s_.arch->vae.params;
     return {name, p * dtype_, paramsText(p) + " × " + fixedText(dtype_, 0) + " B (" + dtypeName_ + "): " + why};
   }
@@ -202,19 +202,19 @@ class HostModel {
   bool offloads() const { return s_.layerOffloading && s_.arch->layerOffloading; }
   double ckptBytes() const { return dtypeBytesPerParam(m_, h_.checkpointDtype); }
 
-  Component asLoaded(std::string name, double params) const {
+  Component asLoaded(ComponentName name, double params) const {
     if (mapped_) {
-      return {std::move(name), params * dtype_, paramsText(params) + " × " + fixedText(dtype_, 0) + " B (" + dtypeName_ +
+      return {name, params * dtype_, paramsText(params) + " × " + fixedText(dtype_, 0) + " B (" + dtypeName_ +
                                                  "): the checkpoint's own pages, mapped (Linux can drop them under pressure; Windows commits them)",
               Term::Weights, true};
     }
-    return {std::move(name), params * dtype_,
+    return {name, params * dtype_,
             paramsText(params) + " × " + fixedText(dtype_, 0) + " B (" + dtypeName_ + "): converted from the " + h_.checkpointDtype + " checkpoint"};
   }
 
-  Component pinned(std::string name, double bytes, double share) const {
-    if (share <= 0) return {std::move(name), 0, ""};
-    return {std::move(name), bytes * share * h_.pinnedRounding,
+  Component pinned(ComponentName name, double bytes, double share) const {
+    if (share <= 0) return {name, 0, ""};
+    return {name, bytes * share * h_.pinnedRounding,
             formatGiB(bytes) + " × " + fixedText(share * 100, 0) + "% offloaded × " + fixedText(h_.pinnedRounding, 2) +
                 " (pinned blocks round up to a power of two)",
             Term::Fixed};

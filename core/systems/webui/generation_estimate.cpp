@@ -173,8 +173,8 @@ class Estimator {
   }
 
   // A model loaded beside the diffusion model, with what it is and whether its name was known.
-  static Component sideComponent(std::string name, const SideWeights& m) {
-    return {std::move(name), m.bytes, m.label + ", " + fixedText(m.bytes / kGiB, 2) + " GiB" + (m.assumed ? " (its file name is none oomlint knows)" : ""),
+  static Component sideComponent(ComponentName name, const SideWeights& m) {
+    return {name, m.bytes, m.label + ", " + fixedText(m.bytes / kGiB, 2) + " GiB" + (m.assumed ? " (its file name is none oomlint knows)" : ""),
             Term::Weights};
   }
 
@@ -413,7 +413,7 @@ class Estimator {
                             std::find(klFamilies.begin(), klFamilies.end(), s_.arch->vae.family) != klFamilies.end();
     const double k = structural ? w_.vaeDecodeBytesPerPixel(s_.tool) : c ? c->k(decode, s_.frames) : 0;
     const double px = static_cast<double>(w) * static_cast<double>(h) * frames;
-    const std::string what = decode ? "VAE decode" : "VAE encode";
+    const ComponentName what = decode ? "VAE decode" : "VAE encode";
     // The structure is what a GPU cannot decode with less (a floor: its range reaches above only); the other
     // VAEs' figures are planners' maxima (Term::Vae).
     const Term term = structural ? Term::VaeFloor : Term::Vae;
