@@ -55,7 +55,7 @@ Token YamlScanner::scanBlockScalar(ScalarStyle style) {
     failHere("after `|` or `>` only `+`, `-`, a digit, a space or a comment may follow on the line (PyYAML: expected "
              "chomping or indentation indicators, but found " + shownAt(text_, pos_) + ")");
   }
-  while (at() == ' ') forward();
+  skipSpaces();
   if (at() == '#') {
     while (pos_ < text_.size() && !breakAt()) forward();
   }

@@ -3,6 +3,8 @@
 #include "base/document/yaml_scanner.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "base/text/ascii.h"
 #include "base/text/source_text.h"
@@ -19,6 +21,13 @@ constexpr std::size_t kSimpleKeyLimit = 1024;
 // The first character PyYAML's reader refuses (control characters, C1 controls but NEL, U+FFFE/FFFF).
 std::size_t firstUnacceptable(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
+    // Eight bytes of printable ASCII at once (no byte below 0x20, none from 0x7F on): most words of a config.
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+    for (std::uint64_t w = 0; i + 8 <= text.size(); i += 8) {
+      std::memcpy(&w, text.data() + i, 8);
+      if ((((w - 0x20 * kOnes) & ~w) | (w + kOnes) | w) & kHigh) break;
+    }
+    if (i >= text.size()) break;
     const auto b = static_cast<unsigned char>(text[i]);
     if (b >= 0x20 && b < 0x7F) continue;  // printable ASCII, nearly every byte
     if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7F) return i;
@@ -136,6 +145,13 @@ void YamlScanner::skipPrintableAscii() {
   pos_ = end;
 }
 
+// Spaces are one column each and never a break: the indentation in one step.
+void YamlScanner::skipSpaces() {
+  const std::size_t end = std::min(text_.find_first_not_of(' ', pos_), text_.size());
+  column_ += static_cast<long>(end - pos_);
+  pos_ = end;
+}
+
 // PyYAML reads `\r\n`, `\r`, `\n` and NEL alike as one `\n`, and keeps LS and PS as they are.
 bool YamlScanner::scanLineBreak(std::string* into) {
   const std::size_t length = at() == '\r' && at(1) == '\n' ? 2 : breakLengthAt(0);
@@ -221,7 +237,7 @@ void YamlScanner::fetchMoreTokens() {
 
 void YamlScanner::scanToNextToken() {
   for (;;) {
-    while (at() == ' ') forward();
+    skipSpaces();
     if (at() == '#') {
       skipPrintableAscii();  // most of a comment, in one step
       while (pos_ < text_.size() && !breakAt()) forward();
@@ -359,9 +375,6 @@ void YamlScanner::fetchDirective() {
   Token token = tokenAt(YamlToken::Directive, start, pos_ + length);
   token.value = std::string(text_.substr(pos_, length));
   forward(length);
-  auto skipSpaces = [&] {
-    while (at() == ' ') forward();
-  };
   auto expectEnd = [&](std::string_view what) {
     if (at() != '\0' && at() != ' ' && !breakAt()) {
       failHere(std::string(what) + " (PyYAML: expected a digit or ' ', but found " + shownAt(text_, pos_) + ")");

@@ -84,6 +84,7 @@ class YamlScanner {
   bool blankOrEndAt(std::size_t ahead) const;
   void forward(std::size_t bytes = 1);
   void skipPrintableAscii();
+  void skipSpaces();
   bool scanLineBreak(std::string* into = nullptr);
   [[noreturn]] void fail(std::string message, std::size_t start, std::size_t end) const;
   [[noreturn]] void failHere(std::string message) const { fail(std::move(message), pos_, pos_); }
