@@ -352,8 +352,14 @@ TEST_CASE("a log's host-RAM kill names the levers of the trainer that wrote it")
   const std::string aiToolkit = advice("114_ai-toolkit_flux2-killed-quantizing-te.log");
   CHECK(aiToolkit.find("model.layer_offloading") != std::string::npos);
   CHECK(aiToolkit.find("--max_data_loader_n_workers") == std::string::npos);
-  // sd-scripts' latent caching killed: kohya's data loader and latent cache, not only AI Toolkit's settings.
+  // sd-scripts' latent caching killed: its data loader, latent cache and --lowram, not AI Toolkit's settings.
   const std::string kohya = advice("113_sd-scripts_oom-killer-cache-latents.log");
   CHECK(kohya.find("--max_data_loader_n_workers") != std::string::npos);
   CHECK(kohya.find("--cache_latents_to_disk") != std::string::npos);
+  CHECK(kohya.find("--lowram") != std::string::npos);
+  CHECK(kohya.find("layer_offloading") == std::string::npos);
+  // A kill in a log whose trainer shows no sign of itself (a diffusers script): every trainer's levers, each named.
+  const std::string unnamed = advice("136_diffusers_flux-killed-after-bar.log");
+  CHECK(unnamed.find("AI Toolkit: lower model.layer_offloading") != std::string::npos);
+  CHECK(unnamed.find("--max_data_loader_n_workers") != std::string::npos);
 }

@@ -1,6 +1,7 @@
 // The log scanner on inline logs: message formats, phases, steps, and hostile input.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <random>
 
 #include "base/document/reader.h"
@@ -285,7 +286,8 @@ TEST_CASE("every log of the corpus: the shortcut gives what parsing every line g
 
 namespace {
 // A small rules/logs.yaml of made-up text, with `extra` added to its top level.
-std::string syntheticMarkers(const std::string& markerPhase = "load", const std::string& barWord = "warming up") {
+std::string syntheticMarkers(const std::string& markerPhase = "load", const std::string& barWord = "warming up",
+                             const std::string& trainer = "sd-scripts") {
   return "version: 1\n"
          "oom_messages:\n"
          "  - {contains: [\"allocator gave up\"], kind: hip_alloc, source: test}\n"
@@ -295,7 +297,9 @@ std::string syntheticMarkers(const std::string& markerPhase = "load", const std:
          "allocation_table: {lines: 2, rows: [{starts_with: \"Asked\", figure: tried_to_allocate}], source: test}\n"
          "markers:\n"
          "  - {starts_with: [\"Warming\"], phase: " + markerPhase + ", source: test}\n"
-         "ai_toolkit: {contains: [\"my-trainer/\"], source: test}\n"
+         "trainers:\n"
+         "  - {trainer: ai-toolkit, contains: [\"my-trainer/\"], source: test}\n"
+         "  - {trainer: " + trainer + ", contains: [\"their_train.py\"], source: test}\n"
          "tools:\n"
          "  launch_args: \"Flags:\"\n"
          "  system_report_args: \"Report flags: [\"\n"
@@ -327,6 +331,11 @@ TEST_CASE("the scanner reads the markers it is given, not the embedded ones") {
   CHECK(a.kind == OomKind::HipAlloc);
   CHECK(a.phase == Phase::Load);
   CHECK(a.tool == "comfyui");
+  CHECK(a.trainer.empty());
+  // Its trainers' signs, the stronger one winning wherever it comes.
+  CHECK(analyzeLog("python their_train.py\nWarming the model\n", markers).trainer == "sd-scripts");
+  CHECK(analyzeLog("python their_train.py\n/opt/my-trainer/run.py\npython their_train.py\n", markers).trainer == "ai-toolkit");
+  CHECK(analyzeLog("python ai-toolkit/run.py\n", markers).trainer.empty());
   CHECK_FALSE(analyzeLog("torch.OutOfMemoryError: CUDA out of memory.\n", markers).oom);
   CHECK(looksLikeLog("Warming\n", markers));
   CHECK_FALSE(looksLikeLog("Traceback (most recent call last):\n", markers));
@@ -366,6 +375,11 @@ TEST_CASE("log markers the scanner cannot use are load errors") {
   const auto caseProblems = readLogMarkers(uppercase->root(), again, kept);
   REQUIRE(caseProblems.size() == 1);
   CHECK(caseProblems[0] == "bars.kinds: `Warming Up` is matched against lowercased text");
+  LogMarkers stranger;
+  auto unknownTrainer = readDocument(syntheticMarkers("load", "warming up", "one-trainer"));
+  const auto trainerProblems = readLogMarkers(unknownTrainer->root(), stranger, kept);
+  REQUIRE(trainerProblems.size() == 1);
+  CHECK(trainerProblems[0] == "trainers: `one-trainer` is not an id the scanner handles");
   // A suspicion must say what its line shows: the report quotes it.
   LogMarkers mute;
   std::string text = syntheticMarkers();
@@ -424,4 +438,30 @@ TEST_CASE("ComfyUI's start-up lines: the card's memory and the memory mode, as t
   // A line that only looks like one: no figure is read from it.
   CHECK_FALSE(analyzeLog("got prompt\nTotal VRAM unknown\nRequested to load SDXL\n").cardBytes);
   CHECK(analyzeLog("got prompt\nComfyUI version: 0.3.64-dev\nRequested to load SDXL\n").toolVersion.empty());
+}
+
+TEST_CASE("the trainer a log names is the one that wrote it, or none", "[shared]") {
+  OOMLINT_REQUIRE_SHARED();
+  // Every real log whose writer is known (the corpus's and the fixtures' names begin with it): a trainer's sign names
+  // that trainer or nothing (a log of its bare traceback shows none), never another; a UI's or another tool's names none.
+  std::map<std::string, int> named;
+  for (const auto& dir : {test::sharedDir() / "corpus/logs", test::sourceDir() / "tests/fixtures/logs"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() != ".log") continue;
+      const std::string file = entry.path().filename().string();
+      const std::size_t from = file.find('_') + 1;
+      const std::string writer = file.substr(from, file.find('_', from) - from);
+      const std::string text = test::readFile(entry.path());
+      const LogAnalysis a = analyzeLog(text);
+      INFO(file);
+      // kijai's ComfyUI-FluxTrainer runs sd-scripts' own code inside ComfyUI: its lines are sd-scripts'.
+      const bool fluxTrainer = writer == "comfyui" && text.find("ComfyUI-FluxTrainer") != std::string::npos;
+      if (!a.trainer.empty()) CHECK(a.trainer == (fluxTrainer ? "sd-scripts" : writer));
+      ++named[a.trainer];
+    }
+  }
+  for (const char* trainer : {"ai-toolkit", "musubi-tuner", "sd-scripts"}) {
+    INFO(trainer);
+    CHECK(named[trainer] >= 4);
+  }
 }

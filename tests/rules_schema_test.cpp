@@ -235,6 +235,7 @@ TEST_CASE("rules/logs.yaml's enums are the ids the C++ handles") {
   CHECK(schema->enumIds("marker_effect") == ids(kMarkerEffectIds));
   CHECK(schema->enumIds("step_position") == ids(kStepPositionIds));
   CHECK(schema->enumIds("tool") == ids(kLogToolIds));
+  CHECK(schema->enumIds("trainer") == ids(kLogTrainerIds));
   CHECK(schema->enumIds("bar_kind") == ids(kBarKindIds));
   CHECK(schema->enumIds("frame_clue") == ids(kFrameClueIds));
 }

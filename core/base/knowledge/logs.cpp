@@ -24,11 +24,16 @@ bool LineTest::matches(std::string_view text) const {
          std::any_of(equals.begin(), equals.end(), [&](std::string_view w) { return text == w; });
 }
 
-std::size_t LogMarkers::toolRank(std::string_view tool) const {
-  for (std::size_t i = 0; i < toolSigns.size(); ++i) {
-    if (toolSigns[i].tool == tool) return i;
+namespace {
+std::size_t rankIn(const std::vector<ToolSign>& signs, std::string_view tool) {
+  for (std::size_t i = 0; i < signs.size(); ++i) {
+    if (signs[i].tool == tool) return i;
   }
-  return toolSigns.size();
+  return signs.size();
 }
+}  // namespace
+
+std::size_t LogMarkers::toolRank(std::string_view tool) const { return rankIn(toolSigns, tool); }
+std::size_t LogMarkers::trainerRank(std::string_view trainer) const { return rankIn(trainerSigns, trainer); }
 
 }  // namespace oomlint

@@ -48,6 +48,9 @@ inline constexpr std::array kStepPositionIds = {std::string_view("after_marker")
 
 // The generation UIs a log can name (LogAnalysis::tool).
 inline constexpr std::array kLogToolIds = {std::string_view("a1111"), std::string_view("forge"), std::string_view("comfyui")};
+// The trainers a log can name (LogAnalysis::trainer).
+inline constexpr std::array kLogTrainerIds = {std::string_view("ai-toolkit"), std::string_view("musubi-tuner"),
+                                              std::string_view("sd-scripts")};
 
 // What a progress bar's description says it is. Training and Unnamed are what a bar matching no entry
 // is (named or not).
@@ -141,8 +144,9 @@ struct PhaseMarker {
 
 template <class V> void fields(V& v, PhaseMarker& x) { v(x.test, x.phase, x.onlyBeforeTraining, x.keeps, x.announcesStep, x.effect); }
 
+// A UI's or a trainer's sign in a log's lines.
 struct ToolSign {
-  KnowledgeText tool;  // an id of kLogToolIds
+  KnowledgeText tool;  // an id of kLogToolIds (toolSigns) or kLogTrainerIds (trainerSigns)
   LineTest test;
 };
 
@@ -180,7 +184,7 @@ struct LogMarkers {
   int allocationTableLines = 0;
   std::vector<AllocationTableRow> allocationTable;
   std::vector<PhaseMarker> markers;     // the first that matches
-  LineTest aiToolkit;
+  std::vector<ToolSign> trainerSigns;   // strongest first
   KnowledgeText launchArgs;               // the flags follow it
   LiteralSet::Id launchArgsId = 0;
   KnowledgeText systemReportArgs;         // A1111's system report: its flags follow, a JSON string a line
@@ -208,8 +212,10 @@ struct LogMarkers {
 
   // The rank of a tool among toolSigns (0 the strongest), or toolSigns.size() for none or another.
   std::size_t toolRank(std::string_view tool) const;
+  // The rank of a trainer among trainerSigns, or trainerSigns.size() for none or another.
+  std::size_t trainerRank(std::string_view trainer) const;
 };
 
-template <class V> void fields(V& v, LogMarkers& x) { v(x.lineWords, x.oomMessages, x.silentExits, x.failedStages, x.allocationTableLines, x.allocationTable, x.markers, x.aiToolkit, x.launchArgs, x.launchArgsId, x.systemReportArgs, x.systemReportArgsId, x.cardMemory, x.cardMemoryId, x.versionLine, x.versionLineId, x.vramState, x.vramStateId, x.vramStateFlags, x.dynamicVram, x.dynamicVramId, x.dynamicVramFlag, x.toolSigns, x.offloadTools, x.offload, x.failures, x.barNotWhenEndsWith, x.bars, x.frames, x.quotedCode, x.cappedBy, x.logSignsHead, x.logSignsTail); }
+template <class V> void fields(V& v, LogMarkers& x) { v(x.lineWords, x.oomMessages, x.silentExits, x.failedStages, x.allocationTableLines, x.allocationTable, x.markers, x.trainerSigns, x.launchArgs, x.launchArgsId, x.systemReportArgs, x.systemReportArgsId, x.cardMemory, x.cardMemoryId, x.versionLine, x.versionLineId, x.vramState, x.vramStateId, x.vramStateFlags, x.dynamicVram, x.dynamicVramId, x.dynamicVramFlag, x.toolSigns, x.offloadTools, x.offload, x.failures, x.barNotWhenEndsWith, x.bars, x.frames, x.quotedCode, x.cappedBy, x.logSignsHead, x.logSignsTail); }
 
 }  // namespace oomlint

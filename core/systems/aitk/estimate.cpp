@@ -307,11 +307,11 @@ Component vaeWork(bool explain, const TrainingSetup& s, const MemoryModel& m, co
   // input, its normed activation, the convolution's input with the 2 cached frames and its output (C·(4T + 2) each
   // sample), and what is decoded so far (at most one clip). A clip's chunks after the first are `temporal` frames.
   if (!b.conv3dWithoutCudnn.empty() && elemBytes < 4 && v->vol2colChannels > 0) {
-    const auto [columns, maps] = vol2colPerPixel(v->vol2colChannels, s.arch->vae.temporal, frames);
-    const double work = (columns + batch * maps) * exactPx * elemBytes;
+    const Vol2col vol2col = vol2colPerPixel(v->vol2colChannels, s.arch->vae.temporal, frames);
+    const double work = (vol2col.columns + batch * vol2col.maps) * exactPx * elemBytes;
     const std::string workHow = written(explain, [&] {
-      return how + " × (" + fixedText(columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow + fixedText(maps, 0) +
-             " maps beside it)" + elem;
+      return how + " × (" + fixedText(vol2col.columns, 0) + " B/px/elem slow_conv3d vol2col buffer + " + batchHow +
+             fixedText(vol2col.maps, 0) + " maps beside it)" + elem;
     });
     Component slow = withTiles(work, workHow);
     if (overlap <= 0 && clips > 0) {  // beside the columns only the clip decoded so far; the pipeline's copies come after

@@ -71,7 +71,7 @@ LogAnalysis LogScanner::finish() {
   if (!pending_.empty()) onLine(pending_);
   pending_.clear();
   LogAnalysis r = result_;
-  r.aiToolkit = aiToolkit_;
+  if (trainerRank_ < markers_.trainerSigns.size()) r.trainer = markers_.trainerSigns[trainerRank_].tool;
   if (r.oom) {
     r.suspected = false;  // a printed OOM wins over the marks of one
     r.evidence.clear();
@@ -85,7 +85,7 @@ LogAnalysis LogScanner::finish() {
   if (r.suspected && suspicionStage_) r.evidence.push_back(*suspicionStage_);
   // A generation UI that trained nothing was generating when it printed an OOM; where a kill struck it,
   // nothing says.
-  const auto resolved = event_.resolve(aiToolkit_, r.oom && !r.tool.empty() && !trainingStarted_);
+  const auto resolved = event_.resolve(aiToolkit(), r.oom && !r.tool.empty() && !trainingStarted_);
   r.phase = resolved.phase;
   r.step = resolved.step;
   if (r.oom) judgeGpuState(r, markers_.cappedBy);
@@ -353,7 +353,9 @@ void LogScanner::readOffload(std::string_view t) {
 
 // Progress markers: the stage the run has reached; the first marker that matches speaks.
 void LogScanner::readMarker(std::string_view t) {
-  if (markers_.aiToolkit.matches(t, words_)) aiToolkit_ = true;
+  for (std::size_t i = 0; i < trainerRank_; ++i) {
+    if (markers_.trainerSigns[i].test.matches(t, words_)) trainerRank_ = i;
+  }
   for (const auto& marker : markers_.markers) {
     if (!marker.test.matches(t, words_)) continue;
     applyMarker(marker, t);
@@ -398,7 +400,7 @@ void LogScanner::applyMarker(const PhaseMarker& marker, std::string_view t) {
   if (!marker.effect) return;
   switch (*marker.effect) {
     case MarkerEffect::FirstStepNext: lastStep_ = 1; break;
-    case MarkerEffect::AiToolkit: aiToolkit_ = true; break;
+    case MarkerEffect::AiToolkit: trainerRank_ = std::min(trainerRank_, markers_.trainerRank("ai-toolkit")); break;
     case MarkerEffect::MallocAsync: mallocAsync_ = true; break;
     case MarkerEffect::SkippedBatch:
       ++result_.skippedBatches;

@@ -25,7 +25,7 @@ class LogScanner {
   // parsing it again. LineByLine parses every line; tests and the fuzzer check both give one answer.
   enum class Redraws { Shortcut, LineByLine };
   explicit LogScanner(const LogMarkers& markers, Redraws redraws = Redraws::Shortcut)
-      : markers_(markers), redraws_(redraws), traceback_(markers), toolRank_(markers.toolSigns.size()) {}
+      : markers_(markers), redraws_(redraws), traceback_(markers), toolRank_(markers.toolSigns.size()), trainerRank_(markers.trainerSigns.size()) {}
 
   void feed(std::string_view chunk);
   LogAnalysis finish();
@@ -101,7 +101,8 @@ class LogScanner {
   SilentExitSeen silentExit_;           // a wrapper's report that the process ended without a message
   bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
   std::optional<long> skipStep_;        // the step of the last skipped batch
-  bool aiToolkit_ = false;
+  std::size_t trainerRank_;             // of the trainer named so far among the markers' trainer signs (their count: none)
+  bool aiToolkit() const { return trainerRank_ == markers_.trainerRank("ai-toolkit"); }
   bool readingReportArgs_ = false;      // inside A1111's system report's list of its flags
   std::size_t toolRank_;                // of result_.tool among the markers' tool signs (their count: none)
   std::uint64_t toolLinesLeft_ = 200000;  // the UI shows in its banner and tracebacks: stop looking after this

@@ -37,7 +37,12 @@ class Reader {
     }
     allocationTable(root->find("allocation_table"));
     for (const Node* e : list(root, "markers")) marker(e);
-    m_.aiToolkit = lineTest(root->find("ai_toolkit"), "ai_toolkit");
+    for (const Node* e : list(root, "trainers")) {
+      ToolSign sign{text(e, "trainer"), lineTest(e, "trainers")};
+      known(kLogTrainerIds, sign.tool, "trainers");
+      m_.trainerSigns.push_back(std::move(sign));
+    }
+    if (m_.trainerRank("ai-toolkit") == m_.trainerSigns.size()) problems_.push_back("trainers: no ai-toolkit (its marker effect names it)");
     tools(root->find("tools"));
     const Node* offload = root->find("offload");
     m_.offloadTools = strings(offload, "tools");
