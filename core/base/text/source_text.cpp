@@ -105,8 +105,8 @@ Position SourceText::positionAt(std::size_t offset) const {
 Range SourceText::rangeOf(std::size_t begin, std::size_t end) const {
   const Position first = positionAt(begin);
   end = std::clamp(end, first.offset, text_.size());
-  // A range on one line (most are): its end's column counts on from its start's.
-  const auto line = static_cast<std::size_t>(first.line);
+  // A range that ends on the line it starts on (most do): its end's column counts on from its start's.
+  const auto line = static_cast<std::size_t>(first.line);  // the next line's index in lineStarts_
   if (line < lineStarts_.size() && lineStarts_[line] <= end) return {first, positionAt(end)};
   return {first, {first.line, first.column + static_cast<int>(codePointsBetween(first.offset, end)), end}};
 }
