@@ -820,7 +820,9 @@ class Estimator {
         p.components.push_back(teWeights());
         p.components.push_back(vaeWeights());
       }
-      // With Low VRAM the ControlNet visits the GPU for its forward while the UNet stays resident.
+      // With Low VRAM the ControlNet visits the GPU for its forward while the UNet stays resident (docs/webui.md,
+      // "ControlNet"): the seed thread's extension (Feb 2023, scripts/cldm.py's hook) kept it there for the UNet's whole
+      // forward, moving it back to the CPU only after; only the other stages are spared its weights.
       if (!s_.controlnets.empty()) p.components.push_back(cnWeights(false));
     }
     for (const SideWeights& a : s_.ipadapters) p.components.push_back(sideComponent("IP-Adapter weights", a));
