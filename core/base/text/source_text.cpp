@@ -11,17 +11,14 @@ namespace {
 constexpr std::size_t kCheckpoint = 64;
 bool isLead(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
 
-bool isAscii(const std::string& text) {
-  std::size_t i = 0;
-  for (; i + 8 <= text.size(); i += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, text.data() + i, 8);
-    if (word & 0x8080808080808080ull) return false;
-  }
-  for (; i < text.size(); ++i) {
-    if (static_cast<unsigned char>(text[i]) >= 0x80) return false;
-  }
-  return true;
+constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
+
+// Where the run of ASCII that starts at `i` ends, eight bytes at a time: configs are almost all ASCII.
+std::size_t asciiRunEnd(std::string_view s, std::size_t i) {
+  std::uint64_t word = 0;
+  while (i + 8 <= s.size() && (std::memcpy(&word, s.data() + i, 8), (word & kHighBits) == 0)) i += 8;
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
 }
 
 // The code points in text[begin, end): its bytes less the continuation bytes (10xxxxxx), eight at a time (the last
@@ -30,7 +27,7 @@ std::size_t leadBytes(const std::string& text, std::size_t begin, std::size_t en
   const auto continuations = [&](std::size_t at, std::uint64_t keep) {
     std::uint64_t word = 0;
     std::memcpy(&word, text.data() + at, 8);
-    const std::uint64_t flags = ((word & ~(word << 1) & 0x8080808080808080ull) >> 7) & keep;  // bit 7 set, bit 6 clear
+    const std::uint64_t flags = ((word & ~(word << 1) & kHighBits) >> 7) & keep;  // bit 7 set, bit 6 clear
     return static_cast<std::size_t>((flags * 0x0101010101010101ull) >> 56);                   // the bytes' sum
   };
   static_assert(std::endian::native == std::endian::little, "a word's first byte is its lowest");
@@ -45,7 +42,7 @@ std::size_t leadBytes(const std::string& text, std::size_t begin, std::size_t en
 
 SourceText::SourceText(std::string text) : text_(std::move(text)) {
   const std::size_t size = text_.size();
-  if (!isAscii(text_)) {
+  if (asciiRunEnd(text_, 0) != size) {
     codePointCheckpoints_.reserve(size / kCheckpoint + 1);
     std::size_t count = 0;
     for (std::size_t block = 0; block < size; block += kCheckpoint) {
@@ -133,15 +130,9 @@ std::optional<std::size_t> firstInvalidUtf8(std::string_view s) {
   std::size_t i = 0;
   const std::size_t n = s.size();
   while (i < n) {
-    // Skip ASCII eight bytes at a time: configs are almost all ASCII.
-    std::uint64_t word = 0;
-    while (i + 8 <= n && (std::memcpy(&word, s.data() + i, 8), (word & 0x8080808080808080ull) == 0)) i += 8;
+    i = asciiRunEnd(s, i);
     if (i >= n) break;
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
     std::size_t len = 0;
     unsigned cp = 0;
     if (c >= 0xC2 && c <= 0xDF) {
