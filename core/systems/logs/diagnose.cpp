@@ -132,25 +132,21 @@ std::string hostRamLevers(const LogAnalysis& log) {
   // The trainers' own (their argument parsers' help): sd-scripts' and musubi-tuner's --max_data_loader_n_workers "lower is
   // less main RAM usage", --persistent_data_loader_workers "may use more memory"; sd-scripts' --cache_latents keeps every
   // latent in RAM, --lowram loads the models to VRAM instead; musubi-tuner caches latents to disk in scripts of their own.
-  if (log.aiToolkit()) {
-    return "lower model.layer_offloading percents or low_vram parking (they keep weights in RAM), add RAM or swap (WSL: its "
-           "memory limit), or load one model at a time";
-  }
+  constexpr std::string_view aiToolkit = "lower model.layer_offloading percents or low_vram parking (they keep weights in RAM)";
+  constexpr std::string_view dataLoader =
+      "fewer data-loader processes (--max_data_loader_n_workers, 8 by default, and no --persistent_data_loader_workers)";
+  constexpr std::string_view moreRam = "add RAM or swap (WSL: its memory limit; Windows: a larger page file)";
+  if (log.aiToolkit()) return std::string(aiToolkit) + ", add RAM or swap (WSL: its memory limit), or load one model at a time";
   if (log.trainer == "sd-scripts") {
-    return "fewer data-loader processes (--max_data_loader_n_workers, 8 by default, and no --persistent_data_loader_workers), "
-           "latents cached to disk rather than RAM (--cache_latents_to_disk), --lowram where the card has more memory than "
-           "the machine (the models load straight to VRAM), or add RAM or swap (WSL: its memory limit; Windows: a larger page "
-           "file)";
+    return std::string(dataLoader) + ", latents cached to disk rather than RAM (--cache_latents_to_disk), --lowram where the card " +
+           "has more memory than the machine (the models load straight to VRAM), or " + std::string(moreRam);
   }
   if (log.trainer == "musubi-tuner") {
-    return "fewer data-loader processes (--max_data_loader_n_workers, 8 by default, and no --persistent_data_loader_workers), "
-           "fewer --blocks_to_swap if the card allows (swapped blocks wait in RAM), or add RAM or swap (WSL: its memory limit; "
-           "Windows: a larger page file)";
+    return std::string(dataLoader) + ", fewer --blocks_to_swap if the card allows (swapped blocks wait in RAM), or " + std::string(moreRam);
   }
   // A trainer the log does not name: each one's own levers.
-  return "keep less in system RAM (AI Toolkit: lower model.layer_offloading percents or low_vram parking; kohya's sd-scripts "
-         "and musubi-tuner: fewer data-loader processes, --max_data_loader_n_workers (8 by default), and sd-scripts' latents "
-         "cached to disk, --cache_latents_to_disk), or add RAM or swap (WSL: its memory limit; Windows: a larger page file)";
+  return "keep less in system RAM (AI Toolkit: " + std::string(aiToolkit) + "; kohya's sd-scripts and musubi-tuner: " +
+         std::string(dataLoader) + ", and sd-scripts' latents cached to disk, --cache_latents_to_disk), or " + std::string(moreRam);
 }
 
 // A line of the log as a message quotes it: its number and its text, cut.
