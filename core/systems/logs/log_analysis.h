@@ -25,7 +25,7 @@ class LogScanner {
   // parsing it again. LineByLine parses every line; tests and the fuzzer check both give one answer.
   enum class Redraws { Shortcut, LineByLine };
   explicit LogScanner(const LogMarkers& markers, Redraws redraws = Redraws::Shortcut)
-      : markers_(markers), redraws_(redraws), traceback_(markers), toolRank_(markers.toolSigns.size()), trainerRank_(markers.trainerSigns.size()) {}
+      : markers_(markers), redraws_(redraws), traceback_(markers), trainerRank_(markers.trainerSigns.size()), toolRank_(markers.toolSigns.size()) {}
 
   void feed(std::string_view chunk);
   LogAnalysis finish();
