@@ -9,21 +9,18 @@ void Report::add(FileReport file) {
   files.push_back(std::move(file));
 }
 
-int exitCode(const Report& report, std::optional<Severity> failOn) {
-  if (!report.internalError.empty()) return 3;
-  for (const auto& file : report.files) {
-    if (!file.internalError.empty()) return 3;
-  }
-  bool unreadable = false;
-  bool failing = false;
-  for (const auto& file : report.files) {
-    unreadable = unreadable || file.unreadable;
-    for (const auto& d : file.diagnostics) {
-      failing = failing || (failOn && d.severity >= *failOn);
-    }
-  }
-  if (unreadable) return 2;
+int exitCode(const FileReport& file, std::optional<Severity> failOn) {
+  if (!file.internalError.empty()) return 3;
+  if (file.unreadable) return 2;
+  const bool failing = failOn && std::any_of(file.diagnostics.begin(), file.diagnostics.end(),
+                                             [&](const Diagnostic& d) { return d.severity >= *failOn; });
   return failing ? 1 : 0;
+}
+
+int exitCode(const Report& report, std::optional<Severity> failOn) {
+  int code = report.internalError.empty() ? 0 : 3;
+  for (const auto& file : report.files) code = std::max(code, exitCode(file, failOn));
+  return code;
 }
 
 const char* toolVersion() { return OOMLINT_VERSION; }

@@ -56,6 +56,8 @@ void sortDiagnostics(std::vector<Diagnostic>& diagnostics);
 // Contract exit codes: 0 clean at the fail level, 1 findings at or above it, 2 unparsable input,
 // 3 internal error. `failOn` empty means never fail on findings.
 int exitCode(const Report& report, std::optional<Severity> failOn);
+// One file's code, as if it were the whole report (the CLI holds each file to its own project's fail level).
+int exitCode(const FileReport& file, std::optional<Severity> failOn);
 
 const char* toolVersion();
 

@@ -150,11 +150,7 @@ int runCheck(const CheckCommand& check) {
   std::fflush(stdout);
   // Each file against its own project's fail level; the worst outcome is the exit code.
   int code = 0;
-  for (std::size_t i = 0; i < report.files.size(); ++i) {
-    Report single;
-    single.files.push_back(report.files[i]);
-    code = std::max(code, exitCode(single, failLevels[i]));
-  }
+  for (std::size_t i = 0; i < report.files.size(); ++i) code = std::max(code, exitCode(report.files[i], failLevels[i]));
   return failed ? std::max(code, kExitUsage) : code;
 }
 
