@@ -176,12 +176,23 @@ const Token& YamlScanner::peek() {
   return tokens_.front();
 }
 
+Token TokenQueue::take() {
+  Token token = std::move(tokens_[head_++]);
+  if (empty()) {
+    tokens_.clear();  // keeps its capacity
+    head_ = 0;
+  } else if (head_ >= 64 && 2 * head_ >= tokens_.size()) {
+    // A queue that never empties (PyYAML's never does for long) does not grow without bound.
+    tokens_.erase(tokens_.begin(), tokens_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+  return token;
+}
+
 Token YamlScanner::take() {
   peek();
-  Token token = std::move(tokens_.front());
-  tokens_.pop_front();
   ++tokensTaken_;
-  return token;
+  return tokens_.take();
 }
 
 bool YamlScanner::needMoreTokens() {
@@ -193,7 +204,7 @@ bool YamlScanner::needMoreTokens() {
 }
 
 void YamlScanner::push(YamlToken kind, std::size_t start, std::size_t end) {
-  tokens_.push_back(tokenAt(kind, start, end));
+  tokens_.push(tokenAt(kind, start, end));
 }
 
 void YamlScanner::fetchMoreTokens() {
@@ -421,7 +432,7 @@ void YamlScanner::fetchDirective() {
     failHere("only a comment may follow a directive on its line (PyYAML: expected a comment or a line break, but found " +
              shownAt(text_, pos_) + ")");
   }
-  tokens_.push_back(std::move(token));
+  tokens_.push(std::move(token));
 }
 
 void YamlScanner::fetchDocumentIndicator(YamlToken kind) {
@@ -486,10 +497,10 @@ void YamlScanner::fetchValue() {
   if (key.possible) {
     // The key was scanned before its `:` was seen: insert KEY (and the mapping's start) before it.
     key.possible = false;
-    const auto index = static_cast<std::ptrdiff_t>(key.tokenNumber - tokensTaken_);
-    tokens_.insert(tokens_.begin() + index, tokenAt(YamlToken::Key, key.offset, key.offset));
+    const std::size_t index = key.tokenNumber - tokensTaken_;
+    tokens_.insert(index, tokenAt(YamlToken::Key, key.offset, key.offset));
     if (flowLevel_ == 0 && addIndent(key.column)) {
-      tokens_.insert(tokens_.begin() + index, tokenAt(YamlToken::BlockMappingStart, key.offset, key.offset));
+      tokens_.insert(index, tokenAt(YamlToken::BlockMappingStart, key.offset, key.offset));
     }
     allowSimpleKey_ = false;
   } else {
@@ -525,7 +536,7 @@ void YamlScanner::fetchAnchor(YamlToken kind) {
   Token token = tokenAt(kind, start, pos_ + length);
   token.value = std::string(text_.substr(pos_, length));
   forward(length);
-  tokens_.push_back(std::move(token));
+  tokens_.push(std::move(token));
 }
 
 // `!!str`, `!local`, `!handle!suffix`, `!<verbatim>` or a lone `!`.
@@ -569,7 +580,7 @@ void YamlScanner::fetchTag() {
     fail("a tag must be followed by a space (PyYAML: expected ' ', but found " + shownAt(text_, pos_) + ")", start, pos_ + 1);
   }
   token.end = pos_;
-  tokens_.push_back(std::move(token));
+  tokens_.push(std::move(token));
 }
 
 std::string YamlScanner::scanTagUri(std::size_t start) {
@@ -599,13 +610,13 @@ std::string YamlScanner::scanTagUri(std::size_t start) {
 void YamlScanner::fetchBlockScalar(ScalarStyle style) {
   allowSimpleKey_ = true;
   removeSimpleKey();
-  tokens_.push_back(scanBlockScalar(style));
+  tokens_.push(scanBlockScalar(style));
 }
 
 void YamlScanner::fetchQuoted(ScalarStyle style) {
   saveSimpleKey();
   allowSimpleKey_ = false;
-  tokens_.push_back(scanQuoted(style));
+  tokens_.push(scanQuoted(style));
 }
 
 bool YamlScanner::plainCanStart() const {
@@ -618,7 +629,7 @@ bool YamlScanner::plainCanStart() const {
 void YamlScanner::fetchPlain() {
   saveSimpleKey();
   allowSimpleKey_ = false;
-  tokens_.push_back(scanPlain());
+  tokens_.push(scanPlain());
   lastPlain_ = {tokens_.back().start, tokens_.back().end, tokensTaken_ + tokens_.size()};
 }
 

@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +56,24 @@ struct YamlSyntaxError {
   std::string message;
   std::size_t start;
   std::size_t end;
+};
+
+// The tokens scanned but not yet taken, oldest first. A vector and the index of its front: the queue holds a few
+// tokens at a time and empties often, so it allocates once and not a block per five tokens as a deque does.
+class TokenQueue {
+ public:
+  bool empty() const { return head_ == tokens_.size(); }
+  std::size_t size() const { return tokens_.size() - head_; }
+  const Token& front() const { return tokens_[head_]; }
+  const Token& back() const { return tokens_.back(); }
+  const Token& operator[](std::size_t i) const { return tokens_[head_ + i]; }
+  void push(Token token) { tokens_.push_back(std::move(token)); }
+  void insert(std::size_t i, Token token) { tokens_.insert(tokens_.begin() + static_cast<std::ptrdiff_t>(head_ + i), std::move(token)); }
+  Token take();
+
+ private:
+  std::vector<Token> tokens_;
+  std::size_t head_ = 0;
 };
 
 class YamlScanner {
@@ -139,7 +156,7 @@ class YamlScanner {
   std::size_t lineStart_;
   long column_ = 0;  // in code points, as PyYAML counts
 
-  std::deque<Token> tokens_;
+  TokenQueue tokens_;
   std::size_t tokensTaken_ = 0;
   bool done_ = false;
   int flowLevel_ = 0;
