@@ -17,4 +17,22 @@ struct KnowledgeTape {
   std::string_view text;               // every string, back to back
 };
 
+// Where a lazy part lies in the tables, as its LazyPart keeps it until first use: the tape's three spans in 40
+// bytes instead of 48 (the schema's keys hold one each, a few hundred read with every section a config writes).
+class KnowledgePart {
+ public:
+  KnowledgePart() = default;
+  explicit KnowledgePart(const KnowledgeTape& tape)
+      : ints_(tape.ints.data()), reals_(tape.reals.data()), text_(tape.text.data()),
+        intCount_(static_cast<std::uint32_t>(tape.ints.size())), realCount_(static_cast<std::uint32_t>(tape.reals.size())),
+        textSize_(static_cast<std::uint32_t>(tape.text.size())) {}
+  KnowledgeTape tape() const { return {{ints_, intCount_}, {reals_, realCount_}, {text_, textSize_}}; }
+
+ private:
+  const std::uint8_t* ints_ = nullptr;
+  const double* reals_ = nullptr;
+  const char* text_ = nullptr;
+  std::uint32_t intCount_ = 0, realCount_ = 0, textSize_ = 0;
+};
+
 }  // namespace oomlint
