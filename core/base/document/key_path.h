@@ -29,6 +29,12 @@ class KeyPath {
   KeyPath then(const KeyPath& rest) const;  // this path, then every segment of `rest`
   KeyPath parent() const;
 
+  // In place, for a walk that keeps one path as it descends instead of a copy per key: a segment added, the last
+  // one removed.
+  void push(std::string_view key) { segments_.emplace_back(std::string(key)); }
+  void push(std::size_t index) { segments_.emplace_back(index); }
+  void pop() { segments_.pop_back(); }
+
   bool empty() const { return segments_.empty(); }
   const std::vector<Segment>& segments() const { return segments_; }
   // The last segment when it is a key ("batch_size"); empty for an index or an empty path.

@@ -32,9 +32,12 @@ std::string shortPath(const KeyPath& keyPath) {
 // How a finding names the key it is about: made only when one is reported, not for every key walked.
 struct KeyName {
   const KeyPath& path;
-  bool eachItem = false;
+  bool eachItem = false;     // `path` is an item's: named as each item of its list
   std::string_view as = {};  // a name of its own instead of the path's
-  std::string text() const { return (eachItem ? "each item of " : "") + quote(as.empty() ? shortPath(path) : std::string(as)); }
+  std::string text() const {
+    if (!as.empty()) return quote(as);
+    return eachItem ? "each item of " + quote(shortPath(path.parent())) : quote(shortPath(path));
+  }
 };
 
 std::string describeValue(const Node* v) {
@@ -72,11 +75,28 @@ class SchemaWalker {
                          "`job: " + type + "` is not a training job; oomlint checks only its top level");
       }
     }
-    walkSection(root, *rootSpec, {}, start);
+    walkSection(root, *rootSpec, start);
   }
 
  private:
-  void walkSection(const Node* map, const SectionSpec& spec, const KeyPath& path, Range anchor) {
+  // The walk's place, path_, one segment deeper while it lives.
+  class Descend {
+   public:
+    template <class Segment>
+    Descend(KeyPath& path, Segment segment) : path_(path) {
+      path_.push(segment);
+    }
+    Descend(const Descend&) = delete;
+    Descend& operator=(const Descend&) = delete;
+    ~Descend() { path_.pop(); }
+
+   private:
+    KeyPath& path_;
+  };
+
+  // The section at path_.
+  void walkSection(const Node* map, const SectionSpec& spec, Range anchor) {
+    const KeyPath& path = path_;
     map = map->resolved();
     if (!visited_.insert({map, &spec}).second) return;  // an alias target is checked once
     if (spec.name == "process" && !isTrainer(map, path)) return;
@@ -86,11 +106,11 @@ class SchemaWalker {
         findings_.report(RuleId::OL202, entry.key->range, path, "keys must be plain names; this key is " + describeValue(key));
         continue;
       }
-      const KeyPath childPath = path.key(key->text);
+      const Descend child(path_, std::string_view(key->text));
       if (const KeySpec* ks = spec.find(key->text)) {
-        checkValue(entry, *ks, childPath);
+        checkValue(entry, *ks);
       } else if (!spec.open) {
-        reportUnknown(entry, spec, childPath);
+        reportUnknown(entry, spec);
       }
     }
     for (const auto& key : spec.keys) {
@@ -126,7 +146,9 @@ class SchemaWalker {
     return false;
   }
 
-  void reportUnknown(const MapEntry& entry, const SectionSpec& spec, const KeyPath& path) {
+  // The unknown key at path_.
+  void reportUnknown(const MapEntry& entry, const SectionSpec& spec) {
+    const KeyPath& path = path_;
     const std::string& name = entry.key->resolved()->text;
     std::string message = "unknown key " + quote(name) + " in " + quote(spec.name) + ": AI Toolkit ignores it silently";
     if (auto near = closestMatch(name, spec.keyNames())) {
@@ -152,7 +174,9 @@ class SchemaWalker {
     return std::nullopt;
   }
 
-  void checkValue(const MapEntry& entry, const KeySpec& ks, const KeyPath& path) {
+  // The value at path_.
+  void checkValue(const MapEntry& entry, const KeySpec& ks) {
+    const KeyPath& path = path_;
     if (!ks.deprecated.empty()) {
       const bool fatal = ks.deprecated.find("raises") != std::string::npos;
       findings_.report(RuleId::OL206, entry.key->range, path, quote(entry.key->resolved()->text) + " is deprecated: " + ks.deprecated,
@@ -162,17 +186,19 @@ class SchemaWalker {
     const KeyName what{path};
     if (!checkType(entry.value, ks.types, ks, path, what)) return;
     if (value->kind == NodeKind::Mapping) {
-      if (const SectionSpec* section = k_.schema.section(ks.section)) walkSection(value, *section, path, entry.key->range);
+      if (const SectionSpec* section = k_.schema.section(ks.section)) walkSection(value, *section, entry.key->range);
       return;
     }
     if (value->kind == NodeKind::Sequence) {
-      checkList(entry, ks, path);
+      checkList(entry, ks);
       return;
     }
     if (value->kind == NodeKind::Scalar) checkScalar(entry.value, ks, path, what);
   }
 
-  void checkList(const MapEntry& entry, const KeySpec& ks, const KeyPath& path) {
+  // The list at path_.
+  void checkList(const MapEntry& entry, const KeySpec& ks) {
+    const KeyPath& path = path_;
     const auto& items = entry.value->resolved()->items;
     if (items.size() < ks.minItems) {
       findings_.report(RuleId::OL205, entry.value->range, path,
@@ -181,13 +207,14 @@ class SchemaWalker {
     }
     const SectionSpec* section = ks.itemSection.empty() ? nullptr : k_.schema.section(ks.itemSection);
     for (std::size_t i = 0; i < items.size(); ++i) {
-      const KeyPath itemPath = path.item(i);
-      const KeyName what{path, true};
+      const Descend atItem(path_, i);
+      const KeyPath& itemPath = path_;
+      const KeyName what{itemPath, true};
       if (!checkType(items[i], section ? kMap : ks.itemTypes, ks, itemPath, what)) continue;
       const Node* item = items[i]->resolved();
       if (section != nullptr && item->kind == NodeKind::Mapping) {
         Range anchor = item->entries.empty() ? items[i]->range : item->entries.front().key->range;
-        walkSection(item, *section, itemPath, anchor);
+        walkSection(item, *section, anchor);
       } else if (item->kind == NodeKind::Scalar) {
         checkScalar(items[i], ks, itemPath, what);
       }
@@ -303,6 +330,7 @@ class SchemaWalker {
   const Knowledge& k_;
   Findings& findings_;
   std::set<std::pair<const Node*, const SectionSpec*>> visited_;
+  KeyPath path_;  // where the walk is
   bool trainingJob_ = true;
 };
 
