@@ -130,7 +130,7 @@ template <class V> void fields(V& v, ArchVariant& x) { v(x.match, x.label, x.den
 
 struct Architecture {
   KnowledgeText arch;
-  std::vector<KnowledgeText> aliases;
+  KnowledgeTexts aliases;
   KnowledgeText legacyFlag;
   KnowledgeText label;
   KnowledgeText kind;  // image | video | edit | audio
@@ -170,7 +170,7 @@ template <class V> void fields(V& v, Architecture& x) { v(x.arch, x.aliases, x.l
 // A job reads one of the sixty; reading them all was nearly half of a check's start-up read.
 struct ArchitectureEntry {
   KnowledgeText arch;
-  std::vector<KnowledgeText> aliases;
+  KnowledgeTexts aliases;
   KnowledgeText legacyFlag;
   bool trainerOnly = false;
   LazyPart<Architecture> details;  // the whole entry, these four fields included

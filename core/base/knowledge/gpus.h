@@ -12,7 +12,7 @@ namespace oomlint {
 
 struct Gpu {
   KnowledgeText name;
-  std::vector<KnowledgeText> aliases;
+  KnowledgeTexts aliases;
   KnowledgeText vendor;
   KnowledgeText arch;  // AMD's LLVM target (gfx1100 …); empty for other vendors
   KnowledgeText gpuClass;

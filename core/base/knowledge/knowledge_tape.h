@@ -69,6 +69,8 @@ class Walk {
       io_.text(x);
     } else if constexpr (std::is_same_v<T, KnowledgeText>) {
       text(x);
+    } else if constexpr (std::is_same_v<T, KnowledgeTexts>) {
+      texts(x);
     } else if constexpr (std::is_same_v<T, bool>) {
       std::int32_t v = x;
       io_.integer(v);
@@ -125,6 +127,14 @@ class Walk {
       std::string copy(x);
       io_.text(copy);
     }
+  }
+
+  // A list of texts: its count, then its items as one text.
+  void texts(KnowledgeTexts& x) {
+    const auto n = static_cast<std::uint32_t>(count(x.size()));
+    KnowledgeText joined = x.joined();
+    text(joined);
+    if constexpr (Io::kReading) x = KnowledgeTexts(joined, n);
   }
 
   // A lazy part is its own tape: the writer gives its three sizes, then its values; the reader notes where it

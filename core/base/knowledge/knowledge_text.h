@@ -3,9 +3,13 @@
 // points into the loaded knowledge's own store (Knowledge::kept).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <deque>
+#include <iterator>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace oomlint {
 
@@ -28,6 +32,67 @@ class KnowledgeTextStore {
 
  private:
   std::deque<std::string> kept_;  // a deque never moves what it holds
+};
+
+// A short list of knowledge texts (a GPU's or an architecture's aliases) as one text, the items separated by NUL,
+// which no rule's text holds: read from the tables, it is a view like any KnowledgeText and allocates nothing
+// (a vector per GPU was a hundred allocations at every start). Iterated in order; no random access.
+class KnowledgeTexts {
+ public:
+  static constexpr char kSeparator = '\0';
+
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = KnowledgeText;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const KnowledgeText*;
+    using reference = KnowledgeText;
+
+    iterator() = default;
+    KnowledgeText operator*() const { return KnowledgeText(rest_.substr(0, rest_.find(kSeparator))); }
+    iterator& operator++() {
+      const std::size_t end = rest_.find(kSeparator);
+      rest_ = end == std::string_view::npos ? std::string_view() : rest_.substr(end + 1);
+      --left_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator before = *this;
+      ++*this;
+      return before;
+    }
+    bool operator==(const iterator& other) const { return left_ == other.left_; }
+
+   private:
+    friend class KnowledgeTexts;
+    iterator(std::string_view rest, std::uint32_t left) : rest_(rest), left_(left) {}
+    std::string_view rest_;
+    std::uint32_t left_ = 0;  // items from here to the end: an empty last item still counts
+  };
+
+  KnowledgeTexts() = default;
+  // Items that already live as long as the knowledge: the tables' view of them (the tape's reader).
+  KnowledgeTexts(KnowledgeText joined, std::uint32_t count) : joined_(joined), count_(count) {}
+  // Items joined and kept in `store` (the rules compiler's loader; a table built at run time).
+  KnowledgeTexts(const std::vector<KnowledgeText>& items, KnowledgeTextStore& store) : count_(static_cast<std::uint32_t>(items.size())) {
+    std::string joined;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i > 0) joined += kSeparator;
+      joined += items[i];
+    }
+    joined_ = store.keep(std::move(joined));
+  }
+
+  iterator begin() const { return {joined_, count_}; }
+  iterator end() const { return {}; }
+  std::size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  KnowledgeText joined() const { return joined_; }
+
+ private:
+  KnowledgeText joined_;
+  std::uint32_t count_ = 0;
 };
 
 inline std::string operator+(const std::string& a, KnowledgeText b) { return a + std::string(b); }

@@ -24,7 +24,7 @@ inline std::string qtypeFormat(std::string_view qtype) {
 
 struct WeightFormat {
   KnowledgeText name;
-  std::vector<KnowledgeText> aliases;
+  KnowledgeTexts aliases;
   double bytesPerParam = 0;
   double fullPrecisionFraction = 0;  // left in bf16 by the quantizer
   // The training forward runs F.linear on the weight dequantized to bf16, which autograd keeps for the

@@ -75,6 +75,14 @@ class Loader {
     }
     return out;
   }
+  // A list kept as one text (KnowledgeTexts): an item holding its separator would split in two when read back.
+  KnowledgeTexts joinedStrings(const Node* list, std::string_view where) {
+    const std::vector<KnowledgeText> items = strings(list);
+    for (const auto& item : items) {
+      if (item.find(KnowledgeTexts::kSeparator) != std::string_view::npos) error(std::string(where) + ": a NUL character in \"" + std::string(item.substr(0, item.find(KnowledgeTexts::kSeparator))) + "…\"");
+    }
+    return KnowledgeTexts(items, k_.kept);
+  }
 
   unsigned types(const Node* node, std::string_view where) {
     if (node == nullptr) return kAnyType;
@@ -287,7 +295,7 @@ class Loader {
     for (const Node* entry : list->resolved()->items) {
       Gpu g;
       g.name = str(entry, "name");
-      g.aliases = strings(entry->find("aliases"));
+      g.aliases = joinedStrings(entry->find("aliases"), "gpus.yaml");
       g.vendor = str(entry, "vendor");
       g.arch = str(entry, "arch");
       if ((g.vendor == "amd") != !g.arch.empty()) error("gpus.yaml: " + g.name + ": arch is AMD's, and every AMD card has one");
@@ -309,7 +317,7 @@ class Loader {
     constexpr std::string_view kFile = "memory.yaml";
     if (const Node* list = root->find("weight_formats"); list && list->isSequence()) {
       for (const Node* e : list->resolved()->items) {
-        m.weightFormats.push_back({str(e, "name"), strings(e->find("aliases")), figure(e, "bytes_per_param", kFile),
+        m.weightFormats.push_back({str(e, "name"), joinedStrings(e->find("aliases"), kFile), figure(e, "bytes_per_param", kFile),
                                    figure(e, "full_precision_fraction", kFile), flag(e, "saves_dequantized_weight")});
       }
     }
@@ -438,7 +446,7 @@ class Loader {
     for (const Node* entry : list->resolved()->items) {
       Architecture a;
       a.arch = str(entry, "arch");
-      a.aliases = strings(entry->find("aliases"));
+      a.aliases = joinedStrings(entry->find("aliases"), "architectures.yaml");
       a.legacyFlag = str(entry, "legacy_flag");
       a.label = str(entry, "label");
       a.kind = str(entry, "kind");
