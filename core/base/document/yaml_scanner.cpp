@@ -172,7 +172,10 @@ void YamlScanner::fail(std::string message, std::size_t start, std::size_t end) 
 }
 
 const Token& YamlScanner::peek() {
-  while (needMoreTokens()) fetchMoreTokens();
+  if (!frontSettled_) {
+    while (needMoreTokens()) fetchMoreTokens();
+    frontSettled_ = true;
+  }
   return tokens_.front();
 }
 
@@ -192,6 +195,7 @@ Token TokenQueue::take() {
 Token YamlScanner::take() {
   peek();
   ++tokensTaken_;
+  frontSettled_ = false;
   return tokens_.take();
 }
 

@@ -158,6 +158,9 @@ class YamlScanner {
 
   TokenQueue tokens_;
   std::size_t tokensTaken_ = 0;
+  // Whether the queue's front is final: needMoreTokens() said no, and nothing was taken or scanned since. The parser
+  // peeks three or four times a token; only the first asks again.
+  bool frontSettled_ = false;
   bool done_ = false;
   int flowLevel_ = 0;
   long indent_ = -1;
