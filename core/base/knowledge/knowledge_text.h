@@ -50,11 +50,11 @@ class KnowledgeTexts {
     using reference = KnowledgeText;
 
     iterator() = default;
-    KnowledgeText operator*() const { return KnowledgeText(rest_.substr(0, rest_.find(kSeparator))); }
+    KnowledgeText operator*() const { return KnowledgeText(std::string_view(item_, length_)); }
     iterator& operator++() {
-      const std::size_t end = rest_.find(kSeparator);
-      rest_ = end == std::string_view::npos ? std::string_view() : rest_.substr(end + 1);
+      item_ += length_ + 1;
       --left_;
+      length_ = left_ > 0 ? lengthAt(item_, end_) : 0;
       return *this;
     }
     iterator operator++(int) {
@@ -66,9 +66,18 @@ class KnowledgeTexts {
 
    private:
     friend class KnowledgeTexts;
-    iterator(std::string_view rest, std::uint32_t left) : rest_(rest), left_(left) {}
-    std::string_view rest_;
+    iterator(std::string_view joined, std::uint32_t left)
+        : item_(joined.data()), end_(joined.data() + joined.size()), left_(left), length_(left > 0 ? lengthAt(item_, end_) : 0) {}
+    // An item's length: up to its separator or the end. Items are a few letters: a loop, not a call to memchr.
+    static std::size_t lengthAt(const char* item, const char* end) {
+      const char* p = item;
+      while (p != end && *p != kSeparator) ++p;
+      return static_cast<std::size_t>(p - item);
+    }
+    const char* item_ = nullptr;
+    const char* end_ = nullptr;
     std::uint32_t left_ = 0;  // items from here to the end: an empty last item still counts
+    std::size_t length_ = 0;  // the current item's
   };
 
   KnowledgeTexts() = default;
