@@ -82,6 +82,8 @@ std::variant<Input, LogAnalysis, ReadFailure> readConfigOrLog(const std::string&
   }
   Input input = emptyInput(path);
   input.text.assign(first.substr(0, std::min(first.size(), maxBytes + 1)));
+  // Most configs are read whole with their head: no call with a 64 KiB buffer on the stack (fresh stack pages).
+  if (first.size() < kLogHeadBytes && std::feof(file) && !std::ferror(file)) return input;
   auto read = readRest(path, file, std::move(input), maxBytes);
   if (auto* failure = std::get_if<ReadFailure>(&read)) return *failure;
   return std::get<Input>(std::move(read));

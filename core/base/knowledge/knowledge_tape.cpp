@@ -15,6 +15,10 @@ class TapeReader {
 
   // Past the end reads zeros and empty strings (a stale build), never out of bounds.
   void integer(std::int32_t& v) {
+    if (i_ < tape_.ints.size() && tape_.ints[i_] < 0x80) {  // one byte: nearly every one
+      v = tape::unzigzag(tape_.ints[i_++]);
+      return;
+    }
     std::uint32_t u = 0;
     for (int shift = 0;; shift += 7) {
       if (i_ >= tape_.ints.size() || shift > 28) {
