@@ -37,13 +37,16 @@ TEST_CASE("the compiled rules data reads back whole") {
   for (const auto& [name, section] : again.schema.sections()) {
     INFO(name);
     CHECK(section.load());
-    for (const auto& key : section->keys) {
+    CHECK(section->keyNames.size() == section->specs.size());
+    CHECK(section->required.size() == section->specs.size());
+    section->forEachKey([&](const SchemaKey& key) {
       INFO(std::string(key.name));
-      CHECK(key.spec.load());
-      CHECK(section->find(key.name) == &*key.spec);
-    }
+      CHECK(key.load());
+      CHECK(section->find(key.name) == &key.spec());
+    });
   }
-  CHECK(again.schema.section("process")->key("type")->required);
+  CHECK(again.schema.section("process")->isRequired("type"));
+  CHECK_FALSE(again.schema.section("process")->isRequired("training_folder"));
   // Each architecture: found by what start-up reads, its dimensions read on first use, and the two agree.
   for (const auto& entry : again.architectures.entries()) {
     INFO(std::string(entry.arch));
@@ -109,7 +112,8 @@ TEST_CASE("the knowledge's strings are views into the tables, not copies") {
   CHECK(inTables(k.gpus.all().front().name));
   CHECK(inTables(k.catalog.rules().front().title));
   REQUIRE(k.schema.section("train") != nullptr);  // a lazy part: its own stretch of the same text
-  CHECK(inTables(k.schema.section("train")->key("steps")->name));
+  CHECK(inTables(k.schema.section("train")->keyNames.joined()));
+  CHECK(inTables(k.schema.section("train")->required));
   CHECK(inTables(k.logs->logSignsHead.front()));
 }
 

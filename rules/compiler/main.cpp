@@ -113,7 +113,7 @@ void leaveOutCliText(oomlint::Knowledge& k) {
   for (auto& [name, part] : k.schema.sectionsToFill()) {  // in place: the tables' order is unchanged
     oomlint::SectionSpec& section = part.value();
     section.source = {};
-    for (auto& key : section.keys) key.spec.value().doc = {};
+    for (std::size_t i = 0; i < section.specs.size(); ++i) section.specs.value(i).doc = {};
   }
   oomlint::Catalog catalog;  // the same rules in the same order (RuleId indexes them), without their summaries
   for (auto rule : k.catalog.rules()) {

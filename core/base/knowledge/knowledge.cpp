@@ -36,22 +36,16 @@ bool KeySpec::acceptsNull() const {
   return nullable || (types & kNull) || (hasDefault && defaultValue && defaultValue->isNull());
 }
 
-const SchemaKey* SectionSpec::key(std::string_view name) const {
-  for (const auto& entry : keys) {
-    if (entry.name == name) return &entry;
-  }
-  return nullptr;
+std::optional<std::size_t> SectionSpec::indexOf(std::string_view key) const { return keyNames.indexOf(key); }
+
+const KeySpec* SectionSpec::find(std::string_view key) const {
+  const auto i = indexOf(key);
+  return i ? &specs[*i] : nullptr;
 }
 
-const KeySpec* SectionSpec::find(std::string_view name) const {
-  const SchemaKey* entry = key(name);
-  return entry != nullptr ? &*entry->spec : nullptr;
-}
-
-std::vector<std::string> SectionSpec::keyNames() const {
-  std::vector<std::string> names;
-  for (const auto& entry : keys) names.emplace_back(entry.name);
-  return names;
+bool SectionSpec::isRequired(std::string_view key) const {
+  const auto i = indexOf(key);
+  return i && *i < required.size() && required[*i] == '1';
 }
 
 bool ValueSet::accepts(std::string_view value) const {

@@ -15,10 +15,6 @@ class TapeReader {
 
   // Past the end reads zeros and empty strings (a stale build), never out of bounds.
   void integer(std::int32_t& v) {
-    if (i_ < tape_.ints.size() && tape_.ints[i_] < 0x80) {  // one byte: nearly every one
-      v = tape::unzigzag(tape_.ints[i_++]);
-      return;
-    }
     std::uint32_t u = 0;
     for (int shift = 0;; shift += 7) {
       if (i_ >= tape_.ints.size() || shift > 28) {
@@ -60,6 +56,22 @@ class TapeReader {
     r_ += static_cast<std::size_t>(nr);
     t_ += static_cast<std::size_t>(nt);
     return part;
+  }
+
+  // Where each of a list's parts lies in its stretch of the tables (LazyParts): false unless they fill it exactly.
+  static bool splitParts(const KnowledgeTape& region, std::span<PartSpan> parts) {
+    KnowledgeNodes none;
+    TapeReader reader(region, none);
+    for (PartSpan& span : parts) {
+      const KnowledgeTape part = reader.skipPart();
+      if (reader.overrun_) return false;
+      span = {static_cast<std::uint32_t>(part.ints.data() - region.ints.data()),
+              static_cast<std::uint32_t>(part.reals.data() - region.reals.data()),
+              static_cast<std::uint32_t>(part.text.data() - region.text.data()),
+              static_cast<std::uint32_t>(part.ints.size()), static_cast<std::uint32_t>(part.reals.size()),
+              static_cast<std::uint32_t>(part.text.size())};
+    }
+    return reader.exact();
   }
 
   bool exact() const { return !overrun_ && i_ == tape_.ints.size() && r_ == tape_.reals.size() && t_ == tape_.text.size(); }

@@ -47,6 +47,8 @@ template <class T> inline constexpr bool kIsArray = false;
 template <class T, std::size_t N> inline constexpr bool kIsArray<std::array<T, N>> = true;
 template <class T> inline constexpr bool kIsLazyPart = false;
 template <class T> inline constexpr bool kIsLazyPart<LazyPart<T>> = true;
+template <class T> inline constexpr bool kIsLazyParts = false;
+template <class T> inline constexpr bool kIsLazyParts<LazyParts<T>> = true;
 template <class T> inline constexpr bool kIsStringMap = false;
 template <class T> inline constexpr bool kIsStringMap<std::unordered_map<std::string, T>> = true;
 
@@ -100,6 +102,8 @@ class Walk {
       map(x);
     } else if constexpr (kIsLazyPart<T>) {
       part(x);
+    } else if constexpr (kIsLazyParts<T>) {
+      parts(x);
     } else if constexpr (std::is_same_v<T, LiteralSet>) {
       literals(x);
     } else if constexpr (std::is_same_v<T, const Node*>) {
@@ -147,6 +151,24 @@ class Walk {
       Io inner;
       Walk<Io>(inner).walk(x.value());
       io_.appendPart(inner);
+    }
+  }
+
+  // A list of lazy parts: its count, then one part holding them all, each a part of its own. The reader notes where
+  // the list lies and skips it; where each part lies is found on the first lookup (LazyParts).
+  template <class P>
+  void parts(LazyParts<P>& x) {
+    const std::size_t n = count(x.size());
+    if constexpr (Io::kReading) {
+      x.defer(n, io_.skipPart(), &readPart<P>, &Io::splitParts);
+    } else {
+      Io region;
+      for (std::size_t i = 0; i < n; ++i) {
+        Io inner;
+        Walk<Io>(inner).walk(x.value(i));
+        region.appendPart(inner);
+      }
+      io_.appendPart(region);
     }
   }
 

@@ -3,10 +3,12 @@
 // points into the loaded knowledge's own store (Knowledge::kept).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,12 +36,12 @@ class KnowledgeTextStore {
   std::deque<std::string> kept_;  // a deque never moves what it holds
 };
 
-// A short list of knowledge texts (a GPU's or an architecture's aliases) as one text, the items separated by NUL,
-// which no rule's text holds: read from the tables, it is a view like any KnowledgeText and allocates nothing
-// (a vector per GPU was a hundred allocations at every start). Iterated in order; no random access.
+// A short list of knowledge texts (a GPU's aliases, a schema section's key names) as one text, each item after a
+// byte that gives its length: read from the tables, it is a view like any KnowledgeText and allocates nothing (a
+// vector per GPU was a hundred allocations at every start), and a lookup steps from item to item by their lengths.
 class KnowledgeTexts {
  public:
-  static constexpr char kSeparator = '\0';
+  static constexpr std::size_t kLongestItem = 255;
 
   class iterator {
    public:
@@ -50,11 +52,10 @@ class KnowledgeTexts {
     using reference = KnowledgeText;
 
     iterator() = default;
-    KnowledgeText operator*() const { return KnowledgeText(std::string_view(item_, length_)); }
+    KnowledgeText operator*() const { return KnowledgeText(std::string_view(item_ + 1, length())); }
     iterator& operator++() {
-      item_ += length_ + 1;
+      item_ += 1 + length();
       --left_;
-      length_ = left_ > 0 ? lengthAt(item_, end_) : 0;
       return *this;
     }
     iterator operator++(int) {
@@ -66,31 +67,40 @@ class KnowledgeTexts {
 
    private:
     friend class KnowledgeTexts;
-    iterator(std::string_view joined, std::uint32_t left)
-        : item_(joined.data()), end_(joined.data() + joined.size()), left_(left), length_(left > 0 ? lengthAt(item_, end_) : 0) {}
-    // An item's length: up to its separator or the end. Items are a few letters: a loop, not a call to memchr.
-    static std::size_t lengthAt(const char* item, const char* end) {
-      const char* p = item;
-      while (p != end && *p != kSeparator) ++p;
-      return static_cast<std::size_t>(p - item);
+    iterator(std::string_view joined, std::uint32_t left) : item_(joined.data()), end_(joined.data() + joined.size()), left_(left) {}
+    // The current item's length, within the text whatever its length byte says (a stale build reads short, never past).
+    std::size_t length() const {
+      if (item_ == end_) return 0;
+      return std::min<std::size_t>(static_cast<unsigned char>(*item_), static_cast<std::size_t>(end_ - item_ - 1));
     }
     const char* item_ = nullptr;
     const char* end_ = nullptr;
-    std::uint32_t left_ = 0;  // items from here to the end: an empty last item still counts
-    std::size_t length_ = 0;  // the current item's
+    std::uint32_t left_ = 0;  // items from here to the end
   };
 
   KnowledgeTexts() = default;
   // Items that already live as long as the knowledge: the tables' view of them (the tape's reader).
   KnowledgeTexts(KnowledgeText joined, std::uint32_t count) : joined_(joined), count_(count) {}
-  // Items joined and kept in `store` (the rules compiler's loader; a table built at run time).
+  // Items joined and kept in `store` (the rules compiler's loader, which refuses an item over kLongestItem bytes;
+  // a longer one is cut here).
   KnowledgeTexts(const std::vector<KnowledgeText>& items, KnowledgeTextStore& store) : count_(static_cast<std::uint32_t>(items.size())) {
     std::string joined;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      if (i > 0) joined += kSeparator;
-      joined += items[i];
+    for (const auto& item : items) {
+      const std::size_t length = std::min(item.size(), kLongestItem);
+      joined += static_cast<char>(static_cast<unsigned char>(length));
+      joined += item.substr(0, length);
     }
     joined_ = store.keep(std::move(joined));
+  }
+
+  // Where `item` is in the list: lengths compared first, as a vector of views would.
+  std::optional<std::size_t> indexOf(std::string_view item) const {
+    std::size_t i = 0;
+    for (const KnowledgeText candidate : *this) {
+      if (candidate == item) return i;
+      ++i;
+    }
+    return std::nullopt;
   }
 
   iterator begin() const { return {joined_, count_}; }

@@ -3,11 +3,14 @@
 // only the schema sections its config writes.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <forward_list>
 #include <memory>
+#include <span>
 #include <thread>
+#include <vector>
 
 #include "base/document/node.h"
 #include "base/knowledge/tape.h"
@@ -88,6 +91,120 @@ class LazyPart {
   mutable std::unique_ptr<Held> held_;
   KnowledgePart part_;
   Reader read_ = nullptr;
+};
+
+// A list of parts, each read from the tables on its first use (a schema section's key specs: a config looks up a
+// fifth of them). Start-up notes where the list lies; the first lookup notes where each part lies (six words each);
+// a part is read when it is first asked for. Without the tables (the rules compiler's loader) it holds its values.
+template <class T>
+class LazyParts {
+ public:
+  using value_type = T;
+  using Reader = typename LazyPart<T>::Reader;
+  // Where each of `parts.size()` parts lies in `region` (the tables' reader); false when they do not fill it exactly.
+  using Splitter = bool (*)(const KnowledgeTape& region, std::span<PartSpan> parts);
+
+  LazyParts() = default;
+  LazyParts(LazyParts&& other) noexcept { *this = std::move(other); }
+  LazyParts& operator=(LazyParts&& other) noexcept {  // before it is shared: the loader's, the tape reader's
+    count_ = other.count_;
+    loaded_ = std::move(other.loaded_);
+    region_ = other.region_;
+    read_ = other.read_;
+    split_ = other.split_;
+    spans_ = std::move(other.spans_);
+    held_ = std::move(other.held_);
+    splitExact_ = other.splitExact_;
+    ready_.store(other.ready_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    other.ready_.store(nullptr, std::memory_order_relaxed);
+    other.count_ = 0;
+    return *this;
+  }
+  ~LazyParts() {
+    if (held_) {
+      for (std::size_t i = 0; i < count_; ++i) delete held_[i].load(std::memory_order_relaxed);
+    }
+  }
+
+  std::size_t size() const { return count_; }
+  const T& operator[](std::size_t i) const { return held(i).value; }
+  // Reads part `i` now if it was deferred; whether its tape read back exactly.
+  bool load(std::size_t i) const { return held(i).exact && (read_ == nullptr || splitExact()); }
+
+  // The loader's: a value added at the end, and a value to fill in place (the tables' writer walks them).
+  T& add() {
+    ++count_;
+    return loaded_.emplace_back(std::make_unique<Held>())->value;
+  }
+  T& value(std::size_t i) { return loaded_[i]->value; }
+
+  void defer(std::size_t count, const KnowledgeTape& region, Reader read, Splitter split) {
+    count_ = count;
+    region_ = KnowledgePart(region);
+    read_ = read;
+    split_ = split;
+  }
+
+ private:
+  struct Held {
+    T value;
+    KnowledgeNodes nodes;
+    bool exact = true;
+  };
+
+  const Held& held(std::size_t i) const {
+    if (read_ == nullptr) return *loaded_[i];
+    std::atomic<Held*>& slot = slots()[i];
+    if (Held* held = slot.load(std::memory_order_acquire)) return *held;
+    const Lock lock(busy_);
+    if (Held* held = slot.load(std::memory_order_acquire)) return *held;
+    auto made = std::make_unique<Held>();  // a read that throws leaves nothing half read
+    made->exact = read_(spans_[i].in(region_.tape()), made->value, made->nodes);
+    slot.store(made.get(), std::memory_order_release);
+    return *made.release();
+  }
+
+  // Where each part lies and what was read of it, made on the first lookup.
+  std::atomic<Held*>* slots() const {
+    if (std::atomic<Held*>* slots = ready_.load(std::memory_order_acquire)) return slots;
+    const Lock lock(busy_);
+    if (std::atomic<Held*>* slots = ready_.load(std::memory_order_acquire)) return slots;
+    spans_ = std::make_unique<PartSpan[]>(count_);
+    splitExact_ = split_(region_.tape(), std::span<PartSpan>(spans_.get(), count_));
+    if (!splitExact_) std::fill_n(spans_.get(), count_, PartSpan{});  // each reads as empty, and says so
+    held_ = std::make_unique<std::atomic<Held*>[]>(count_);
+    ready_.store(held_.get(), std::memory_order_release);
+    return held_.get();
+  }
+  bool splitExact() const {
+    slots();
+    return splitExact_;
+  }
+
+  // A lock for the first lookups: held for a read, waited on by yielding (no system call when uncontended).
+  class Lock {
+   public:
+    explicit Lock(std::atomic<bool>& busy) : busy_(busy) {
+      while (busy_.exchange(true, std::memory_order_acquire)) std::this_thread::yield();
+    }
+    Lock(const Lock&) = delete;
+    Lock& operator=(const Lock&) = delete;
+    ~Lock() { busy_.store(false, std::memory_order_release); }
+
+   private:
+    std::atomic<bool>& busy_;
+  };
+
+  std::size_t count_ = 0;
+  std::vector<std::unique_ptr<Held>> loaded_;  // the loader's
+  KnowledgePart region_;
+  Reader read_ = nullptr;
+  Splitter split_ = nullptr;
+  mutable std::unique_ptr<PartSpan[]> spans_;
+  mutable std::unique_ptr<std::atomic<Held*>[]> held_;
+  mutable std::atomic<std::atomic<Held*>*> ready_{nullptr};
+  mutable std::atomic<bool> busy_{false};
+  mutable bool splitExact_ = true;
 };
 
 }  // namespace oomlint

@@ -61,36 +61,52 @@ struct KeySpec {
 // its list is not compiled in, and reads as its default at run time.
 template <class V> void fields(V& v, KeySpec& x) { v(x.types, x.section, x.itemTypes, x.itemSection, x.defaultValue, x.hasDefault, x.nullable, x.valueSet, x.min, x.max, x.exclusiveMin, x.deprecated, x.memory, x.doc, x.minItems); }
 
-// A section's key as its section's read leaves it: what finds it and what every walk over the section asks (is it
-// required); the rest, its default value above all, is read on the key's first lookup. A job looks up a fifth of
-// the keys of the sections it writes.
+// A section's key as a walk over the section sees it: its name, whether AI Toolkit requires it, and its spec, read
+// from the tables on first use.
 struct SchemaKey {
   KnowledgeText name;
   bool required = false;
-  LazyPart<KeySpec> spec;
+  const LazyParts<KeySpec>* specs = nullptr;
+  std::size_t index = 0;
+
+  const KeySpec& spec() const { return (*specs)[index]; }
+  bool load() const { return specs->load(index); }  // whether its spec reads back exactly from the tables
 };
 
-template <class V> void fields(V& v, SchemaKey& x) { v(x.name, x.required, x.spec); }
-
+// A section of the schema: its keys' names and required flags as two texts read with it, their specs each read on
+// first lookup (a config looks up a fifth of the keys of the sections it writes).
 struct SectionSpec {
   KnowledgeText name;
   KnowledgeText source;
   bool open = false;
-  std::deque<SchemaKey> keys;  // a deque: a LazyPart does not move
+  KnowledgeTexts keyNames;     // in the schema's order
+  KnowledgeText required;      // a '1' or '0' per key, in that order
+  LazyParts<KeySpec> specs;    // in that order
 
-  const SchemaKey* key(std::string_view name) const;
+  std::optional<std::size_t> indexOf(std::string_view key) const;
   const KeySpec* find(std::string_view key) const;  // its spec, read on this first lookup
-  std::vector<std::string> keyNames() const;
-  // The rules compiler's loader: a key in its place.
-  void addKey(KnowledgeText name, bool required, KeySpec spec) {
-    SchemaKey& key = keys.emplace_back();
-    key.name = name;
-    key.required = required;
-    key.spec.value() = std::move(spec);
+  bool isRequired(std::string_view key) const;
+  std::vector<std::string> names() const { return {keyNames.begin(), keyNames.end()}; }
+  // Each key in order: f(SchemaKey). A spec is read only if f asks for it.
+  template <class F>
+  void forEachKey(F f) const {
+    std::size_t i = 0;
+    for (const KnowledgeText name : keyNames) {
+      f(SchemaKey{name, i < required.size() && required[i] == '1', &specs, i});
+      ++i;
+    }
+  }
+  // The rules compiler's loader: a key in its place (its name and flag kept in `store`).
+  void addKey(KnowledgeText key, bool isRequired, KeySpec spec, KnowledgeTextStore& store) {
+    std::vector<KnowledgeText> all(keyNames.begin(), keyNames.end());
+    all.push_back(key);
+    keyNames = KnowledgeTexts(all, store);
+    required = store.keep(std::string(required) + (isRequired ? '1' : '0'));
+    specs.add() = std::move(spec);
   }
 };
 
-template <class V> void fields(V& v, SectionSpec& x) { v(x.name, x.source, x.open, x.keys); }
+template <class V> void fields(V& v, SectionSpec& x) { v(x.name, x.source, x.open, x.keyNames, x.required, x.specs); }
 
 struct ValueSet {
   KnowledgeText name;

@@ -17,6 +17,16 @@ struct KnowledgeTape {
   std::string_view text;               // every string, back to back
 };
 
+// Where one of a list's parts lies in the list's stretch of the tables (LazyParts): offsets and sizes in each array.
+struct PartSpan {
+  std::uint32_t ints = 0, reals = 0, text = 0;
+  std::uint32_t intCount = 0, realCount = 0, textSize = 0;
+
+  KnowledgeTape in(const KnowledgeTape& region) const {
+    return {region.ints.subspan(ints, intCount), region.reals.subspan(reals, realCount), region.text.substr(text, textSize)};
+  }
+};
+
 // Where a lazy part lies in the tables, as its LazyPart keeps it until first use: the tape's three spans in 40
 // bytes instead of 48 (the schema's keys hold one each, a few hundred read with every section a config writes).
 class KnowledgePart {

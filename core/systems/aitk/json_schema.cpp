@@ -186,12 +186,13 @@ class SchemaBuilder {
     if (!seen.insert(section).second) return false;
     const SectionSpec* spec = k_.schema.section(section);
     if (spec == nullptr) return false;
-    for (const auto& key : spec->keys) {
-      for (const auto& child : {key.spec->section, key.spec->itemSection}) {
-        if (!child.empty() && reachesProcess(child, seen)) return true;
+    bool reaches = false;
+    spec->forEachKey([&](const SchemaKey& key) {
+      for (const auto& child : {key.spec().section, key.spec().itemSection}) {
+        reaches = reaches || (!child.empty() && reachesProcess(child, seen));
       }
-    }
-    return false;
+    });
+    return reaches;
   }
 
   // A mapping described by `section`, its definition written on first use.
@@ -248,16 +249,15 @@ class SchemaBuilder {
     if (!spec->source.empty()) out["description"] = "AI Toolkit: " + spec->source;
     Json properties = Json::object();
     Json required = Json::array();
-    for (const auto& key : spec->keys) {
+    spec->forEachKey([&](const SchemaKey& key) {
       // model.arch's strings belong to the architectures (OL207), which no schema.yaml value set lists.
-      KeySpec ks = *key.spec;
+      KeySpec ks = key.spec();
       if (name == kArchSection && key.name == kArchKey && ks.valueSet.empty()) ks.valueSet = KnowledgeText(kArchValueSet);
       properties[key.name] = keySchema(name, ks, trainingJob);
       if (key.required) required.push_back(key.name);
-    }
+    });
     // schema_check.cpp requires a trainer's `model` in code: AI Toolkit needs model.name_or_path.
-    const SchemaKey* model = name == kProcessSection ? spec->key("model") : nullptr;
-    if (model != nullptr && !model->required) required.push_back("model");
+    if (name == kProcessSection && spec->indexOf("model") && !spec->isRequired("model")) required.push_back("model");
     if (!properties.empty()) out["properties"] = std::move(properties);
     if (!required.empty()) out["required"] = std::move(required);
     if (!spec->open) out["additionalProperties"] = false;

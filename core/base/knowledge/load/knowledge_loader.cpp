@@ -75,11 +75,11 @@ class Loader {
     }
     return out;
   }
-  // A list kept as one text (KnowledgeTexts): an item holding its separator would split in two when read back.
+  // A list kept as one text (KnowledgeTexts), each item after its length in a byte.
   KnowledgeTexts joinedStrings(const Node* list, std::string_view where) {
     const std::vector<KnowledgeText> items = strings(list);
     for (const auto& item : items) {
-      if (item.find(KnowledgeTexts::kSeparator) != std::string_view::npos) error(std::string(where) + ": a NUL character in \"" + std::string(item.substr(0, item.find(KnowledgeTexts::kSeparator))) + "…\"");
+      if (item.size() > KnowledgeTexts::kLongestItem) error(std::string(where) + ": \"" + std::string(item.substr(0, 40)) + "…\" is longer than an alias may be");
     }
     return KnowledgeTexts(items, k_.kept);
   }
@@ -149,7 +149,8 @@ class Loader {
       if (const Node* keys = value->find("keys"); keys && keys->isMapping()) {
         for (const auto& [k, spec] : keys->allEntries()) {
           const KnowledgeText name = text(k);
-          section.addKey(name, flag(spec, "required"), keySpec(section.name, name, spec));
+          if (name.size() > KnowledgeTexts::kLongestItem) error("schema.yaml: a key name in " + section.name + " is longer than a key may be");
+          section.addKey(name, flag(spec, "required"), keySpec(section.name, name, spec), k_.kept);
         }
       }
       k_.schema.addSection(std::move(section));
@@ -188,15 +189,15 @@ class Loader {
 
   void checkReferences() {
     for (const auto& [name, section] : k_.schema.sections()) {
-      for (const auto& entry : section->keys) {
-        const KeySpec& key = *entry.spec;
+      section->forEachKey([&](const SchemaKey& entry) {
+        const KeySpec& key = entry.spec();
         for (const auto& ref : {key.section, key.itemSection}) {
           if (!ref.empty() && !k_.schema.section(ref)) error("schema.yaml: " + name + "." + entry.name + ": no section `" + ref + "`");
         }
         if (!key.valueSet.empty() && !k_.schema.valueSet(key.valueSet)) {
           error("schema.yaml: " + name + "." + entry.name + ": no value set `" + key.valueSet + "`");
         }
-      }
+      });
     }
   }
 

@@ -113,13 +113,13 @@ class SchemaWalker {
         reportUnknown(entry, spec);
       }
     }
-    for (const auto& key : spec.keys) {
+    spec.forEachKey([&](const SchemaKey& key) {
       if (key.required && map->findEntry(key.name) == nullptr) {
         findings_.report(RuleId::OL205, anchor, path.key(key.name),
                          "missing required key " + quote(key.name) + (path.empty() ? " at the top level" : " in " + quote(path.toString())) +
                              "; AI Toolkit refuses to start without it");
       }
-    }
+    });
     if (spec.name == "process" && map->findEntry("model") == nullptr) {
       findings_.report(RuleId::OL205, anchor, path.key("model"),
                        "this trainer process has no `model` section; AI Toolkit raises \"name_or_path must be specified\"");
@@ -151,7 +151,7 @@ class SchemaWalker {
     const KeyPath& path = path_;
     const std::string& name = entry.key->resolved()->text;
     std::string message = "unknown key " + quote(name) + " in " + quote(spec.name) + ": AI Toolkit ignores it silently";
-    if (auto near = closestMatch(name, spec.keyNames())) {
+    if (auto near = closestMatch(name, spec.names())) {
       message += "; did you mean " + quote(*near) + "?";
       // Say what actually runs meanwhile: the intended key at its default.
       const KeySpec* intended = spec.find(*near);
