@@ -188,7 +188,8 @@ class Loader {
   }
 
   void checkReferences() {
-    for (const auto& [name, section] : k_.schema.sections()) {
+    for (const auto& [sectionName, section] : k_.schema.sections()) {
+      const std::string& name = sectionName;  // a structured binding clang 14 cannot capture
       section->forEachKey([&](const SchemaKey& entry) {
         const KeySpec& key = entry.spec();
         for (const auto& ref : {key.section, key.itemSection}) {
