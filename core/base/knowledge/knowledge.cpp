@@ -45,7 +45,7 @@ const KeySpec* SectionSpec::find(std::string_view key) const {
 
 bool SectionSpec::isRequired(std::string_view key) const {
   const auto i = indexOf(key);
-  return i && *i < required.size() && required[*i] == '1';
+  return i && requiredAt(*i);
 }
 
 bool ValueSet::accepts(std::string_view value) const {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "base/document/node.h"
@@ -84,8 +85,8 @@ class LazyPart {
     KnowledgeNodes nodes;  // what its reader makes of a default value (the schema's keys)
   };
 
-  // Held apart, made when read, in one allocation: an unread part (most of the sixty architectures, four in five of
-  // a section's keys) costs a few words and no heap.
+  // Held apart, made when read, in one allocation: an unread part (most of the sixty architectures and schema
+  // sections) costs a few words and no heap.
   mutable std::atomic<std::uint8_t> state_{kUnread};
   mutable bool exact_ = true;
   mutable std::unique_ptr<Held> held_;
@@ -107,23 +108,16 @@ class LazyParts {
   LazyParts() = default;
   LazyParts(LazyParts&& other) noexcept { *this = std::move(other); }
   LazyParts& operator=(LazyParts&& other) noexcept {  // before it is shared: the loader's, the tape reader's
-    count_ = other.count_;
+    count_ = std::exchange(other.count_, 0);
     loaded_ = std::move(other.loaded_);
     region_ = other.region_;
     read_ = other.read_;
     split_ = other.split_;
     spans_ = std::move(other.spans_);
-    held_ = std::move(other.held_);
+    slots_ = std::move(other.slots_);
     splitExact_ = other.splitExact_;
-    ready_.store(other.ready_.load(std::memory_order_relaxed), std::memory_order_relaxed);
-    other.ready_.store(nullptr, std::memory_order_relaxed);
-    other.count_ = 0;
+    ready_.store(other.ready_.exchange(nullptr, std::memory_order_relaxed), std::memory_order_relaxed);
     return *this;
-  }
-  ~LazyParts() {
-    if (held_) {
-      for (std::size_t i = 0; i < count_; ++i) delete held_[i].load(std::memory_order_relaxed);
-    }
   }
 
   std::size_t size() const { return count_; }
@@ -154,27 +148,33 @@ class LazyParts {
 
   const Held& held(std::size_t i) const {
     if (read_ == nullptr) return *loaded_[i];
-    std::atomic<Held*>& slot = slots()[i];
-    if (Held* held = slot.load(std::memory_order_acquire)) return *held;
+    Slot& slot = slots()[i];
+    if (const Held* held = slot.held.load(std::memory_order_acquire)) return *held;
     const Lock lock(busy_);
-    if (Held* held = slot.load(std::memory_order_acquire)) return *held;
+    if (const Held* held = slot.held.load(std::memory_order_acquire)) return *held;
     auto made = std::make_unique<Held>();  // a read that throws leaves nothing half read
     made->exact = read_(spans_[i].in(region_.tape()), made->value, made->nodes);
-    slot.store(made.get(), std::memory_order_release);
+    slot.held.store(made.get(), std::memory_order_release);
     return *made.release();
   }
 
+  // What was read of a part: made once, owned by its slot.
+  struct Slot {
+    std::atomic<Held*> held{nullptr};
+    ~Slot() { delete held.load(std::memory_order_relaxed); }
+  };
+
   // Where each part lies and what was read of it, made on the first lookup.
-  std::atomic<Held*>* slots() const {
-    if (std::atomic<Held*>* slots = ready_.load(std::memory_order_acquire)) return slots;
+  Slot* slots() const {
+    if (Slot* slots = ready_.load(std::memory_order_acquire)) return slots;
     const Lock lock(busy_);
-    if (std::atomic<Held*>* slots = ready_.load(std::memory_order_acquire)) return slots;
+    if (Slot* slots = ready_.load(std::memory_order_acquire)) return slots;
     spans_ = std::make_unique<PartSpan[]>(count_);
     splitExact_ = split_(region_.tape(), std::span<PartSpan>(spans_.get(), count_));
     if (!splitExact_) std::fill_n(spans_.get(), count_, PartSpan{});  // each reads as empty, and says so
-    held_ = std::make_unique<std::atomic<Held*>[]>(count_);
-    ready_.store(held_.get(), std::memory_order_release);
-    return held_.get();
+    slots_ = std::make_unique<Slot[]>(count_);
+    ready_.store(slots_.get(), std::memory_order_release);
+    return slots_.get();
   }
   bool splitExact() const {
     slots();
@@ -201,8 +201,8 @@ class LazyParts {
   Reader read_ = nullptr;
   Splitter split_ = nullptr;
   mutable std::unique_ptr<PartSpan[]> spans_;
-  mutable std::unique_ptr<std::atomic<Held*>[]> held_;
-  mutable std::atomic<std::atomic<Held*>*> ready_{nullptr};
+  mutable std::unique_ptr<Slot[]> slots_;
+  mutable std::atomic<Slot*> ready_{nullptr};  // slots_, once they are made
   mutable std::atomic<bool> busy_{false};
   mutable bool splitExact_ = true;
 };

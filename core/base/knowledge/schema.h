@@ -92,7 +92,7 @@ struct SectionSpec {
   void forEachKey(F f) const {
     std::size_t i = 0;
     for (const KnowledgeText name : keyNames) {
-      f(SchemaKey{name, i < required.size() && required[i] == '1', &specs, i});
+      f(SchemaKey{name, requiredAt(i), &specs, i});
       ++i;
     }
   }
@@ -104,6 +104,7 @@ struct SectionSpec {
     required = store.keep(std::string(required) + (isRequired ? '1' : '0'));
     specs.add() = std::move(spec);
   }
+  bool requiredAt(std::size_t i) const { return i < required.size() && required[i] == '1'; }
 };
 
 template <class V> void fields(V& v, SectionSpec& x) { v(x.name, x.source, x.open, x.keyNames, x.required, x.specs); }

@@ -28,7 +28,7 @@ struct PartSpan {
 };
 
 // Where a lazy part lies in the tables, as its LazyPart keeps it until first use: the tape's three spans in 40
-// bytes instead of 48 (the schema's keys hold one each, a few hundred read with every section a config writes).
+// bytes instead of 48.
 class KnowledgePart {
  public:
   KnowledgePart() = default;
