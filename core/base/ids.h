@@ -74,4 +74,7 @@ static_assert(kInputKindIds.size() == static_cast<std::size_t>(InputKind::OtherT
 
 constexpr std::string_view toString(InputKind kind) { return kInputKindIds[static_cast<std::size_t>(kind)]; }
 
+// The trainer a log names that AI Toolkit's levers and phases belong to (rules/logs.yaml trainers, LogAnalysis::trainer).
+inline constexpr std::string_view kAiToolkitTrainer = "ai-toolkit";
+
 }  // namespace oomlint

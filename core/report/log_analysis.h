@@ -58,7 +58,7 @@ struct LogAnalysis {
   // The trainer whose own lines were seen (its install path, scripts, banners: rules/logs.yaml trainers), "ai-toolkit",
   // "musubi-tuner" or "sd-scripts"; empty when none was: its levers apply.
   std::string trainer;
-  bool aiToolkit() const { return trainer == "ai-toolkit"; }
+  bool aiToolkit() const { return trainer == kAiToolkitTrainer; }
   // What ComfyUI printed at start: the card's memory ("Total VRAM 16311 MB") and the memory mode its flags chose
   // ("Set vram state to: NO_VRAM"); launchArgs then holds the flag that sets that mode (--novram), where one does, and
   // --enable-dynamic-vram where it printed that dynamic VRAM is on; and its release ("ComfyUI version: 0.16.4").

@@ -49,7 +49,7 @@ inline constexpr std::array kStepPositionIds = {std::string_view("after_marker")
 // The generation UIs a log can name (LogAnalysis::tool).
 inline constexpr std::array kLogToolIds = {std::string_view("a1111"), std::string_view("forge"), std::string_view("comfyui")};
 // The trainers a log can name (LogAnalysis::trainer).
-inline constexpr std::array kLogTrainerIds = {std::string_view("ai-toolkit"), std::string_view("musubi-tuner"),
+inline constexpr std::array kLogTrainerIds = {kAiToolkitTrainer, std::string_view("musubi-tuner"),
                                               std::string_view("sd-scripts")};
 
 // What a progress bar's description says it is. Training and Unnamed are what a bar matching no entry

@@ -2,7 +2,6 @@
 // value sets and bounds, as AI Toolkit's config classes read them.
 #pragma once
 
-#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -400,7 +400,7 @@ void LogScanner::applyMarker(const PhaseMarker& marker, std::string_view t) {
   if (!marker.effect) return;
   switch (*marker.effect) {
     case MarkerEffect::FirstStepNext: lastStep_ = 1; break;
-    case MarkerEffect::AiToolkit: trainerRank_ = std::min(trainerRank_, markers_.trainerRank("ai-toolkit")); break;
+    case MarkerEffect::AiToolkit: trainerRank_ = std::min(trainerRank_, markers_.trainerRank(kAiToolkitTrainer)); break;
     case MarkerEffect::MallocAsync: mallocAsync_ = true; break;
     case MarkerEffect::SkippedBatch:
       ++result_.skippedBatches;

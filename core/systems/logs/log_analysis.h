@@ -102,7 +102,7 @@ class LogScanner {
   bool mallocAsync_ = false;            // ComfyUI runs on the cudaMallocAsync allocator
   std::optional<long> skipStep_;        // the step of the last skipped batch
   std::size_t trainerRank_;             // of the trainer named so far among the markers' trainer signs (their count: none)
-  bool aiToolkit() const { return trainerRank_ == markers_.trainerRank("ai-toolkit"); }
+  bool aiToolkit() const { return trainerRank_ == markers_.trainerRank(kAiToolkitTrainer); }
   bool readingReportArgs_ = false;      // inside A1111's system report's list of its flags
   std::size_t toolRank_;                // of result_.tool among the markers' tool signs (their count: none)
   std::uint64_t toolLinesLeft_ = 200000;  // the UI shows in its banner and tracebacks: stop looking after this

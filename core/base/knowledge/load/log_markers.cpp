@@ -42,7 +42,7 @@ class Reader {
       known(kLogTrainerIds, sign.tool, "trainers");
       m_.trainerSigns.push_back(std::move(sign));
     }
-    if (m_.trainerRank("ai-toolkit") == m_.trainerSigns.size()) problems_.push_back("trainers: no ai-toolkit (its marker effect names it)");
+    if (m_.trainerRank(kAiToolkitTrainer) == m_.trainerSigns.size()) problems_.push_back("trainers: no ai-toolkit (its marker effect names it)");
     tools(root->find("tools"));
     const Node* offload = root->find("offload");
     m_.offloadTools = strings(offload, "tools");
