@@ -1,7 +1,6 @@
 #include "analyze.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <exception>
 #include <new>
 
@@ -18,6 +17,7 @@
 #include "systems/other_trainers/system.h"
 #include "systems/sdscripts/system.h"
 #include "systems/webui/system.h"
+#include "base/text/decimal_text.h"
 
 namespace oomlint {
 
@@ -123,9 +123,7 @@ std::optional<GpuTarget> resolveGpu(const AnalyzeOptions& options, std::string* 
   }
   const auto givenBytes = [&] { return static_cast<std::uint64_t>(*options.vramGib * 1024.0 * 1024.0 * 1024.0); };
   if (options.vramGib && !options.gpu) {
-    char label[32];
-    std::snprintf(label, sizeof label, "%g GiB", *options.vramGib);
-    return GpuTarget{label, givenBytes()};
+    return GpuTarget{generalText(*options.vramGib) + " GiB", givenBytes()};
   }
   const GpuCatalog& gpus = knowledge().gpus;
   const std::string name = options.gpu.value_or(kDefaultGpu);

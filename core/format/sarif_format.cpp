@@ -5,7 +5,6 @@
 // document, a clean run still has `results: []`, regions never hold 0, relative URIs carry %SRCROOT%.
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <string>
@@ -19,6 +18,7 @@
 #include "format/summary.h"
 #include "base/knowledge/embedded.h"
 #include "base/knowledge/knowledge.h"
+#include "base/text/decimal_text.h"
 
 namespace oomlint {
 
@@ -50,9 +50,7 @@ std::string percentEncode(std::string_view path) {
     if (isAsciiAlnum(static_cast<char>(c)) || kKeep.find(static_cast<char>(c)) != std::string_view::npos) {
       out += static_cast<char>(c);
     } else {
-      char hex[4];
-      std::snprintf(hex, sizeof hex, "%%%02X", c);
-      out += hex;
+      out += '%' + hexText(c, 2, /*upper=*/true);
     }
   }
   return out;
@@ -249,10 +247,8 @@ std::uint64_t fnv1a(std::string_view text) {
 class Fingerprints {
  public:
   std::string next(const std::string& uri, const Diagnostic& d) {
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(fnv1a(uri + '\n' + std::string(toString(d.code)) + '\n' + (d.path.empty() ? d.message : d.path.toString()))));
-    return std::string(hex) + ":" + std::to_string(++seen_[hex]);
+    const std::string hex = hexText(fnv1a(uri + '\n' + std::string(toString(d.code)) + '\n' + (d.path.empty() ? d.message : d.path.toString())), 16);
+    return hex + ":" + std::to_string(++seen_[hex]);
   }
 
  private:

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/ids.h"
+#include "base/text/decimal_text.h"  // fixedText, which the figures are written with
 
 namespace oomlint {
 
@@ -123,7 +124,6 @@ struct Estimate {
 
 std::string_view toString(const std::optional<Verdict>& verdict);  // "unknown" when nullopt
 
-std::string fixedText(double value, int digits = 2);  // printf's "%.*f"
 std::string formatGiB(double bytes);                   // "22.9 GiB"
 std::string formatRange(const PhaseEstimate& phase);   // "22.9 GiB (21.8–24.1)"
 std::string formatRange(const Estimate& e);            // the overall peak and range, the same way

@@ -2,13 +2,13 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <memory>
 
 #include "base/document/node.h"
 #include "base/document/reader.h"
+#include "base/text/decimal_text.h"
 #include "base/text/source_text.h"
 
 namespace oomlint {
@@ -64,9 +64,7 @@ void appendEscaped(std::string& out, std::string_view s) {
       case '\t': out += "\\t"; break;
       default:
         if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
+          out += "\\u" + hexText(c, 4);
         } else {
           out += static_cast<char>(c);
         }
@@ -74,24 +72,6 @@ void appendEscaped(std::string& out, std::string_view s) {
     ++i;
   }
   out += '"';
-}
-
-// The shortest digits that read back as `x` (> 0), and its decimal exponent: x = 0.DIGITS × 10^point.
-void shortestDigits(double x, std::string& digits, int& point) {
-  char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*e", precision - 1, x);
-    if (std::strtod(buf, nullptr) == x || precision == 17) break;
-  }
-  // d.ddde±X
-  const std::string_view text(buf);
-  const std::size_t e = text.find('e');
-  digits.clear();
-  for (char c : text.substr(0, e)) {
-    if (c != '.') digits += c;
-  }
-  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-  point = std::atoi(buf + e + 1) + 1;
 }
 
 void appendDouble(std::string& out, double x) {
@@ -105,9 +85,7 @@ void appendDouble(std::string& out, double x) {
     out += "0.0";
     return;
   }
-  std::string digits;
-  int n = 0;  // where the decimal point goes
-  shortestDigits(x, digits, n);
+  const auto [digits, n] = shortestDigits(x);  // x = 0.DIGITS × 10^n
   const int k = static_cast<int>(digits.size());
   constexpr int kMinExp = -4, kMaxExp = 15;  // fixed notation for 1e-5 < x < 1e15
   if (k <= n && n <= kMaxExp) {
@@ -128,9 +106,7 @@ void appendDouble(std::string& out, double x) {
       out += '.';
       out.append(digits, 1);
     }
-    char exponent[16];
-    std::snprintf(exponent, sizeof exponent, "e%+03d", n - 1);
-    out += exponent;
+    out += exponentText(n - 1);
   }
 }
 

@@ -1,13 +1,13 @@
 #include "systems/aitk/host_plan.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 #include <optional>
 
 #include "engine/planner.h"
 #include "systems/aitk/estimate.h"
 #include "systems/aitk/host_ram.h"
+#include "base/text/decimal_text.h"
 
 namespace oomlint {
 
@@ -19,11 +19,7 @@ using HostLeverMaker = std::function<std::optional<HostLever>(const TrainingSetu
 // Offload shares the plan tries, lowest first: the lowest the card still fits is the step.
 constexpr double kOffloadShares[] = {0.0, 0.25, 0.5, 0.75};
 
-std::string shareJson(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
+std::string shareJson(double v) { return generalText(v); }
 
 // What a step is weighed by: the peak, and the largest memory a kernel cannot drop (all but the checkpoint's
 // mapped pages), which is what decides an oom; a step that lowers either is worth listing.

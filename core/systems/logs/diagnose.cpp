@@ -1,9 +1,9 @@
 #include "systems/logs/diagnose.h"
 
-#include <cstdio>
 
 #include "engine/rollback_order.h"
 #include "systems/aitk/job.h"
+#include "base/text/decimal_text.h"
 
 namespace oomlint {
 
@@ -11,10 +11,8 @@ namespace {
 
 // As PyTorch prints sizes: MiB below a GiB.
 std::string gib(std::int64_t bytes) {
-  char buf[32];
-  if (bytes < (1ll << 30)) std::snprintf(buf, sizeof buf, "%.2f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-  else std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
-  return buf;
+  if (bytes < (1ll << 30)) return fixedText(static_cast<double>(bytes) / (1024.0 * 1024.0), 2) + " MiB";
+  return fixedText(static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0), 2) + " GiB";
 }
 
 Range lineRange(int line, const std::string& text) {

@@ -1,13 +1,13 @@
 #include "systems/webui/generation_plan.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 
 #include "engine/edits.h"
 #include "engine/planner.h"
 #include "report/findings.h"
 #include "base/text/suggest.h"
+#include "base/text/decimal_text.h"
 
 namespace oomlint {
 
@@ -220,9 +220,7 @@ class Planner {
                     [](GenerationSetup& g) { g.vaeDecode = VaeDecode::Tiled; });
     }
     if (s_.hiresScale > 1.5) {
-      char scale[32];
-      std::snprintf(scale, sizeof scale, "%g", s_.hiresScale);
-      settingChange(KeyPath::of({"hires", "scale"}), scale, "1.5",
+      settingChange(KeyPath::of({"hires", "scale"}), generalText(s_.hiresScale), "1.5",
                     "a smaller hires upscale: the second pass and its decode grow with the upscaled area",
                     [](GenerationSetup& g) { g.hiresScale = 1.5; });
     }

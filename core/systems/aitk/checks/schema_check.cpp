@@ -314,7 +314,7 @@ class SchemaWalker {
 
   static std::string numberText(double v) {
     if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
-    std::string s = std::to_string(v);
+    std::string s = fixedText(v, 6);  // std::to_string's "%f"
     while (!s.empty() && s.back() == '0') s.pop_back();
     return s;
   }
