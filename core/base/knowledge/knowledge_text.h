@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <iterator>
 #include <optional>
@@ -93,12 +94,15 @@ class KnowledgeTexts {
     joined_ = store.keep(std::move(joined));
   }
 
-  // Where `item` is in the list: lengths compared first, as a vector of views would.
+  // Where `item` is in the list: each length byte compared first, the bytes only where it matches (a schema
+  // section's lookups step over dozens of keys). An item that would run past the text (a stale build) never matches.
   std::optional<std::size_t> indexOf(std::string_view item) const {
-    std::size_t i = 0;
-    for (const KnowledgeText candidate : *this) {
-      if (candidate == item) return i;
-      ++i;
+    const char* p = joined_.data();
+    const char* const end = p + joined_.size();
+    for (std::uint32_t i = 0; i < count_ && p < end; ++i) {
+      const std::size_t length = static_cast<unsigned char>(*p);
+      if (length == item.size() && length < static_cast<std::size_t>(end - p) && std::memcmp(p + 1, item.data(), length) == 0) return i;
+      p += 1 + length;
     }
     return std::nullopt;
   }
