@@ -135,6 +135,9 @@ Token YamlScanner::scanQuoted(ScalarStyle style) {
 
 void YamlScanner::scanQuotedNonSpaces(bool isDouble, std::size_t start, std::string& out) {
   for (;;) {
+    const std::size_t ascii = asciiRunAt<'\'', '"', '\\'>(0);
+    out.append(text_.substr(pos_, ascii));
+    forwardAscii(ascii);
     std::size_t length = 0;
     while (pos_ + length < text_.size() && at(length) != '\'' && at(length) != '"' && at(length) != '\\' && !blankOrEndAt(length)) ++length;
     out.append(text_.substr(pos_, length));
@@ -235,7 +238,8 @@ Token YamlScanner::scanPlain() {
   std::string spaces;
   for (;;) {
     if (at() == '#') break;
-    std::size_t length = 0;
+    const std::size_t ascii = flowLevel_ == 0 ? asciiRunAt<':'>(0) : 0;
+    std::size_t length = ascii;
     for (;;) {
       const char c = at(length);
       if (blankOrEndAt(length)) break;
@@ -250,7 +254,8 @@ Token YamlScanner::scanPlain() {
     allowSimpleKey_ = false;
     token.value += spaces;
     token.value.append(text_.substr(pos_, length));
-    forward(length);
+    forwardAscii(ascii);
+    forward(length - ascii);
     token.end = pos_;
     spaces.clear();
     if (!scanPlainSpaces(spaces) || at() == '#' || (flowLevel_ == 0 && column_ < indent)) break;

@@ -115,11 +115,6 @@ std::size_t YamlScanner::breakLengthAt(std::size_t ahead) const {
   return 0;
 }
 
-bool YamlScanner::blankOrEndAt(std::size_t ahead) const {
-  const char c = at(ahead);
-  return c == '\0' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || (static_cast<unsigned char>(c) >= 0xC2 && breakAt(ahead));
-}
-
 void YamlScanner::forward(std::size_t bytes) {
   for (const std::size_t stop = std::min(pos_ + bytes, text_.size()); pos_ < stop; ++pos_) {
     const char c = text_[pos_];

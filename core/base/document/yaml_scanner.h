@@ -98,8 +98,26 @@ class YamlScanner {
   char at(std::size_t ahead = 0) const { return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0'; }
   std::size_t breakLengthAt(std::size_t ahead) const;
   bool breakAt(std::size_t ahead = 0) const { return breakLengthAt(ahead) > 0; }
-  bool blankOrEndAt(std::size_t ahead) const;
+  bool blankOrEndAt(std::size_t ahead) const {
+    const char c = at(ahead);
+    return c == '\0' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || (static_cast<unsigned char>(c) >= 0xC2 && breakAt(ahead));
+  }
+  // How many bytes from `ahead` on are printable ASCII other than the space and `Stops`: never a blank or a break,
+  // one column each, so a scalar's loop takes them at once (a signed or unsigned char above 0x7E stops it either way).
+  template <char... Stops>
+  std::size_t asciiRunAt(std::size_t ahead) const {
+    std::size_t n = ahead;
+    for (; pos_ + n < text_.size(); ++n) {
+      const char c = text_[pos_ + n];
+      if (c <= ' ' || c >= 0x7F || ((c == Stops) || ...)) break;
+    }
+    return n - ahead;
+  }
   void forward(std::size_t bytes = 1);
+  void forwardAscii(std::size_t bytes) {  // over bytes asciiRunAt counted
+    pos_ += bytes;
+    column_ += static_cast<long>(bytes);
+  }
   void skipPrintableAscii();
   void skipSpaces();
   bool scanLineBreak(std::string* into = nullptr);
