@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <map>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -10,6 +11,7 @@
 #include "base/knowledge/embedded.h"
 #include "base/knowledge/knowledge.h"
 #include "base/knowledge/knowledge_tape.h"
+#include "base/text/ascii.h"
 #include "engine/estimate_core.h"
 #include "fixture_expectations.h"
 #include "test_support.h"
@@ -358,4 +360,22 @@ TEST_CASE("a lazy list finds where its parts lie on the first lookup and reads e
   stale.defer(2, region, read, badSplit);
   CHECK_FALSE(stale.load(0));
   CHECK(stale[1].at == 0);
+}
+
+TEST_CASE("every GPU name and alias is one card's, once normalised, and finds that card however it is spelt") {
+  const GpuCatalog& gpus = knowledge().gpus;
+  std::map<std::string, std::string> owner;  // normalised name -> the card
+  for (const Gpu& gpu : gpus.all()) {
+    std::vector<std::string> names = {std::string(gpu.name)};
+    for (const auto alias : gpu.aliases) names.emplace_back(alias);
+    for (const std::string& name : names) {
+      INFO(name);
+      const auto [at, fresh] = owner.emplace(normalizeGpuName(name), std::string(gpu.name));
+      CHECK((fresh || at->second == gpu.name));
+      REQUIRE(gpus.find(name) == &gpu);
+      std::string shouted = name;
+      for (char& c : shouted) c = asciiUpper(c);
+      CHECK(gpus.find(shouted) == &gpu);
+    }
+  }
 }

@@ -170,6 +170,11 @@ const Gpu* GpuCatalog::find(std::string_view name) const {
     if (key.size() < kLongest && (last == other.rend() || asciiLower(*last) != key.back())) return false;
     return std::string_view(candidate, normalizeInto(other, candidate, kLongest)) == key;
   };
+  // A name as the catalog spells it (the default, what `oomlint gpus` lists) first: no normalising (catalog names and
+  // aliases are unique once normalised, tests/knowledge_test.cpp, so this finds what the loop below would).
+  for (const auto& gpu : all_) {
+    if (gpu.name == name || gpu.aliases.indexOf(name)) return &gpu;
+  }
   for (const auto& gpu : all_) {
     if (same(gpu.name)) return &gpu;
     for (const auto& alias : gpu.aliases) {
