@@ -186,19 +186,6 @@ std::string fixedText(double value, int decimals) {
   return out;
 }
 
-std::string scientificText(double value, int decimals) {
-  std::string out;
-  if (appendNonFinite(out, value)) return out;
-  decimals = std::max(decimals, 0);
-  if (std::signbit(value)) out += '-';
-  const DecimalDigits d = significantDigits(value, decimals + 1);
-  out += digitAt(d, 0);
-  if (decimals > 0) out += '.';
-  for (int i = 1; i <= decimals; ++i) out += digitAt(d, i);
-  out += exponentText(d.digits.empty() ? 0 : d.point - 1);
-  return out;
-}
-
 std::string generalText(double value, int significant) {
   std::string out;
   if (appendNonFinite(out, value)) return out;

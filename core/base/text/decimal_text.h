@@ -1,7 +1,6 @@
-// Numbers written as printf writes them ("%.*f", "%.*e", "%.*g"), rounded from the double's exact binary value
-// with an exact tie to even, without printf: in the WebAssembly module printf brought its format parser and
-// long-double arithmetic (about 8 KB, and the first analysis compiled them), and the native CLI paid its format
-// parsing on every figure. One implementation for both builds, so their reports cannot differ.
+// Numbers written as printf writes them ("%.*f", "%.*g", and "%.*e"'s digits): rounded from the double's exact binary
+// value, an exact tie to even. One implementation for the CLI and the module, so their reports cannot differ, and
+// neither links what printf's float formatting brings (the module's fmt_fp; the CLI's to_chars tables, 100 KB).
 #pragma once
 
 #include <string>
@@ -19,7 +18,6 @@ DecimalDigits significantDigits(double value, int count);
 DecimalDigits shortestDigits(double value);
 
 std::string fixedText(double value, int decimals = 2);        // "%.*f"
-std::string scientificText(double value, int decimals);       // "%.*e"
 std::string generalText(double value, int significant = 6);   // "%.*g"
 std::string exponentText(int exponent);                       // "e+05", "e-07": printf's, at least two digits
 std::string hexText(unsigned long long value, int width, bool upper = false);  // "%0*llx" / "%0*llX"
