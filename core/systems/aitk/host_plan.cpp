@@ -19,8 +19,6 @@ using HostLeverMaker = std::function<std::optional<HostLever>(const TrainingSetu
 // Offload shares the plan tries, lowest first: the lowest the card still fits is the step.
 constexpr double kOffloadShares[] = {0.0, 0.25, 0.5, 0.75};
 
-std::string shareJson(double v) { return generalText(v); }
-
 // What a step is weighed by: the peak, and the largest memory a kernel cannot drop (all but the checkpoint's
 // mapped pages), which is what decides an oom; a step that lowers either is worth listing.
 struct HostPressure {
@@ -58,7 +56,7 @@ std::vector<HostLeverMaker> hostLevers(const TrainerProcess& p, const MemoryMode
     if (!s.layerOffloading || !s.arch->layerOffloading) return std::nullopt;
     auto share = fewerOffloaded(s, s.offloadTransformer, [](TrainingSetup& t, double v) { t.offloadTransformer = v; });
     if (!share) return std::nullopt;
-    return HostLever{p.model.pathOf("layer_offloading_transformer_percent"), shareJson(s.offloadTransformer), shareJson(*share),
+    return HostLever{p.model.pathOf("layer_offloading_transformer_percent"), generalText(s.offloadTransformer), generalText(*share),
                      "offload fewer transformer layers: every offloaded Linear weight is pinned in RAM (the card has room for these)",
                      [v = *share](TrainingSetup& t) { t.offloadTransformer = v; }};
   });
@@ -66,7 +64,7 @@ std::vector<HostLeverMaker> hostLevers(const TrainerProcess& p, const MemoryMode
     if (!s.layerOffloading || !s.arch->layerOffloading || s.cacheTextEmbeddings || s.arch->textEncoderParams() <= 0) return std::nullopt;
     auto share = fewerOffloaded(s, s.offloadTextEncoder, [](TrainingSetup& t, double v) { t.offloadTextEncoder = v; });
     if (!share) return std::nullopt;
-    return HostLever{p.model.pathOf("layer_offloading_text_encoder_percent"), shareJson(s.offloadTextEncoder), shareJson(*share),
+    return HostLever{p.model.pathOf("layer_offloading_text_encoder_percent"), generalText(s.offloadTextEncoder), generalText(*share),
                      "offload fewer text-encoder layers: every offloaded Linear weight is pinned in RAM (the card has room for these)",
                      [v = *share](TrainingSetup& t) { t.offloadTextEncoder = v; }};
   });

@@ -1,6 +1,5 @@
 #include "systems/logs/diagnose.h"
 
-
 #include "engine/rollback_order.h"
 #include "systems/aitk/job.h"
 #include "base/text/decimal_text.h"
