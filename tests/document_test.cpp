@@ -191,6 +191,7 @@ TEST_CASE("YAML problems: syntax, duplicates, documents, limits") {
   auto binary = readDocument(std::string("a: \xff\xfe\n"));
   CHECK(binary->problems().front().code == "OL102");
   CHECK(binary->problems().front().range.start.column == 4);
+  CHECK(binary->problems().front().message.find("byte 0xFF at this position") != std::string::npos);
 }
 
 TEST_CASE("an alias bomb stays a handful of nodes") {
@@ -365,6 +366,7 @@ TEST_CASE("the YAML reader refuses what PyYAML refuses, at the place, in PyYAML'
       {"%YAML 2.0\n---\na: 1\n", 1, 1, "found incompatible YAML document"},
       {"a: !e!x 1\n", 1, 4, "found undefined tag handle"},
       {"a: 1\n\x01\n", 2, 1, "special characters are not allowed"},
+      {"a: 1\n\x1b\n", 2, 1, "(byte 0x1B)"},
       {"k: |0\n  x\n", 1, 5, "expected indentation indicator in the range 1-9"},
   };
   for (const auto& c : cases) {

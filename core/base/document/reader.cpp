@@ -1,5 +1,7 @@
 #include "base/document/reader.h"
 
+#include "base/text/decimal_text.h"
+
 namespace oomlint {
 
 bool looksLikeJson(std::string_view text) {
@@ -27,9 +29,8 @@ std::unique_ptr<Document> unreadable(const std::shared_ptr<const SourceText>& so
   if (auto bad = firstInvalidUtf8(source->text())) {
     auto doc = std::make_unique<Document>(source, format);
     const auto byte = static_cast<unsigned char>(source->text()[*bad]);
-    static const char* hex = "0123456789ABCDEF";
     doc->addProblem({RuleId::OL102,
-                     std::string("invalid UTF-8: byte 0x") + hex[byte >> 4] + hex[byte & 15] +
+                     "invalid UTF-8: byte 0x" + hexText(byte, 2, /*upper=*/true) +
                          " at this position; save the file as UTF-8 text",
                      source->rangeOf(*bad, *bad + 1), true});
     return doc;

@@ -8,6 +8,7 @@
 
 #include "base/text/ascii.h"
 #include "base/text/source_text.h"
+#include "base/text/decimal_text.h"
 
 namespace oomlint {
 
@@ -98,9 +99,8 @@ YamlScanner::YamlScanner(std::string_view text, std::size_t skip) : text_(text),
   simpleKeys_.resize(1);
   if (const std::size_t bad = firstUnacceptable(text); bad != std::string_view::npos) {
     // The byte is the character's, or the lead byte of a C1 control's or U+FFFE/FFFF's UTF-8.
-    static constexpr char kHex[] = "0123456789ABCDEF";
     const auto byte = static_cast<unsigned char>(text[bad]);
-    fail(std::string("a control character (byte 0x") + kHex[byte >> 4] + kHex[byte & 15] +
+    fail("a control character (byte 0x" + hexText(byte, 2, /*upper=*/true) +
              ") is not allowed in YAML text: save the file without it (PyYAML: special characters are not allowed)",
          bad, bad + 1);
   }
