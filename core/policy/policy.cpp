@@ -1,6 +1,9 @@
 #include "policy/policy.h"
 
 #include <algorithm>
+#include <array>
+#include <span>
+#include <string_view>
 
 #include "base/document/reader.h"
 #include "base/knowledge/knowledge.h"
@@ -68,15 +71,16 @@ bool globMatch(std::string_view pattern, std::string_view path) {
 
 namespace {
 
-const std::vector<std::string> kTopKeys = {"gpu", "vram", "ram", "fail_on", "disable", "severity", "allow_suppressions", "overrides"};
-const std::vector<std::string> kOverrideKeys = {"paths", "gpu", "vram", "ram", "fail_on", "disable", "severity", "allow_suppressions"};
+// Constant data: nothing is built at a process's start for a project file most runs never read.
+constexpr std::array<std::string_view, 8> kTopKeys = {"gpu", "vram", "ram", "fail_on", "disable", "severity", "allow_suppressions", "overrides"};
+constexpr std::array<std::string_view, 8> kOverrideKeys = {"paths", "gpu", "vram", "ram", "fail_on", "disable", "severity", "allow_suppressions"};
 
 class Parser {
  public:
   explicit Parser(std::vector<ConfigProblem>& problems) : problems_(problems) {}
 
   // The settings of one mapping (the file, or an override entry); `keys` are the ones allowed.
-  Policy policy(const Node* map, const std::vector<std::string>& keys, std::vector<std::string>* globs) {
+  Policy policy(const Node* map, std::span<const std::string_view> keys, std::vector<std::string>* globs) {
     Policy out;
     for (const auto& [keyNode, value] : map->allEntries()) {
       const std::string& key = keyNode->resolved()->text;
