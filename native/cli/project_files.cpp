@@ -1,23 +1,19 @@
 #include "cli/project_files.h"
 
-#include <filesystem>
-
 #include "cli/input_files.h"
+#include "cli/paths.h"
 
 namespace oomlint::cli {
-
-namespace fs = std::filesystem;
 
 namespace {
 
 constexpr std::size_t kMaxProjectFileBytes = 1 << 20;
 
-std::optional<fs::path> nearestProjectFile(const fs::path& start) {
-  std::error_code ec;
-  for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
-    const fs::path candidate = dir / kProjectConfigName;
-    if (fs::is_regular_file(candidate, ec)) return candidate;
-    if (dir == dir.parent_path()) break;
+// The nearest project file in `folder` or a folder above it (normalised and absolute: its parents are its ancestors).
+std::optional<std::string> nearestProjectFile(std::string folder) {
+  for (; !folder.empty(); folder = parentPath(folder)) {
+    std::string candidate = joinPath(folder, kProjectConfigName);
+    if (isRegularFile(candidate)) return candidate;
   }
   return std::nullopt;
 }
@@ -46,21 +42,19 @@ const ProjectFiles::Loaded& ProjectFiles::load(const std::string& file) {
 
 std::variant<ProjectPolicy, std::string> ProjectFiles::forInput(const std::string& inputPath) {
   if (disabled_) return ProjectPolicy{};
-  std::error_code ec;
-  const fs::path input = inputPath == "-" ? fs::current_path(ec) / "stdin" : fs::absolute(inputPath, ec);
-  std::optional<fs::path> file;
+  const std::string input = absoluteNormalPath(inputPath == "-" ? "stdin" : inputPath);
+  std::optional<std::string> file;
   if (explicitFile_) {
-    file = fs::absolute(*explicitFile_, ec);
-    if (!fs::is_regular_file(*file, ec)) return "cannot read the project file " + *explicitFile_;
-  } else {
-    file = nearestProjectFile(input.parent_path());
+    file = absoluteNormalPath(*explicitFile_);
+    if (!isRegularFile(*file)) return "cannot read the project file " + *explicitFile_;
+  } else if (!input.empty()) {
+    file = nearestProjectFile(parentPath(input));
   }
   if (!file) return ProjectPolicy{};
-  const Loaded& loaded = load(file->string());
+  const Loaded& loaded = load(*file);
   if (!loaded.config) return loaded.error;
-  // Globs are relative to the project file's folder, with '/' on every platform.
-  const std::string relative = input.lexically_relative(file->parent_path()).generic_string();
-  return ProjectPolicy{loaded.config->policyFor(relative), file->string()};
+  // Globs are relative to the project file's folder.
+  return ProjectPolicy{loaded.config->policyFor(relativePath(input, parentPath(*file))), *file};
 }
 
 }  // namespace oomlint::cli

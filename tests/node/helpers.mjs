@@ -14,8 +14,8 @@ export const sharedDir = process.env.OOMLINT_SHARED_DIR || path.resolve(sourceDi
 // reason, so that the runner reports the test skipped instead of passing it or failing to load the file.
 export const sharedSkip = fs.existsSync(path.join(sharedDir, 'corpus')) ? false : `${sharedDir}/corpus is missing`;
 
-export function runCli(args, input) {
-  const result = spawnSync(cli, args, { input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
+export function runCli(args, input, cwd) {
+  const result = spawnSync(cli, args, { input, cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
   if (result.error) throw result.error;
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -94,6 +94,28 @@ test('per-path overrides apply to matching files only; later ones win', () => {
   assert.equal(result.code, 0);
 });
 
+test('a relative input is governed from its own folder up, whatever folder it is named from', () => {
+  const root = tree({
+    'here/.oomlint.yaml': 'gpu: RTX 3060 12GB\n',
+    'there/.oomlint.yaml': 'gpu: H100 SXM\noverrides:\n  - paths: ["wan/*.yaml"]\n    gpu: A100 80GB\n',
+    'there/wan/job.yaml': job(),
+    'elsewhere/job.yaml': job(),
+  });
+  const gpuOf = (input) => {
+    const r = runCli(['check', '--format', 'json', input], undefined, path.join(root, 'here'));
+    return JSON.parse(r.stdout).files[0].estimate.gpu.name;
+  };
+  // `..` takes away the folder before it: here/.oomlint.yaml governs none of these.
+  assert.equal(gpuOf('../there/wan/job.yaml'), 'A100 80GB');
+  assert.equal(gpuOf('./../there//wan/./job.yaml'), 'A100 80GB');
+  assert.equal(gpuOf('../there/wan/../../elsewhere/job.yaml'), 'RTX 4090');
+  assert.equal(gpuOf(path.join(root, 'elsewhere/job.yaml')), 'RTX 4090');
+  // A project file named with --config applies its overrides by the input's path relative to its folder.
+  const r = runCli(['check', '--format', 'json', '--config', '../there/.oomlint.yaml', '../elsewhere/job.yaml'], undefined,
+    path.join(root, 'here'));
+  assert.equal(JSON.parse(r.stdout).files[0].estimate.gpu.name, 'H100 SXM');
+});
+
 test('a broken project file is a usage error that points into it', () => {
   const root = tree({ '.oomlint.yaml': 'gpus: RTX 4090\nseverity: {OL999: error}\n', 'job.yaml': job() });
   const r = runCli(['check', path.join(root, 'job.yaml')]);
