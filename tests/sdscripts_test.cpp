@@ -159,6 +159,50 @@ TEST_CASE("sd-scripts' placement: fp32 frozen weights without the script's mixed
   for (const auto& p : e.phases) CHECK(p.phase != Phase::Quantize);
 }
 
+TEST_CASE("train_network.py's older fp32 placement at prepare: the range reaches it") {
+  const MemoryModel& m = knowledge().memory;
+  const auto sd15Of = [](std::string_view precision) {
+    return "accelerate launch train_network.py --mixed_precision " + std::string(precision) +
+           " --gradient_checkpointing --cache_latents --network_module networks.lora --network_dim 128 --resolution 512,512\n";
+  };
+  const std::string sd15 = sd15Of("fp16");
+  const auto reason = [](const PhaseEstimate& p) -> const RangeReason* {
+    for (const auto& r : p.range) {
+      if (r.why.find("cdffd19f") != std::string::npos) return &r;
+    }
+    return nullptr;
+  };
+  const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", sd15}}), m, {"4 GiB", 4ull << 30});
+  const PhaseEstimate* load = nullptr;
+  const PhaseEstimate* step = nullptr;
+  for (const auto& p : e.phases) {
+    if (p.phase == Phase::Load) load = &p;
+    if (p.phase == Phase::TrainStep) step = &p;
+  }
+  REQUIRE((load != nullptr && step != nullptr));
+  // At prepare the fp16 U-Net and text encoder were fp32: twice their bytes, added to the load's high end beyond the
+  // current release's own range; the text encoder stayed fp32 for the training step.
+  const double unet = component(e, Phase::Load, "transformer weights")->bytes;
+  const double te = component(e, Phase::Load, "text encoder weights")->bytes;
+  CHECK(unet == Approx(859.5e6 * 2).epsilon(0.01));  // SD 1.5's U-Net in fp16
+  REQUIRE(reason(*load) != nullptr);
+  CHECK(load->highBytes >= load->peakBytes + unet + te);
+  REQUIRE(reason(*step) != nullptr);
+  // The fp32 copy's extra bytes, with the weight sizes' own +3% on them.
+  CHECK(reason(*step)->aboveBytes == Approx(te * 1.03).epsilon(0.005));
+  // The expected peak follows the current code: 3.5 GiB fits a 4 GiB card, the older release's 4.2 GiB load does not.
+  CHECK(e.peak().peakBytes < (4ull << 30));
+  CHECK(e.verdict == Verdict::Borderline);
+  CHECK(estimateSdScripts(setupOf({Input{"t.sh", sd15}}), m, {"8 GiB", 8ull << 30}).verdict == Verdict::Fits);
+  // A job already in fp32, and the scripts that never did it (SDXL's came with the cast), take no such reason.
+  const Estimate fp32 = estimateSdScripts(setupOf({Input{"t.sh", sd15Of("no")}}), m, {"8 GiB", 8ull << 30});
+  for (const auto& p : fp32.phases) CHECK(reason(p) == nullptr);
+  const Estimate sdxl = estimateSdScripts(
+      setupOf({Input{"t.sh", "accelerate launch sdxl_train_network.py --mixed_precision fp16 --network_module networks.lora\n"}}), m,
+      {"8 GiB", 8ull << 30});
+  for (const auto& p : sdxl.phases) CHECK(reason(p) == nullptr);
+}
+
 TEST_CASE("musubi-tuner's HunyuanVideo swaps n/2 double blocks and twice as many single ones: n/40 of its blocks") {
   const std::string base = "accelerate launch --mixed_precision bf16 hv_train_network.py --dit m.safetensors --fp8_base --sdpa "
                            "--gradient_checkpointing --network_module networks.lora --network_dim 32";

@@ -63,6 +63,12 @@ struct TrainerScript {
     double bf16Params = 0;
   };
   std::vector<Fp8Change> fp8Changes;
+  // Releases that let accelerator.prepare place the frozen denoiser and the text encoder in fp32, casting the denoiser
+  // after and keeping the text encoder in fp32 (rules: fp32_prepare): the range covers them.
+  struct Fp32Prepare {
+    KnowledgeText until, why;
+  };
+  std::vector<Fp32Prepare> fp32Prepares;
   std::optional<TrainerSections> sections;
   // musubi-tuner: the VAE's dtype without --vae_dtype ("float32"; empty: the trainer's), and whether the script ignores it.
   KnowledgeText vaeDtype;
@@ -72,7 +78,8 @@ struct TrainerScript {
 };
 
 template <class V> void fields(V& v, TrainerScript::Fp8Change& x) { v(x.until, x.why, x.bf16Params); }
-template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArg, x.taskDefault, x.taskArchs, x.fp8Changes, x.sections, x.vaeDtype, x.vaeDtypeFixed); }
+template <class V> void fields(V& v, TrainerScript::Fp32Prepare& x) { v(x.until, x.why); }
+template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArg, x.taskDefault, x.taskArchs, x.fp8Changes, x.fp32Prepares, x.sections, x.vaeDtype, x.vaeDtypeFixed); }
 
 struct TrainerTool {
   KnowledgeText id;  // "sd-scripts", "musubi-tuner"

@@ -202,6 +202,22 @@ Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const Gpu
       widenWith(e, older, change.why);
     }
   }
+  // An older release that placed the U-Net and the text encoder in fp32 (rules: fp32_prepare): at prepare both were on the
+  // GPU as loaded, and the text encoder stayed so. A weight already in fp32 is unchanged; fp8 came later.
+  if (s.script && !t.quantize) {
+    const double toFp32 = 4.0 / dtypeBytesPerParam(model, weightDtype(s));
+    for (const auto& change : s.script->fp32Prepares) {
+      Estimate older = e;
+      for (auto& phase : older.phases) {
+        for (auto& c : phase.components) {
+          if (c.name == "text encoder weights" || (phase.phase == Phase::Load && c.name == "transformer weights")) c.bytes *= toFp32;
+        }
+        phase.range.clear();
+        totalPhase(phase, model, e.coarse, Detail::Figures);
+      }
+      widenWith(e, older, change.why);
+    }
+  }
   e.assumes = s.musubi ? "musubi-tuner at 30c658c (2026-06-24), on the training arithmetic of the AI Toolkit estimate"
                        : "sd-scripts at 48d368f (2026-02-16), on the training arithmetic of the AI Toolkit estimate";
   concludeEstimate(e);

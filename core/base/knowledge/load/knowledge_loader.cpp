@@ -843,6 +843,7 @@ class Loader {
       for (const Node* c : items(e->find("fp8_changes"))) {
         script.fp8Changes.push_back({str(c, "until"), str(c, "why"), figure(c, "fp8_bf16_params", where + ": fp8_changes")});
       }
+      for (const Node* c : items(e->find("fp32_prepare"))) script.fp32Prepares.push_back({str(c, "until"), str(c, "why")});
       script.vaeDtype = str(e, "vae_dtype");
       script.vaeDtypeFixed = flag(e, "vae_dtype_fixed");
       if (const Node* arg = e->find("task_arg")) script.taskArg = text(arg);
