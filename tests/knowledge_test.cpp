@@ -222,6 +222,23 @@ TEST_CASE("the slow_conv3d count is the CPU-measured one for both 3D-convolution
   }
 }
 
+// Plain attention's score matrices (memory.yaml plain_attention_*): what one self-attention layer keeps for backward, adds
+// in its backward and holds under no_grad, in score matrices, as the CPU census measured them
+// (scripts/census/plain_attention.py → tests/census/plain-attention.json; the profiler's peaks carry a few percent of
+// q, k, v grads and rounding beside the matrices).
+TEST_CASE("plain attention's matrices are the CPU census's") {
+  const auto measured = readDocument(test::readFile(test::sourceDir() / "tests/census/plain-attention.json"));
+  const Node* runs = measured->root() ? measured->root()->find("runs") : nullptr;
+  REQUIRE((runs != nullptr && runs->isSequence() && !runs->items.empty()));
+  const MemoryModel& m = knowledge().memory;
+  for (const Node* run : runs->items) {
+    INFO(run->find("tokens")->resolved()->text << " tokens");
+    CHECK(run->find("saved_matrices")->number() == Approx(m.plainAttentionSavedMatrices));
+    CHECK(run->find("backward_peak_matrices")->number() == Approx(m.plainAttentionBackwardMatrices).epsilon(0.1));
+    CHECK(run->find("inference_peak_matrices")->number() == Approx(m.plainAttentionInferenceMatrices).epsilon(0.1));
+  }
+}
+
 // LTX-2's latent upscale model (rules/comfyui.yaml side_models): its working memory per input latent position is the
 // CPU census's per output position (scripts/census/latent_upsampler.py at reduced widths, linear in the width) at its
 // 1024 width, four output positions per input one; the slow_conv3d figure likewise.

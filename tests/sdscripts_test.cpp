@@ -163,7 +163,7 @@ TEST_CASE("train_network.py's older fp32 placement at prepare: the range reaches
   const MemoryModel& m = knowledge().memory;
   const auto sd15Of = [](std::string_view precision) {
     return "accelerate launch train_network.py --mixed_precision " + std::string(precision) +
-           " --gradient_checkpointing --cache_latents --network_module networks.lora --network_dim 128 --resolution 512,512\n";
+           " --gradient_checkpointing --xformers --cache_latents --network_module networks.lora --network_dim 128 --resolution 512,512\n";
   };
   const std::string sd15 = sd15Of("fp16");
   const auto reason = [](const PhaseEstimate& p) -> const RangeReason* {
@@ -201,6 +201,43 @@ TEST_CASE("train_network.py's older fp32 placement at prepare: the range reaches
       setupOf({Input{"t.sh", "accelerate launch sdxl_train_network.py --mixed_precision fp16 --network_module networks.lora\n"}}), m,
       {"8 GiB", 8ull << 30});
   for (const auto& p : sdxl.phases) CHECK(reason(p) == nullptr);
+}
+
+TEST_CASE("a U-Net without an attention flag materialises its score matrices: the recomputed layer's, or every layer's") {
+  const MemoryModel& m = knowledge().memory;
+  const GpuTarget card{"24 GiB", 24ull << 30};
+  const auto activations = [&](const std::string& script, const std::string& flags) {
+    const std::string line = "accelerate launch " + script + " --mixed_precision fp16 --cache_latents --network_module networks.lora " +
+                             "--resolution 512,512 --train_batch_size 2" + flags + "\n";
+    return component(estimateSdScripts(setupOf({Input{"t.sh", line}}), m, card), Phase::TrainStep, "activations")->bytes;
+  };
+  // SD 1.5 at 512 px: 4096 latent px, its largest self-attention layers at the latent grid, 8 heads; batch 2, fp16.
+  const double matrix = 2 * 8 * 4096.0 * 4096.0 * 2;
+  // All self-attention layers: 5 at 4096 tokens, 5 at 1024, 5 at 256, the mid block's at 64 (8 heads each).
+  const double every = matrix * (5 + 5.0 / 16 + 5.0 / 256 + 1.0 / 4096);
+  for (const char* fused : {" --xformers", " --sdpa", " --mem_eff_attn"}) {
+    CHECK(activations("train_network.py", std::string(" --gradient_checkpointing") + fused) ==
+          Approx(activations("train_network.py", " --gradient_checkpointing") -
+                 (m.plainAttentionSavedMatrices + m.plainAttentionBackwardMatrices) * matrix));
+  }
+  CHECK(activations("train_network.py", "") - activations("train_network.py", " --sdpa") ==
+        Approx(m.plainAttentionSavedMatrices * every + m.plainAttentionBackwardMatrices * matrix));
+  // fine_tune.py and sdxl_train.py leave the U-Net's attention plain under --diffusers_xformers, whatever --xformers says.
+  CHECK(activations("fine_tune.py", " --gradient_checkpointing --xformers --diffusers_xformers") >
+        activations("fine_tune.py", " --gradient_checkpointing --xformers") + 2 * matrix);
+  CHECK(activations("train_network.py", " --gradient_checkpointing --xformers --diffusers_xformers") ==
+        Approx(activations("train_network.py", " --gradient_checkpointing --xformers")));
+  // The DiT scripts run PyTorch's SDPA whatever the flags: nothing added.
+  CHECK(activations("flux_train_network.py", " --gradient_checkpointing") ==
+        Approx(activations("flux_train_network.py", " --gradient_checkpointing --sdpa")));
+  // The plan turns the fused kernel on right after checkpointing, before anything the guide's order gives up.
+  const GpuTarget small{"6 GiB", 6ull << 30};
+  const SdSetup plain = setupOf({Input{"t.sh", "accelerate launch train_network.py --mixed_precision fp16 --cache_latents "
+                                                "--network_module networks.lora --resolution 768,768 --train_batch_size 2\n"}});
+  const SdPlan plan = sdRollbackPlan(plain, estimateSdScripts(plain, m, small), m, knowledge().advice, small);
+  REQUIRE(plan.steps.size() >= 2);
+  CHECK(plan.steps[0].fix.path.toString() == "gradient_checkpointing");
+  CHECK(plan.steps[1].fix.path.toString() == "sdpa");
 }
 
 TEST_CASE("musubi-tuner's HunyuanVideo swaps n/2 double blocks and twice as many single ones: n/40 of its blocks") {
@@ -328,7 +365,7 @@ TEST_CASE("sd-scripts' activations: bf16 LoRA inputs under autocast, fp32 everyt
 
 TEST_CASE("sd-scripts keeps the VAE at the mixed precision's dtype, fp32 with --no_half_vae, whatever the trained weights keep") {
   const GpuTarget card{"24 GiB", 24ull << 30};
-  const std::string base = "accelerate launch sdxl_train_network.py --mixed_precision fp16 --gradient_checkpointing "
+  const std::string base = "accelerate launch sdxl_train_network.py --mixed_precision fp16 --gradient_checkpointing --sdpa "
                            "--network_module networks.lora --resolution 1024";
   const auto vae = [&](const std::string& extra, Phase phase, std::string_view name) {
     const Estimate e = estimateSdScripts(setupOf({Input{"t.sh", base + extra + "\n"}}), knowledge().memory, card);

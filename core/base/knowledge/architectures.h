@@ -80,6 +80,15 @@ struct Denoiser {
   int textFusionHidden = 0;
   int textFusionPasses = 0;
 
+  // A UNet's self-attention layers by level (the latent grid divided by `downsample`), for attention that materialises its
+  // score matrices (sd-scripts without an attention flag). Empty: not a UNet, or not known.
+  struct SelfAttentionLevel {
+    int downsample = 1;
+    int layers = 0;
+    int heads = 0;
+  };
+  std::vector<SelfAttentionLevel> selfAttention;
+
   // What gradient checkpointing recomputes at once, where the data gives it (a UNet's "block" is a whole level, each of
   // whose ResnetBlock2D and Transformer2DModel is checkpointed on its own), else the largest block.
   double recomputedUnitParams = 0;
@@ -93,7 +102,8 @@ struct Denoiser {
   double largestTensor() const { return largestTensorParams > 0 ? largestTensorParams : largestLinearParams(); }
 };
 
-template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.tokensPerSecond, x.planningSeconds, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams, x.pixelHeadTrainingBytesPerPixel, x.pixelHeadSamplingBytesPerPixel, x.textFusionHidden, x.textFusionPasses, x.recomputedUnitParams); }
+template <class V> void fields(V& v, Denoiser::SelfAttentionLevel& x) { v(x.downsample, x.layers, x.heads); }
+template <class V> void fields(V& v, Denoiser& x) { v(x.params, x.experts, x.blocks, x.hidden, x.heads, x.mlpRatio, x.patch, x.textTokens, x.jointAttention, x.largestBlockParams, x.loraParamsPerRank, x.controlTokenFactor, x.controlMaxPixels, x.cfgInSampling, x.cfgBatched, x.attentionMask, x.tokensPerSecond, x.planningSeconds, x.quantizeWholeOnGpu, x.residentBf16Params, x.quantizeTeOnCpu, x.transformerToGpuLast, x.activationFamily, x.factoredStateBytesPerParam, x.largestTensorParams, x.swapUnits, x.teQtypeFromModel, x.extrasQuantizedOnGpuParams, x.pixelHeadTrainingBytesPerPixel, x.pixelHeadSamplingBytesPerPixel, x.textFusionHidden, x.textFusionPasses, x.recomputedUnitParams, x.selfAttention); }
 
 struct TextEncoder {
   KnowledgeText name;

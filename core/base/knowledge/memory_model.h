@@ -170,6 +170,9 @@ struct MemoryModel {
   bool emaResident = false;  // false: the trainer never builds its EMA (use_ema costs nothing)
   double fusedStepFp32Copies = 0;  // a step fused into backward: fp32 working copies of the tensor it updates
   // activations
+  // Attention that materialises its score matrices, in matrices of one layer (scripts/census/plain_attention.py): kept
+  // for backward, added by the layer's backward beside that, held by a forward under no_grad.
+  double plainAttentionSavedMatrices = 1, plainAttentionBackwardMatrices = 2, plainAttentionInferenceMatrices = 2;
   double checkpointBytesPerTokenChannel = 0;
   double blockBytesPerTokenChannel = 0;
   double activationMultiplier = 0;
@@ -210,6 +213,6 @@ struct MemoryModel {
   double embeddingParams(std::string_view textEncoder) const;
 };
 
-template <class V> void fields(V& v, MemoryModel& x) { v(x.weightFormats, x.optimizers, x.vaes, x.textEncoderEmbeddings, x.araFractionOfBase, x.loraWeightBytes, x.loraGradBytes, x.emaResident, x.fusedStepFp32Copies, x.checkpointBytesPerTokenChannel, x.blockBytesPerTokenChannel, x.activationMultiplier, x.inferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.recomputeBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare, x.activationFamilies, x.cudaContextBytes, x.allocatorFraction, x.layerOffloadRingLinears, x.uncertaintyWeights, x.uncertaintyTrainable, x.uncertaintyActivations, x.uncertaintyActivationsMeasuredOnGpu, x.uncertaintyActivationsUnmeasured, x.uncertaintyVae, x.uncertaintyVaeAbove, x.uncertaintyFixedFraction, x.uncertaintyCoarseExtra, x.host); }
+template <class V> void fields(V& v, MemoryModel& x) { v(x.weightFormats, x.optimizers, x.vaes, x.textEncoderEmbeddings, x.araFractionOfBase, x.loraWeightBytes, x.loraGradBytes, x.emaResident, x.fusedStepFp32Copies, x.plainAttentionSavedMatrices, x.plainAttentionBackwardMatrices, x.plainAttentionInferenceMatrices, x.checkpointBytesPerTokenChannel, x.blockBytesPerTokenChannel, x.activationMultiplier, x.inferenceBytesPerTokenChannel, x.unetBytesPerLatentPixelCheckpointed, x.unetBytesPerLatentPixelFull, x.recomputeBytesPerTokenChannel, x.loraInferenceBytesPerTokenChannel, x.unetInferenceBytesPerLatentPixel, x.autocastBlockBytesPerTokenChannel, x.autocastRecomputeBytesPerTokenChannel, x.autocastLoraInferenceBytesPerTokenChannel, x.frozenBlockShare, x.activationFamilies, x.cudaContextBytes, x.allocatorFraction, x.layerOffloadRingLinears, x.uncertaintyWeights, x.uncertaintyTrainable, x.uncertaintyActivations, x.uncertaintyActivationsMeasuredOnGpu, x.uncertaintyActivationsUnmeasured, x.uncertaintyVae, x.uncertaintyVaeAbove, x.uncertaintyFixedFraction, x.uncertaintyCoarseExtra, x.host); }
 
 }  // namespace oomlint

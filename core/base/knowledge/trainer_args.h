@@ -69,6 +69,8 @@ struct TrainerScript {
     KnowledgeText until, why;
   };
   std::vector<Fp32Prepare> fp32Prepares;
+  // --diffusers_xformers sets xFormers on the VAE and leaves the U-Net's attention plain (fine_tune.py, sdxl_train.py).
+  bool diffusersXformersVaeOnly = false;
   std::optional<TrainerSections> sections;
   // musubi-tuner: the VAE's dtype without --vae_dtype ("float32"; empty: the trainer's), and whether the script ignores it.
   KnowledgeText vaeDtype;
@@ -79,7 +81,7 @@ struct TrainerScript {
 
 template <class V> void fields(V& v, TrainerScript::Fp8Change& x) { v(x.until, x.why, x.bf16Params); }
 template <class V> void fields(V& v, TrainerScript::Fp32Prepare& x) { v(x.until, x.why); }
-template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArg, x.taskDefault, x.taskArchs, x.fp8Changes, x.fp32Prepares, x.sections, x.vaeDtype, x.vaeDtypeFixed); }
+template <class V> void fields(V& v, TrainerScript& x) { v(x.name, x.arch, x.role, x.groups, x.taskArg, x.taskDefault, x.taskArchs, x.fp8Changes, x.fp32Prepares, x.diffusersXformersVaeOnly, x.sections, x.vaeDtype, x.vaeDtypeFixed); }
 
 struct TrainerTool {
   KnowledgeText id;  // "sd-scripts", "musubi-tuner"

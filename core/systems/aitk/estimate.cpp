@@ -377,6 +377,38 @@ Term loraPathTerm(const Denoiser& d, const ActivationCoefficients& a) {
 // One dataset's activations at its batch and largest size, of `seq` tokens (sequenceLength; `seqHow` how they were
 // counted). `graphs`: forward graphs alive until one backward (2 with a preservation loss): each keeps its blocks'
 // inputs or saved sets; the backward still recomputes one block at a time.
+// Plain attention's score matrices beside a UNet's census figure (which counts a fused kernel), in matrices of one layer
+// (memory.yaml plain_attention_*, from the CPU census): its softmax keeps its output for the backward in every
+// self-attention layer, and the layer running backward adds the grads of its probabilities and scores. Under
+// checkpointing (one BasicTransformerBlock a unit in sd-scripts) only the recomputed layer keeps its output.
+// `passes`: a forward's batch elements; `training`: false for sampling, where the scores and softmax live together.
+double plainAttentionBytes(const TrainingSetup& s, const MemoryModel& m, double width, double height, int passes, bool training,
+                           std::string* how) {
+  const Denoiser& d = s.arch->denoiser;
+  if (!s.plainAttention || d.selfAttention.empty()) return 0;
+  const double latentPixels = width * height / std::pow(s.arch->vae.spatial, 2);
+  double largest = 0, all = 0;
+  for (const auto& level : d.selfAttention) {
+    const double tokens = latentPixels / std::pow(level.downsample, 2);
+    const double matrix = passes * static_cast<double>(level.heads) * tokens * tokens * s.activationBytes;
+    largest = std::max(largest, matrix);
+    all += level.layers * matrix;
+  }
+  const bool kept = training && !s.gradientCheckpointing;
+  const double backward = m.plainAttentionBackwardMatrices * largest;
+  const double bytes = !training ? m.plainAttentionInferenceMatrices * largest
+                       : kept    ? m.plainAttentionSavedMatrices * all + backward
+                                 : m.plainAttentionSavedMatrices * largest + backward;
+  if (how) {
+    *how = " + plain attention's score matrices, " + fixedText(bytes / kGiB, 2) + " GiB (" +
+           (training ? kept ? "every self-attention layer's softmax kept for backward, the largest layer's grads beside"
+                            : "the recomputed layer's softmax and its backward's grads"
+                     : "the largest layer's scores and softmax") +
+           "; the U-Net's attention unfused)";
+  }
+  return bytes;
+}
+
 Component datasetActivations(bool explain, const TrainingSetup& s, const MemoryModel& m, int graphs, const DatasetShape& shape,
                              double seq, const std::string& seqHow) {
   const Denoiser& d = s.arch->denoiser;
@@ -437,11 +469,13 @@ Component datasetActivations(bool explain, const TrainingSetup& s, const MemoryM
     });
   }
   c.bytes *= m.activationMultiplier * s.activationBytes / kBf16;
+  std::string attentionHow;
+  c.bytes += graphs * plainAttentionBytes(s, m, shape.resolution, shape.resolution, shape.batch, true, explain ? &attentionHow : nullptr);
   if (!explain) return c;
   if (s.activationBytes != kBf16) c.how += " × " + fixedText(s.activationBytes / kBf16, 0) + " (fp32, no half precision)";
   c.how += " × " + fixedText(m.activationMultiplier, 2) + " (GPU kernels' extra working memory); largest: datasets[" +
            std::to_string(shape.index) + "] at " + std::to_string(shape.resolution) + " px" +
-           (frames > 1 ? ", " + std::to_string(frames) + " frames" : "");
+           (frames > 1 ? ", " + std::to_string(frames) + " frames" : "") + attentionHow;
   return c;
 }
 
@@ -519,8 +553,10 @@ Component samplingActivations(bool explain, const TrainingSetup& s, const Memory
   const double precision = s.activationBytes / kBf16;  // the census's figures are for bf16
   if (d.blocks <= 0 || d.hidden <= 0) {
     const double k = a.unetInferenceBytesPerLatentPixel * precision;
-    return {"sampling activations", cfg * seq * k,
-            written(explain, [&] { return cfgHow + "(" + seqHow + ", one per latent px) × " + fixedText(k, 0) + " B/px (UNet)"; }),
+    std::string attentionHow;
+    const double scores = plainAttentionBytes(s, m, s.sampleWidth, s.sampleHeight, cfg, false, explain ? &attentionHow : nullptr);
+    return {"sampling activations", cfg * seq * k + scores,
+            written(explain, [&] { return cfgHow + "(" + seqHow + ", one per latent px) × " + fixedText(k, 0) + " B/px (UNet)" + attentionHow; }),
             Term::Activations};
   }
   const double k = (lora ? a.loraPath(s.loraInputsFp32).inference : a.inferenceBytesPerTokenChannel) * precision;

@@ -99,6 +99,9 @@ struct TrainingSetup {
   // Bytes per element of activations and VAE work: 2 in bf16/fp16 (AI Toolkit; autocast), 4 when nothing runs
   // in half precision (an AI Toolkit job in fp32, sd-scripts without --mixed_precision). The census's figures are for 2.
   double activationBytes = 2;
+  // A UNet whose attention materialises its score matrices (sd-scripts' original_unet.py without --xformers, --sdpa or
+  // --mem_eff_attn: baddbmm, softmax, bmm). AI Toolkit's diffusers UNets run PyTorch's SDPA.
+  bool plainAttention = false;
   // sampling
   bool baselineSample = true;
   bool periodicSample = true;

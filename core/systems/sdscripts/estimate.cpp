@@ -69,6 +69,7 @@ TrainingSetup trainingSetupFor(const SdSetup& s) {
   t.loraInputsFp32 = false;  // both tools train under accelerate's autocast: LoRA inputs are saved in bf16
   // Without --mixed_precision there is no autocast: every activation and the VAE's work are fp32.
   if (!s.musubi && weightDtype(s) == "fp32") t.activationBytes = 4;
+  t.plainAttention = s.unetPlainAttention;
   // A fine-tuned model keeps fp32 weights and grads unless full_bf16 / full_fp16 (sdxl_train.py).
   t.trainDtype = weightDtype(s);
   // musubi-tuner keeps the DiT in bf16 (fp16 with --mixed_precision fp16) whatever else is asked.

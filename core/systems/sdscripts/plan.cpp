@@ -43,6 +43,13 @@ std::vector<std::function<std::optional<SdLever>(const SdSetup&)>> leversFor(con
     return flagOn("gradient_checkpointing", "gradient checkpointing keeps one block's activations instead of all",
                   [](SdSetup& t) { t.gradientCheckpointing.value = true; });
   });
+  // A fused attention kernel is, like checkpointing, the same training in less memory: it comes before anything the
+  // guide's order gives up.
+  out.push_back([](const SdSetup& s) -> std::optional<SdLever> {
+    if (!s.unetPlainAttention || s.arch == nullptr || s.arch->denoiser.selfAttention.empty()) return std::nullopt;
+    return flagOn("sdpa", "PyTorch's fused attention (--sdpa): the U-Net's attention no longer keeps its score matrices",
+                  [](SdSetup& t) { t.unetPlainAttention = false; });
+  });
   out.push_back([](const SdSetup& s) -> std::optional<SdLever> {
     if (s.trainBatch.value <= 1) return std::nullopt;
     const std::string from = jsonInt(s.trainBatch.value);

@@ -173,6 +173,9 @@ SdSetup setupFrom(const SdJob& job, const Architectures& architectures) {
   s.fp8Scaled = flagSetting(job, "fp8_scaled");
   s.textEncoderCpu = flagSetting(job, "text_encoder_cpu");
   s.noHalfVae = flagSetting(job, "no_half_vae");
+  const bool attentionFlag = flagSetting(job, "xformers").value || flagSetting(job, "sdpa").value || flagSetting(job, "mem_eff_attn").value;
+  const bool vaeOnly = job.script && job.script->diffusersXformersVaeOnly && flagSetting(job, "diffusers_xformers").value;
+  s.unetPlainAttention = !s.musubi && (!attentionFlag || vaeOnly);
   // musubi-tuner's VAE, for the latent cache and sampling: --vae_dtype unless the script fixes its own.
   if (s.musubi && job.script && !job.script->vaeDtype.empty()) {
     s.vaeDtype = job.script->vaeDtypeFixed ? SdSetting<std::string>{job.script->vaeDtype, nullptr}

@@ -35,6 +35,9 @@ struct SdSetup {
   SdSetting<bool> fp8Scaled;  // HunyuanImage 2.1's own fp8 DiT (its script ignores fp8_base)
   SdSetting<bool> textEncoderCpu;  // HunyuanImage's --text_encoder_cpu: the encoders run on the CPU
   SdSetting<bool> noHalfVae;       // --no_half_vae: the VAE in fp32 whatever the mixed precision
+  // The U-Net's attention materialises its scores: no --xformers, --sdpa or --mem_eff_attn replaces it
+  // (train_util.replace_unet_modules), or the script skips that under --diffusers_xformers.
+  bool unetPlainAttention = false;
   SdSetting<std::string> vaeDtype;  // musubi-tuner: --vae_dtype, else the script's (rules: vae_dtype); empty for sd-scripts
   SdSetting<bool> gradientCheckpointing, cpuOffloadCheckpointing;
   SdSetting<int> blocksToSwap;  // split_mode becomes 18 (flux_train_network.py)

@@ -238,6 +238,12 @@ class Loader {
     n.factoredStateBytesPerParam = num(d, "factored_state_bytes_per_param", n.factoredStateBytesPerParam);
     n.largestTensorParams = num(d, "largest_tensor_params", n.largestTensorParams);
     n.recomputedUnitParams = num(d, "recomputed_unit_params", n.recomputedUnitParams);
+    if (const Node* levels = d ? d->find("self_attention") : nullptr) {
+      n.selfAttention.clear();
+      for (const Node* l : items(levels)) {
+        n.selfAttention.push_back({static_cast<int>(num(l, "downsample", 1)), static_cast<int>(num(l, "layers", 0)), static_cast<int>(num(l, "heads", 0))});
+      }
+    }
     n.swapUnits = static_cast<int>(num(d, "swap_units", n.swapUnits));
     n.pixelHeadTrainingBytesPerPixel = num(d, "pixel_head_training_bytes_per_pixel", n.pixelHeadTrainingBytesPerPixel);
     n.pixelHeadSamplingBytesPerPixel = num(d, "pixel_head_sampling_bytes_per_pixel", n.pixelHeadSamplingBytesPerPixel);
@@ -355,6 +361,9 @@ class Loader {
     m.fusedStepFp32Copies = figure(t, "fused_step_fp32_copies", "memory.yaml: trainable");
     const Node* a = root->find("activations");
     constexpr std::string_view kActivations = "memory.yaml: activations";
+    m.plainAttentionSavedMatrices = figure(a, "plain_attention_saved_matrices", kActivations);
+    m.plainAttentionBackwardMatrices = figure(a, "plain_attention_backward_matrices", kActivations);
+    m.plainAttentionInferenceMatrices = figure(a, "plain_attention_inference_matrices", kActivations);
     m.checkpointBytesPerTokenChannel = figure(a, "checkpoint_bytes_per_token_channel", kActivations);
     m.blockBytesPerTokenChannel = figure(a, "block_bytes_per_token_channel", kActivations);
     m.activationMultiplier = figure(a, "multiplier", kActivations);
@@ -844,6 +853,7 @@ class Loader {
         script.fp8Changes.push_back({str(c, "until"), str(c, "why"), figure(c, "fp8_bf16_params", where + ": fp8_changes")});
       }
       for (const Node* c : items(e->find("fp32_prepare"))) script.fp32Prepares.push_back({str(c, "until"), str(c, "why")});
+      script.diffusersXformersVaeOnly = flag(e, "diffusers_xformers_vae_only");
       script.vaeDtype = str(e, "vae_dtype");
       script.vaeDtypeFixed = flag(e, "vae_dtype_fixed");
       if (const Node* arg = e->find("task_arg")) script.taskArg = text(arg);
