@@ -172,7 +172,7 @@ struct MemoryModel {
   // activations
   // Attention that materialises its score matrices, in matrices of one layer (scripts/census/plain_attention.py): kept
   // for backward, added by the layer's backward beside that, held by a forward under no_grad.
-  double plainAttentionSavedMatrices = 1, plainAttentionBackwardMatrices = 2, plainAttentionInferenceMatrices = 2;
+  double plainAttentionSavedMatrices = 0, plainAttentionBackwardMatrices = 0, plainAttentionInferenceMatrices = 0;
   double checkpointBytesPerTokenChannel = 0;
   double blockBytesPerTokenChannel = 0;
   double activationMultiplier = 0;
