@@ -394,16 +394,16 @@ double plainAttentionBytes(const TrainingSetup& s, const MemoryModel& m, double 
     largest = std::max(largest, matrix);
     all += level.layers * matrix;
   }
-  const bool kept = training && !s.gradientCheckpointing;
+  const bool everyLayer = training && !s.gradientCheckpointing;
   const double backward = m.plainAttentionBackwardMatrices * largest;
   const double bytes = !training ? m.plainAttentionInferenceMatrices * largest
-                       : kept    ? m.plainAttentionSavedMatrices * all + backward
-                                 : m.plainAttentionSavedMatrices * largest + backward;
+                       : everyLayer ? m.plainAttentionSavedMatrices * all + backward
+                                    : m.plainAttentionSavedMatrices * largest + backward;
   if (how) {
     *how = " + plain attention's score matrices, " + fixedText(bytes / kGiB, 2) + " GiB (" +
-           (training ? kept ? "every self-attention layer's softmax kept for backward, the largest layer's grads beside"
-                            : "the recomputed layer's softmax and its backward's grads"
-                     : "the largest layer's scores and softmax") +
+           (!training   ? "the largest layer's scores and softmax"
+            : everyLayer ? "every self-attention layer's softmax kept for backward, the largest layer's grads beside"
+                         : "the recomputed layer's softmax and its backward's grads") +
            "; the U-Net's attention unfused)";
   }
   return bytes;

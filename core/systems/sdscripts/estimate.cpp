@@ -31,6 +31,18 @@ std::string weightDtype(const SdSetup& s) {
   return "fp32";
 }
 
+// Widens `e`'s range to an older release's figures: the same estimate with `edit` applied to each phase's components.
+template <class Edit>
+void widenForOlderRelease(Estimate& e, const MemoryModel& model, const std::string& why, Edit edit) {
+  Estimate older = e;
+  for (auto& phase : older.phases) {
+    for (auto& c : phase.components) edit(phase.phase, c);
+    phase.range.clear();
+    totalPhase(phase, model, e.coarse, Detail::Figures);
+  }
+  widenWith(e, older, why);
+}
+
 }  // namespace
 
 TrainingSetup trainingSetupFor(const SdSetup& s) {
@@ -192,15 +204,9 @@ Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const Gpu
   // An older release whose fp8 kept some layers in bf16 (rules: fp8_changes): the range covers it.
   if (t.quantize && s.script) {
     for (const auto& change : s.script->fp8Changes) {
-      Estimate older = e;
-      for (auto& phase : older.phases) {
-        for (auto& c : phase.components) {
-          if (c.name == "transformer weights") c.bytes += change.bf16Params * (2.0 - 1.0) * (1.0 - t.offloadTransformer);
-        }
-        phase.range.clear();
-        totalPhase(phase, model, e.coarse, Detail::Figures);
-      }
-      widenWith(e, older, change.why);
+      widenForOlderRelease(e, model, change.why, [&](Phase, Component& c) {
+        if (c.name == "transformer weights") c.bytes += change.bf16Params * (2.0 - 1.0) * (1.0 - t.offloadTransformer);
+      });
     }
   }
   // An older release that placed the U-Net and the text encoder in fp32 (rules: fp32_prepare): at prepare both were on the
@@ -208,15 +214,9 @@ Estimate estimateSdScripts(const SdSetup& s, const MemoryModel& model, const Gpu
   if (s.script && !t.quantize) {
     const double toFp32 = 4.0 / dtypeBytesPerParam(model, weightDtype(s));
     for (const auto& change : s.script->fp32Prepares) {
-      Estimate older = e;
-      for (auto& phase : older.phases) {
-        for (auto& c : phase.components) {
-          if (c.name == "text encoder weights" || (phase.phase == Phase::Load && c.name == "transformer weights")) c.bytes *= toFp32;
-        }
-        phase.range.clear();
-        totalPhase(phase, model, e.coarse, Detail::Figures);
-      }
-      widenWith(e, older, change.why);
+      widenForOlderRelease(e, model, change.why, [&](Phase phase, Component& c) {
+        if (c.name == "text encoder weights" || (phase == Phase::Load && c.name == "transformer weights")) c.bytes *= toFp32;
+      });
     }
   }
   e.assumes = s.musubi ? "musubi-tuner at 30c658c (2026-06-24), on the training arithmetic of the AI Toolkit estimate"
