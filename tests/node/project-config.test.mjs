@@ -110,6 +110,8 @@ test('a relative input is governed from its own folder up, whatever folder it is
   assert.equal(gpuOf('./../there//wan/./job.yaml'), 'A100 80GB');
   assert.equal(gpuOf('../there/wan/../../elsewhere/job.yaml'), 'RTX 4090');
   assert.equal(gpuOf(path.join(root, 'elsewhere/job.yaml')), 'RTX 4090');
+  // `..` above the root stays at the root, as the kernel reads it.
+  assert.equal(gpuOf('../'.repeat(root.split('/').length + 2) + root.slice(1) + '/there/wan/job.yaml'), 'A100 80GB');
   // A project file named with --config applies its overrides by the input's path relative to its folder.
   const r = runCli(['check', '--format', 'json', '--config', '../there/.oomlint.yaml', '../elsewhere/job.yaml'], undefined,
     path.join(root, 'here'));
